@@ -1,0 +1,54 @@
+import js from '@eslint/js'
+import tseslint from 'typescript-eslint'
+import pluginVue from 'eslint-plugin-vue'
+import vueParser from 'vue-eslint-parser'
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.electron-native/**', 'test/e2e/artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...pluginVue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module' } }
+  },
+  {
+    languageOptions: {
+      globals: { window: 'readonly', document: 'readonly', console: 'readonly', process: 'readonly' }
+    },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'vue/multi-word-component-names': 'off',
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+      'vue/html-indent': 'off',
+      'vue/html-closing-bracket-newline': 'off',
+      'vue/multiline-html-element-content-newline': 'off'
+    }
+  },
+  {
+    // Where code runs decides what it may import (docs/ARCHITECTURE.md).
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/electron/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'electron only in src/main/electron/' }] }] }
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['electron', 'vue', 'pinia'], patterns: [{ group: ['node:*'], message: 'src/shared runs everywhere: no node modules' }] }
+      ]
+    }
+  },
+  {
+    files: ['src/renderer/**/*.{ts,vue}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['electron'], patterns: [{ group: ['node:*', '**/main/**'], message: 'the renderer never imports node or main code' }] }
+      ]
+    }
+  }
+)

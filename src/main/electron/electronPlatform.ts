@@ -1,0 +1,47 @@
+import { app, Notification, safeStorage, shell } from 'electron'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { FileSecretStore, type SecretCodec } from '../platform/fileSecretStore'
+import type { Platform } from '../platform/types'
+import { APP_NAME, APP_VERSION } from '../appMeta'
+
+/** Encrypts each secret with the OS keychain; refuses to store in clear when that is missing. */
+const safeStorageCodec: SecretCodec = {
+  encode(plain) {
+    if (!safeStorage.isEncryptionAvailable()) throw new Error('OS secret storage is unavailable; secret not saved')
+    return safeStorage.encryptString(plain).toString('base64')
+  },
+  decode(stored) {
+    return safeStorage.decryptString(Buffer.from(stored, 'base64'))
+  }
+}
+
+export function createElectronPlatform(options: { appRoot: string }): Platform {
+  const userDataDir = app.getPath('userData')
+  return {
+    kind: 'electron',
+    appName: APP_NAME,
+    appVersion: APP_VERSION,
+    userDataDir,
+    versions: {
+      node: process.versions.node,
+      electron: process.versions.electron ?? null,
+      chrome: process.versions.chrome ?? null
+    },
+    secrets: new FileSecretStore(join(userDataDir, 'secrets.enc.json'), safeStorageCodec),
+    openExternal: (url) => shell.openExternal(url),
+    notify(title, body) {
+      if (Notification.isSupported()) new Notification({ title, body }).show()
+    },
+    sqliteNativeBinding: electronSqliteBinding(options.appRoot)
+  }
+}
+
+/**
+ * `npm start` builds better-sqlite3 for Electron's ABI into its own folder (scripts/
+ * start-electron.mjs) so the Node build used by tests and `npm run serve` stays intact.
+ */
+function electronSqliteBinding(appRoot: string): string | undefined {
+  const candidate = join(appRoot, '.electron-native', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')
+  return existsSync(candidate) ? candidate : undefined
+}

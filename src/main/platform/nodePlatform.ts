@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { execa } from 'execa'
+import { FileSecretStore } from './fileSecretStore'
+import type { Platform } from './types'
+import { APP_NAME, APP_VERSION } from '../appMeta'
+
+/** Platform for the headless host and for tests: plain Node, no Electron. */
+export function createNodePlatform(options: { dataDir: string; log?: (line: string) => void }): Platform {
+  mkdirSync(options.dataDir, { recursive: true })
+  const log = options.log ?? ((line: string) => console.log(line))
+  return {
+    kind: 'node',
+    appName: APP_NAME,
+    appVersion: APP_VERSION,
+    userDataDir: options.dataDir,
+    versions: { node: process.versions.node, electron: null, chrome: null },
+    secrets: new FileSecretStore(join(options.dataDir, 'secrets.json')),
+    async openExternal(url) {
+      // Headless: the user is at a browser already; best effort to open the system one.
+      const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
+      try {
+        await execa(opener, [url], { detached: true, stdio: 'ignore' })
+      } catch {
+        log(`open this link: ${url}`)
+      }
+    },
+    notify(title, body) {
+      log(`[notice] ${title}: ${body}`)
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { Migration } from './migrations/types'
+import { allMigrations } from './migrations'
+
+export type Db = Database.Database
+
+export interface SqliteOptions {
+  file: string
+  migrations?: readonly Migration[]
+  /** better-sqlite3 `.node` file built for Electron's ABI, when running inside Electron. */
+  nativeBinding?: string
+}
+
+/**
+ * Owns the one SQLite connection: WAL, foreign keys, numbered migrations applied once at
+ * start, and a transaction helper. Other presenters get this object, never the file path.
+ */
+export class SqlitePresenter {
+  readonly db: Db
+  readonly file: string
+
+  constructor(options: SqliteOptions) {
+    this.file = options.file
+    mkdirSync(dirname(options.file), { recursive: true })
+    this.db = new Database(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+    this.db.pragma('journal_mode = WAL')
+    this.db.pragma('synchronous = NORMAL')
+    this.db.pragma('foreign_keys = ON')
+    this.db.pragma('busy_timeout = 5000')
+    this.migrate(options.migrations ?? allMigrations)
+  }
+
+  /** Runs `fn` in an IMMEDIATE transaction (takes the write lock up front: no upgrade deadlocks). */
+  transaction<T>(fn: (db: Db) => T): T {
+    return this.db.transaction(() => fn(this.db)).immediate()
+  }
+
+  appliedMigrations(): { version: number; name: string; appliedAt: number }[] {
+    return this.db
+      .prepare('SELECT version, name, applied_at AS appliedAt FROM schema_migrations ORDER BY version')
+      .all() as { version: number; name: string; appliedAt: number }[]
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close()
+  }
+
+  private migrate(migrations: readonly Migration[]): void {
+    assertOrdered(migrations)
+    this.db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY,
+      name TEXT NOT NULL,
+      applied_at INTEGER NOT NULL
+    )`)
+    const applied = new Set(
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)
+    )
+    const record = this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue
+      this.transaction((db) => {
+        migration.up(db)
+        record.run(migration.version, migration.name, Date.now())
+      })
+    }
+  }
+}
+
+function assertOrdered(migrations: readonly Migration[]): void {
+  migrations.forEach((migration, index) => {
+    if (index > 0 && migration.version <= migrations[index - 1].version) {
+      throw new Error(`migration ${migration.version} (${migration.name}) is out of order`)
+    }
+  })
+}

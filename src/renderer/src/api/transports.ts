@@ -1,0 +1,109 @@
+import type { RouteResult, ServerMessage } from '@shared/contracts/envelope'
+
+export type EventListener = (name: string, payload: unknown) => void
+
+/** How the bridge client reaches main: Electron IPC or the headless host's WebSocket. */
+export interface BridgeTransport {
+  readonly kind: 'electron' | 'websocket'
+  invoke(route: string, input: unknown): Promise<RouteResult>
+  on(listener: EventListener): () => void
+}
+
+export class TransportError extends Error {
+  readonly code = 'transport'
+}
+
+export function electronTransport(api: NonNullable<Window['deepchat']>): BridgeTransport {
+  return {
+    kind: 'electron',
+    invoke: (route, input) => api.invoke(route, input) as Promise<RouteResult>,
+    on: (listener) => api.on(listener)
+  }
+}
+
+interface Pending {
+  resolve(result: RouteResult): void
+  reject(error: Error): void
+}
+
+/**
+ * WebSocket to the headless host. Calls made while connecting wait for the socket; a dropped
+ * connection fails the calls in flight (they may or may not have run) and reconnects with
+ * backoff. `onConnectionChange` lets the UI show that it is offline.
+ */
+export function websocketTransport(options: {
+  url: string
+  onConnectionChange?: (connected: boolean) => void
+  WebSocketImpl?: typeof WebSocket
+}): BridgeTransport {
+  const Impl = options.WebSocketImpl ?? WebSocket
+  const listeners = new Set<EventListener>()
+  const pending = new Map<number, Pending>()
+  let nextId = 1
+  let socket: WebSocket | undefined
+  let ready: Promise<WebSocket> | undefined
+  let retryMs = 250
+
+  const connect = (): Promise<WebSocket> => {
+    ready ??= new Promise<WebSocket>((resolve, reject) => {
+      const ws = new Impl(options.url)
+      socket = ws
+      ws.onopen = () => {
+        retryMs = 250
+        options.onConnectionChange?.(true)
+        resolve(ws)
+      }
+      ws.onmessage = (event) => {
+        const message = JSON.parse(String(event.data)) as ServerMessage
+        if (message.type === 'result') {
+          pending.get(message.id)?.resolve(message.result)
+          pending.delete(message.id)
+        } else {
+          for (const listener of listeners) listener(message.name, message.payload)
+        }
+      }
+      ws.onclose = (event) => {
+        const wasOpen = socket === ws && ready !== undefined
+        ready = undefined
+        socket = undefined
+        options.onConnectionChange?.(false)
+        const error = new TransportError(`connection to the app closed (${event.code}${event.reason ? `: ${event.reason}` : ''})`)
+        for (const call of pending.values()) call.reject(error)
+        pending.clear()
+        reject(error)
+        if (wasOpen && listeners.size > 0) {
+          setTimeout(() => void connect().catch(() => {}), retryMs)
+          retryMs = Math.min(retryMs * 2, 5000)
+        }
+      }
+    })
+    return ready
+  }
+
+  return {
+    kind: 'websocket',
+    async invoke(route, input) {
+      const ws = await connect()
+      const id = nextId++
+      return new Promise<RouteResult>((resolve, reject) => {
+        pending.set(id, { resolve, reject })
+        ws.send(JSON.stringify({ type: 'invoke', id, route, input }))
+      })
+    },
+    on(listener) {
+      listeners.add(listener)
+      void connect().catch(() => {})
+      return () => listeners.delete(listener)
+    }
+  }
+}
+
+/** Where the host's bridge is, and the token from the URL the host printed (`#token=...`). */
+export function hostBridgeUrl(location: Location, storage: Storage): string {
+  const hash = new URLSearchParams(location.hash.replace(/^#/, ''))
+  const token = hash.get('token') ?? storage.getItem('deepchat.token') ?? ''
+  if (hash.get('token')) storage.setItem('deepchat.token', token)
+  const host = hash.get('host') ?? storage.getItem('deepchat.host') ?? location.host
+  if (hash.get('host')) storage.setItem('deepchat.host', host)
+  return `ws://${host}/bridge?token=${encodeURIComponent(token)}`
+}

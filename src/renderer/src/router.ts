@@ -1,0 +1,20 @@
+import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-router'
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'chat', component: () => import('./pages/ChatPage.vue') },
+  {
+    path: '/settings',
+    component: () => import('./pages/settings/SettingsLayout.vue'),
+    children: [
+      { path: '', redirect: { name: 'settings-general' } },
+      { path: 'general', name: 'settings-general', component: () => import('./pages/settings/GeneralSettings.vue') },
+      { path: 'about', name: 'settings-about', component: () => import('./pages/settings/AboutPage.vue') }
+    ]
+  },
+  { path: '/:pathMatch(.*)*', redirect: '/' }
+]
+
+// Hash history: works from file:// in Electron and keeps `#token=` handling in one place.
+export function createAppRouter() {
+  return createRouter({ history: createWebHashHistory(), routes })
+}

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path'
+import { defineConfig } from 'vitest/config'
+import vue from '@vitejs/plugin-vue'
+
+const root = import.meta.dirname
+const alias = { '@shared': resolve(root, 'src/shared'), '@renderer': resolve(root, 'src/renderer/src') }
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
+        test: {
+          name: 'main',
+          environment: 'node',
+          include: ['test/main/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000
+        }
+      },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
+        test: {
+          name: 'renderer',
+          environment: 'happy-dom',
+          include: ['test/renderer/**/*.test.ts']
+        }
+      }
+    ]
+  }
+})
