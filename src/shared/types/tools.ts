@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+/** JSON Schema of a tool's arguments, as sent to the model. */
+export const ToolParametersSchema = z.looseObject({
+  type: z.literal('object'),
+  properties: z.record(z.string(), z.unknown()).default({}),
+  required: z.array(z.string()).optional()
+})
+export type ToolParametersSchema = z.infer<typeof ToolParametersSchema>
+
+export const ToolSource = z.enum(['mcp', 'agent'])
+export type ToolSource = z.infer<typeof ToolSource>
+
+/**
+ * One tool in the flat list the model sees. `function.name` is the name exposed to the model
+ * (possibly `<server>__<tool>` after a collision); `server` says where it came from, for the UI.
+ */
+export const MCPToolDefinition = z.object({
+  type: z.literal('function'),
+  source: ToolSource,
+  function: z.object({
+    name: z.string(),
+    description: z.string(),
+    parameters: ToolParametersSchema
+  }),
+  server: z.object({
+    id: z.string(),
+    name: z.string(),
+    icon: z.string().optional(),
+    description: z.string().optional()
+  }),
+  annotations: z
+    .object({
+      readOnlyHint: z.boolean().optional(),
+      destructiveHint: z.boolean().optional(),
+      idempotentHint: z.boolean().optional(),
+      openWorldHint: z.boolean().optional(),
+      title: z.string().optional()
+    })
+    .optional()
+})
+export type MCPToolDefinition = z.infer<typeof MCPToolDefinition>
+
+/** A tool call as the model produced it: arguments are the raw JSON text. */
+export interface MCPToolCall {
+  id: string
+  name: string
+  arguments: string
+}
+
+export type ToolContentItem =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
+  | { type: 'resource_link'; uri: string; name?: string; mimeType?: string; description?: string }
+
+/** The uniform envelope every tool result is reduced to (ARCHITECTURE.md section 8). */
+export interface ToolResultEnvelope {
+  ok: boolean
+  summary: string
+  data?: unknown
+  error?: { code: string; message: string }
+}
