@@ -6,20 +6,29 @@ export type Language = z.infer<typeof Language>
 export const Theme = z.enum(['light', 'dark', 'system'])
 export type Theme = z.infer<typeof Theme>
 
+/** The value type of every setting; defaults live in SETTINGS_DEFAULTS. */
+const settingFields = {
+  language: Language,
+  theme: Theme
+}
+
+export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
+  language: 'en-US',
+  theme: 'system'
+}
+
 /**
- * Every typed setting with its default. Each key is validated on every write; unknown keys are
- * rejected so a typo never silently creates a setting.
+ * Every typed setting. Each key is validated on every write; unknown keys are rejected so a
+ * typo never silently creates a setting.
  */
-export const SettingsSchema = z
-  .object({
-    language: Language.default('en-US'),
-    theme: Theme.default('system')
-  })
-  .strict()
+export const SettingsSchema = z.object(settingFields).strict()
 export type Settings = z.infer<typeof SettingsSchema>
 export type SettingKey = keyof Settings
 
-export const SettingsPatch = SettingsSchema.partial()
+/** A change to some settings. Built without defaults so an absent key is never reset. */
+export const SettingsPatch = z
+  .object(settingFields)
+  .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, { message: 'patch must change at least one setting' })
 export type SettingsPatch = z.infer<typeof SettingsPatch>

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { configSettingsChanged } from '@shared/contracts/events/config.events'
-import { SettingsPatch, SettingsSchema, type Settings } from '@shared/types/settings'
+import { SETTINGS_DEFAULTS, SettingsPatch, SettingsSchema, type Settings } from '@shared/types/settings'
 import { AppError } from '@shared/errors'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SecretStore } from '../../platform/types'
@@ -24,10 +24,17 @@ export class ConfigPresenter {
 
   getSettings(): Settings {
     const stored = this.readDocument(SETTINGS_KEY)
-    const parsed = SettingsSchema.safeParse(stored ?? {})
-    // A file written by a newer or broken build must not brick the app: fall back to defaults
-    // for the whole document rather than crash on start.
-    return parsed.success ? parsed.data : SettingsSchema.parse({})
+    const merged = { ...SETTINGS_DEFAULTS, ...(isRecord(stored) ? stored : {}) }
+    const parsed = SettingsSchema.safeParse(merged)
+    if (parsed.success) return parsed.data
+    // A value written by a newer or broken build must not brick the app: keep each valid
+    // setting, fall back to the default for the others.
+    const settings: Record<string, unknown> = { ...SETTINGS_DEFAULTS }
+    for (const [key, field] of Object.entries(SettingsSchema.shape)) {
+      const value = field.safeParse(merged[key as keyof typeof merged])
+      if (value.success) settings[key] = value.data
+    }
+    return settings as Settings
   }
 
   updateSettings(patch: SettingsPatch): Settings {
@@ -91,4 +98,8 @@ export class ConfigPresenter {
       )
       .run(key, JSON.stringify(value), Date.now())
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
