@@ -28,6 +28,17 @@ export default defineConfig({
           environment: 'happy-dom',
           include: ['test/renderer/**/*.test.ts']
         }
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Needs `npm run build` first (npm test does it) and Debian chromium.
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000
+        }
       }
     ]
   }

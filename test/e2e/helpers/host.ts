@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+
+const root = join(import.meta.dirname, '..', '..', '..')
+export const HOST_ENTRY = join(root, 'out', 'main', 'host.js')
+
+export interface ServedHost {
+  url: string
+  origin: string
+  output: string[]
+  stop(): Promise<void>
+}
+
+/** Runs the built headless host (`npm run serve` without the build step) on a free port. */
+export async function serve(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<ServedHost> {
+  if (!existsSync(HOST_ENTRY)) throw new Error(`${HOST_ENTRY} is missing: run npm run build first`)
+  const child: ChildProcess = spawn(process.execPath, [HOST_ENTRY, '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const output: string[] = []
+  child.stderr?.on('data', (chunk) => output.push(String(chunk)))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output.join('')}`)), 15_000)
+    child.once('exit', (code) => reject(new Error(`host exited with ${code}:\n${output.join('')}`)))
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      output.push(line)
+      const match = /^Open: (\S+)/.exec(line)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1])
+      }
+    })
+  })
+  return {
+    url,
+    origin: new URL(url).origin,
+    output,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      })
+  }
+}
