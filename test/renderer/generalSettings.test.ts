@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import GeneralSettings from '@renderer/pages/settings/GeneralSettings.vue'
+import { useSettingsStore } from '@renderer/stores/settings'
+import { createAppI18n } from '@renderer/i18n'
+import { useRealBridge } from './helpers/realBridge'
+
+let bridge: ReturnType<typeof useRealBridge> | undefined
+afterEach(async () => {
+  await bridge?.dispose()
+  bridge = undefined
+})
+
+async function mountPage() {
+  bridge = useRealBridge()
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  await useSettingsStore().load()
+  const wrapper = mount(GeneralSettings, { global: { plugins: [pinia, createAppI18n('en-US')] } })
+  await flushPromises()
+  return wrapper
+}
+
+describe('Settings > General', () => {
+  it('shows the stored language and theme', async () => {
+    const wrapper = await mountPage()
+    expect((wrapper.get('[data-testid="language-select"]').element as HTMLSelectElement).value).toBe('en-US')
+    expect(wrapper.get('[data-testid="theme-system"]').attributes('aria-checked')).toBe('true')
+  })
+
+  it('saves the theme through the bridge and marks it selected', async () => {
+    const wrapper = await mountPage()
+    await wrapper.get('[data-testid="theme-dark"]').trigger('click')
+    await flushPromises()
+    expect(bridge!.presenters.config.getSettings().theme).toBe('dark')
+    expect(wrapper.get('[data-testid="theme-dark"]').attributes('aria-checked')).toBe('true')
+    expect(wrapper.get('[data-testid="settings-status"]').text()).toBe('Saved')
+  })
+
+  it('saves the language', async () => {
+    const wrapper = await mountPage()
+    await wrapper.get('[data-testid="language-select"]').setValue('zh-CN')
+    await flushPromises()
+    expect(bridge!.presenters.config.getSettings().language).toBe('zh-CN')
+  })
+
+  it('follows changes made elsewhere (the settings event)', async () => {
+    const wrapper = await mountPage()
+    bridge!.presenters.config.updateSettings({ theme: 'light' })
+    await flushPromises()
+    expect(wrapper.get('[data-testid="theme-light"]').attributes('aria-checked')).toBe('true')
+  })
+})

@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { RouteResult } from '@shared/contracts/envelope'
+import { BridgeClient, setBridgeForTesting } from '@renderer/api/bridge'
+import type { BridgeTransport } from '@renderer/api/transports'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters, type Presenters } from '../../../src/main/presenter'
+import { createRouter } from '../../../src/main/routes'
+
+/**
+ * Components under test talk to the real back end (presenters on a temp dir, the real router)
+ * through an in-process transport that behaves like IPC.
+ */
+export function useRealBridge(): { presenters: Presenters; calls: string[]; dispose(): Promise<void> } {
+  const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-renderer-'))
+  const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+  const router = createRouter(presenters)
+  const calls: string[] = []
+  const transport: BridgeTransport = {
+    kind: 'electron',
+    invoke: async (route, input) => {
+      calls.push(route)
+      // Structured clone, like IPC: the renderer never shares objects with main.
+      return structuredClone(await router.invoke(route, structuredClone(input), { transport: 'test', clientId: 'r' })) as RouteResult
+    },
+    on: (listener) => presenters.events.subscribe((name, payload) => listener(name, structuredClone(payload)))
+  }
+  setBridgeForTesting(new BridgeClient(transport))
+  return {
+    presenters,
+    calls,
+    async dispose() {
+      setBridgeForTesting(undefined)
+      await presenters.dispose()
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  }
+}
