@@ -1,0 +1,88 @@
+import { z } from 'zod'
+
+/**
+ * How much a session may do without asking. A missing or unknown value is `default`: the safe
+ * choice, never the permissive one.
+ */
+export const PermissionMode = z.enum(['default', 'accept_edits', 'full_access'])
+export type PermissionMode = z.infer<typeof PermissionMode>
+
+export function normalizePermissionMode(value: unknown): PermissionMode {
+  const parsed = PermissionMode.safeParse(value)
+  return parsed.success ? parsed.data : 'default'
+}
+
+export const RiskLevel = z.enum(['low', 'medium', 'high', 'critical'])
+export type RiskLevel = z.infer<typeof RiskLevel>
+
+export const CommandCategory = z.enum(['read_only', 'writes', 'network', 'destructive', 'unknown'])
+export type CommandCategory = z.infer<typeof CommandCategory>
+
+/** One simple command inside a shell line, as the command classifier saw it. */
+export const SubCommand = z.object({
+  text: z.string(),
+  program: z.string(),
+  category: CommandCategory,
+  risk: RiskLevel,
+  reasons: z.array(z.string()),
+  /** Absolute paths this sub-command touches that lie outside the workspace. */
+  outsidePaths: z.array(z.string())
+})
+export type SubCommand = z.infer<typeof SubCommand>
+
+export const PermissionType = z.enum(['read', 'write', 'command', 'settings', 'mcp'])
+export type PermissionType = z.infer<typeof PermissionType>
+
+/** Everything the user needs to decide, and everything a remembered rule is matched against. */
+export const PermissionRequest = z.object({
+  type: PermissionType,
+  /** The tool's name as the model called it. */
+  tool: z.string(),
+  /** `agent-filesystem`, `agent-core`, or the MCP server id. */
+  server: z.string(),
+  /** The MCP tool's own name on its server (for `mcp` requests). */
+  originalTool: z.string().optional(),
+  sessionId: z.string(),
+  risk: RiskLevel,
+  reason: z.string(),
+  /** Real paths (after symlinks) for file requests. */
+  paths: z.array(z.string()).optional(),
+  command: z.string().optional(),
+  cwd: z.string().optional(),
+  subCommands: z.array(SubCommand).optional(),
+  /** Risks of the line as a whole (substitution, subshell, parse errors, cwd outside). */
+  lineReasons: z.array(z.string()).optional(),
+  /** What "Always allow" would store if the user does not edit it. */
+  suggestedRule: z.lazy(() => RuleDraft).optional()
+})
+export type PermissionRequest = z.infer<typeof PermissionRequest>
+
+export const RuleKind = z.enum(['read', 'write', 'exec', 'mcp', 'settings'])
+export type RuleKind = z.infer<typeof RuleKind>
+
+export const RuleEffect = z.enum(['allow', 'deny'])
+export type RuleEffect = z.infer<typeof RuleEffect>
+
+/**
+ * A remembered decision. Patterns: `read`/`write` are path globs (`~/notes/**`); `exec` matches a
+ * sub-command or the whole line with `*` wildcards (`npm test*`); `mcp` is `server/tool`
+ * (`github/*`); `settings` is a tool name.
+ */
+export const RuleDraft = z.object({
+  kind: RuleKind,
+  pattern: z.string().trim().min(1).max(2000),
+  effect: RuleEffect.default('allow')
+})
+export type RuleDraft = z.infer<typeof RuleDraft>
+
+export const PermissionRule = z.object({
+  id: z.string(),
+  kind: RuleKind,
+  pattern: z.string(),
+  effect: RuleEffect,
+  createdAt: z.number()
+})
+export type PermissionRule = z.infer<typeof PermissionRule>
+
+export const PermissionDecision = z.enum(['once', 'session', 'always', 'deny'])
+export type PermissionDecision = z.infer<typeof PermissionDecision>
