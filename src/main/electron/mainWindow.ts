@@ -8,6 +8,7 @@ export interface WindowTarget {
   devServerUrl?: string
   rendererIndex: string
   preload: string
+  icon: string
 }
 
 export function isTrustedRendererUrl(url: string, target: WindowTarget): boolean {
@@ -32,6 +33,7 @@ export function createMainWindow(target: WindowTarget): BrowserWindow {
     minHeight: 480,
     show: false,
     title: 'DeepChat Desk',
+    icon: target.icon,
     webPreferences: {
       preload: target.preload,
       contextIsolation: true,
@@ -63,6 +65,7 @@ export function defaultWindowTarget(mainDir: string): WindowTarget {
   return {
     devServerUrl: process.env.ELECTRON_RENDERER_URL,
     rendererIndex: join(mainDir, '../renderer/index.html'),
-    preload: join(mainDir, '../preload/index.cjs')
+    preload: join(mainDir, '../preload/index.cjs'),
+    icon: join(mainDir, '../../resources/icon.png')
   }
 }
