@@ -3,12 +3,14 @@ import type { Platform } from '../platform/types'
 import { EventHub } from '../bridge/events'
 import { SqlitePresenter } from './sqlitePresenter'
 import { ConfigPresenter } from './configPresenter'
+import { LlmProviderPresenter } from './llmProviderPresenter'
 
 export interface Presenters {
   platform: Platform
   events: EventHub
   sqlite: SqlitePresenter
   config: ConfigPresenter
+  llmProviders: LlmProviderPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -27,6 +29,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     nativeBinding: platform.sqliteNativeBinding
   })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
+  const llmProviders = new LlmProviderPresenter({ config, events })
 
   let disposed = false
   return {
@@ -34,6 +37,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     events,
     sqlite,
     config,
+    llmProviders,
     async dispose() {
       if (disposed) return
       disposed = true

@@ -2,11 +2,13 @@ import { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 import { registerAppRoutes } from './app'
 import { registerConfigRoutes } from './config'
+import { registerProviderRoutes } from './providers'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
   const router = new Router(log)
   registerAppRoutes(router, presenters)
   registerConfigRoutes(router, presenters)
+  registerProviderRoutes(router, presenters)
   return router
 }

@@ -1,0 +1,221 @@
+import { AppError } from '@shared/errors'
+import { providersDefaultChanged, providersListChanged } from '@shared/contracts/events/providers.events'
+import { LLMRequestSchema, type LLMCoreStreamEvent, type LLMRequest } from '@shared/types/llm'
+import {
+  ProviderAddInput,
+  ProviderPatch,
+  StoredProviderSchema,
+  type DefaultModel,
+  type ListedModel,
+  type ProviderPreset,
+  type ProviderView,
+  type StoredProvider,
+  type VerifyResult
+} from '@shared/types/provider'
+import type { EventSink } from '../../bridge/events'
+import { PROVIDER_PRESETS, findPreset, kindRequiresApiKey } from './presets'
+import { ProviderStore, type ProviderConfigPort } from './providerStore'
+import { fetchProviderModels, mergeModelMetadata } from './modelListing'
+import { classifyError } from './errors'
+import { createLanguageModel, reasoningOptions } from './modelFactory'
+import { toModelMessages, toToolSet } from './messageMapper'
+import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
+
+export { maskApiKey } from './providerStore'
+
+export interface LlmProviderDeps {
+  config: ProviderConfigPort
+  events: EventSink
+  /** Backoff timing; the retry count comes from each provider's `maxRetries`. */
+  retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>
+}
+
+/**
+ * Model providers: their configs and keys, model lists, key checks, and `coreStream`, the
+ * one way the app talks to a model.
+ */
+export class LlmProviderPresenter {
+  private readonly store: ProviderStore
+
+  constructor(private readonly deps: LlmProviderDeps) {
+    this.store = new ProviderStore(deps.config)
+  }
+
+  presets(): readonly ProviderPreset[] {
+    return PROVIDER_PRESETS
+  }
+
+  listProviders(): Promise<ProviderView[]> {
+    return Promise.all(this.store.all().map((p) => this.store.view(p)))
+  }
+
+  getDefaultModel(): DefaultModel {
+    return this.store.defaultModel()
+  }
+
+  async addProvider(rawInput: ProviderAddInput): Promise<ProviderView> {
+    const input = ProviderAddInput.parse(rawInput)
+    const preset = input.presetId !== undefined ? findPreset(input.presetId) : undefined
+    if (input.presetId !== undefined && !preset) throw new AppError('not_found', `No provider preset "${input.presetId}"`)
+    const existing = this.store.all()
+    const id = input.id ?? uniqueId(preset?.presetId ?? slug(input.name ?? 'provider'), existing)
+    if (existing.some((p) => p.id === id)) throw new AppError('conflict', `A provider with id "${id}" already exists`)
+    const provider = StoredProviderSchema.parse({
+      id,
+      kind: input.kind ?? preset?.kind,
+      name: input.name ?? preset?.name,
+      baseUrl: input.baseUrl ?? preset?.baseUrl,
+      enabled: input.enabled ?? true,
+      models: input.models ?? preset?.models ?? [],
+      custom: !preset || preset.presetId === 'custom',
+      maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries
+    })
+    this.store.save([...existing, provider])
+    if (input.apiKey) await this.store.setApiKey(id, input.apiKey)
+    await this.emitList()
+    return this.store.view(provider)
+  }
+
+  async updateProvider(id: string, rawPatch: ProviderPatch): Promise<ProviderView> {
+    const patch = ProviderPatch.parse(rawPatch)
+    const current = this.requireProvider(id)
+    const { apiKey, ...fields } = patch
+    const updated = StoredProviderSchema.parse({ ...current, ...stripUndefined(fields) })
+    this.store.save(this.store.all().map((p) => (p.id === id ? updated : p)))
+    if (apiKey !== undefined) await this.store.setApiKey(id, apiKey)
+    await this.emitList()
+    return this.store.view(updated)
+  }
+
+  async removeProvider(id: string): Promise<boolean> {
+    const all = this.store.all()
+    if (!all.some((p) => p.id === id)) return false
+    this.store.save(all.filter((p) => p.id !== id))
+    await this.store.setApiKey(id, null)
+    if (this.getDefaultModel()?.providerId === id) this.setDefaultModel(null)
+    await this.emitList()
+    return true
+  }
+
+  setDefaultModel(value: DefaultModel): DefaultModel {
+    if (value) {
+      const provider = this.requireProvider(value.providerId)
+      if (!provider.models.some((m) => m.id === value.modelId)) {
+        throw new AppError('not_found', `Provider "${provider.name}" has no model "${value.modelId}"`)
+      }
+    }
+    this.store.setDefaultModel(value)
+    this.deps.events.emit(providersDefaultChanged, { defaultModel: value })
+    return value
+  }
+
+  /** Model list from the provider's API, merged with known metadata. */
+  async listModels(id: string, signal?: AbortSignal): Promise<ListedModel[]> {
+    const provider = this.requireProvider(id)
+    try {
+      const raw = await fetchProviderModels(provider, { apiKey: await this.store.apiKey(id), signal })
+      return mergeModelMetadata(raw, provider.models)
+    } catch (error) {
+      const failure = classifyError(error)
+      throw new AppError(`provider_${failure.code}`, failure.message, { code: failure.code, status: failure.status })
+    }
+  }
+
+  /** Checks a key (saved, or given to test before saving) with the model list: it costs no tokens. */
+  async verify(input: { id: string; apiKey?: string; baseUrl?: string }): Promise<VerifyResult> {
+    const provider = this.requireProvider(input.id)
+    const apiKey = input.apiKey ?? (await this.store.apiKey(input.id))
+    const baseUrl = input.baseUrl ?? provider.baseUrl
+    const started = Date.now()
+    if (!apiKey && kindRequiresApiKey(provider.kind, baseUrl)) {
+      return { ok: false, code: 'auth', message: 'No API key is set for this provider', latencyMs: 0 }
+    }
+    try {
+      const models = await fetchProviderModels({ kind: provider.kind, baseUrl }, { apiKey })
+      return { ok: true, message: `Connected: ${models.length} models available`, latencyMs: Date.now() - started }
+    } catch (error) {
+      const failure = classifyError(error)
+      return { ok: false, code: failure.code, message: failure.message, latencyMs: Date.now() - started }
+    }
+  }
+
+  /**
+   * Streams one model reply as LLMCoreStreamEvents. Never throws: bad requests, missing
+   * providers and wire failures all end as `error` + `stop('error')`.
+   */
+  async *coreStream(request: LLMRequest, signal: AbortSignal): AsyncGenerator<LLMCoreStreamEvent> {
+    let prepared: Awaited<ReturnType<LlmProviderPresenter['prepare']>>
+    try {
+      prepared = await this.prepare(request)
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const code = error instanceof AppError && error.code === 'auth' ? 'auth' : 'invalid_request'
+      yield { type: 'error', code, error_message: message }
+      yield { type: 'stop', stop_reason: 'error' }
+      return
+    }
+    yield* streamWithRetry(prepared.input, signal, prepared.policy)
+  }
+
+  private async prepare(raw: LLMRequest) {
+    const parsed = LLMRequestSchema.safeParse(raw)
+    if (!parsed.success) {
+      throw new AppError('invalid_request', `Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    }
+    const request = parsed.data
+    const provider = this.requireProvider(request.providerId)
+    if (!provider.enabled) throw new AppError('invalid_request', `Provider "${provider.name}" is disabled`)
+    const apiKey = await this.store.apiKey(provider.id)
+    if (!apiKey && kindRequiresApiKey(provider.kind, provider.baseUrl)) {
+      throw new AppError('auth', `No API key is set for ${provider.name}`)
+    }
+    const modelConfig = provider.models.find((m) => m.id === request.modelId)
+    const policy: RetryPolicy = {
+      ...DEFAULT_RETRY,
+      ...this.deps.retry,
+      maxRetries: request.maxRetries ?? provider.maxRetries
+    }
+    return {
+      policy,
+      input: {
+        model: createLanguageModel(provider, request.modelId, apiKey),
+        messages: toModelMessages(request.messages),
+        tools: toToolSet(request.tools),
+        temperature: request.temperature,
+        // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).
+        maxTokens: request.maxTokens ?? modelConfig?.maxOutputTokens,
+        providerOptions: reasoningOptions(provider, modelConfig)
+      }
+    }
+  }
+
+  private requireProvider(id: string): StoredProvider {
+    const provider = this.store.get(id)
+    if (!provider) throw new AppError('not_found', `No provider "${id}"`)
+    return provider
+  }
+
+  private async emitList(): Promise<void> {
+    this.deps.events.emit(providersListChanged, { providers: await this.listProviders() })
+  }
+}
+
+function slug(name: string): string {
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 48) || 'provider'
+  )
+}
+
+function uniqueId(base: string, existing: StoredProvider[]): string {
+  const taken = new Set(existing.map((p) => p.id))
+  if (!taken.has(base)) return base
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}

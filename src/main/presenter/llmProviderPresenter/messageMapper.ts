@@ -1,0 +1,106 @@
+import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai'
+import { jsonrepair } from 'jsonrepair'
+import type { LLMMessage, LLMToolDefinition, LLMUserContentPart } from '@shared/types/llm'
+import { LLMMessageSchema } from '@shared/types/llm'
+
+/**
+ * Provider-neutral messages → AI SDK messages. The SDK then writes each provider's format
+ * (OpenAI `tool_calls` + `role: tool`, Anthropic `tool_use`/`tool_result` blocks, Gemini
+ * `functionCall`/`functionResponse`), including images and round-tripped signatures.
+ */
+export function toModelMessages(messages: LLMMessage[]): ModelMessage[] {
+  return messages.map((input) => {
+    const message = LLMMessageSchema.parse(input)
+    switch (message.role) {
+      case 'system':
+        return { role: 'system', content: message.content }
+      case 'user':
+        return {
+          role: 'user',
+          content: typeof message.content === 'string' ? message.content : message.content.map(userPart)
+        }
+      case 'assistant':
+        return {
+          role: 'assistant',
+          content: [
+            ...message.content.map((part) =>
+              part.type === 'text'
+                ? { type: 'text' as const, text: part.text }
+                : { type: 'reasoning' as const, text: part.text, providerOptions: asJson(part.providerOptions) }
+            ),
+            ...message.toolCalls.map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: parseArguments(call.arguments),
+              providerOptions: asJson(call.providerOptions)
+            }))
+          ]
+        }
+      case 'tool':
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.toolCallId,
+              toolName: message.toolName,
+              output: toolOutput(message.content, message.isError === true)
+            }
+          ]
+        }
+    }
+  })
+}
+
+function userPart(part: LLMUserContentPart) {
+  return part.type === 'text'
+    ? { type: 'text' as const, text: part.text }
+    : { type: 'image' as const, image: part.data, mediaType: part.mimeType }
+}
+
+function toolOutput(content: string | LLMUserContentPart[], isError: boolean) {
+  if (typeof content === 'string') {
+    return isError ? { type: 'error-text' as const, value: content } : { type: 'text' as const, value: content }
+  }
+  return {
+    type: 'content' as const,
+    value: content.map((part) =>
+      part.type === 'text'
+        ? { type: 'text' as const, text: part.text }
+        : { type: 'image-data' as const, data: part.data, mediaType: part.mimeType }
+    )
+  }
+}
+
+/** Arguments the model wrote are sent back as an object; broken JSON is repaired, not fatal. */
+function parseArguments(text: string): unknown {
+  if (!text.trim()) return {}
+  try {
+    return JSON.parse(text)
+  } catch {
+    try {
+      return JSON.parse(jsonrepair(text))
+    } catch {
+      return {}
+    }
+  }
+}
+
+// ProviderOptions from our schema is JSON by construction; the SDK's type is narrower.
+function asJson<T>(value: T): never {
+  return value as never
+}
+
+/** Tools without `execute`: the SDK returns the calls to us instead of running them. */
+export function toToolSet(tools: LLMToolDefinition[] | undefined): ToolSet | undefined {
+  if (!tools?.length) return undefined
+  const set: ToolSet = {}
+  for (const definition of tools) {
+    set[definition.name] = tool({
+      description: definition.description,
+      inputSchema: jsonSchema(definition.parameters as Parameters<typeof jsonSchema>[0])
+    })
+  }
+  return set
+}

@@ -1,0 +1,46 @@
+import type { LanguageModel } from 'ai'
+import { createOpenAI } from '@ai-sdk/openai'
+import { createAnthropic } from '@ai-sdk/anthropic'
+import { createGoogleGenerativeAI } from '@ai-sdk/google'
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import type { ProviderOptions } from '@shared/types/llm'
+import type { ModelConfig, StoredProvider } from '@shared/types/provider'
+
+// The SDK prints compatibility warnings to the console on every call; they are for
+// developers of the SDK integration, not users of the app.
+;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
+
+/** The name under which openai-compatible providers report provider metadata. */
+export const COMPATIBLE_PROVIDER_NAME = 'compatible'
+
+/** Builds the AI SDK model for one provider config. `apiKey` may be empty for local servers. */
+export function createLanguageModel(provider: StoredProvider, modelId: string, apiKey: string | undefined): LanguageModel {
+  const baseURL = provider.baseUrl.replace(/\/+$/, '')
+  // Local servers accept any key, but the SDKs insist on one being present.
+  const key = apiKey || 'not-needed'
+  switch (provider.kind) {
+    case 'openai':
+      // .chat() is chat completions; the default call would be the Responses API.
+      return createOpenAI({ baseURL, apiKey: key }).chat(modelId)
+    case 'anthropic':
+      return createAnthropic({ baseURL, apiKey: key })(modelId)
+    case 'gemini':
+      return createGoogleGenerativeAI({ baseURL, apiKey: key })(modelId)
+    case 'ollama':
+      return compatible(`${baseURL}/v1`, apiKey)(modelId)
+    case 'openai-compatible':
+      return compatible(baseURL, apiKey)(modelId)
+  }
+}
+
+function compatible(baseURL: string, apiKey: string | undefined) {
+  // openai-compatible (unlike openai.chat) reads DeepSeek-style `reasoning_content`.
+  return createOpenAICompatible({ name: COMPATIBLE_PROVIDER_NAME, baseURL, apiKey: apiKey || undefined, includeUsage: true })
+}
+
+/** Per-request options that make reasoning models show their reasoning. */
+export function reasoningOptions(provider: StoredProvider, model: ModelConfig | undefined): ProviderOptions | undefined {
+  if (!model?.reasoning) return undefined
+  if (provider.kind === 'gemini') return { google: { thinkingConfig: { includeThoughts: true } } }
+  return undefined
+}

@@ -1,0 +1,147 @@
+import { z } from 'zod'
+import { ModelConfigSchema, type ListedModel, type ModelConfig, type StoredProvider } from '@shared/types/provider'
+import { classifyError, classifyHttpStatus, ProviderRequestError } from './errors'
+import { knownModel } from './knownModels'
+
+const OpenAiModels = z.object({ data: z.array(z.looseObject({ id: z.string() })) })
+const AnthropicModels = z.object({
+  data: z.array(z.looseObject({ id: z.string(), display_name: z.string().optional() })),
+  has_more: z.boolean().optional(),
+  last_id: z.string().nullable().optional()
+})
+const GeminiModels = z.object({
+  models: z
+    .array(
+      z.looseObject({
+        name: z.string(),
+        displayName: z.string().optional(),
+        inputTokenLimit: z.number().optional(),
+        outputTokenLimit: z.number().optional(),
+        supportedGenerationMethods: z.array(z.string()).optional()
+      })
+    )
+    .default([]),
+  nextPageToken: z.string().optional()
+})
+const OllamaTags = z.object({ models: z.array(z.looseObject({ name: z.string() })).default([]) })
+
+interface RawModel {
+  id: string
+  name?: string
+  contextLength?: number
+  maxOutputTokens?: number
+}
+
+export interface ListOptions {
+  apiKey: string | undefined
+  signal?: AbortSignal
+  fetch?: typeof fetch
+}
+
+const MAX_PAGES = 20
+
+/** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
+export async function fetchProviderModels(provider: Pick<StoredProvider, 'kind' | 'baseUrl'>, options: ListOptions): Promise<RawModel[]> {
+  const base = provider.baseUrl.replace(/\/+$/, '')
+  const get = (url: string, headers: Record<string, string>) => getJson(url, headers, options)
+  const key = options.apiKey ?? ''
+  switch (provider.kind) {
+    case 'openai':
+    case 'openai-compatible': {
+      const body = parse(OpenAiModels, await get(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {}))
+      return body.data.map((m) => ({ id: m.id }))
+    }
+    case 'anthropic': {
+      const models: RawModel[] = []
+      let after: string | undefined
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const url = `${base}/models?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ''}`
+        const body = parse(AnthropicModels, await get(url, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }))
+        models.push(...body.data.map((m) => ({ id: m.id, name: m.display_name })))
+        if (!body.has_more || !body.last_id) break
+        after = body.last_id
+      }
+      return models
+    }
+    case 'gemini': {
+      const models: RawModel[] = []
+      let token: string | undefined
+      for (let page = 0; page < MAX_PAGES; page++) {
+        const url = `${base}/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`
+        const body = parse(GeminiModels, await get(url, { 'x-goog-api-key': key }))
+        for (const m of body.models) {
+          if (m.supportedGenerationMethods && !m.supportedGenerationMethods.includes('generateContent')) continue
+          models.push({
+            id: m.name.replace(/^models\//, ''),
+            name: m.displayName,
+            contextLength: m.inputTokenLimit,
+            maxOutputTokens: m.outputTokenLimit
+          })
+        }
+        if (!body.nextPageToken) break
+        token = body.nextPageToken
+      }
+      return models
+    }
+    case 'ollama': {
+      const body = parse(OllamaTags, await get(`${base}/api/tags`, {}))
+      return body.models.map((m) => ({ id: m.name }))
+    }
+  }
+}
+
+/**
+ * Listed models merged with what we know: the user's saved settings for a model win, then
+ * our known-model table, then what the API said, then defaults.
+ */
+export function mergeModelMetadata(raw: RawModel[], configured: ModelConfig[]): ListedModel[] {
+  const saved = new Map(configured.map((m) => [m.id, m]))
+  const seen = new Set<string>()
+  const result: ListedModel[] = []
+  for (const model of raw) {
+    if (seen.has(model.id)) continue
+    seen.add(model.id)
+    const mine = saved.get(model.id)
+    if (mine) {
+      result.push({ ...mine, known: true })
+      continue
+    }
+    const known = knownModel(model.id)
+    const merged = ModelConfigSchema.parse({
+      ...known,
+      id: model.id,
+      name: model.name ?? known?.name ?? model.id,
+      contextLength: model.contextLength ?? known?.contextLength,
+      maxOutputTokens: model.maxOutputTokens ?? known?.maxOutputTokens
+    })
+    result.push({ ...merged, known: known !== undefined })
+  }
+  return result.sort((a, b) => a.id.localeCompare(b.id))
+}
+
+async function getJson(url: string, headers: Record<string, string>, options: ListOptions): Promise<unknown> {
+  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000)
+  let response: Response
+  try {
+    response = await (options.fetch ?? fetch)(url, { headers: { accept: 'application/json', ...headers }, signal })
+  } catch (error) {
+    throw new ProviderRequestError(classifyError(error))
+  }
+  const text = await response.text().catch(() => '')
+  if (!response.ok) {
+    throw new ProviderRequestError(classifyHttpStatus(response.status, text, Object.fromEntries(response.headers)))
+  }
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ProviderRequestError({ code: 'invalid_response', message: 'The model list is not JSON' })
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) {
+    throw new ProviderRequestError({ code: 'invalid_response', message: `Unexpected model list shape: ${parsed.error.issues[0]?.message}` })
+  }
+  return parsed.data
+}

@@ -1,0 +1,64 @@
+import type { ModelConfigInput, ProviderKind, ProviderPreset } from '@shared/types/provider'
+import { ModelConfigSchema } from '@shared/types/provider'
+import { knownModel } from './knownModels'
+
+function models(ids: string[]): ProviderPreset['models'] {
+  return ids.map((id) => ModelConfigSchema.parse(knownModel(id) ?? ({ id, name: id } satisfies ModelConfigInput)))
+}
+
+function preset(
+  presetId: string,
+  kind: ProviderKind,
+  name: string,
+  baseUrl: string,
+  modelIds: string[],
+  requiresApiKey = true
+): ProviderPreset {
+  return { presetId, kind, name, baseUrl, requiresApiKey, models: models(modelIds) }
+}
+
+/**
+ * Providers the user can add with one click. Base URLs are the ones the AI SDK providers
+ * expect (OpenAI-style ones end in /v1; Gemini's in /v1beta).
+ */
+export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
+  preset('openai', 'openai', 'OpenAI', 'https://api.openai.com/v1', ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini']),
+  preset('anthropic', 'anthropic', 'Anthropic', 'https://api.anthropic.com/v1', [
+    'claude-sonnet-4-5',
+    'claude-opus-4-1',
+    'claude-3-5-haiku-latest'
+  ]),
+  preset('gemini', 'gemini', 'Google Gemini', 'https://generativelanguage.googleapis.com/v1beta', [
+    'gemini-2.5-pro',
+    'gemini-2.5-flash'
+  ]),
+  preset('deepseek', 'openai-compatible', 'DeepSeek', 'https://api.deepseek.com/v1', ['deepseek-chat', 'deepseek-reasoner']),
+  preset('ollama', 'ollama', 'Ollama', 'http://localhost:11434', [], false),
+  preset('lmstudio', 'openai-compatible', 'LM Studio', 'http://localhost:1234/v1', [], false),
+  preset('openrouter', 'openai-compatible', 'OpenRouter', 'https://openrouter.ai/api/v1', [
+    'openai/gpt-4.1',
+    'anthropic/claude-sonnet-4.5',
+    'deepseek/deepseek-r1'
+  ]),
+  preset('siliconflow', 'openai-compatible', 'SiliconFlow', 'https://api.siliconflow.cn/v1', [
+    'deepseek-ai/DeepSeek-V3',
+    'deepseek-ai/DeepSeek-R1',
+    'Qwen/Qwen3-235B-A22B'
+  ]),
+  preset('custom', 'openai-compatible', 'Custom (OpenAI-compatible)', 'http://localhost:8000/v1', [])
+]
+
+export function findPreset(presetId: string): ProviderPreset | undefined {
+  return PROVIDER_PRESETS.find((p) => p.presetId === presetId)
+}
+
+/** Local servers run without a key; everything else needs one. */
+export function kindRequiresApiKey(kind: ProviderKind, baseUrl: string): boolean {
+  if (kind === 'ollama') return false
+  try {
+    const host = new URL(baseUrl).hostname
+    return !(host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === '[::1]')
+  } catch {
+    return true
+  }
+}

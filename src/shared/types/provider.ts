@@ -1,0 +1,104 @@
+import { z } from 'zod'
+
+/** Which wire format / AI SDK provider a config speaks. */
+export const ProviderKind = z.enum(['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'])
+export type ProviderKind = z.infer<typeof ProviderKind>
+
+export const ModelConfigSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  contextLength: z.number().int().positive().default(128_000),
+  maxOutputTokens: z.number().int().positive().default(8_192),
+  vision: z.boolean().default(false),
+  toolCalling: z.boolean().default(true),
+  reasoning: z.boolean().default(false),
+  enabled: z.boolean().default(true)
+})
+export type ModelConfig = z.infer<typeof ModelConfigSchema>
+export type ModelConfigInput = z.input<typeof ModelConfigSchema>
+
+const HttpUrl = z.url({ protocol: /^https?$/ })
+
+/** A provider as stored in the config document. The API key is NOT here: it is a secret. */
+export const StoredProviderSchema = z.object({
+  id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'id: lowercase letters, digits, - and _'),
+  kind: ProviderKind,
+  name: z.string().min(1).max(100),
+  baseUrl: HttpUrl,
+  enabled: z.boolean().default(true),
+  models: z.array(ModelConfigSchema).default([]),
+  /** True for providers the user created; presets can be edited but are not "custom". */
+  custom: z.boolean().default(false),
+  /** Retries for rate_limit/server errors before the first token. */
+  maxRetries: z.number().int().min(0).max(10).default(2)
+})
+export type StoredProvider = z.infer<typeof StoredProviderSchema>
+
+/** What leaves main: the key only ever as a mask like `sk-…abcd`. */
+export const ProviderViewSchema = StoredProviderSchema.extend({
+  hasApiKey: z.boolean(),
+  apiKeyMasked: z.string().nullable(),
+  requiresApiKey: z.boolean()
+})
+export type ProviderView = z.infer<typeof ProviderViewSchema>
+
+export const ProviderAddInput = z
+  .object({
+    id: StoredProviderSchema.shape.id.optional(),
+    /** Start from a preset (fills kind, name, baseUrl, models). */
+    presetId: z.string().optional(),
+    kind: ProviderKind.optional(),
+    name: z.string().min(1).max(100).optional(),
+    baseUrl: HttpUrl.optional(),
+    apiKey: z.string().max(4096).optional(),
+    enabled: z.boolean().optional(),
+    models: z.array(ModelConfigSchema).optional(),
+    maxRetries: z.number().int().min(0).max(10).optional()
+  })
+  .strict()
+  .refine((v) => v.presetId !== undefined || (v.kind !== undefined && v.baseUrl !== undefined && v.name !== undefined), {
+    message: 'give a presetId, or kind, name and baseUrl'
+  })
+export type ProviderAddInput = z.input<typeof ProviderAddInput>
+
+export const ProviderPatch = z
+  .object({
+    name: z.string().min(1).max(100).optional(),
+    baseUrl: HttpUrl.optional(),
+    /** A new key; `null` deletes the stored key; omitted keeps it. */
+    apiKey: z.string().max(4096).nullable().optional(),
+    enabled: z.boolean().optional(),
+    models: z.array(ModelConfigSchema).optional(),
+    maxRetries: z.number().int().min(0).max(10).optional()
+  })
+  .strict()
+export type ProviderPatch = z.input<typeof ProviderPatch>
+
+export const DefaultModelSchema = z.object({ providerId: z.string().min(1), modelId: z.string().min(1) }).nullable()
+export type DefaultModel = z.infer<typeof DefaultModelSchema>
+
+export const ProviderPresetSchema = z.object({
+  presetId: z.string(),
+  kind: ProviderKind,
+  name: z.string(),
+  baseUrl: z.string(),
+  requiresApiKey: z.boolean(),
+  models: z.array(ModelConfigSchema)
+})
+export type ProviderPreset = z.infer<typeof ProviderPresetSchema>
+
+export const VerifyResultSchema = z.object({
+  ok: z.boolean(),
+  /** LLMErrorCode when it failed. */
+  code: z.string().optional(),
+  message: z.string(),
+  latencyMs: z.number()
+})
+export type VerifyResult = z.infer<typeof VerifyResultSchema>
+
+/** A model the provider API reported, merged with what we know about it. */
+export const ListedModelSchema = ModelConfigSchema.extend({
+  /** True when the metadata came from our table rather than defaults. */
+  known: z.boolean()
+})
+export type ListedModel = z.infer<typeof ListedModelSchema>
