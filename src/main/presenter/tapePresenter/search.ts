@@ -1,0 +1,164 @@
+import type Database from 'better-sqlite3'
+import { z } from 'zod'
+import { AppError } from '@shared/errors'
+import { TapeSearchOptions, type TapeEntryKind, type TapeSearchHit, type TapeTimeBound } from '@shared/types/tape'
+import { summarize } from './searchText'
+
+export type Tokenizer = 'trigram' | 'unicode61'
+
+const MAX_QUERY_CHARS = 500
+const MAX_TOKENS = 12
+
+interface HitRow {
+  seq: number
+  tape_id: string
+  entry_id: number
+  kind: TapeEntryKind
+  name: string | null
+  created_at: number
+  search_text: string
+  rank?: number
+}
+
+/** Which tokenizer the index was built with (decided by the migration, per SQLite build). */
+export function detectTokenizer(db: Database.Database): Tokenizer {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'tape_fts'").get() as { sql: string } | undefined
+  return row?.sql.includes('trigram') ? 'trigram' : 'unicode61'
+}
+
+/**
+ * Full-text search over one or more tapes, best first. Tokens are ANDed. Tokens the index
+ * cannot match (shorter than 3 characters under trigram) are matched as substrings, so a one-
+ * or two-character query still finds entries. Substring-only hits rank after full-text hits.
+ */
+export function searchTapes(
+  db: Database.Database,
+  tokenizer: Tokenizer,
+  tapeIds: readonly string[] | null,
+  query: string,
+  rawOptions: TapeSearchOptions = {}
+): TapeSearchHit[] {
+  const options = parseOptions(rawOptions)
+  const tokens = tokenize(query)
+  const filters = buildFilters(tapeIds, options.kinds, options.start, options.end)
+  const ftsTokens = tokenizer === 'trigram' ? tokens.filter((t) => [...t].length >= 3) : tokens
+  const substringTokens = tokenizer === 'trigram' ? tokens.filter((t) => [...t].length < 3) : []
+  const hits: TapeSearchHit[] = []
+  const seen = new Set<number>()
+
+  if (ftsTokens.length > 0) {
+    const match = ftsTokens.map((t) => `"${t.replaceAll('"', '""')}"${tokenizer === 'unicode61' ? '*' : ''}`).join(' AND ')
+    const like = substringTokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'")
+    const rows = db
+      .prepare(
+        `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, bm25(tape_fts) AS rank
+         FROM tape_fts JOIN tape_entries e ON e.seq = tape_fts.rowid
+         WHERE tape_fts MATCH ?${filters.sql}${like.join('')}
+         ORDER BY rank, e.created_at DESC, e.entry_id DESC LIMIT ?`
+      )
+      .all(match, ...filters.params, ...substringTokens.map(likePattern), options.limit) as HitRow[]
+    for (const row of rows) {
+      seen.add(row.seq)
+      hits.push(toHit(row, 'fts'))
+    }
+  }
+
+  // Under trigram, a full-text match of every token already is the substring match; the scan
+  // is only needed when some token could not go through the index.
+  const indexCoveredEverything = tokenizer === 'trigram' && substringTokens.length === 0
+  if (hits.length < options.limit && !indexCoveredEverything) {
+    const like = tokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'").join('')
+    const order = tapeIds?.length === 1 ? 'e.entry_id DESC' : 'e.created_at DESC, e.seq DESC'
+    const rows = db
+      .prepare(
+        `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text
+         FROM tape_entries e WHERE 1 = 1${filters.sql}${like} ORDER BY ${order} LIMIT ?`
+      )
+      .all(...filters.params, ...tokens.map(likePattern), options.limit + seen.size) as HitRow[]
+    for (const row of rows) {
+      if (hits.length >= options.limit) break
+      if (seen.has(row.seq)) continue
+      seen.add(row.seq)
+      hits.push(toHit(row, 'substring'))
+    }
+  }
+  return hits
+}
+
+function parseOptions(raw: TapeSearchOptions) {
+  const parsed = TapeSearchOptions.safeParse(raw)
+  if (!parsed.success) {
+    throw new AppError('invalid_search_options', z.prettifyError(parsed.error))
+  }
+  const start = parsed.data.start === undefined ? undefined : toEpochMs(parsed.data.start, 'start')
+  const end = parsed.data.end === undefined ? undefined : toEpochMs(parsed.data.end, 'end')
+  if (start !== undefined && end !== undefined && start > end) {
+    throw new AppError('invalid_search_options', 'start must not be after end')
+  }
+  return { ...parsed.data, start, end }
+}
+
+function toEpochMs(bound: TapeTimeBound, label: string): number {
+  if (typeof bound === 'number') return bound
+  const ms = Date.parse(bound)
+  if (Number.isNaN(ms)) throw new AppError('invalid_search_options', `${label} is not a valid date: ${bound}`)
+  return ms
+}
+
+function tokenize(query: string): string[] {
+  const trimmed = query.trim()
+  if (!trimmed) throw new AppError('invalid_query', 'The search query is empty')
+  if (trimmed.length > MAX_QUERY_CHARS) {
+    throw new AppError('invalid_query', `The search query is longer than ${MAX_QUERY_CHARS} characters`)
+  }
+  const tokens = [...new Set(trimmed.split(/\s+/))]
+  if (tokens.length > MAX_TOKENS) throw new AppError('invalid_query', `Use at most ${MAX_TOKENS} words in a search`)
+  return tokens
+}
+
+function buildFilters(
+  tapeIds: readonly string[] | null,
+  kinds: readonly TapeEntryKind[] | undefined,
+  start: number | undefined,
+  end: number | undefined
+): { sql: string; params: unknown[] } {
+  let sql = ''
+  const params: unknown[] = []
+  if (tapeIds) {
+    if (tapeIds.length === 0) return { sql: ' AND 0', params }
+    sql += ` AND e.tape_id IN (${tapeIds.map(() => '?').join(',')})`
+    params.push(...tapeIds)
+  }
+  if (kinds?.length) {
+    sql += ` AND e.kind IN (${kinds.map(() => '?').join(',')})`
+    params.push(...kinds)
+  }
+  if (start !== undefined) {
+    sql += ' AND e.created_at >= ?'
+    params.push(start)
+  }
+  if (end !== undefined) {
+    sql += ' AND e.created_at <= ?'
+    params.push(end)
+  }
+  return { sql, params }
+}
+
+function likePattern(token: string): string {
+  return `%${token.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+function toHit(row: HitRow, matchedBy: 'fts' | 'substring'): TapeSearchHit {
+  // bm25() is negative, more negative = better; fold it into [0, 1) so both kinds share a scale.
+  const strength = row.rank === undefined ? 0 : Math.max(0, -row.rank)
+  return {
+    tapeId: row.tape_id,
+    entryId: row.entry_id,
+    kind: row.kind,
+    name: row.name,
+    createdAt: row.created_at,
+    summary: summarize(row.search_text),
+    score: matchedBy === 'fts' ? strength / (1 + strength) : 0,
+    matchedBy
+  }
+}

@@ -1,0 +1,167 @@
+import { z } from 'zod'
+
+export const SessionKind = z.enum(['regular', 'subagent'])
+export type SessionKind = z.infer<typeof SessionKind>
+
+/** Unknown or missing means `default` (ask): least privilege, never the widest mode. */
+export const PermissionMode = z.enum(['default', 'accept_edits', 'full_access']).catch('default')
+export type PermissionMode = z.infer<typeof PermissionMode>
+
+export const SessionStatus = z.enum(['idle', 'generating', 'awaiting_interaction', 'error'])
+export type SessionStatus = z.infer<typeof SessionStatus>
+
+export const GenerationSettings = z
+  .object({
+    systemPrompt: z.string().max(100_000).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    topP: z.number().min(0).max(1).optional(),
+    contextLength: z.number().int().positive().optional(),
+    maxTokens: z.number().int().positive().optional(),
+    timeoutMs: z.number().int().positive().optional(),
+    thinkingBudget: z.number().int().nonnegative().optional(),
+    reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional()
+  })
+  .strict()
+export type GenerationSettings = z.infer<typeof GenerationSettings>
+
+export const SubagentMeta = z.object({
+  slotId: z.string().min(1),
+  displayName: z.string().min(1),
+  runId: z.string().optional(),
+  taskId: z.string().optional(),
+  forkId: z.string().optional()
+})
+export type SubagentMeta = z.infer<typeof SubagentMeta>
+
+export const SessionRecord = z.object({
+  id: z.string(),
+  kind: SessionKind,
+  parentSessionId: z.string().nullable(),
+  tapeId: z.string(),
+  title: z.string(),
+  workspaceDir: z.string().nullable(),
+  providerId: z.string().nullable(),
+  modelId: z.string().nullable(),
+  permissionMode: PermissionMode,
+  generationSettings: GenerationSettings,
+  subagentMeta: SubagentMeta.nullable(),
+  pinned: z.boolean(),
+  status: SessionStatus,
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  lastActivityAt: z.number().int()
+})
+export type SessionRecord = z.infer<typeof SessionRecord>
+
+export const CreateSessionInput = z
+  .object({
+    title: z.string().trim().max(200).optional(),
+    workspaceDir: z.string().max(4096).nullable().optional(),
+    providerId: z.string().max(200).nullable().optional(),
+    modelId: z.string().max(200).nullable().optional(),
+    permissionMode: PermissionMode.optional(),
+    generationSettings: GenerationSettings.optional()
+  })
+  .strict()
+export type CreateSessionInput = z.input<typeof CreateSessionInput>
+
+export const MessageRole = z.enum(['user', 'assistant'])
+export type MessageRole = z.infer<typeof MessageRole>
+
+/**
+ * `pending` (created, nothing streamed yet) → `streaming` → `sent` | `error` | `cancelled`, or
+ * `awaiting_interaction` while a permission request or question is open.
+ */
+export const MessageStatus = z.enum(['pending', 'streaming', 'awaiting_interaction', 'sent', 'error', 'cancelled'])
+export type MessageStatus = z.infer<typeof MessageStatus>
+
+export const BlockKind = z.enum(['content', 'reasoning_content', 'tool_call', 'action', 'plan', 'image', 'error'])
+export type BlockKind = z.infer<typeof BlockKind>
+
+export const BlockStatus = z.enum(['pending', 'loading', 'success', 'error', 'granted', 'denied', 'cancelled'])
+export type BlockStatus = z.infer<typeof BlockStatus>
+
+export const ToolCallData = z.object({
+  id: z.string(),
+  name: z.string(),
+  params: z.string().default(''),
+  response: z.string().optional(),
+  isError: z.boolean().optional(),
+  serverName: z.string().optional()
+})
+export type ToolCallData = z.infer<typeof ToolCallData>
+
+export const MessageBlock = z.object({
+  id: z.string().min(1).max(100),
+  kind: BlockKind,
+  status: BlockStatus,
+  text: z.string().default(''),
+  toolCall: ToolCallData.optional(),
+  /** Kind-specific extras: action type and interaction id, plan entries, image mime and data… */
+  data: z.record(z.string(), z.unknown()).optional(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int()
+})
+export type MessageBlock = z.infer<typeof MessageBlock>
+export type MessageBlockInput = Omit<z.input<typeof MessageBlock>, 'createdAt' | 'updatedAt'> & {
+  createdAt?: number
+  updatedAt?: number
+}
+
+export const UserMessageContent = z.object({
+  text: z.string().max(1_000_000),
+  files: z.array(z.object({ name: z.string(), path: z.string(), mimeType: z.string().optional() })).default([]),
+  links: z.array(z.string()).default([])
+})
+export type UserMessageContent = z.infer<typeof UserMessageContent>
+
+export const MessageRecord = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  orderSeq: z.number().int().positive(),
+  role: MessageRole,
+  status: MessageStatus,
+  /** The user's input; for assistant messages the text lives in the blocks. */
+  content: UserMessageContent.nullable(),
+  blocks: z.array(MessageBlock),
+  metadata: z.record(z.string(), z.unknown()),
+  /** The last tape entry that recorded this message, null while only the projection has it. */
+  tapeEntryId: z.number().int().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int()
+})
+export type MessageRecord = z.infer<typeof MessageRecord>
+
+export const InteractionKind = z.enum(['permission', 'question'])
+export type InteractionKind = z.infer<typeof InteractionKind>
+
+export const InteractionStatus = z.enum(['pending', 'granted', 'denied', 'answered', 'cancelled'])
+export type InteractionStatus = z.infer<typeof InteractionStatus>
+
+export const PendingInteraction = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  messageId: z.string(),
+  blockId: z.string().nullable(),
+  toolCallId: z.string().nullable(),
+  kind: InteractionKind,
+  status: InteractionStatus,
+  request: z.record(z.string(), z.unknown()),
+  response: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.number().int(),
+  resolvedAt: z.number().int().nullable()
+})
+export type PendingInteraction = z.infer<typeof PendingInteraction>
+
+export const SessionSearchHit = z.object({
+  sessionId: z.string(),
+  sessionTitle: z.string(),
+  entryId: z.number().int(),
+  kind: z.string(),
+  name: z.string().nullable(),
+  createdAt: z.number().int(),
+  summary: z.string(),
+  score: z.number(),
+  matchedBy: z.enum(['fts', 'substring'])
+})
+export type SessionSearchHit = z.infer<typeof SessionSearchHit>
