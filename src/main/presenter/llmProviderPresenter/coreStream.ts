@@ -5,6 +5,7 @@ import { isRetryable, type ClassifiedError } from './errors'
 
 export interface StreamAttemptInput {
   model: LanguageModel
+  system?: string
   messages: ModelMessage[]
   tools?: ToolSet
   temperature?: number
@@ -49,7 +50,10 @@ export async function* streamWithRetry(
 function startAttempt(input: StreamAttemptInput, signal: AbortSignal): AsyncIterable<TextStreamPart<ToolSet>> {
   const result = streamText({
     model: input.model,
+    system: input.system,
     messages: input.messages,
+    // Later system messages (rare: mid-conversation instructions) are ours, not injected.
+    allowSystemInMessages: true,
     tools: input.tools,
     temperature: input.temperature,
     maxOutputTokens: input.maxTokens,

@@ -40,6 +40,11 @@ export function classifyHttpStatus(status: number, body: string, headers?: Recor
 export function classifyError(error: unknown): ClassifiedError {
   if (isAbort(error)) return { code: 'aborted', message: 'The request was aborted' }
   if (APICallError.isInstance(error)) {
+    // A 2xx APICallError means the body broke while being read: judge it by its cause.
+    if (error.statusCode !== undefined && error.statusCode < 300) {
+      if (isNetworkError(error.cause)) return { code: 'network', message: networkMessage(error.cause) }
+      return { code: 'invalid_response', message: `The provider sent a response we could not read: ${firstLine(error.message)}` }
+    }
     if (error.statusCode !== undefined) {
       return classifyHttpStatus(error.statusCode, error.responseBody ?? error.message, lowerKeys(error.responseHeaders))
     }
@@ -55,6 +60,8 @@ export function classifyError(error: unknown): ClassifiedError {
   if (InvalidPromptError.isInstance(error)) return { code: 'invalid_request', message: firstLine(error.message) }
   if (error instanceof ProviderRequestError) return error.classified
   if (isNetworkError(error)) return { code: 'network', message: networkMessage(error) }
+  const inStream = classifyStreamErrorObject(error)
+  if (inStream) return inStream
   const text = error instanceof Error ? error.message : String(error)
   return { code: 'invalid_response', message: firstLine(text) }
 }
@@ -62,6 +69,23 @@ export function classifyError(error: unknown): ClassifiedError {
 export function isAbort(error: unknown): boolean {
   if (!(error instanceof Error)) return false
   return error.name === 'AbortError' || error.name === 'TimeoutError' || isAbort((error as { cause?: unknown }).cause)
+}
+
+/**
+ * Errors a provider sends inside a 200 stream arrive as plain objects, e.g. Anthropic
+ * `{type: 'overloaded_error', message}` or OpenAI `{message, type: 'server_error'}`.
+ */
+function classifyStreamErrorObject(error: unknown): ClassifiedError | undefined {
+  if (!error || typeof error !== 'object' || error instanceof Error) return undefined
+  const record = error as { type?: unknown; code?: unknown; message?: unknown; error?: unknown }
+  if (record.error && typeof record.error === 'object') return classifyStreamErrorObject(record.error)
+  const kind = [record.type, record.code].filter((v) => typeof v === 'string').join(' ')
+  const message = typeof record.message === 'string' ? record.message : kind || 'The provider reported an error'
+  if (/overloaded|api_error|server_error|internal|unavailable/i.test(kind)) return { code: 'server', message }
+  if (/rate_limit|resource_exhausted/i.test(kind)) return { code: 'rate_limit', message }
+  if (/authentication|permission|invalid_api_key|unauthenticated/i.test(kind)) return { code: 'auth', message }
+  if (CONTEXT_OVERFLOW.test(message)) return { code: 'context_overflow', message }
+  return { code: 'invalid_response', message }
 }
 
 function isNetworkError(error: unknown): boolean {

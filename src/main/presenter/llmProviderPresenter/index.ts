@@ -18,7 +18,7 @@ import { ProviderStore, type ProviderConfigPort } from './providerStore'
 import { fetchProviderModels, mergeModelMetadata } from './modelListing'
 import { classifyError } from './errors'
 import { createLanguageModel, reasoningOptions } from './modelFactory'
-import { toModelMessages, toToolSet } from './messageMapper'
+import { toModelPrompt, toToolSet } from './messageMapper'
 import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
 
 export { maskApiKey } from './providerStore'
@@ -179,7 +179,7 @@ export class LlmProviderPresenter {
       policy,
       input: {
         model: createLanguageModel(provider, request.modelId, apiKey),
-        messages: toModelMessages(request.messages),
+        ...toModelPrompt(request.messages),
         tools: toToolSet(request.tools),
         temperature: request.temperature,
         // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).

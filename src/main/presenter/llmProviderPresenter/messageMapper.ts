@@ -4,6 +4,20 @@ import type { LLMMessage, LLMToolDefinition, LLMUserContentPart } from '@shared/
 import { LLMMessageSchema } from '@shared/types/llm'
 
 /**
+ * Leading system messages become the SDK's `system` option (each provider has its own slot
+ * for it); the rest are mapped one by one.
+ */
+export function toModelPrompt(messages: LLMMessage[]): { system?: string; messages: ModelMessage[] } {
+  let leading = 0
+  while (leading < messages.length && messages[leading].role === 'system') leading++
+  const system = messages
+    .slice(0, leading)
+    .map((m) => m.content as string)
+    .join('\n\n')
+  return { system: system || undefined, messages: toModelMessages(messages.slice(leading)) }
+}
+
+/**
  * Provider-neutral messages → AI SDK messages. The SDK then writes each provider's format
  * (OpenAI `tool_calls` + `role: tool`, Anthropic `tool_use`/`tool_result` blocks, Gemini
  * `functionCall`/`functionResponse`), including images and round-tripped signatures.

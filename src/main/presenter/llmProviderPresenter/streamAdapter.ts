@@ -14,7 +14,12 @@ export interface AttemptOutcome {
   producedContent: boolean
 }
 
-export function mapFinishReason(reason: string | undefined): StopReason {
+/**
+ * The SDK folds a natural end and a stop sequence into `stop`; the raw provider reason tells
+ * them apart where the provider says so (Anthropic `stop_sequence`).
+ */
+export function mapFinishReason(reason: string | undefined, raw?: string): StopReason {
+  if (raw === 'stop_sequence') return 'stop_sequence'
   switch (reason) {
     case 'tool-calls':
     case 'tool_calls':
@@ -23,8 +28,6 @@ export function mapFinishReason(reason: string | undefined): StopReason {
       return 'tool_use'
     case 'length':
       return 'max_tokens'
-    case 'stop':
-      return 'stop_sequence'
     case 'error':
       return 'error'
     default:
@@ -102,7 +105,7 @@ export async function* adaptStream(parts: AsyncIterable<Part>, outcome: AttemptO
           break
         case 'finish':
           yield { type: 'usage', usage: mapUsage(part.totalUsage) }
-          yield { type: 'stop', stop_reason: mapFinishReason(part.finishReason) }
+          yield { type: 'stop', stop_reason: mapFinishReason(part.finishReason, part.rawFinishReason) }
           return
         case 'error':
           outcome.failure = classifyError(part.error)
