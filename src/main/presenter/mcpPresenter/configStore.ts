@@ -1,0 +1,209 @@
+import { z } from 'zod'
+import { AppError } from '@shared/errors'
+import {
+  MASKED_SECRET,
+  McpServerConfig,
+  McpServerFields,
+  McpServerId,
+  McpServerInput,
+  McpServerPatch,
+  type McpServerConfig as McpServerConfigT
+} from '@shared/types/mcp'
+import type { ConfigPresenter } from '../configPresenter'
+
+export const MCP_CONFIG_DOCUMENT = 'mcp.servers'
+
+/** Env or header names whose values are credentials and so go to secret storage. */
+const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie|session|bearer|private/i
+
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name)
+}
+
+const StoredServer = McpServerFields.extend({
+  id: McpServerId,
+  secretEnv: z.array(z.string()).default([]),
+  secretHeaders: z.array(z.string()).default([])
+})
+type StoredServer = z.output<typeof StoredServer>
+
+const McpConfigDocument = z.object({
+  version: z.literal(1),
+  servers: z.array(StoredServer),
+  /** Built-ins are added once; a user who removes one does not get it back. */
+  builtinsSeeded: z.boolean().default(false)
+})
+type McpConfigDocument = z.output<typeof McpConfigDocument>
+
+/** A server as stored: secret values removed, names of the secret keys kept. */
+export interface StoredServerConfig extends McpServerConfigT {
+  secretKeys: { env: string[]; headers: string[] }
+}
+
+export type McpConfigBackend = Pick<ConfigPresenter, 'getDocument' | 'setDocument' | 'getSecret' | 'setSecret' | 'deleteSecret'>
+
+function issuesText(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
+}
+
+function secretKey(id: string, kind: 'env' | 'header', name: string): string {
+  return `mcp.${id}.${kind}.${name}`
+}
+
+/** Turns a display name into an id usable in permission rules: `My Server!` → `my-server`. */
+export function slugifyServerName(name: string): string {
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .replace(/-+$/, '')
+    .slice(0, 48)
+  return slug || 'server'
+}
+
+/**
+ * The MCP server list in the config document, validated with zod on every write, with the
+ * credential-looking env and header values moved to secret storage.
+ */
+export class McpConfigStore {
+  constructor(private readonly backend: McpConfigBackend) {}
+
+  list(): StoredServerConfig[] {
+    return this.read().servers.map(toPublic)
+  }
+
+  get(id: string): StoredServerConfig | undefined {
+    const found = this.read().servers.find((s) => s.id === id)
+    return found ? toPublic(found) : undefined
+  }
+
+  require(id: string): StoredServerConfig {
+    const found = this.get(id)
+    if (!found) throw new AppError('mcp_server_not_found', `No MCP server with id "${id}"`)
+    return found
+  }
+
+  /** The full config with secrets filled in, for starting the server. Never sent to the renderer. */
+  async resolve(id: string): Promise<McpServerConfigT> {
+    const stored = this.require(id)
+    const env = { ...stored.env }
+    const headers = { ...stored.headers }
+    for (const name of stored.secretKeys.env) env[name] = (await this.backend.getSecret(secretKey(id, 'env', name))) ?? ''
+    for (const name of stored.secretKeys.headers) headers[name] = (await this.backend.getSecret(secretKey(id, 'header', name))) ?? ''
+    const { secretKeys: _secretKeys, ...config } = stored
+    return { ...config, env, headers }
+  }
+
+  async add(input: McpServerInput): Promise<StoredServerConfig> {
+    const parsed = McpServerInput.safeParse(input)
+    if (!parsed.success) throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(parsed.error)}`)
+    const doc = this.read()
+    const taken = new Set(doc.servers.map((s) => s.id))
+    let id = parsed.data.id
+    if (id && taken.has(id)) throw new AppError('mcp_server_exists', `An MCP server with id "${id}" already exists`)
+    if (!id) id = uniqueId(slugifyServerName(parsed.data.name), taken)
+    const { id: _ignored, ...fields } = parsed.data
+    const stored = await this.splitSecrets({ ...fields, id }, undefined)
+    this.write({ ...doc, servers: [...doc.servers, stored] })
+    return toPublic(stored)
+  }
+
+  async update(id: string, patch: McpServerPatch): Promise<StoredServerConfig> {
+    const parsedPatch = McpServerPatch.safeParse(patch)
+    if (!parsedPatch.success) throw new AppError('mcp_invalid_config', `Invalid change: ${issuesText(parsedPatch.error)}`)
+    const doc = this.read()
+    const index = doc.servers.findIndex((s) => s.id === id)
+    if (index < 0) throw new AppError('mcp_server_not_found', `No MCP server with id "${id}"`)
+    const previous = doc.servers[index]
+    const { secretEnv: _e, secretHeaders: _h, ...previousFields } = previous
+    const merged = { ...previousFields, ...parsedPatch.data, id }
+    const checked = McpServerConfig.safeParse(merged)
+    if (!checked.success) throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(checked.error)}`)
+    const stored = await this.splitSecrets(checked.data, previous)
+    const servers = [...doc.servers]
+    servers[index] = stored
+    this.write({ ...doc, servers })
+    return toPublic(stored)
+  }
+
+  async remove(id: string): Promise<void> {
+    const doc = this.read()
+    const found = doc.servers.find((s) => s.id === id)
+    if (!found) throw new AppError('mcp_server_not_found', `No MCP server with id "${id}"`)
+    this.write({ ...doc, servers: doc.servers.filter((s) => s.id !== id) })
+    await Promise.all([
+      ...found.secretEnv.map((name) => this.backend.deleteSecret(secretKey(id, 'env', name))),
+      ...found.secretHeaders.map((name) => this.backend.deleteSecret(secretKey(id, 'header', name)))
+    ])
+  }
+
+  /** Adds the built-in servers on first launch only. */
+  async seedBuiltins(defaults: McpServerInput[]): Promise<void> {
+    if (this.read().builtinsSeeded) return
+    for (const input of defaults) {
+      if (!input.id || !this.get(input.id)) await this.add(input)
+    }
+    this.write({ ...this.read(), builtinsSeeded: true })
+  }
+
+  private read(): McpConfigDocument {
+    return this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, { version: 1, servers: [], builtinsSeeded: false })
+  }
+
+  private write(doc: McpConfigDocument): void {
+    this.backend.setDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, doc)
+  }
+
+  /**
+   * Moves secret-looking values into secret storage. A value equal to MASKED_SECRET means "keep
+   * what is stored" (the renderer only ever saw the mask); a secret key that disappeared is deleted.
+   */
+  private async splitSecrets(config: McpServerConfigT, previous: StoredServer | undefined): Promise<StoredServer> {
+    const env = await this.splitMap(config.id, 'env', config.env, previous?.secretEnv ?? [])
+    const headers = await this.splitMap(config.id, 'header', config.headers, previous?.secretHeaders ?? [])
+    return { ...config, env: env.plain, headers: headers.plain, secretEnv: env.secretNames, secretHeaders: headers.secretNames }
+  }
+
+  private async splitMap(
+    id: string,
+    kind: 'env' | 'header',
+    values: Record<string, string>,
+    previousSecrets: string[]
+  ): Promise<{ plain: Record<string, string>; secretNames: string[] }> {
+    const plain: Record<string, string> = {}
+    const secretNames: string[] = []
+    for (const [name, value] of Object.entries(values)) {
+      if (value === MASKED_SECRET) {
+        if (!previousSecrets.includes(name)) throw new AppError('mcp_invalid_config', `${kind} "${name}" has no stored secret to keep`)
+        secretNames.push(name)
+      } else if (isSecretName(name) || previousSecrets.includes(name)) {
+        await this.backend.setSecret(secretKey(id, kind, name), value)
+        secretNames.push(name)
+      } else {
+        plain[name] = value
+      }
+    }
+    for (const name of previousSecrets) {
+      if (!secretNames.includes(name)) await this.backend.deleteSecret(secretKey(id, kind, name))
+    }
+    return { plain, secretNames }
+  }
+}
+
+function uniqueId(base: string, taken: Set<string>): string {
+  if (!taken.has(base)) return base
+  for (let n = 2; ; n++) {
+    const candidate = `${base}-${n}`
+    if (!taken.has(candidate)) return candidate
+  }
+}
+
+/** The stored form as the rest of main sees it: secret values shown as the mask. */
+function toPublic(stored: StoredServer): StoredServerConfig {
+  const { secretEnv, secretHeaders, ...config } = stored
+  const env = { ...config.env }
+  const headers = { ...config.headers }
+  for (const name of secretEnv) env[name] = MASKED_SECRET
+  for (const name of secretHeaders) headers[name] = MASKED_SECRET
+  return { ...config, env, headers, secretKeys: { env: secretEnv, headers: secretHeaders } }
+}

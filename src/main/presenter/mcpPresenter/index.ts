@@ -1,0 +1,364 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { AppError } from '@shared/errors'
+import {
+  McpElicitationAnswer,
+  McpSamplingDecision,
+  type McpPromptResult,
+  type McpPromptView,
+  type McpResourceContents,
+  type McpResourceTemplateView,
+  type McpResourceView,
+  type McpServerConfig,
+  type McpServerInput,
+  type McpServerPatch,
+  type McpServerView,
+  type McpToolView
+} from '@shared/types/mcp'
+import { mcpCatalogChanged, mcpConfigChanged, mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
+import type { EventSink } from '../../bridge/events'
+import type { McpCallOptions, McpCallResult, McpServerTool, McpToolSource } from '../toolPresenter/mcpToolSource'
+import { toCallError } from './callErrors'
+import { toPromptView, toResourceView, toServerTool, toTemplateView, toToolView } from './catalogViews'
+import type { McpRoot } from './clientHandlers'
+import { McpConfigStore, type McpConfigBackend, type StoredServerConfig } from './configStore'
+import { formatMcpServersJson, parseMcpServersJson } from './importExport'
+import { BUILTIN_SERVERS, createBuiltinServer } from './inMemoryServers'
+import { InteractionBroker, type SamplingModelRunner } from './interactionBroker'
+import { McpClient } from './mcpClient'
+import { mapContentItem } from './resultMapper'
+import { ServerManager, type ReconnectPolicy } from './serverManager'
+import { ToolManager } from './toolManager'
+
+/**
+ * Decides whether a tool call may run. The permission services implement it and throw a
+ * PermissionRequiredError when the user has to approve; `autoApproved` says whether the server
+ * config already allows the tool. Annotations are passed for display only: they never grant.
+ */
+export interface McpPermissionGate {
+  assertAllowed(request: {
+    serverId: string
+    serverName: string
+    toolName: string
+    args: Record<string, unknown>
+    autoApproved: boolean
+    annotations?: McpServerTool['annotations']
+  }): Promise<void>
+}
+
+export interface McpPresenterDeps {
+  config: McpConfigBackend
+  events: EventSink
+  /** Base env for stdio servers: login-shell PATH plus a few safe variables. Cached by the caller. */
+  shellEnv: () => Promise<Record<string, string>>
+  clientInfo?: { name: string; version: string }
+  reconnect?: Partial<ReconnectPolicy>
+  sampler?: () => SamplingModelRunner | undefined
+  permissionGate?: McpPermissionGate
+  /** Built-in servers by command name; tests add their own. */
+  builtins?: (name: string) => McpServer | undefined
+  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | undefined
+  interactionTimeoutMs?: number
+  log?: (message: string) => void
+}
+
+/** Fields whose change needs a new connection. */
+const CONNECTION_FIELDS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeoutMs'] as const
+
+/**
+ * MCP servers: their config, their lifecycle and their catalog, and the tool-call path the
+ * ToolPresenter uses (McpToolSource).
+ */
+export class McpPresenter implements McpToolSource {
+  readonly store: McpConfigStore
+  readonly interactions: InteractionBroker
+  private readonly servers: ServerManager
+  private readonly catalog: ToolManager
+  private roots: McpRoot[] = []
+
+  constructor(private readonly deps: McpPresenterDeps) {
+    this.store = new McpConfigStore(deps.config)
+    this.interactions = new InteractionBroker({
+      events: deps.events,
+      roots: () => this.roots,
+      sampler: deps.sampler,
+      answerTimeoutMs: deps.interactionTimeoutMs
+    })
+    this.catalog = new ToolManager((serverId, kinds) => deps.events.emit(mcpCatalogChanged, { serverId, kinds }))
+    this.servers = new ServerManager({
+      resolveConfig: (id) => this.store.resolve(id),
+      createClient: (config, events) =>
+        new McpClient(config, {
+          baseEnv: deps.shellEnv,
+          createInMemoryServer: deps.builtins ?? createBuiltinServer,
+          authProvider: deps.authProviderFor?.(config),
+          handlers: this.interactions,
+          events,
+          clientInfo: deps.clientInfo ?? { name: 'deepchat-desk', version: '0.0.0' }
+        }),
+      onStatus: (status) => deps.events.emit(mcpServerStatusChanged, { status }),
+      onConnected: (id, client) => this.catalog.load(id, client),
+      onDisconnected: (id) => {
+        this.catalog.drop(id)
+        this.interactions.cancelForServer(id, 'the server disconnected')
+      },
+      onListChanged: (id, kind) => {
+        const client = this.servers.client(id)
+        void this.catalog.refresh(id, client, kind)
+      },
+      reconnect: deps.reconnect
+    })
+  }
+
+  // ---- config -------------------------------------------------------------------------
+
+  listServers(): McpServerView[] {
+    return this.store.list().map((s) => this.view(s))
+  }
+
+  getServer(id: string): McpServerView {
+    return this.view(this.store.require(id))
+  }
+
+  async addServer(input: McpServerInput): Promise<McpServerView> {
+    this.checkBuiltin(input)
+    const stored = await this.store.add(input)
+    this.deps.events.emit(mcpConfigChanged, { serverIds: [stored.id] })
+    if (stored.enabled) this.startInBackground(stored.id)
+    return this.view(stored)
+  }
+
+  async updateServer(id: string, patch: McpServerPatch): Promise<McpServerView> {
+    const before = this.store.require(id)
+    const stored = await this.store.update(id, patch)
+    this.checkBuiltin(stored)
+    this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
+    const state = this.servers.status(id).state
+    const reconnect = CONNECTION_FIELDS.some((key) => key in patch)
+    const switchedOn = stored.enabled && !before.enabled
+    if (!stored.enabled && state !== 'stopped') await this.servers.stop(id)
+    else if (switchedOn || (stored.enabled && reconnect && state !== 'stopped')) {
+      await this.servers.stop(id)
+      this.startInBackground(id)
+    } else if (before.disabledTools.join() !== stored.disabledTools.join()) {
+      this.deps.events.emit(mcpCatalogChanged, { serverId: id, kinds: ['tools'] })
+    }
+    return this.view(stored)
+  }
+
+  async removeServer(id: string): Promise<void> {
+    this.store.require(id)
+    await this.servers.remove(id)
+    await this.store.remove(id)
+    this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<McpServerView> {
+    return this.updateServer(id, { enabled })
+  }
+
+  async importJson(text: string): Promise<{ imported: McpServerView[]; skipped: { name: string; reason: string }[] }> {
+    const parsed = parseMcpServersJson(text)
+    const imported: McpServerView[] = []
+    const skipped = [...parsed.skipped]
+    const existingNames = new Set(this.store.list().map((s) => s.name))
+    for (const input of parsed.servers) {
+      if (existingNames.has(input.name)) {
+        skipped.push({ name: input.name, reason: 'a server with this name already exists' })
+        continue
+      }
+      try {
+        imported.push(await this.addServer(input))
+        existingNames.add(input.name)
+      } catch (error) {
+        skipped.push({ name: input.name, reason: error instanceof Error ? error.message : String(error) })
+      }
+    }
+    return { imported, skipped }
+  }
+
+  /** The `{"mcpServers": …}` JSON; secrets stay masked unless explicitly asked for. */
+  async exportJson(options: { includeSecrets?: boolean } = {}): Promise<string> {
+    const servers: McpServerConfig[] = options.includeSecrets
+      ? await Promise.all(this.store.list().map((s) => this.store.resolve(s.id)))
+      : this.store.list()
+    return JSON.stringify(formatMcpServersJson(servers), null, 2)
+  }
+
+  private checkBuiltin(server: { type: string; command?: string }): void {
+    const builtins = this.deps.builtins ?? createBuiltinServer
+    if (server.type === 'inmemory' && server.command && !BUILTIN_SERVERS[server.command] && !builtins(server.command)) {
+      throw new AppError('mcp_unknown_builtin', `There is no built-in MCP server named "${server.command}"`)
+    }
+  }
+
+  private view(stored: StoredServerConfig): McpServerView {
+    return { ...stored, status: this.servers.status(stored.id) }
+  }
+
+  // ---- lifecycle ----------------------------------------------------------------------
+
+  /** Adds built-ins on first launch, then starts every enabled server in parallel. Never throws. */
+  async startEnabledServers(): Promise<void> {
+    try {
+      await this.store.seedBuiltins(Object.values(BUILTIN_SERVERS).map((b) => b.defaults))
+    } catch (error) {
+      this.deps.log?.(`mcp: could not add built-in servers: ${String(error)}`)
+    }
+    const enabled = this.store.list().filter((s) => s.enabled)
+    await Promise.all(enabled.map((s) => this.servers.start(s.id).catch(() => undefined)))
+  }
+
+  private startInBackground(id: string): void {
+    void this.servers.start(id).catch((error) => this.deps.log?.(`mcp: start ${id} failed: ${String(error)}`))
+  }
+
+  async startServer(id: string): Promise<McpServerView> {
+    this.store.require(id)
+    await this.servers.start(id)
+    return this.getServer(id)
+  }
+
+  async stopServer(id: string): Promise<McpServerView> {
+    this.store.require(id)
+    await this.servers.stop(id)
+    return this.getServer(id)
+  }
+
+  async restartServer(id: string): Promise<McpServerView> {
+    this.store.require(id)
+    await this.servers.restart(id)
+    return this.getServer(id)
+  }
+
+  async dispose(): Promise<void> {
+    await this.servers.stopAll()
+  }
+
+  /** The session workspace(s) offered to servers as roots. */
+  setRoots(roots: McpRoot[]): void {
+    this.roots = roots.map((r) => ({ ...r }))
+    for (const id of this.servers.runningIds()) void this.servers.client(id).sendRootsListChanged().catch(() => {})
+  }
+
+  // ---- catalog ------------------------------------------------------------------------
+
+  private runningServers(serverId?: string): StoredServerConfig[] {
+    const running = new Set(this.servers.runningIds())
+    return this.store.list().filter((s) => running.has(s.id) && (!serverId || s.id === serverId))
+  }
+
+  /** McpToolSource: enabled tools of running servers. */
+  async listTools(): Promise<McpServerTool[]> {
+    return this.runningServers().flatMap((server) =>
+      this.catalog
+        .catalog(server.id)
+        .tools.filter((tool) => !server.disabledTools.includes(tool.name))
+        .map((tool) => toServerTool(server, tool))
+    )
+  }
+
+  /** Every tool, disabled ones included, for the settings page. */
+  listToolViews(serverId?: string): McpToolView[] {
+    return this.runningServers(serverId).flatMap((server) => this.catalog.catalog(server.id).tools.map((t) => toToolView(server, t)))
+  }
+
+  listPrompts(serverId?: string): McpPromptView[] {
+    return this.runningServers(serverId).flatMap((s) => this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p)))
+  }
+
+  listResources(serverId?: string): { resources: McpResourceView[]; templates: McpResourceTemplateView[] } {
+    const servers = this.runningServers(serverId)
+    return {
+      resources: servers.flatMap((s) => this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r))),
+      templates: servers.flatMap((s) => this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t)))
+    }
+  }
+
+  async getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<McpPromptResult> {
+    const server = this.store.require(serverId)
+    try {
+      const result = await this.servers.client(serverId).getPrompt(name, args)
+      return {
+        ...(result.description ? { description: result.description } : {}),
+        messages: result.messages.map((m) => ({ role: m.role, content: mapContentItem(m.content as { type?: unknown }) }))
+      }
+    } catch (error) {
+      throw toCallError(error, { serverId, serverName: server.name, toolName: `prompt ${name}`, timeoutMs: server.timeoutMs })
+    }
+  }
+
+  async readResource(serverId: string, uri: string): Promise<McpResourceContents[]> {
+    const server = this.store.require(serverId)
+    try {
+      const result = await this.servers.client(serverId).readResource(uri)
+      return result.contents.map((c) => ({
+        uri: c.uri,
+        ...(c.mimeType ? { mimeType: c.mimeType } : {}),
+        ...('text' in c && typeof c.text === 'string' ? { text: c.text } : {}),
+        ...('blob' in c && typeof c.blob === 'string' ? { blob: c.blob } : {})
+      }))
+    } catch (error) {
+      throw toCallError(error, { serverId, serverName: server.name, toolName: `resource ${uri}`, timeoutMs: server.timeoutMs })
+    }
+  }
+
+  // ---- calls --------------------------------------------------------------------------
+
+  /** Whether the server config lets this tool run without asking (`autoApproveTools`, `*` for all). */
+  isAutoApproved(serverId: string, toolName: string): boolean {
+    const server = this.store.get(serverId)
+    if (!server) return false
+    return server.autoApproveTools.includes(toolName) || server.autoApproveTools.includes('*')
+  }
+
+  /**
+   * McpToolSource: runs a tool. Permission is the caller's job (ToolPresenter asks the
+   * permission services first); this checks the tool exists and is not disabled.
+   */
+  async callTool(serverId: string, toolName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpCallResult> {
+    const server = this.store.require(serverId)
+    const context = { serverId, serverName: server.name, toolName, timeoutMs: server.timeoutMs, signal: options.signal }
+    try {
+      if (server.disabledTools.includes(toolName)) {
+        throw new AppError('mcp_tool_disabled', `Tool "${toolName}" of MCP server "${server.name}" is disabled`)
+      }
+      const client = this.servers.client(serverId)
+      if (!this.catalog.catalog(serverId).tools.some((t) => t.name === toolName)) {
+        throw new AppError('mcp_tool_not_found', `MCP server "${server.name}" has no tool "${toolName}"`)
+      }
+      if (options.signal?.aborted) throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
+      return await client.callTool(toolName, args, { ...options, timeoutMs: server.timeoutMs })
+    } catch (error) {
+      // Let the close handler record why the server went away before the message is built.
+      await new Promise((resolve) => setImmediate(resolve))
+      throw toCallError(error, { ...context, serverError: this.servers.lastError(serverId) })
+    }
+  }
+
+  /** The settings test panel's call: same permission path as the chat loop. */
+  async callToolChecked(serverId: string, toolName: string, args: Record<string, unknown>): Promise<McpCallResult> {
+    const server = this.store.require(serverId)
+    const autoApproved = this.isAutoApproved(serverId, toolName)
+    const tool = this.catalog.catalog(serverId).tools.find((t) => t.name === toolName)
+    const annotations = tool ? toServerTool(server, tool).annotations : undefined
+    if (this.deps.permissionGate) {
+      await this.deps.permissionGate.assertAllowed({ serverId, serverName: server.name, toolName, args, autoApproved, annotations })
+    } else if (!autoApproved) {
+      throw new AppError('permission_required', `Calling "${toolName}" on MCP server "${server.name}" needs your approval`, {
+        kind: 'mcp',
+        serverId,
+        toolName
+      })
+    }
+    return this.callTool(serverId, toolName, args)
+  }
+
+  answerElicitation(requestId: string, answer: McpElicitationAnswer): void {
+    this.interactions.answerElicitation(requestId, answer)
+  }
+
+  answerSampling(requestId: string, decision: McpSamplingDecision): void {
+    this.interactions.answerSampling(requestId, decision)
+  }
+}

@@ -1,0 +1,253 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Implementation,
+  type Prompt,
+  type Resource,
+  type ResourceTemplate,
+  type ServerCapabilities,
+  type Tool
+} from '@modelcontextprotocol/sdk/types.js'
+import type { McpServerConfig } from '@shared/types/mcp'
+import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
+import type { McpClientHandlers } from './clientHandlers'
+import { killProcesses, listDescendants } from './killTree'
+import { mapCallResult } from './resultMapper'
+import { createHttpTransport, createInMemoryTransport, createStdioTransport, type TransportDeps } from './transports'
+
+export type CatalogKind = 'tools' | 'prompts' | 'resources'
+
+export interface McpClientEvents {
+  /** The connection ended without close() being called: crash, exit or dropped network. */
+  onUnexpectedClose(reason: string): void
+  onStderrLine(line: string): void
+  onListChanged(kind: CatalogKind): void
+  onTransportError?(error: Error): void
+}
+
+export interface McpClientDeps extends TransportDeps {
+  handlers: McpClientHandlers
+  events: McpClientEvents
+  clientInfo: Implementation
+}
+
+export interface CallToolOptions extends McpCallOptions {
+  timeoutMs: number
+}
+
+/**
+ * One live connection to one MCP server: picks the transport, declares the client
+ * capabilities, answers server requests through McpClientHandlers and reports the end of the
+ * connection. Restarting is the ServerManager's job.
+ */
+export class McpClient {
+  private client?: Client
+  private transport?: Transport
+  private inMemoryServer?: McpServer
+  private closing = false
+  /** Which wire protocol an http server ended up on (Streamable HTTP or the SSE fallback). */
+  transportKind?: 'stdio' | 'http' | 'sse' | 'inmemory'
+
+  constructor(
+    private readonly config: McpServerConfig,
+    private readonly deps: McpClientDeps
+  ) {}
+
+  get serverInfo(): Implementation | undefined {
+    return this.client?.getServerVersion()
+  }
+
+  get capabilities(): ServerCapabilities | undefined {
+    return this.client?.getServerCapabilities()
+  }
+
+  get pid(): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined
+  }
+
+  async connect(): Promise<void> {
+    switch (this.config.type) {
+      case 'stdio': {
+        const transport = await createStdioTransport(this.config, this.deps)
+        this.pipeStderr(transport)
+        await this.connectWith(transport, 'stdio')
+        return
+      }
+      case 'inmemory': {
+        const { transport, server } = await createInMemoryTransport(this.config, this.deps)
+        this.inMemoryServer = server
+        await this.connectWith(transport, 'inmemory')
+        return
+      }
+      case 'sse':
+        await this.connectWith(createHttpTransport(this.config, this.deps, 'sse'), 'sse')
+        return
+      case 'http':
+        try {
+          await this.connectWith(createHttpTransport(this.config, this.deps, 'http'), 'http')
+        } catch (streamableError) {
+          if (streamableError instanceof UnauthorizedError) throw streamableError
+          // Older servers only speak the 2024-11-05 HTTP+SSE transport.
+          try {
+            await this.connectWith(createHttpTransport(this.config, this.deps, 'sse'), 'sse')
+          } catch {
+            throw streamableError
+          }
+        }
+    }
+  }
+
+  private pipeStderr(transport: StdioClientTransport): void {
+    let pending = ''
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      pending += chunk.toString('utf8')
+      const lines = pending.split(/\r?\n/)
+      pending = lines.pop() ?? ''
+      for (const line of lines) if (line.trim()) this.deps.events.onStderrLine(line)
+      if (pending.length > 4_000) {
+        this.deps.events.onStderrLine(pending.slice(0, 4_000))
+        pending = ''
+      }
+    })
+  }
+
+  private async connectWith(transport: Transport, kind: NonNullable<McpClient['transportKind']>): Promise<void> {
+    const client = new Client(this.deps.clientInfo, {
+      capabilities: {
+        elicitation: { form: { applyDefaults: true } },
+        sampling: {},
+        roots: { listChanged: true }
+      }
+    })
+    this.registerHandlers(client)
+    await client.connect(transport, { timeout: this.config.timeoutMs })
+    this.client = client
+    this.transport = transport
+    this.transportKind = kind
+    client.onclose = () => {
+      if (!this.closing) this.deps.events.onUnexpectedClose(kind === 'stdio' ? 'the server process exited' : 'the connection was closed')
+    }
+    client.onerror = (error) => this.deps.events.onTransportError?.(error)
+  }
+
+  private registerHandlers(client: Client): void {
+    const requester = { serverId: this.config.id, serverName: this.config.name }
+    const { handlers, events } = this.deps
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+      const params = request.params as { message: string; requestedSchema?: Record<string, unknown> }
+      return handlers.elicit({ ...requester, message: params.message, requestedSchema: params.requestedSchema ?? {} }, extra.signal)
+    })
+    client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+      handlers.sample({ ...requester, params: request.params }, extra.signal)
+    )
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.listRoots(this.config.id) }))
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onListChanged('tools'))
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.onListChanged('prompts'))
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.onListChanged('resources'))
+  }
+
+  private requireClient(): Client {
+    if (!this.client) throw new Error(`MCP server "${this.config.name}" is not connected`)
+    return this.client
+  }
+
+  async listTools(): Promise<Tool[]> {
+    if (!this.capabilities?.tools) return []
+    return this.paginate(async (cursor) => {
+      const page = await this.requireClient().listTools({ cursor }, { timeout: this.config.timeoutMs })
+      return { items: page.tools, nextCursor: page.nextCursor }
+    })
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    if (!this.capabilities?.prompts) return []
+    return this.paginate(async (cursor) => {
+      const page = await this.requireClient().listPrompts({ cursor }, { timeout: this.config.timeoutMs })
+      return { items: page.prompts, nextCursor: page.nextCursor }
+    })
+  }
+
+  async listResources(): Promise<Resource[]> {
+    if (!this.capabilities?.resources) return []
+    return this.paginate(async (cursor) => {
+      const page = await this.requireClient().listResources({ cursor }, { timeout: this.config.timeoutMs })
+      return { items: page.resources, nextCursor: page.nextCursor }
+    })
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    if (!this.capabilities?.resources) return []
+    return this.paginate(async (cursor) => {
+      const page = await this.requireClient().listResourceTemplates({ cursor }, { timeout: this.config.timeoutMs })
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor }
+    })
+  }
+
+  /** Follows `nextCursor`, with a page cap so a looping server cannot hang the catalog. */
+  private async paginate<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+    const all: T[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < 100; page++) {
+      const result = await fetchPage(cursor)
+      all.push(...result.items)
+      if (!result.nextCursor || result.nextCursor === cursor) break
+      cursor = result.nextCursor
+    }
+    return all
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<McpCallResult> {
+    const onProgress = options.onProgress
+    const raw = await this.requireClient().callTool({ name, arguments: args }, undefined, {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      // A tool that reports progress is alive; the total cap still stops a runaway one.
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: options.timeoutMs * 10,
+      onprogress: onProgress
+        ? (p) => onProgress({ progress: p.progress, total: p.total, ...(p.message ? { message: p.message } : {}) })
+        : undefined
+    })
+    return mapCallResult(raw as Record<string, unknown>)
+  }
+
+  async getPrompt(name: string, args: Record<string, string>) {
+    return this.requireClient().getPrompt({ name, arguments: args }, { timeout: this.config.timeoutMs })
+  }
+
+  async readResource(uri: string) {
+    return this.requireClient().readResource({ uri }, { timeout: this.config.timeoutMs })
+  }
+
+  async ping(timeoutMs: number): Promise<void> {
+    await this.requireClient().ping({ timeout: timeoutMs })
+  }
+
+  async sendRootsListChanged(): Promise<void> {
+    await this.client?.sendRootsListChanged()
+  }
+
+  /** Ends the session and kills the whole process tree of a stdio server. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closing) return
+    this.closing = true
+    const pid = this.pid
+    const descendants = pid ? await listDescendants(pid).catch(() => []) : []
+    if (this.transport instanceof StreamableHTTPClientTransport) {
+      await this.transport.terminateSession().catch(() => {})
+    }
+    await this.client?.close().catch(() => {})
+    await killProcesses(pid ? [...descendants, pid] : descendants)
+    await this.inMemoryServer?.close().catch(() => {})
+  }
+}

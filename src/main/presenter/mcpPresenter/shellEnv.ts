@@ -1,0 +1,74 @@
+import { execa } from 'execa'
+import { delimiter } from 'node:path'
+import { homedir } from 'node:os'
+
+/** Env vars a stdio server inherits from the app; the rest of the app's env stays private. */
+const INHERITED = process.platform === 'win32'
+  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES', 'COMSPEC']
+  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'XDG_RUNTIME_DIR', 'NVM_DIR', 'NODE_EXTRA_CA_CERTS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy']
+
+const MARKER = '__DEEPCHAT_PATH__'
+
+/**
+ * Reads PATH from the user's login shell. A GUI app launched from the dock gets a bare PATH, so
+ * without this `npx`, `uvx` or nvm's `node` are not found. Interactive rc files may print or
+ * hang, hence the markers and the timeout; any failure falls back to the app's own PATH.
+ */
+export async function readLoginShellPath(timeoutMs = 5_000): Promise<string | undefined> {
+  if (process.platform === 'win32') return undefined
+  const shell = process.env.SHELL || '/bin/sh'
+  try {
+    const result = await execa(shell, ['-ilc', `printf '%s%s%s' ${MARKER} "$PATH" ${MARKER}`], {
+      timeout: timeoutMs,
+      reject: false,
+      stdin: 'ignore',
+      env: { ...process.env, DISABLE_AUTO_UPDATE: 'true' }
+    })
+    const match = new RegExp(`${MARKER}(.*?)${MARKER}`, 's').exec(String(result.stdout))
+    return match?.[1] || undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Login-shell PATH first, then anything from the app's PATH it lacks, without duplicates. */
+export function mergePaths(...paths: (string | undefined)[]): string {
+  const seen = new Set<string>()
+  const parts: string[] = []
+  for (const path of paths) {
+    for (const part of (path ?? '').split(delimiter)) {
+      if (part && !seen.has(part)) {
+        seen.add(part)
+        parts.push(part)
+      }
+    }
+  }
+  return parts.join(delimiter)
+}
+
+/** Resolves the base env for stdio servers once and caches it (the shell is slow to start). */
+export function createShellEnvResolver(options: { timeoutMs?: number } = {}): () => Promise<Record<string, string>> {
+  let cached: Promise<Record<string, string>> | undefined
+  return () => {
+    cached ??= (async () => {
+      const loginPath = await readLoginShellPath(options.timeoutMs)
+      const env: Record<string, string> = {}
+      for (const name of INHERITED) {
+        const value = process.env[name]
+        if (value !== undefined) env[name] = value
+      }
+      env.PATH = mergePaths(loginPath, process.env.PATH)
+      return env
+    })()
+    return cached
+  }
+}
+
+/** Expands `~`, `${VAR}` and `$VAR` in a stdio command or argument. */
+export function expandVariables(value: string, env: Record<string, string | undefined>): string {
+  const withHome = value === '~' || value.startsWith('~/') ? homedir() + value.slice(1) : value
+  return withHome.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
+    const found = env[braced ?? bare]
+    return found ?? whole
+  })
+}

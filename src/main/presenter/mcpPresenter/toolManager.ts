@@ -1,0 +1,76 @@
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
+import type { CatalogKind, McpClient } from './mcpClient'
+
+export interface ServerCatalog {
+  tools: Tool[]
+  prompts: Prompt[]
+  resources: Resource[]
+  resourceTemplates: ResourceTemplate[]
+  /** Why a list could not be fetched; the last good list is kept meanwhile. */
+  errors: Partial<Record<CatalogKind, string>>
+}
+
+const EMPTY: ServerCatalog = { tools: [], prompts: [], resources: [], resourceTemplates: [], errors: {} }
+
+/**
+ * The cached tools, prompts, resources and templates of every running server. Filled when a
+ * server connects, refreshed on its `list_changed` notifications, dropped when it disconnects.
+ */
+export class ToolManager {
+  private readonly catalogs = new Map<string, ServerCatalog>()
+  /** Per server and kind: the refresh in flight, so a burst of notifications fetches once more at most. */
+  private readonly refreshing = new Map<string, Promise<void>>()
+  private readonly dirty = new Set<string>()
+
+  constructor(private readonly onChanged: (serverId: string, kinds: CatalogKind[]) => void = () => {}) {}
+
+  catalog(serverId: string): ServerCatalog {
+    return this.catalogs.get(serverId) ?? EMPTY
+  }
+
+  async load(serverId: string, client: McpClient): Promise<void> {
+    const catalog: ServerCatalog = { ...EMPTY, errors: {} }
+    await Promise.all((['tools', 'prompts', 'resources'] as const).map((kind) => this.fetchInto(catalog, kind, client)))
+    this.catalogs.set(serverId, catalog)
+    this.onChanged(serverId, ['tools', 'prompts', 'resources'])
+  }
+
+  refresh(serverId: string, client: McpClient, kind: CatalogKind): Promise<void> {
+    const key = `${serverId}:${kind}`
+    const inFlight = this.refreshing.get(key)
+    if (inFlight) {
+      this.dirty.add(key)
+      return inFlight
+    }
+    const run = (async () => {
+      do {
+        this.dirty.delete(key)
+        const catalog = this.catalogs.get(serverId)
+        if (!catalog) return
+        await this.fetchInto(catalog, kind, client)
+        this.onChanged(serverId, [kind])
+      } while (this.dirty.has(key))
+    })().finally(() => this.refreshing.delete(key))
+    this.refreshing.set(key, run)
+    return run
+  }
+
+  drop(serverId: string): void {
+    if (this.catalogs.delete(serverId)) this.onChanged(serverId, ['tools', 'prompts', 'resources'])
+  }
+
+  private async fetchInto(catalog: ServerCatalog, kind: CatalogKind, client: McpClient): Promise<void> {
+    try {
+      if (kind === 'tools') catalog.tools = await client.listTools()
+      else if (kind === 'prompts') catalog.prompts = await client.listPrompts()
+      else {
+        const [resources, templates] = await Promise.all([client.listResources(), client.listResourceTemplates()])
+        catalog.resources = resources
+        catalog.resourceTemplates = templates
+      }
+      delete catalog.errors[kind]
+    } catch (error) {
+      catalog.errors[kind] = error instanceof Error ? error.message : String(error)
+    }
+  }
+}
