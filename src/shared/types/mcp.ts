@@ -22,22 +22,37 @@ const httpUrl = z
   .url()
   .refine((value) => /^https?:\/\//i.test(value), 'must be an http(s) URL')
 
-/** The editable fields of a server, as the user (or an imported JSON file) gives them. */
-export const McpServerFields = z.object({
+const serverFields = {
   name: z.string().trim().min(1).max(100),
   type: McpServerType,
-  command: z.string().max(4_000).default(''),
-  args: z.array(z.string().max(4_000)).max(200).default([]),
-  env: StringMap.default({}),
+  command: z.string().max(4_000),
+  args: z.array(z.string().max(4_000)).max(200),
+  env: StringMap,
   cwd: z.string().max(4_000).optional(),
-  url: z.string().max(4_000).default(''),
-  headers: StringMap.default({}),
-  enabled: z.boolean().default(true),
-  timeoutMs: z.number().int().min(1_000).max(3_600_000).default(DEFAULT_MCP_TIMEOUT_MS),
-  disabledTools: z.array(z.string().max(200)).default([]),
-  autoApproveTools: z.array(z.string().max(200)).default([]),
-  description: z.string().max(2_000).default(''),
-  icon: z.string().max(200).default('')
+  url: z.string().max(4_000),
+  headers: StringMap,
+  enabled: z.boolean(),
+  timeoutMs: z.number().int().min(1_000).max(3_600_000),
+  disabledTools: z.array(z.string().max(200)),
+  autoApproveTools: z.array(z.string().max(200)),
+  description: z.string().max(2_000),
+  icon: z.string().max(200)
+}
+
+/** The editable fields of a server, as the user (or an imported JSON file) gives them. */
+export const McpServerFields = z.object({
+  ...serverFields,
+  command: serverFields.command.default(''),
+  args: serverFields.args.default([]),
+  env: serverFields.env.default({}),
+  url: serverFields.url.default(''),
+  headers: serverFields.headers.default({}),
+  enabled: serverFields.enabled.default(true),
+  timeoutMs: serverFields.timeoutMs.default(DEFAULT_MCP_TIMEOUT_MS),
+  disabledTools: serverFields.disabledTools.default([]),
+  autoApproveTools: serverFields.autoApproveTools.default([]),
+  description: serverFields.description.default(''),
+  icon: serverFields.icon.default('')
 })
 
 function checkTransportFields(
@@ -57,7 +72,9 @@ export const McpServerInput = McpServerFields.extend({ id: McpServerId.optional(
 export type McpServerInput = z.input<typeof McpServerInput>
 
 /** A change to a server; absent keys are kept. */
-export const McpServerPatch = McpServerFields.partial()
+export const McpServerPatch = z
+  .object(serverFields)
+  .partial()
   .strict()
   .refine((patch) => Object.keys(patch).length > 0, { message: 'patch must change at least one field' })
 export type McpServerPatch = z.input<typeof McpServerPatch>

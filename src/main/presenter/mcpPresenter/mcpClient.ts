@@ -246,8 +246,11 @@ export class McpClient {
     if (this.transport instanceof StreamableHTTPClientTransport) {
       await this.transport.terminateSession().catch(() => {})
     }
-    await this.client?.close().catch(() => {})
-    await killProcesses(pid ? [...descendants, pid] : descendants)
+    // Closing stdin asks the server to exit; its children (the real server under `npx`, or
+    // anything holding our pipes) get SIGTERM shortly after so close() is not left waiting.
+    const killDescendants = new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => killProcesses(descendants))
+    await Promise.all([this.client?.close().catch(() => {}), killDescendants])
+    if (pid) await killProcesses([pid])
     await this.inMemoryServer?.close().catch(() => {})
   }
 }

@@ -1,0 +1,115 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
+import type { McpServerStatus } from '@shared/types/mcp'
+import { createHarness, testServerInput, TEST_SERVER, type Harness } from './harness'
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('server lifecycle', () => {
+  it('a crash mid-call gives a clear error, then the server reconnects by itself', async () => {
+    h = createHarness()
+    const startLog = join(h.dir, 'starts.log')
+    await h.mcp.addServer({ ...testServerInput('crashy', { START_LOG: startLog }), enabled: false })
+    await h.mcp.startServer('crashy')
+
+    const failure = await h.mcp.callTool('crashy', 'crash', {}).catch((e) => e)
+    expect(failure).toMatchObject({ code: 'mcp_connection_lost' })
+    expect(failure.message).toContain('MCP server "crashy" went away during "crash"')
+    expect(failure.message).toContain('panic: simulated crash')
+
+    // During the outage a call fails clearly instead of hanging.
+    const during = await h.mcp.callTool('crashy', 'echo', { message: 'x' }).catch((e) => e)
+    expect(['mcp_server_unavailable', 'mcp_tool_not_found']).toContain(during.code)
+
+    await h.waitForStatus('crashy', (s) => s.state === 'running' && s.reconnectAttempt === undefined)
+    expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(2)
+    const states = h.eventsNamed(mcpServerStatusChanged).map((p) => (p as { status: McpServerStatus }).status)
+    expect(states.some((s) => s.state === 'error' && s.reconnectAttempt === 1 && /reconnecting \(attempt 1\/3\)/.test(s.lastError ?? ''))).toBe(true)
+    expect((await h.mcp.callTool('crashy', 'echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'echo: back' }])
+  })
+
+  it('gives up after the reconnect limit and says why', async () => {
+    h = createHarness()
+    const flag = join(h.dir, 'fail-next')
+    // A wrapper that fails to start once the flag file exists: the first start works, the restarts do not.
+    const wrapper = join(h.dir, 'wrapper.mjs')
+    writeFileSync(
+      wrapper,
+      `import { existsSync } from 'node:fs'\nif (existsSync(${JSON.stringify(flag)})) { process.stderr.write('fatal: token expired\\n'); process.exit(3) }\nawait import(${JSON.stringify(TEST_SERVER)})\n`
+    )
+    await h.mcp.addServer({ id: 'flaky', name: 'flaky', type: 'stdio', command: process.execPath, args: [wrapper], enabled: false })
+    await h.mcp.startServer('flaky')
+    writeFileSync(flag, '')
+    await h.mcp.callTool('flaky', 'crash', {}).catch(() => {})
+    const final = await h.waitForStatus('flaky', (s) => s.state === 'error' && /^Gave up/.test(s.lastError ?? ''))
+    expect(final.lastError).toMatch(/Gave up after 3 reconnect attempts/)
+    expect(final.lastError).toContain('fatal: token expired')
+    expect(final.stderrTail).toContain('fatal: token expired')
+  })
+
+  it('reports a server that cannot start as error with its stderr, without retrying', async () => {
+    h = createHarness()
+    const startLog = join(h.dir, 'starts.log')
+    await h.mcp.addServer({ ...testServerInput('broken', { FAIL_ON_START: '1', START_LOG: startLog }), enabled: false })
+    const view = await h.mcp.startServer('broken')
+    expect(view.status.state).toBe('error')
+    expect(view.status.lastError).toContain('fatal: missing API_TOKEN')
+    await new Promise((r) => setTimeout(r, 300))
+    expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(1)
+  })
+
+  it('stop kills the whole process tree, including grandchildren', async () => {
+    h = createHarness()
+    const pidFile = join(h.dir, 'grandchild.pid')
+    // A shell wrapper (like npx) that runs the server as its child and a sleeping grandchild.
+    const script = `sleep 300 & echo $! > ${pidFile}; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(TEST_SERVER)}`
+    await h.mcp.addServer({ id: 'tree', name: 'tree', type: 'stdio', command: '/bin/sh', args: ['-c', script], enabled: false })
+    await h.mcp.startServer('tree')
+    const grandchild = Number(readFileSync(pidFile, 'utf8').trim())
+    expect(isAlive(grandchild)).toBe(true)
+    await h.mcp.stopServer('tree')
+    const deadline = Date.now() + 3_000
+    while (isAlive(grandchild) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(isAlive(grandchild)).toBe(false)
+    expect(h.mcp.getServer('tree').status.state).toBe('stopped')
+  })
+
+  it('starts enabled servers in parallel at launch and skips disabled ones', async () => {
+    h = createHarness()
+    await h.mcp.addServer({ ...testServerInput('a'), enabled: false })
+    await h.mcp.addServer({ ...testServerInput('b'), enabled: false })
+    // Enabled in the stored config only, as after a restart of the app.
+    await h.mcp.store.update('a', { enabled: true, description: 'x' })
+    await h.mcp.startEnabledServers()
+    expect(h.mcp.getServer('a').status.state).toBe('running')
+    expect(h.mcp.getServer('b').status.state).toBe('stopped')
+    // The built-in time server is added on first launch and started.
+    expect(h.mcp.getServer('deepchat-time').status.state).toBe('running')
+  })
+
+  it('setEnabled starts and stops; remove stops and forgets', async () => {
+    h = createHarness()
+    await h.mcp.addServer({ ...testServerInput('s'), enabled: false })
+    await h.mcp.setEnabled('s', true)
+    await h.waitForStatus('s', (s) => s.state === 'running')
+    await h.mcp.setEnabled('s', false)
+    expect(h.mcp.getServer('s').status.state).toBe('stopped')
+    await h.mcp.removeServer('s')
+    expect(() => h!.mcp.getServer('s')).toThrow(/No MCP server/)
+  })
+})
