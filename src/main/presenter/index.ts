@@ -4,6 +4,8 @@ import { EventHub } from '../bridge/events'
 import { SqlitePresenter } from './sqlitePresenter'
 import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
+import { TapePresenter } from './tapePresenter'
+import { SessionPresenter } from './sessionPresenter'
 
 export interface Presenters {
   platform: Platform
@@ -11,6 +13,8 @@ export interface Presenters {
   sqlite: SqlitePresenter
   config: ConfigPresenter
   llmProviders: LlmProviderPresenter
+  tape: TapePresenter
+  sessions: SessionPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -30,6 +34,8 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const llmProviders = new LlmProviderPresenter({ config, events })
+  const tape = new TapePresenter({ sqlite })
+  const sessions = new SessionPresenter({ sqlite, tape, events })
 
   let disposed = false
   return {
@@ -38,6 +44,8 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     sqlite,
     config,
     llmProviders,
+    tape,
+    sessions,
     async dispose() {
       if (disposed) return
       disposed = true

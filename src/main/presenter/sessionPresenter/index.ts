@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto'
+import { z } from 'zod'
+import { AppError } from '@shared/errors'
+import { sessionsStatusChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import {
+  CreateSessionInput,
+  PermissionMode,
+  SubagentMeta,
+  type SessionRecord,
+  type SessionSearchHit,
+  type SessionStatus
+} from '@shared/types/session'
+import { SESSION_START, type TapeSearchOptions } from '@shared/types/tape'
+import type { SqlitePresenter } from '../sqlitePresenter'
+import type { TapePresenter } from '../tapePresenter'
+import type { EventSink } from '../../bridge/events'
+import { MessageStore } from './messageStore'
+import { InteractionStore } from './interactions'
+import { toSession, type SessionRow } from './rows'
+import { copyHistory } from './sessionFork'
+
+export type { InteractionRequest } from './interactions'
+export type { FinalStatus } from './messageStore'
+
+export interface SessionPresenterDeps {
+  sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
+  tape: Pick<TapePresenter, 'append' | 'fork' | 'purge' | 'searchMany' | 'store'>
+  events: EventSink
+  now?: () => number
+  newId?: () => string
+}
+
+const MODE_RANK: Record<PermissionMode, number> = { default: 0, accept_edits: 1, full_access: 2 }
+const DEFAULT_TITLE = 'New Chat'
+
+/**
+ * Sessions and what the UI reads about them: the session list, message projections, pending
+ * interactions and status. Every fact goes through the tape in the same transaction.
+ */
+export class SessionPresenter {
+  readonly messages: MessageStore
+  readonly interactions: InteractionStore
+  private readonly now: () => number
+  private readonly newId: () => string
+  private statusVersion = 0
+
+  constructor(private readonly deps: SessionPresenterDeps) {
+    this.now = deps.now ?? Date.now
+    this.newId = deps.newId ?? (() => randomUUID())
+    const shared = {
+      db: deps.sqlite.db,
+      transaction: <T>(fn: () => T) => deps.sqlite.transaction(() => fn()),
+      tape: deps.tape,
+      now: this.now,
+      newId: this.newId,
+      tapeOf: (sessionId: string) => this.require(sessionId).tapeId
+    }
+    this.messages = new MessageStore({ ...shared, touchSession: (id, at) => this.touch(id, at) })
+    this.interactions = new InteractionStore({ ...shared, messages: this.messages })
+  }
+
+  create(input: CreateSessionInput = {}): SessionRecord {
+    const parsed = CreateSessionInput.safeParse(input)
+    if (!parsed.success) throw new AppError('invalid_input', z.prettifyError(parsed.error))
+    const id = this.newId()
+    const session = this.deps.sqlite.transaction(() => {
+      this.insertSession({ id, kind: 'regular', parentSessionId: null, tapeId: id, ...parsed.data })
+      this.deps.tape.store.createTape({ id, sessionId: id })
+      this.deps.tape.append(id, {
+        kind: 'anchor',
+        name: SESSION_START,
+        payload: { name: SESSION_START, state: { owner: 'human' } },
+        provenanceKey: 'session:start'
+      })
+      return this.require(id)
+    })
+    this.deps.events.emit(sessionsUpdated, { sessionIds: [id], reason: 'created' })
+    return session
+  }
+
+  /**
+   * A child session for a subagent task. Its tape is a fork of the parent's, and its
+   * permission mode is never wider than the parent's.
+   */
+  createSubagent(
+    parentSessionId: string,
+    input: { meta: SubagentMeta; title?: string; permissionMode?: PermissionMode; forkId?: string }
+  ): SessionRecord {
+    const meta = SubagentMeta.safeParse(input.meta)
+    if (!meta.success) throw new AppError('invalid_input', z.prettifyError(meta.error))
+    const id = this.newId()
+    const session = this.deps.sqlite.transaction(() => {
+      const parent = this.require(parentSessionId)
+      if (parent.kind !== 'regular') throw new AppError('invalid_input', 'Subagents cannot start subagents')
+      const requested = input.permissionMode ?? parent.permissionMode
+      const permissionMode = MODE_RANK[requested] <= MODE_RANK[parent.permissionMode] ? requested : parent.permissionMode
+      const fork = this.deps.tape.fork(parent.tapeId, { forkId: input.forkId ?? meta.data.forkId, sessionId: id })
+      this.insertSession({
+        id,
+        kind: 'subagent',
+        parentSessionId,
+        tapeId: fork.tapeId,
+        title: input.title ?? meta.data.displayName,
+        workspaceDir: parent.workspaceDir,
+        providerId: parent.providerId,
+        modelId: parent.modelId,
+        permissionMode,
+        generationSettings: parent.generationSettings,
+        subagentMeta: { ...meta.data, forkId: fork.forkId }
+      })
+      return this.require(id)
+    })
+    this.deps.events.emit(sessionsUpdated, { sessionIds: [id], reason: 'created' })
+    return session
+  }
+
+  get(sessionId: string): SessionRecord | undefined {
+    const row = this.deps.sqlite.db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as SessionRow | undefined
+    return row ? toSession(row) : undefined
+  }
+
+  require(sessionId: string): SessionRecord {
+    const session = this.get(sessionId)
+    if (!session) throw new AppError('session_not_found', `No session ${sessionId}`)
+    return session
+  }
+
+  /** Regular sessions, pinned first, then by last activity. The cursor is opaque to callers. */
+  list(options: { limit?: number; cursor?: string } = {}): { sessions: SessionRecord[]; nextCursor: string | null } {
+    const limit = Math.min(Math.max(options.limit ?? 50, 1), 200)
+    const after = options.cursor ? decodeCursor(options.cursor) : null
+    const rows = this.deps.sqlite.db
+      .prepare(
+        `SELECT * FROM sessions WHERE kind = 'regular' AND (
+           @none OR pinned < @pinned OR (pinned = @pinned AND (last_activity_at < @at OR (last_activity_at = @at AND id > @id))))
+         ORDER BY pinned DESC, last_activity_at DESC, id LIMIT @limit`
+      )
+      .all({ none: after ? 0 : 1, pinned: after?.pinned ?? 0, at: after?.at ?? 0, id: after?.id ?? '', limit: limit + 1 }) as SessionRow[]
+    const page = rows.slice(0, limit).map(toSession)
+    const last = page[page.length - 1]
+    return { sessions: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+  }
+
+  children(sessionId: string): SessionRecord[] {
+    return (this.deps.sqlite.db
+      .prepare('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')
+      .all(sessionId) as SessionRow[]).map(toSession)
+  }
+
+  rename(sessionId: string, title: string): SessionRecord {
+    const clean = title.trim()
+    if (!clean || clean.length > 200) throw new AppError('invalid_input', 'A title is 1 to 200 characters')
+    return this.updateColumns(sessionId, { title: clean })
+  }
+
+  setPinned(sessionId: string, pinned: boolean): SessionRecord {
+    return this.updateColumns(sessionId, { pinned: pinned ? 1 : 0 })
+  }
+
+  setStatus(sessionId: string, status: SessionStatus): SessionRecord {
+    const session = this.updateColumns(sessionId, { status }, { silent: true })
+    this.deps.events.emit(sessionsStatusChanged, { sessionId, status, version: ++this.statusVersion })
+    return session
+  }
+
+  /**
+   * Deletes a session for good: its subagent children (and theirs), every tape they own
+   * including forks, messages, blocks and interactions. The only way tape rows are removed.
+   */
+  purge(sessionId: string): string[] {
+    const removed = this.deps.sqlite.transaction(() => {
+      this.require(sessionId)
+      const order: SessionRecord[] = []
+      const visit = (id: string) => {
+        for (const child of this.children(id)) visit(child.id)
+        order.push(this.require(id))
+      }
+      visit(sessionId)
+      this.deps.tape.purge(order.map((s) => s.tapeId))
+      const remove = this.deps.sqlite.db.prepare('DELETE FROM sessions WHERE id = ?')
+      for (const session of order) remove.run(session.id) // children first: the parent key needs it
+      return order.map((s) => s.id)
+    })
+    this.deps.events.emit(sessionsUpdated, { sessionIds: removed, reason: 'deleted' })
+    return removed
+  }
+
+  /** A new regular session holding the history up to (and including) the given message. */
+  forkFromMessage(sessionId: string, messageId: string, options: { title?: string } = {}): SessionRecord {
+    const source = this.require(sessionId)
+    const created = this.create({
+      title: options.title ?? `${source.title} (fork)`,
+      workspaceDir: source.workspaceDir,
+      providerId: source.providerId,
+      modelId: source.modelId,
+      permissionMode: source.permissionMode,
+      generationSettings: source.generationSettings
+    })
+    try {
+      this.deps.sqlite.transaction(() =>
+        copyHistory({ db: this.deps.sqlite.db, tape: this.deps.tape, messages: this.messages, newId: this.newId }, source, created, messageId)
+      )
+    } catch (error) {
+      this.purge(created.id) // never leave a half-made fork behind
+      throw error
+    }
+    return this.require(created.id)
+  }
+
+  /** Full-text search over every regular session's history, best first. */
+  searchHistory(query: string, options: TapeSearchOptions = {}): SessionSearchHit[] {
+    const rows = this.deps.sqlite.db
+      .prepare("SELECT id, tape_id, title FROM sessions WHERE kind = 'regular' ORDER BY last_activity_at DESC LIMIT 30000")
+      .all() as { id: string; tape_id: string; title: string }[]
+    const byTape = new Map(rows.map((r) => [r.tape_id, r]))
+    return this.deps.tape.searchMany([...byTape.keys()], query, options).map((hit) => {
+      const session = byTape.get(hit.tapeId)!
+      return {
+        sessionId: session.id,
+        sessionTitle: session.title,
+        entryId: hit.entryId,
+        kind: hit.kind,
+        name: hit.name,
+        createdAt: hit.createdAt,
+        summary: hit.summary,
+        score: hit.score,
+        matchedBy: hit.matchedBy
+      }
+    })
+  }
+
+  private insertSession(s: CreateSessionInput & {
+    id: string
+    kind: 'regular' | 'subagent'
+    parentSessionId: string | null
+    tapeId: string
+    subagentMeta?: SubagentMeta
+  }): void {
+    const now = this.now()
+    this.deps.sqlite.db
+      .prepare(`INSERT INTO sessions (id, kind, parent_session_id, tape_id, title, workspace_dir, provider_id, model_id,
+          permission_mode, generation_settings_json, subagent_meta_json, created_at, updated_at, last_activity_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(
+        s.id,
+        s.kind,
+        s.parentSessionId,
+        s.tapeId,
+        s.title?.trim() || DEFAULT_TITLE,
+        s.workspaceDir ?? null,
+        s.providerId ?? null,
+        s.modelId ?? null,
+        s.permissionMode ?? 'default',
+        JSON.stringify(s.generationSettings ?? {}),
+        s.subagentMeta ? JSON.stringify(s.subagentMeta) : null,
+        now,
+        now,
+        now
+      )
+  }
+
+  private updateColumns(sessionId: string, columns: Record<string, string | number>, options: { silent?: boolean } = {}): SessionRecord {
+    const names = Object.keys(columns)
+    const result = this.deps.sqlite.db
+      .prepare(`UPDATE sessions SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @now WHERE id = @id`)
+      .run({ ...columns, now: this.now(), id: sessionId })
+    if (result.changes === 0) throw new AppError('session_not_found', `No session ${sessionId}`)
+    if (!options.silent) this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
+    return this.require(sessionId)
+  }
+
+  private touch(sessionId: string, at: number): void {
+    this.deps.sqlite.db
+      .prepare('UPDATE sessions SET last_activity_at = max(last_activity_at, ?), updated_at = ? WHERE id = ?')
+      .run(at, at, sessionId)
+  }
+}
+
+function encodeCursor(session: SessionRecord): string {
+  return Buffer.from(JSON.stringify([session.pinned ? 1 : 0, session.lastActivityAt, session.id])).toString('base64url')
+}
+
+function decodeCursor(cursor: string): { pinned: number; at: number; id: string } {
+  try {
+    const [pinned, at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [number, number, string]
+    if (typeof pinned !== 'number' || typeof at !== 'number' || typeof id !== 'string') throw new Error('shape')
+    return { pinned, at, id }
+  } catch {
+    throw new AppError('invalid_input', 'The list cursor is not valid')
+  }
+}
