@@ -1,0 +1,83 @@
+import type { MCPToolDefinition } from '@shared/types/tools'
+import type { AgentTool } from './defineTool'
+import { readTool } from './read'
+import { writeTool } from './write'
+import { editTool } from './edit'
+import { globTool } from './glob'
+import { createGrepTool } from './grep'
+import { execTool } from './exec'
+import { processTool } from './process'
+import { questionTool } from './question'
+import { PlanRevisions, createUpdatePlanTool } from './updatePlan'
+
+/** Names no MCP tool may take: current built-ins and those later issues add. */
+export const RESERVED_TOOL_NAMES = new Set([
+  'read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan',
+  'subagent_orchestrator', 'tape_info', 'tape_search', 'tape_context', 'tape_anchors', 'tape_handoff',
+  'skill_list', 'skill_view', 'image_generate', 'load_url', 'get_browser_status', 'cdp_send',
+  'memory_remember', 'memory_recall', 'memory_forget'
+])
+
+const SERVER_LABELS: Record<string, string> = {
+  'agent-filesystem': 'Files and commands',
+  'agent-core': 'Agent'
+}
+
+export interface AgentToolManagerOptions {
+  resolveRipgrep?: () => Promise<string>
+}
+
+/**
+ * The registry of built-in tools, in the order the model sees them. Definitions (with JSON
+ * Schema) are built once; per-session state (plan revisions) is cleared with the session.
+ */
+export class AgentToolManager {
+  private readonly tools: AgentTool[]
+  private readonly byName: Map<string, AgentTool>
+  private readonly definitions: MCPToolDefinition[]
+  private readonly planRevisions = new PlanRevisions()
+
+  constructor(options: AgentToolManagerOptions = {}) {
+    this.tools = [
+      readTool,
+      writeTool,
+      editTool,
+      globTool,
+      createGrepTool({ resolveRipgrep: options.resolveRipgrep }),
+      execTool,
+      processTool,
+      questionTool,
+      createUpdatePlanTool(this.planRevisions)
+    ] as AgentTool[]
+    for (const tool of this.tools) {
+      if (!RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
+    }
+    this.byName = new Map(this.tools.map((t) => [t.name, t]))
+    this.definitions = this.tools.map(toDefinition)
+  }
+
+  /** Definitions for a session, without the tools it disabled. */
+  definitionsFor(disabled?: readonly string[]): MCPToolDefinition[] {
+    if (!disabled?.length) return this.definitions
+    const off = new Set(disabled)
+    return this.definitions.filter((d) => !off.has(d.function.name))
+  }
+
+  get(name: string): AgentTool | undefined {
+    return this.byName.get(name)
+  }
+
+  clearSession(sessionId: string): void {
+    this.planRevisions.clear(sessionId)
+  }
+}
+
+function toDefinition(tool: AgentTool): MCPToolDefinition {
+  return {
+    type: 'function',
+    source: 'agent',
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    server: { id: tool.server, name: tool.server, description: SERVER_LABELS[tool.server] },
+    annotations: { readOnlyHint: tool.readOnly }
+  }
+}

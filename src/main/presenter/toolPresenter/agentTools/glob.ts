@@ -1,0 +1,92 @@
+import fg from 'fast-glob'
+import picomatch from 'picomatch'
+import { z } from 'zod'
+import description from './descriptions/glob.md?raw'
+import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
+import { statOrThrow } from './fsErrors'
+import { fuzzyPathScore } from './fuzzyPath'
+import { GitignoreFilter } from './gitignoreFilter'
+import { realPathOf } from '../../permission/paths'
+
+export const GLOB_DEFAULT_RESULTS = 100
+export const GLOB_MAX_RESULTS = 1_000
+export const GLOB_ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**']
+const GLOB_CHARS = /[*?[\]{}]/
+
+const input = z.strictObject({
+  pattern: z.string().trim().min(1).describe('A glob such as src/**/*.ts, or a plain fuzzy path query such as chatstore'),
+  path: z.string().optional().describe('Folder to search in (default: the workspace)'),
+  max_results: z.number().int().min(1).max(GLOB_MAX_RESULTS).default(GLOB_DEFAULT_RESULTS).describe('Maximum number of paths to return')
+})
+
+export const globTool = defineAgentTool({
+  name: 'glob',
+  server: FILESYSTEM_SERVER,
+  readOnly: true,
+  description,
+  input,
+  checkPermission: (args, ctx) => checkFiles(ctx, 'glob', 'read', [args.path ?? '.']),
+  async execute(args, ctx) {
+    const root = resolvePath(ctx, args.path ?? '.')
+    if (!(await statOrThrow(root)).isDirectory()) throw new ToolError('not_a_directory', `${args.path} is not a folder`)
+    const result = await findFiles(root, realPathOf(ctx.workspaceDir), args.pattern, args.max_results, ctx.signal)
+    const header = result.files.length === 0 ? `No files match ${args.pattern}` : `${result.total} file(s) match ${args.pattern} in ${args.path ?? 'the workspace'}`
+    const more = result.total > result.files.length ? [`[Showing the best ${result.files.length} of ${result.total}; narrow the pattern or path.]`] : []
+    return ok(header, [header, ...result.files, ...more].join('\n'), {
+      root,
+      mode: result.mode,
+      files: result.files,
+      total: result.total,
+      truncated: result.total > result.files.length
+    })
+  }
+})
+
+export interface GlobResult {
+  mode: 'glob' | 'fuzzy'
+  files: string[]
+  total: number
+}
+
+/** Glob or fuzzy search below `root`, .gitignore applied, ranked, cut to `max`. */
+export async function findFiles(root: string, workspaceRoot: string, pattern: string, max: number, signal?: AbortSignal): Promise<GlobResult> {
+  const isGlob = GLOB_CHARS.test(pattern)
+  const userPattern = isGlob ? normaliseGlob(pattern) : '**/*'
+  const found = await fg([userPattern, '**/.gitignore'], {
+    cwd: root,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    suppressErrors: true,
+    ignore: GLOB_ALWAYS_IGNORED
+  })
+  if (signal?.aborted) throw new ToolError('aborted', 'glob was cancelled')
+  const gitignores = found.filter((f) => f === '.gitignore' || f.endsWith('/.gitignore'))
+  const filter = new GitignoreFilter(realPathOf(root), workspaceRoot, gitignores)
+  const matchesUser = isGlob ? picomatch(userPattern, { dot: true }) : () => true
+  const files = found.filter((f) => (!f.endsWith('.gitignore') || matchesUser(f)) && (filter.empty || !filter.ignores(f)))
+  if (isGlob) {
+    files.sort(byDepthThenName)
+    return { mode: 'glob', files: files.slice(0, max), total: files.length }
+  }
+  const scored: { path: string; score: number }[] = []
+  for (const file of files) {
+    const score = fuzzyPathScore(file, pattern)
+    if (score !== null) scored.push({ path: file, score })
+  }
+  scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
+  return { mode: 'fuzzy', files: scored.slice(0, max).map((s) => s.path), total: scored.length }
+}
+
+function normaliseGlob(pattern: string): string {
+  const trimmed = pattern.replace(/\\/g, '/').replace(/^\.\//, '')
+  if (trimmed.startsWith('/') || /^[a-zA-Z]:\//.test(trimmed) || trimmed.split('/').includes('..')) {
+    throw new ToolError('invalid_pattern', 'The pattern must be relative to the searched folder; pass the folder as path')
+  }
+  return trimmed
+}
+
+function byDepthThenName(a: string, b: string): number {
+  const depth = a.split('/').length - b.split('/').length
+  return depth !== 0 ? depth : a < b ? -1 : a > b ? 1 : 0
+}

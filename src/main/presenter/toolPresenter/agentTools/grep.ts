@@ -1,0 +1,87 @@
+import { relative, sep } from 'node:path'
+import { z } from 'zod'
+import description from './descriptions/grep.md?raw'
+import { FILESYSTEM_SERVER, checkFiles, defineAgentTool, ok, resolvePath, type AgentTool } from './defineTool'
+import { statOrThrow } from './fsErrors'
+import { resolveBundledRipgrep, runRipgrep, type RgMatch } from './ripgrep'
+
+export const GREP_DEFAULT_RESULTS = 100
+export const GREP_MAX_RESULTS = 1_000
+export const GREP_MAX_CONTEXT = 10
+
+const input = z.strictObject({
+  pattern: z.string().min(1).describe('Regular expression (Rust syntax), or literal text when literal is true'),
+  literal: z.boolean().default(false).describe('Treat the pattern as plain text'),
+  case: z.enum(['smart', 'sensitive', 'insensitive']).default('smart').describe('smart: insensitive unless the pattern has capitals'),
+  path: z.string().optional().describe('File or folder to search (default: the workspace)'),
+  glob: z.string().optional().describe('Only files whose path matches this glob, e.g. *.ts or src/**/*.vue'),
+  type: z.string().regex(/^[a-zA-Z0-9_+-]+$/).optional().describe('ripgrep file type, e.g. ts, py, rust, go'),
+  context: z.number().int().min(0).max(GREP_MAX_CONTEXT).default(0).describe('Lines of context before and after each match'),
+  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).default(GREP_DEFAULT_RESULTS).describe('Maximum number of matches')
+})
+
+export type GrepInput = z.output<typeof input>
+
+/** `resolveRipgrep` is injectable so tests can prove the missing-binary error. */
+export function createGrepTool(options: { resolveRipgrep?: () => Promise<string> } = {}): AgentTool<typeof input> {
+  const resolveRipgrep = options.resolveRipgrep ?? resolveBundledRipgrep
+  return defineAgentTool({
+    name: 'grep',
+    server: FILESYSTEM_SERVER,
+    readOnly: true,
+    description,
+    input,
+    checkPermission: (args, ctx) => checkFiles(ctx, 'grep', 'read', [args.path ?? '.']),
+    async execute(args, ctx) {
+      const target = resolvePath(ctx, args.path ?? '.')
+      await statOrThrow(target)
+      const rg = await resolveRipgrep()
+      const outcome = await runRipgrep(rg, ripgrepArgs(args, target), ctx.workspaceDir, args.max_results, ctx.signal)
+      const shown = (p: string): string => displayPath(p, ctx.workspaceDir)
+      const text = formatMatches(outcome.matches, shown)
+      const summary = outcome.matches.length === 0
+        ? `No matches for ${args.pattern}`
+        : `${outcome.matches.length}${outcome.truncated ? '+' : ''} match(es) in ${outcome.filesWithMatches} file(s)`
+      const more = outcome.truncated ? `\n[Stopped at ${args.max_results} matches; narrow the pattern, path, glob or type.]` : ''
+      return ok(summary, outcome.matches.length === 0 ? summary : `${text}${more}`, {
+        matches: outcome.matches.map((m) => ({ ...m, path: shown(m.path) })),
+        truncated: outcome.truncated
+      })
+    }
+  })
+}
+
+export function ripgrepArgs(args: GrepInput, target: string): string[] {
+  const out = ['--no-config', '--line-number']
+  if (args.case === 'smart') out.push('--smart-case')
+  else if (args.case === 'insensitive') out.push('--ignore-case')
+  else out.push('--case-sensitive')
+  if (args.literal) out.push('--fixed-strings')
+  if (args.context > 0) out.push('--context', String(args.context))
+  if (args.glob) out.push('--glob', args.glob)
+  if (args.type) out.push('--type', args.type)
+  out.push('--regexp', args.pattern, '--', target)
+  return out
+}
+
+function displayPath(path: string, workspace: string): string {
+  const rel = relative(workspace, path)
+  return rel && !rel.startsWith('..') ? rel.split(sep).join('/') : path
+}
+
+/** ripgrep-like text: file name, then `line: text` for matches and `line- text` for context. */
+function formatMatches(matches: RgMatch[], shown: (p: string) => string): string {
+  const out: string[] = []
+  let currentFile = ''
+  for (const match of matches) {
+    if (match.path !== currentFile) {
+      if (out.length) out.push('')
+      out.push(shown(match.path))
+      currentFile = match.path
+    }
+    for (const c of match.before) out.push(`${c.line}- ${c.text}`)
+    out.push(`${match.line}: ${match.text}`)
+    for (const c of match.after) out.push(`${c.line}- ${c.text}`)
+  }
+  return out.join('\n')
+}

@@ -1,0 +1,312 @@
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { execa, type ResultPromise } from 'execa'
+import { userShell } from './userShell'
+
+export type ProcessStatus = 'running' | 'done' | 'error' | 'killed'
+
+export interface ProcessInfo {
+  processId: string
+  command: string
+  cwd: string
+  status: ProcessStatus
+  pid: number | null
+  exitCode: number | null
+  timedOut: boolean
+  createdAt: number
+  outputLength: number
+  logFile: string | null
+}
+
+interface ManagedProcess extends ProcessInfo {
+  sessionId: string
+  child: ResultPromise
+  /** The whole output while small; only the tail once it has been spilled to `logFile`. */
+  buffer: string
+  bufferStart: number
+  stdinOpen: boolean
+  exited: Promise<void>
+  timer?: NodeJS.Timeout
+  onChange?: (info: ProcessInfo) => void
+}
+
+export interface StartOptions {
+  sessionId: string
+  command: string
+  cwd: string
+  /** Where the full log goes once output passes the spill threshold. */
+  logDir: string
+  timeoutMs?: number
+  /** Background processes keep stdin open for `process write`; foreground ones get EOF at once. */
+  keepStdin: boolean
+  onChange?: (info: ProcessInfo) => void
+}
+
+export const SPILL_THRESHOLD = 10_000
+export const TAIL_CHARS = 12_000
+const KILL_GRACE_MS = 2_000
+
+/**
+ * Child processes started by `exec`, per session. Each runs in its own process group so a kill
+ * takes its whole tree; output is kept in memory while small and streamed to a log file in the
+ * session's data folder once large. `killSessionProcesses` runs when a session is purged.
+ */
+export class BackgroundProcessManager {
+  private readonly bySession = new Map<string, Map<string, ManagedProcess>>()
+
+  constructor(private readonly options: { shell?: string; killGraceMs?: number } = {}) {}
+
+  start(options: StartOptions): ProcessInfo {
+    const processId = `proc_${randomBytes(6).toString('hex')}`
+    const { file, args } = userShell(options.command, this.options.shell)
+    const child = execa(file, args, {
+      cwd: options.cwd,
+      stdin: options.keepStdin ? 'pipe' : 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' }
+    })
+    const managed: ManagedProcess = {
+      processId,
+      sessionId: options.sessionId,
+      command: options.command,
+      cwd: options.cwd,
+      status: 'running',
+      pid: child.pid ?? null,
+      exitCode: null,
+      timedOut: false,
+      createdAt: Date.now(),
+      outputLength: 0,
+      logFile: null,
+      child,
+      buffer: '',
+      bufferStart: 0,
+      stdinOpen: options.keepStdin,
+      exited: Promise.resolve(),
+      onChange: options.onChange
+    }
+    const append = (chunk: string): void => this.append(managed, chunk, options.logDir)
+    child.stdout?.setEncoding('utf8').on('data', append)
+    child.stderr?.setEncoding('utf8').on('data', append)
+    child.stdin?.on('error', () => {
+      managed.stdinOpen = false
+    })
+    managed.exited = child.then(
+      (result) => {
+        if (managed.timer) clearTimeout(managed.timer)
+        managed.exitCode = result.exitCode ?? null
+        if (managed.status !== 'killed') {
+          managed.status = result.failed && result.exitCode === undefined ? 'error' : result.exitCode === 0 ? 'done' : 'error'
+        }
+        if (result.exitCode === undefined && !result.isTerminated && result.message && managed.status === 'error') {
+          append(`\n${result.shortMessage ?? result.message}\n`)
+        }
+        managed.stdinOpen = false
+        managed.onChange?.(publicInfo(managed))
+      },
+      () => {
+        managed.status = managed.status === 'killed' ? 'killed' : 'error'
+      }
+    )
+    if (options.timeoutMs && options.timeoutMs > 0) {
+      managed.timer = setTimeout(() => {
+        managed.timedOut = true
+        void this.killProcess(managed)
+      }, options.timeoutMs)
+      managed.timer.unref()
+    }
+    const sessionMap = this.bySession.get(options.sessionId) ?? new Map<string, ManagedProcess>()
+    sessionMap.set(processId, managed)
+    this.bySession.set(options.sessionId, sessionMap)
+    managed.onChange?.(publicInfo(managed))
+    return publicInfo(managed)
+  }
+
+  /** Resolves 'exited' when the process ends, 'yielded' after `yieldMs`, 'aborted' on the signal. */
+  async waitForExitOrYield(sessionId: string, processId: string, yieldMs: number, signal?: AbortSignal): Promise<'exited' | 'yielded' | 'aborted'> {
+    const managed = this.require(sessionId, processId)
+    if (signal?.aborted) return 'aborted'
+    let timer: NodeJS.Timeout | undefined
+    let onAbort: (() => void) | undefined
+    const outcome = await Promise.race([
+      managed.exited.then(() => 'exited' as const),
+      new Promise<'yielded'>((resolve) => {
+        timer = setTimeout(() => resolve('yielded'), yieldMs)
+      }),
+      new Promise<'aborted'>((resolve) => {
+        onAbort = () => resolve('aborted')
+        signal?.addEventListener('abort', onAbort, { once: true })
+      })
+    ])
+    if (timer) clearTimeout(timer)
+    if (onAbort) signal?.removeEventListener('abort', onAbort)
+    return outcome
+  }
+
+  list(sessionId: string): ProcessInfo[] {
+    return [...(this.bySession.get(sessionId)?.values() ?? [])].map(publicInfo)
+  }
+
+  info(sessionId: string, processId: string): ProcessInfo {
+    return publicInfo(this.require(sessionId, processId))
+  }
+
+  /** The last `chars` characters of output. */
+  tail(sessionId: string, processId: string, chars: number): string {
+    const managed = this.require(sessionId, processId)
+    return managed.buffer.slice(-chars)
+  }
+
+  /** A window of the whole output, read from the log file once it has been spilled. */
+  log(sessionId: string, processId: string, offset: number, limit: number): { output: string; totalLength: number } {
+    const managed = this.require(sessionId, processId)
+    if (managed.logFile) {
+      const full = readFileSync(managed.logFile, 'utf8')
+      return { output: full.slice(offset, offset + limit), totalLength: full.length }
+    }
+    return { output: managed.buffer.slice(offset, offset + limit), totalLength: managed.outputLength }
+  }
+
+  write(sessionId: string, processId: string, data: string, eof: boolean): void {
+    const managed = this.require(sessionId, processId)
+    if (managed.status !== 'running') throw new ProcessError('not_running', `Process ${processId} is not running`)
+    if (!managed.child.stdin || !managed.stdinOpen) {
+      throw new ProcessError('stdin_closed', `Process ${processId} has no open stdin (only background: true processes keep it)`)
+    }
+    if (data) managed.child.stdin.write(data)
+    if (eof) {
+      managed.child.stdin.end()
+      managed.stdinOpen = false
+    }
+  }
+
+  async kill(sessionId: string, processId: string): Promise<ProcessInfo> {
+    const managed = this.require(sessionId, processId)
+    await this.killProcess(managed)
+    return publicInfo(managed)
+  }
+
+  clear(sessionId: string, processId: string): void {
+    const managed = this.require(sessionId, processId)
+    managed.buffer = ''
+    managed.bufferStart = 0
+    managed.outputLength = 0
+    if (managed.logFile) writeFileSync(managed.logFile, '')
+  }
+
+  async remove(sessionId: string, processId: string): Promise<void> {
+    const managed = this.require(sessionId, processId)
+    await this.killProcess(managed)
+    if (managed.logFile) rmSync(managed.logFile, { force: true })
+    this.bySession.get(sessionId)?.delete(processId)
+  }
+
+  /** Forgets a finished process but keeps its log file (used after a foreground run). */
+  forget(sessionId: string, processId: string): void {
+    this.bySession.get(sessionId)?.delete(processId)
+  }
+
+  /** Kills every process of a session (session purge) and forgets them. */
+  async killSessionProcesses(sessionId: string): Promise<void> {
+    const processes = [...(this.bySession.get(sessionId)?.values() ?? [])]
+    await Promise.all(processes.map((p) => this.killProcess(p)))
+    this.bySession.delete(sessionId)
+  }
+
+  async killAll(): Promise<void> {
+    await Promise.all([...this.bySession.keys()].map((id) => this.killSessionProcesses(id)))
+  }
+
+  private require(sessionId: string, processId: string): ManagedProcess {
+    const managed = this.bySession.get(sessionId)?.get(processId)
+    if (!managed) throw new ProcessError('not_found', `No process ${processId} in this session`)
+    return managed
+  }
+
+  private append(managed: ManagedProcess, chunk: string, logDir: string): void {
+    managed.outputLength += chunk.length
+    if (!managed.logFile && managed.outputLength > SPILL_THRESHOLD) {
+      try {
+        mkdirSync(logDir, { recursive: true })
+        const file = join(logDir, `bgexec_${managed.processId}.log`)
+        writeFileSync(file, managed.buffer)
+        managed.logFile = file
+      } catch {
+        // Disk trouble: keep the tail in memory rather than fail the command.
+      }
+    }
+    if (managed.logFile) {
+      try {
+        appendFileSync(managed.logFile, chunk)
+      } catch {
+        // Same: the tail below still reaches the model.
+      }
+    }
+    managed.buffer += chunk
+    if (managed.logFile && managed.buffer.length > TAIL_CHARS * 2) {
+      managed.bufferStart += managed.buffer.length - TAIL_CHARS
+      managed.buffer = managed.buffer.slice(-TAIL_CHARS)
+    }
+  }
+
+  private async killProcess(managed: ManagedProcess): Promise<void> {
+    if (managed.status !== 'running') return
+    managed.status = 'killed'
+    const pid = managed.child.pid
+    if (pid) killTree(pid, 'SIGTERM')
+    const grace = this.options.killGraceMs ?? KILL_GRACE_MS
+    const exitedInTime = await Promise.race([
+      managed.exited.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), grace).unref())
+    ])
+    if (!exitedInTime && pid) killTree(pid, 'SIGKILL')
+    await Promise.race([managed.exited, new Promise((resolve) => setTimeout(resolve, 500).unref())])
+  }
+}
+
+export class ProcessError extends Error {
+  constructor(
+    readonly code: string,
+    message: string
+  ) {
+    super(message)
+    this.name = 'ProcessError'
+  }
+}
+
+/** Kills the process group (POSIX) or the whole tree via taskkill (Windows). */
+function killTree(pid: number, signal: NodeJS.Signals): void {
+  try {
+    if (process.platform === 'win32') {
+      void execa('taskkill', ['/pid', String(pid), '/T', '/F'], { reject: false })
+    } else {
+      process.kill(-pid, signal)
+    }
+  } catch {
+    try {
+      process.kill(pid, signal)
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+function publicInfo(managed: ManagedProcess): ProcessInfo {
+  return {
+    processId: managed.processId,
+    command: managed.command,
+    cwd: managed.cwd,
+    status: managed.status,
+    pid: managed.pid,
+    exitCode: managed.exitCode,
+    timedOut: managed.timedOut,
+    createdAt: managed.createdAt,
+    outputLength: managed.outputLength,
+    logFile: managed.logFile
+  }
+}

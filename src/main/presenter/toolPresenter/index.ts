@@ -1,0 +1,297 @@
+import { join } from 'node:path'
+import { normalizePermissionMode, type PermissionMode, type PermissionRequest, type RiskLevel } from '@shared/types/permission'
+import type { MCPToolCall, MCPToolDefinition, ToolContentItem, ToolResultEnvelope, ToolSource } from '@shared/types/tools'
+import type { QuestionRequest } from '@shared/contracts/events/tools.events'
+import { permissionErrorFor, type PermissionGate } from '../permission'
+import { FilePermissionService } from '../permission/filePermissionService'
+import { CommandPermissionService } from '../permission/commandPermissionService'
+import type { McpServerTool, McpToolSource } from './mcpToolSource'
+import type { AgentToolRuntimePort } from './runtimePorts'
+import { ToolMapper, type ToolRoute } from './toolMapper'
+import { AgentToolManager, RESERVED_TOOL_NAMES, type AgentToolManagerOptions } from './agentTools/agentToolManager'
+import { ToolError, type AgentTool, type AgentToolResult, type ToolContext } from './agentTools/defineTool'
+import { BackgroundProcessManager } from './agentTools/processManager'
+import { describeZodError, parseToolArguments } from './argumentParsing'
+import { guardOutput, safeName } from './outputGuard'
+import { buildToolSystemPrompt } from './systemPrompt'
+
+/** What the loop tells ToolPresenter about the session a call belongs to. */
+export interface ToolSessionContext {
+  sessionId: string
+  workspaceDir: string
+  /** Anything else (or nothing) means `default`. */
+  permissionMode?: PermissionMode | string | null
+  signal?: AbortSignal
+  disabledAgentTools?: string[]
+  /** Only these MCP servers' tools; undefined means every running server. */
+  enabledMcpServerIds?: string[]
+}
+
+export interface ToolCallResult {
+  content: ToolContentItem[]
+  rawData: {
+    toolCallId: string
+    name: string
+    source: ToolSource | null
+    serverId: string | null
+    isError: boolean
+    toolResult: ToolResultEnvelope
+    interaction?: { kind: 'question'; question: QuestionRequest }
+    spilled?: { path: string; totalChars: number }
+  }
+}
+
+export type PreCheckResult = { status: 'allowed' } | { status: 'denied'; reason: string } | { status: 'invalid'; message: string }
+
+export interface ToolPresenterDeps {
+  mcp: McpToolSource
+  permissions: PermissionGate
+  runtime: AgentToolRuntimePort
+  /** Parent of every session's data folder (`<userData>/sessions`). */
+  sessionDataRoot: string
+  processes?: BackgroundProcessManager
+  files?: FilePermissionService
+  commands?: CommandPermissionService
+  agentTools?: AgentToolManagerOptions
+  log?: (message: string) => void
+}
+
+type Prepared =
+  | { kind: 'error'; result: ToolCallResult }
+  | { kind: 'agent'; tool: AgentTool; args: unknown; need: PermissionRequest | null; route: ToolRoute; toolCtx: ToolContext }
+  | { kind: 'mcp'; args: Record<string, unknown>; need: PermissionRequest; route: ToolRoute }
+
+/**
+ * The one flat tool list the model sees: MCP tools first, then built-ins, named per session by a
+ * ToolMapper. Calls are routed by that session's mapping only, arguments are parsed and
+ * validated, permissions go through the gate, and every result becomes a uniform envelope.
+ */
+export class ToolPresenter {
+  readonly agentTools: AgentToolManager
+  readonly processes: BackgroundProcessManager
+  private readonly mappers = new Map<string, ToolMapper>()
+  private readonly files: FilePermissionService
+  private readonly commands: CommandPermissionService
+
+  constructor(private readonly deps: ToolPresenterDeps) {
+    this.agentTools = new AgentToolManager(deps.agentTools)
+    this.processes = deps.processes ?? new BackgroundProcessManager()
+    this.files = deps.files ?? new FilePermissionService()
+    this.commands = deps.commands ?? new CommandPermissionService()
+  }
+
+  async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
+    const mapper = new ToolMapper(RESERVED_TOOL_NAMES)
+    const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools)
+    let mcpTools: McpServerTool[] = []
+    try {
+      mcpTools = await this.deps.mcp.listTools()
+    } catch (error) {
+      this.deps.log?.(`MCP tools unavailable: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const enabled = ctx.enabledMcpServerIds ? new Set(ctx.enabledMcpServerIds) : null
+    const definitions: MCPToolDefinition[] = []
+    for (const tool of mcpTools) {
+      if (enabled && !enabled.has(tool.serverId)) continue
+      const name = mapper.registerMcpTool(tool.serverId, tool.serverName, tool.name, {
+        readOnlyHint: tool.annotations?.readOnlyHint,
+        destructiveHint: tool.annotations?.destructiveHint
+      })
+      definitions.push({
+        type: 'function',
+        source: 'mcp',
+        function: { name, description: tool.description, parameters: tool.inputSchema },
+        server: { id: tool.serverId, name: tool.serverName, icon: tool.serverIcon, description: tool.serverDescription },
+        annotations: tool.annotations
+      })
+    }
+    for (const definition of agentDefinitions) {
+      mapper.registerAgentTool(definition.function.name, definition.server.id)
+      definitions.push(definition)
+    }
+    this.mappers.set(ctx.sessionId, mapper)
+    return definitions
+  }
+
+  buildToolSystemPrompt(definitions: MCPToolDefinition[]): string {
+    return buildToolSystemPrompt(definitions)
+  }
+
+  /**
+   * Whether a call may run now. Throws the typed PermissionRequiredError when the user must
+   * decide; consumes nothing (a once-grant is spent only when the call really runs).
+   */
+  async preCheckToolPermission(call: MCPToolCall, ctx: ToolSessionContext): Promise<PreCheckResult> {
+    const prepared = await this.prepare(call, ctx)
+    if (prepared.kind === 'error') return { status: 'invalid', message: prepared.result.rawData.toolResult.error?.message ?? 'invalid call' }
+    const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
+    if (verdict.status === 'deny') return { status: 'denied', reason: verdict.reason }
+    if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
+    return { status: 'allowed' }
+  }
+
+  /**
+   * Runs a call. Tool failures come back as error results the model can read; only a needed
+   * approval is thrown (as a *PermissionRequiredError carrying the request).
+   */
+  async callTool(call: MCPToolCall, ctx: ToolSessionContext): Promise<ToolCallResult> {
+    const prepared = await this.prepare(call, ctx)
+    if (prepared.kind === 'error') return prepared.result
+    const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
+    if (verdict.status === 'deny') return errorResult(call, prepared.route, 'permission_denied', verdict.reason)
+    if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
+    if (verdict.onceGrant) this.deps.permissions.consume(ctx.sessionId, verdict.onceGrant)
+
+    const result = prepared.kind === 'agent' ? await this.runAgentTool(prepared.tool, prepared.args, prepared.toolCtx) : await this.runMcpTool(prepared.route, prepared.args, ctx)
+    const guarded = await guardOutput(toContent(result.content), {
+      sessionDataDir: this.sessionDataDir(ctx.sessionId),
+      toolCallId: call.id,
+      toolName: call.name
+    })
+    const envelope: ToolResultEnvelope = { ok: result.ok, summary: result.summary, data: result.data, error: result.error }
+    return {
+      content: guarded.content,
+      rawData: {
+        toolCallId: call.id,
+        name: call.name,
+        source: prepared.route.source,
+        serverId: prepared.route.serverId,
+        isError: !result.ok,
+        toolResult: envelope,
+        interaction: result.interaction,
+        spilled: guarded.spilled
+      }
+    }
+  }
+
+  /** Forgets a session's tool names and plan state (session closed or deleted). */
+  clearSessionToolMapping(sessionId: string): void {
+    this.mappers.delete(sessionId)
+    this.agentTools.clearSession(sessionId)
+  }
+
+  /** Session purge: tool mapping gone and every process it started killed. */
+  async purgeSession(sessionId: string): Promise<void> {
+    this.clearSessionToolMapping(sessionId)
+    await this.processes.killSessionProcesses(sessionId)
+  }
+
+  killSessionProcesses(sessionId: string): Promise<void> {
+    return this.processes.killSessionProcesses(sessionId)
+  }
+
+  async dispose(): Promise<void> {
+    await this.processes.killAll()
+  }
+
+  sessionDataDir(sessionId: string): string {
+    return join(this.deps.sessionDataRoot, safeName(sessionId))
+  }
+
+  private async prepare(call: MCPToolCall, ctx: ToolSessionContext): Promise<Prepared> {
+    if (!this.mappers.has(ctx.sessionId)) await this.getAllToolDefinitions(ctx)
+    const route = this.mappers.get(ctx.sessionId)?.resolve(call.name)
+    if (!route) {
+      return { kind: 'error', result: errorResult(call, null, 'unknown_tool', `Unknown tool: ${call.name}. Call only the tools you were given.`) }
+    }
+    const parsed = parseToolArguments(call.arguments)
+    if (!parsed.ok) return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${parsed.message}`) }
+    if (route.source === 'mcp') return { kind: 'mcp', args: parsed.value, need: mcpNeed(call, route, ctx, this.annotationRisk(route)), route }
+
+    const tool = this.agentTools.get(route.originalName)
+    if (!tool || ctx.disabledAgentTools?.includes(tool.name)) {
+      return { kind: 'error', result: errorResult(call, route, 'unknown_tool', `Tool ${call.name} is not available in this session.`) }
+    }
+    const validated = tool.input.safeParse(parsed.value)
+    if (!validated.success) {
+      return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
+    }
+    const toolCtx = this.toolContext(call, ctx)
+    return { kind: 'agent', tool, args: validated.data, need: tool.checkPermission(validated.data, toolCtx), route, toolCtx }
+  }
+
+  private toolContext(call: MCPToolCall, ctx: ToolSessionContext): ToolContext {
+    return {
+      sessionId: ctx.sessionId,
+      toolCallId: call.id,
+      workspaceDir: ctx.workspaceDir,
+      sessionDataDir: this.sessionDataDir(ctx.sessionId),
+      permissionMode: normalizePermissionMode(ctx.permissionMode),
+      signal: ctx.signal,
+      runtime: this.deps.runtime,
+      files: this.files,
+      commands: this.commands,
+      processes: this.processes
+    }
+  }
+
+  private annotationRisk(route: ToolRoute): RiskLevel {
+    if (route.destructiveHint) return 'high'
+    return route.readOnlyHint ? 'low' : 'medium'
+  }
+
+  private async runAgentTool(tool: AgentTool, args: unknown, toolCtx: ToolContext): Promise<AgentToolResult> {
+    try {
+      return await tool.execute(args, toolCtx)
+    } catch (error) {
+      const code = error instanceof ToolError ? error.code : 'tool_failed'
+      const message = error instanceof Error ? error.message : String(error)
+      if (!(error instanceof ToolError)) this.deps.log?.(`tool ${tool.name} failed: ${message}`)
+      return { ok: false, summary: message, content: `Error: ${message}`, error: { code, message } }
+    }
+  }
+
+  private async runMcpTool(route: ToolRoute, args: Record<string, unknown>, ctx: ToolSessionContext): Promise<AgentToolResult> {
+    try {
+      const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, { signal: ctx.signal })
+      const text = result.content.filter((c): c is { type: 'text'; text: string } => c.type === 'text').map((c) => c.text).join('\n')
+      const content = result.content.length ? result.content : [{ type: 'text' as const, text: `${route.originalName} returned no content.` }]
+      const summary = summarize(text) || `${route.originalName} completed without textual output.`
+      return result.isError
+        ? { ok: false, summary, content, data: result.structuredContent, error: { code: 'mcp_tool_error', message: summary } }
+        : { ok: true, summary, content, data: result.structuredContent ?? { content: text } }
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      return { ok: false, summary: message, content: `Error: ${message}`, error: { code: 'mcp_call_failed', message } }
+    }
+  }
+}
+
+function mcpNeed(call: MCPToolCall, route: ToolRoute, ctx: ToolSessionContext, risk: RiskLevel): PermissionRequest {
+  return {
+    type: 'mcp',
+    tool: call.name,
+    server: route.serverId,
+    originalTool: route.originalName,
+    sessionId: ctx.sessionId,
+    risk,
+    reason: `Call MCP tool ${route.originalName} on server ${route.serverId}`,
+    suggestedRule: { kind: 'mcp', pattern: `${route.serverId}/${route.originalName}`, effect: 'allow' }
+  }
+}
+
+function toContent(content: string | ToolContentItem[]): ToolContentItem[] {
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content
+}
+
+function summarize(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 240 ? `${flat.slice(0, 237)}...` : flat
+}
+
+function errorResult(call: MCPToolCall, route: ToolRoute | null, code: string, message: string): ToolCallResult {
+  return {
+    content: [{ type: 'text', text: `Error: ${message}` }],
+    rawData: {
+      toolCallId: call.id,
+      name: call.name,
+      source: route?.source ?? null,
+      serverId: route?.serverId ?? null,
+      isError: true,
+      toolResult: { ok: false, summary: message, error: { code, message } }
+    }
+  }
+}
+
+export type { AgentToolRuntimePort } from './runtimePorts'
+export type { McpToolSource } from './mcpToolSource'

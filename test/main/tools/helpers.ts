@@ -1,0 +1,139 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
+import type { MCPToolCall, ToolContentItem } from '@shared/types/tools'
+import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
+import { PermissionPresenter, PermissionRuleStore } from '../../../src/main/presenter/permission'
+import { FilePermissionService } from '../../../src/main/presenter/permission/filePermissionService'
+import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
+import { ToolPresenter, type ToolSessionContext } from '../../../src/main/presenter/toolPresenter'
+import type { McpServerTool, McpToolSource } from '../../../src/main/presenter/toolPresenter/mcpToolSource'
+import type { AgentToolRuntimePort, FileSnapshot } from '../../../src/main/presenter/toolPresenter/runtimePorts'
+import type { AgentToolManagerOptions } from '../../../src/main/presenter/toolPresenter/agentTools/agentToolManager'
+
+/** The runtime port as a test sees it: it just remembers what tools told it. */
+export class RecordingRuntime implements AgentToolRuntimePort {
+  snapshots: FileSnapshot[] = []
+  plans: PlanSnapshot[] = []
+  processEvents: { processId: string; status: string }[] = []
+  recordFileSnapshot(snapshot: FileSnapshot): void {
+    this.snapshots.push(snapshot)
+  }
+  publishPlan(snapshot: PlanSnapshot): void {
+    this.plans.push(snapshot)
+  }
+  notifyProcessChanged(event: { processId: string; status: string }): void {
+    this.processEvents.push({ processId: event.processId, status: event.status })
+  }
+}
+
+export const emptyMcp: McpToolSource = {
+  listTools: async () => [],
+  callTool: async () => {
+    throw new Error('no MCP servers')
+  }
+}
+
+/** A real MCP client connected in memory to `server`, exposed through the McpToolSource port. */
+export async function connectMcp(servers: { id: string; name: string; server: McpServer }[]): Promise<McpToolSource & { close(): Promise<void> }> {
+  const clients = new Map<string, Client>()
+  for (const { id, server } of servers) {
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
+    await server.connect(serverTransport)
+    const client = new Client({ name: 'test', version: '1.0.0' })
+    await client.connect(clientTransport)
+    clients.set(id, client)
+  }
+  return {
+    async listTools(): Promise<McpServerTool[]> {
+      const all: McpServerTool[] = []
+      for (const { id, name } of servers) {
+        const { tools } = await clients.get(id)!.listTools()
+        for (const tool of tools) {
+          all.push({
+            serverId: id,
+            serverName: name,
+            name: tool.name,
+            description: tool.description ?? '',
+            inputSchema: tool.inputSchema as McpServerTool['inputSchema'],
+            annotations: tool.annotations
+          })
+        }
+      }
+      return all
+    },
+    async callTool(serverId, toolName, args, options) {
+      const result = await clients.get(serverId)!.callTool({ name: toolName, arguments: args }, undefined, { signal: options?.signal })
+      return { content: result.content as ToolContentItem[], structuredContent: result.structuredContent, isError: result.isError === true }
+    },
+    async close() {
+      for (const client of clients.values()) await client.close()
+    }
+  }
+}
+
+export interface Harness {
+  root: string
+  workspace: string
+  home: string
+  dataRoot: string
+  sqlite: SqlitePresenter
+  gate: PermissionPresenter
+  runtime: RecordingRuntime
+  tools: ToolPresenter
+  ctx: ToolSessionContext
+  call(name: string, args: unknown, extra?: Partial<ToolSessionContext>): ReturnType<ToolPresenter['callTool']>
+  text(result: Awaited<ReturnType<ToolPresenter['callTool']>>): string
+  close(): Promise<void>
+}
+
+let callCounter = 0
+
+export function createHarness(options: { mcp?: McpToolSource; agentTools?: AgentToolManagerOptions } = {}): Harness {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'tools-')))
+  const workspace = join(root, 'ws')
+  const home = join(root, 'home')
+  const dataRoot = join(root, 'data', 'sessions')
+  mkdirSync(workspace, { recursive: true })
+  mkdirSync(home, { recursive: true })
+  const sqlite = new SqlitePresenter({ file: join(root, 'data', 'db.sqlite') })
+  const gate = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), home })
+  const runtime = new RecordingRuntime()
+  const tools = new ToolPresenter({
+    mcp: options.mcp ?? emptyMcp,
+    permissions: gate,
+    runtime,
+    sessionDataRoot: dataRoot,
+    files: new FilePermissionService(home),
+    commands: new CommandPermissionService(home),
+    agentTools: options.agentTools
+  })
+  const ctx: ToolSessionContext = { sessionId: 'session-1', workspaceDir: workspace, permissionMode: 'default' }
+  return {
+    root,
+    workspace,
+    home,
+    dataRoot,
+    sqlite,
+    gate,
+    runtime,
+    tools,
+    ctx,
+    call(name, args, extra = {}) {
+      const call: MCPToolCall = { id: `call_${++callCounter}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }
+      return tools.callTool(call, { ...ctx, ...extra })
+    },
+    text(result) {
+      return result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n')
+    },
+    async close() {
+      await tools.dispose()
+      sqlite.close()
+      rmSync(root, { recursive: true, force: true })
+    }
+  }
+}
