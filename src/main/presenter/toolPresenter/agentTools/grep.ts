@@ -52,7 +52,9 @@ export function createGrepTool(options: { resolveRipgrep?: () => Promise<string>
 }
 
 export function ripgrepArgs(args: GrepInput, target: string): string[] {
-  const out = ['--no-config', '--line-number']
+  // --no-require-git: .gitignore counts even in a folder that is not (yet) a git repository.
+  const out = ['--no-config', '--line-number', '--no-require-git']
+  if (!/(^|[\\/])node_modules([\\/]|$)/.test(target)) out.push('--glob', '!node_modules')
   if (args.case === 'smart') out.push('--smart-case')
   else if (args.case === 'insensitive') out.push('--ignore-case')
   else out.push('--case-sensitive')
