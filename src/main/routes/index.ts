@@ -3,6 +3,8 @@ import type { Presenters } from '../presenter'
 import { registerAppRoutes } from './app'
 import { registerConfigRoutes } from './config'
 import { registerProviderRoutes } from './providers'
+import { registerSessionRoutes } from './sessions'
+import { registerTapeRoutes } from './tape'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
@@ -10,5 +12,7 @@ export function createRouter(presenters: Presenters, log?: (message: string, err
   registerAppRoutes(router, presenters)
   registerConfigRoutes(router, presenters)
   registerProviderRoutes(router, presenters)
+  registerSessionRoutes(router, presenters)
+  registerTapeRoutes(router, presenters)
   return router
 }
