@@ -5,6 +5,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import {
+  CancelledNotificationSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   ListRootsRequestSchema,
@@ -151,6 +152,15 @@ export class McpClient {
       handlers.sample({ ...requester, params: request.params }, extra.signal)
     )
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.listRoots(this.config.id) }))
+    // SDK 1.32 ignores a cancellation whose requestId is 0 (a falsy check), and 0 is the id of
+    // the first request a server sends us — typically an elicitation. Handle it ourselves.
+    client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
+      const requestId = notification.params.requestId
+      if (requestId === undefined) return
+      const controllers = (client as unknown as { _requestHandlerAbortControllers?: Map<unknown, AbortController> })
+        ._requestHandlerAbortControllers
+      controllers?.get(requestId)?.abort(notification.params.reason)
+    })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onListChanged('tools'))
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.onListChanged('prompts'))
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.onListChanged('resources'))
