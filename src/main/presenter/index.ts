@@ -6,6 +6,10 @@ import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
+import { PermissionPresenter, PermissionRuleStore } from './permission'
+import { ToolPresenter } from './toolPresenter'
+import { createEventRuntimePort, noMcpServers } from './toolPresenter/defaultRuntimePort'
+import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 
 export interface Presenters {
   platform: Platform
@@ -15,6 +19,8 @@ export interface Presenters {
   llmProviders: LlmProviderPresenter
   tape: TapePresenter
   sessions: SessionPresenter
+  permissions: PermissionPresenter
+  tools: ToolPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -36,6 +42,25 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events })
+  const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
+  // The MCP source and the runtime port are replaced by McpPresenter and the chat loop's port.
+  const tools = new ToolPresenter({
+    mcp: noMcpServers,
+    permissions,
+    runtime: createEventRuntimePort(events),
+    sessionDataRoot: join(platform.userDataDir, 'sessions'),
+    log
+  })
+  // A deleted session takes its grants, tool mapping and background processes with it.
+  const stopToolCleanup = events.subscribe((name, payload) => {
+    if (name !== sessionsUpdated.name) return
+    const { sessionIds, reason } = payload as { sessionIds: string[]; reason: string }
+    if (reason !== 'deleted') return
+    for (const id of sessionIds) {
+      permissions.clearSession(id)
+      void tools.purgeSession(id)
+    }
+  })
 
   let disposed = false
   return {
@@ -46,9 +71,13 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     llmProviders,
     tape,
     sessions,
+    permissions,
+    tools,
     async dispose() {
       if (disposed) return
       disposed = true
+      stopToolCleanup()
+      await tools.dispose()
       sqlite.close()
     }
   }

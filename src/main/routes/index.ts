@@ -5,6 +5,7 @@ import { registerConfigRoutes } from './config'
 import { registerProviderRoutes } from './providers'
 import { registerSessionRoutes } from './sessions'
 import { registerTapeRoutes } from './tape'
+import { registerPermissionRoutes } from './permissions'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
@@ -14,5 +15,6 @@ export function createRouter(presenters: Presenters, log?: (message: string, err
   registerProviderRoutes(router, presenters)
   registerSessionRoutes(router, presenters)
   registerTapeRoutes(router, presenters)
+  registerPermissionRoutes(router, presenters)
   return router
 }
