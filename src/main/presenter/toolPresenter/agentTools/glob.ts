@@ -65,10 +65,7 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
   const filter = new GitignoreFilter(realPathOf(root), workspaceRoot, gitignores)
   const matchesUser = isGlob ? picomatch(userPattern, { dot: true }) : () => true
   const files = found.filter((f) => (!f.endsWith('.gitignore') || matchesUser(f)) && (filter.empty || !filter.ignores(f)))
-  if (isGlob) {
-    files.sort(byDepthThenName)
-    return { mode: 'glob', files: files.slice(0, max), total: files.length }
-  }
+  if (isGlob) return { mode: 'glob', files: rankByDepth(files, max), total: files.length }
   const scored: { path: string; score: number }[] = []
   for (const file of files) {
     const score = fuzzyPathScore(file, pattern)
@@ -86,7 +83,15 @@ function normaliseGlob(pattern: string): string {
   return trimmed
 }
 
-function byDepthThenName(a: string, b: string): number {
-  const depth = a.split('/').length - b.split('/').length
-  return depth !== 0 ? depth : a < b ? -1 : a > b ? 1 : 0
+/** Shallower paths first, then by name; depth computed once per path, not per comparison. */
+function rankByDepth(files: string[], max: number): string[] {
+  const keyed = files.map((path) => ({ path, depth: countSlashes(path) }))
+  keyed.sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  return keyed.slice(0, max).map((k) => k.path)
+}
+
+function countSlashes(path: string): number {
+  let count = 0
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) count++
+  return count
 }
