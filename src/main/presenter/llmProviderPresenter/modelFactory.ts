@@ -5,6 +5,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
 import type { ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
+import { coalescingFetch, wireFormatOf } from './sseCoalescer'
 
 // The SDK prints compatibility warnings to the console on every call; they are for
 // developers of the SDK integration, not users of the app.
@@ -18,24 +19,25 @@ export function createLanguageModel(provider: StoredProvider, modelId: string, a
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   // Local servers accept any key, but the SDKs insist on one being present.
   const key = apiKey || 'not-needed'
+  const fetch = coalescingFetch(wireFormatOf(provider.kind))
   switch (provider.kind) {
     case 'openai':
       // .chat() is chat completions; the default call would be the Responses API.
-      return createOpenAI({ baseURL, apiKey: key }).chat(modelId)
+      return createOpenAI({ baseURL, apiKey: key, fetch }).chat(modelId)
     case 'anthropic':
-      return createAnthropic({ baseURL, apiKey: key })(modelId)
+      return createAnthropic({ baseURL, apiKey: key, fetch })(modelId)
     case 'gemini':
-      return createGoogleGenerativeAI({ baseURL, apiKey: key })(modelId)
+      return createGoogleGenerativeAI({ baseURL, apiKey: key, fetch })(modelId)
     case 'ollama':
-      return compatible(`${baseURL}/v1`, apiKey)(modelId)
+      return compatible(`${baseURL}/v1`, apiKey, fetch)(modelId)
     case 'openai-compatible':
-      return compatible(baseURL, apiKey)(modelId)
+      return compatible(baseURL, apiKey, fetch)(modelId)
   }
 }
 
-function compatible(baseURL: string, apiKey: string | undefined) {
+function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
   // openai-compatible (unlike openai.chat) reads DeepSeek-style `reasoning_content`.
-  return createOpenAICompatible({ name: COMPATIBLE_PROVIDER_NAME, baseURL, apiKey: apiKey || undefined, includeUsage: true })
+  return createOpenAICompatible({ name: COMPATIBLE_PROVIDER_NAME, baseURL, apiKey: apiKey || undefined, includeUsage: true, fetch })
 }
 
 /** Per-request options that make reasoning models show their reasoning. */
