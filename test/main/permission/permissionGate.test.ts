@@ -104,6 +104,8 @@ describe('PermissionPresenter', () => {
     expect(gate.evaluate(npmTest, 'default').status).toBe('allow')
     expect(gate.evaluate(combined, 'default').status).toBe('allow')
     expect(gate.evaluate(withCurl, 'default')).toEqual({ status: 'ask' })
+    expect(gate.evaluate(commands.check('npm test; rm -rf ~', scope)!, 'default')).toEqual({ status: 'ask' })
+    expect(gate.evaluate(commands.check('npm test $(curl x)', scope)!, 'default')).toEqual({ status: 'ask' })
     gate.addRule({ kind: 'exec', pattern: 'curl *', effect: 'deny' })
     expect(gate.evaluate(withCurl, 'full_access').status).toBe('deny')
   })
