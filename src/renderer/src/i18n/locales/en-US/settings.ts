@@ -1,17 +1,4 @@
 export default {
-  app: { name: 'DeepChat Desk', offline: 'Disconnected from the app — reconnecting…' },
-  sidebar: {
-    newChat: 'New chat',
-    conversations: 'Conversations',
-    empty: 'No conversations yet',
-    settings: 'Settings'
-  },
-  chat: {
-    welcomeTitle: 'What can I help with?',
-    welcomeBody: 'Chat with your models, use tools from MCP servers and let the agent work in your files.',
-    noProvider: 'Add a model provider in Settings to start chatting.',
-    openSettings: 'Open settings'
-  },
   settings: {
     title: 'Settings',
     back: 'Back to chat',
@@ -38,7 +25,5 @@ export default {
       desktop: 'Desktop app (Electron)',
       notElectron: 'not running in Electron'
     }
-  },
-  languages: { 'en-US': 'English', 'zh-CN': '简体中文' },
-  errors: { loadFailed: 'Could not load: {message}' }
+  }
 }

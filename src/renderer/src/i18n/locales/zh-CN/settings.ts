@@ -1,19 +1,6 @@
-import type enUS from './en-US'
+import type en from '../en-US/settings'
 
-const zhCN: typeof enUS = {
-  app: { name: 'DeepChat Desk', offline: '与应用的连接已断开，正在重连…' },
-  sidebar: {
-    newChat: '新对话',
-    conversations: '对话',
-    empty: '还没有对话',
-    settings: '设置'
-  },
-  chat: {
-    welcomeTitle: '有什么可以帮你？',
-    welcomeBody: '与模型对话，使用 MCP 服务器提供的工具，让智能体在你的文件中工作。',
-    noProvider: '请先在设置中添加模型服务商，然后开始对话。',
-    openSettings: '打开设置'
-  },
+export default {
   settings: {
     title: '设置',
     back: '返回对话',
@@ -40,9 +27,5 @@ const zhCN: typeof enUS = {
       desktop: '桌面应用（Electron）',
       notElectron: '未在 Electron 中运行'
     }
-  },
-  languages: { 'en-US': 'English', 'zh-CN': '简体中文' },
-  errors: { loadFailed: '加载失败：{message}' }
-}
-
-export default zhCN
+  }
+} satisfies typeof en
