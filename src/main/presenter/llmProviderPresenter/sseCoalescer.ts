@@ -142,10 +142,15 @@ function templateOf(raw: string, first: Mergeable): Template | undefined {
   return { prefix: raw.slice(0, valueStart), suffix: raw.slice(valueStart + needle.length - first.field.length - 3) }
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what makes a JSON string invalid
+const PLAIN_JSON_STRING = /^"[^"\\\u0000-\u001f]*"$/
+
 function textByTemplate(event: string, template: Template): string | undefined {
   const { prefix, suffix } = template
   if (event.length < prefix.length + suffix.length + 2 || !event.startsWith(prefix) || !event.endsWith(suffix)) return undefined
   const middle = event.slice(prefix.length, event.length - suffix.length)
+  // Most deltas need no unescaping: then the JSON string is its own text.
+  if (PLAIN_JSON_STRING.test(middle)) return middle.slice(1, -1)
   if (middle.charCodeAt(0) !== 34 || middle.charCodeAt(middle.length - 1) !== 34) return undefined
   try {
     const text: unknown = JSON.parse(middle)
