@@ -8,7 +8,11 @@ import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
-import { createEventRuntimePort, noMcpServers } from './toolPresenter/defaultRuntimePort'
+import { createEventRuntimePort } from './toolPresenter/defaultRuntimePort'
+import { McpPresenter } from './mcpPresenter'
+import { createShellEnvResolver } from './mcpPresenter/shellEnv'
+import { createMcpPermissionGate } from './mcpPresenter/permissionGate'
+import { createCoreStreamSampler } from './mcpPresenter/samplingRunner'
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 
 export interface Presenters {
@@ -21,6 +25,7 @@ export interface Presenters {
   sessions: SessionPresenter
   permissions: PermissionPresenter
   tools: ToolPresenter
+  mcp: McpPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -43,9 +48,20 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
-  // The MCP source and the runtime port are replaced by McpPresenter and the chat loop's port.
+  const mcp = new McpPresenter({
+    config,
+    events,
+    shellEnv: createShellEnvResolver(),
+    clientInfo: { name: platform.appName, version: platform.appVersion },
+    permissionGate: createMcpPermissionGate(permissions),
+    sampler: () => createCoreStreamSampler(llmProviders),
+    log
+  })
+  // Servers start in the background: a slow or broken one never delays the app.
+  void mcp.startEnabledServers()
+  // The runtime port is replaced by the chat loop's port.
   const tools = new ToolPresenter({
-    mcp: noMcpServers,
+    mcp,
     permissions,
     runtime: createEventRuntimePort(events),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
@@ -73,10 +89,12 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     sessions,
     permissions,
     tools,
+    mcp,
     async dispose() {
       if (disposed) return
       disposed = true
       stopToolCleanup()
+      await mcp.dispose()
       await tools.dispose()
       sqlite.close()
     }

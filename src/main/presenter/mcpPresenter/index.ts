@@ -75,6 +75,7 @@ export class McpPresenter implements McpToolSource {
   private readonly servers: ServerManager
   private readonly catalog: ToolManager
   private roots: McpRoot[] = []
+  private disposed = false
 
   constructor(private readonly deps: McpPresenterDeps) {
     this.store = new McpConfigStore(deps.config)
@@ -202,11 +203,13 @@ export class McpPresenter implements McpToolSource {
   async startEnabledServers(): Promise<void> {
     try {
       await this.store.seedBuiltins(Object.values(BUILTIN_SERVERS).map((b) => b.defaults))
+      if (this.disposed) return
+      const enabled = this.store.list().filter((s) => s.enabled)
+      await Promise.all(enabled.map((s) => this.servers.start(s.id).catch(() => undefined)))
     } catch (error) {
-      this.deps.log?.(`mcp: could not add built-in servers: ${String(error)}`)
+      // Quitting during startup closes the database under us; nothing to report then.
+      if (!this.disposed) this.deps.log?.(`mcp: starting servers failed: ${String(error)}`)
     }
-    const enabled = this.store.list().filter((s) => s.enabled)
-    await Promise.all(enabled.map((s) => this.servers.start(s.id).catch(() => undefined)))
   }
 
   private startInBackground(id: string): void {
@@ -232,6 +235,7 @@ export class McpPresenter implements McpToolSource {
   }
 
   async dispose(): Promise<void> {
+    this.disposed = true
     await this.servers.stopAll()
   }
 

@@ -258,7 +258,9 @@ export class McpClient {
     }
     // Closing stdin asks the server to exit; its children (the real server under `npx`, or
     // anything holding our pipes) get SIGTERM shortly after so close() is not left waiting.
-    const killDescendants = new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => killProcesses(descendants))
+    const killDescendants = descendants.length
+      ? new Promise<void>((resolve) => setTimeout(resolve, 300)).then(() => killProcesses(descendants))
+      : Promise.resolve()
     await Promise.all([this.client?.close().catch(() => {}), killDescendants])
     if (pid) await killProcesses([pid])
     await this.inMemoryServer?.close().catch(() => {})

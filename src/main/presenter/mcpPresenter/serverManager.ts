@@ -51,6 +51,7 @@ interface ServerRuntime {
 export class ServerManager {
   private readonly runtimes = new Map<string, ServerRuntime>()
   private readonly policy: ReconnectPolicy
+  private closed = false
 
   constructor(private readonly deps: ServerManagerDeps) {
     this.policy = { ...DEFAULT_RECONNECT, ...deps.reconnect }
@@ -90,6 +91,7 @@ export class ServerManager {
 
   /** Starts the server (or waits for a start in progress) and resolves with its status. */
   async start(id: string): Promise<McpServerStatus> {
+    if (this.closed) return this.status(id)
     const runtime = this.runtime(id)
     if (runtime.state === 'running' && runtime.client) return this.status(id)
     if (runtime.starting) {
@@ -131,7 +133,9 @@ export class ServerManager {
     this.runtimes.delete(id)
   }
 
+  /** Stops everything for good: later starts are ignored (the app is quitting). */
   async stopAll(): Promise<void> {
+    this.closed = true
     await Promise.all([...this.runtimes.keys()].map((id) => this.stop(id)))
     for (const runtime of this.runtimes.values()) clearTimeout(runtime.statusTimer)
   }
