@@ -6,7 +6,6 @@ import { registerProviderRoutes } from './providers'
 import { registerSessionRoutes } from './sessions'
 import { registerTapeRoutes } from './tape'
 import { registerPermissionRoutes } from './permissions'
-import { registerAgentToolRoutes } from './agentTools'
 import { registerMcpRoutes } from './mcp'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
@@ -18,7 +17,6 @@ export function createRouter(presenters: Presenters, log?: (message: string, err
   registerSessionRoutes(router, presenters)
   registerTapeRoutes(router, presenters)
   registerPermissionRoutes(router, presenters)
-  registerAgentToolRoutes(router, presenters)
   registerMcpRoutes(router, presenters)
   return router
 }
