@@ -88,7 +88,17 @@ const table: [string, Expect][] = [
   ['sed -i s/a/b/ src/a.ts', 'medium'],
   ['cp src/a.ts /tmp/x', 'high'],
   ['chmod -R 777 ~', 'critical'],
-  ['python3 -c "import os"', 'medium']
+  ['python3 -c "import os"', 'medium'],
+  ['{ echo x; } > ~/.bashrc', 'critical'],
+  ['for f in a b; do echo $f; done > ../list.txt', 'high'],
+  ["sed -n 's/a/b/p' src/a.ts", 'allow'],
+  ["sed 's/a/b/w /tmp/x' src/a.ts", 'medium'],
+  ["sed '1e rm -rf x' src/a.ts", 'medium'],
+  ['PATH=/tmp/evil ls', 'high'],
+  ['git -c core.pager=evil log', 'medium'],
+  ['git diff --output=/tmp/x', 'high'],
+  ['command -v git', 'allow'],
+  ['cat < ~/.ssh/id_rsa', 'high']
 ]
 
 const ORDER: RiskLevel[] = ['low', 'medium', 'high', 'critical']

@@ -52,11 +52,14 @@ export function classifyGit(args: string[]): { category: CommandCategory; reason
   // Global options come before the subcommand: `git -C dir --no-pager status`.
   while (rest.length && rest[0].startsWith('-')) {
     const option = rest.shift() as string
-    if (option === '-C' || option === '-c') rest.shift()
+    // A config override can name a pager, editor or hook: git would run it.
+    if (option === '-c' || option.startsWith('--exec-path')) return { category: 'unknown', reason: `git ${option} can make git run other programs` }
+    if (option === '-C') rest.shift()
   }
   const sub = rest[0] ?? ''
   const opts = rest.slice(1)
   if (sub === '') return { category: 'read_only' }
+  if (opts.some((o) => o === '--output' || o.startsWith('--output=') || o === '-o')) return { category: 'writes', reason: `git ${sub} writes a file` }
   if (GIT_READ.has(sub)) return { category: 'read_only' }
   if (sub === 'branch' || sub === 'tag' || sub === 'remote' || sub === 'stash') {
     const listing = opts.length === 0 || opts.every((o) => ['-a', '-r', '-l', '-v', '-vv', '--list', '--all', 'list', 'show'].includes(o))
@@ -94,4 +97,43 @@ export function classifyPackageManager(program: string, args: string[]): { categ
   if (PM_READ.has(sub) && !(sub === 'config' && args.includes('set'))) return { category: 'read_only' }
   if (PM_INSTALL.has(sub)) return { category: 'network', reason: `${program} ${sub} downloads and runs install scripts` }
   return { category: 'unknown', reason: `${program} ${sub || ''} runs project code`.replace(/\s+/g, ' ').trim() }
+}
+
+/** sed commands we can read: `5p`, `1,10d`, `/re/p`, `s/a/b/g`. `w`, `e`, `r` and the like change things. */
+const SED_ADDRESS = String.raw`((\d+|\$)(,(\d+|\$))?|\/[^/]*\/)?\s*`
+const SED_PRINT = new RegExp(`^${SED_ADDRESS}[pdq=]$`)
+const SED_SUBSTITUTE_START = new RegExp(`^${SED_ADDRESS}s`)
+
+function isSafeSedCommand(command: string): boolean {
+  const text = command.trim()
+  if (text === '' || SED_PRINT.test(text)) return true
+  const start = SED_SUBSTITUTE_START.exec(text)
+  if (!start) return false
+  const delimiter = text[start[0].length]
+  if (!delimiter || /[\s\\\n]/.test(delimiter)) return false
+  // Walk pattern and replacement (honouring backslash escapes); what remains are the flags.
+  let index = start[0].length + 1
+  for (let part = 0; part < 2; part++) {
+    while (index < text.length && text[index] !== delimiter) index += text[index] === '\\' ? 2 : 1
+    if (index >= text.length) return false
+    index++
+  }
+  return /^[gpiIm0-9]*$/.test(text.slice(index))
+}
+
+export function classifySed(args: string[]): { category: CommandCategory; reason?: string } {
+  if (args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
+    return { category: 'writes', reason: 'sed -i edits files in place' }
+  }
+  const scripts: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '-e' || args[i] === '--expression') scripts.push(args[++i] ?? '')
+    else if (args[i] === '-f' || args[i] === '--file') return { category: 'unknown', reason: 'sed runs a script file' }
+  }
+  if (scripts.length === 0) {
+    const first = args.find((a) => !a.startsWith('-'))
+    if (first !== undefined) scripts.push(first)
+  }
+  if (scripts.every((script) => script.split(/[;\n]/).every(isSafeSedCommand))) return { category: 'read_only' }
+  return { category: 'unknown', reason: 'the sed script may write files or run commands' }
 }
