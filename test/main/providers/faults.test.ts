@@ -183,14 +183,17 @@ describe('retries', () => {
   })
 
   it('stops waiting for a retry as soon as the request is aborted', async () => {
+    const { providers } = harness()
+    const server = await fake({ kind: 'openai', script: [{ status: 429, headers: { 'retry-after': '20' } }, { steps: [] }] })
+    const id = await addProviderFor(providers, 'openai', server, { maxRetries: 2 })
     const controller = new AbortController()
-    setTimeout(() => controller.abort(), 100)
-    const started = performance.now()
-    const { events, server } = await streamAgainst(openai, [{ status: 429, headers: { 'retry-after': '20' } }, { steps: [] }], {
-      maxRetries: 2,
-      signal: controller.signal
-    })
-    expect(performance.now() - started).toBeLessThan(1000)
+    const done = collect(providers.coreStream(request(id), controller.signal))
+    await server.waitForRequests(1)
+    await new Promise((r) => setTimeout(r, 50))
+    const abortedAt = performance.now()
+    controller.abort()
+    const events = await done
+    expect(performance.now() - abortedAt).toBeLessThan(100)
     expect(server.generationRequests()).toHaveLength(1)
     expect(errorOf(events).code).toBe('aborted')
   })
@@ -236,3 +239,15 @@ function freePort(): Promise<number> {
     })
   })
 }
+
+describe('a consumer that stops early', () => {
+  it.each(['openai', 'anthropic', 'gemini'] as const)('closes the HTTP request when iteration stops (%s)', async (kind) => {
+    const { providers } = harness()
+    const server = await fake({ kind, script: [{ steps: [{ type: 'text', text: 'first words' }, { type: 'stall' }] }] })
+    const id = await addProviderFor(providers, kind, server)
+    for await (const event of providers.coreStream(request(id), new AbortController().signal)) {
+      if (event.type === 'text') break
+    }
+    await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
+  })
+})

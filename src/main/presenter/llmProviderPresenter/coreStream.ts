@@ -32,10 +32,30 @@ export async function* streamWithRetry(
   signal: AbortSignal,
   policy: RetryPolicy
 ): AsyncGenerator<LLMCoreStreamEvent> {
+  // Our own controller, so that a consumer that stops iterating early (break, return, throw)
+  // also closes the HTTP request, not only one that aborts the caller's signal.
+  const local = new AbortController()
+  const forward = () => local.abort(signal.reason)
+  if (signal.aborted) forward()
+  else signal.addEventListener('abort', forward, { once: true })
+  try {
+    yield* attempts(input, signal, local.signal, policy)
+  } finally {
+    signal.removeEventListener('abort', forward)
+    local.abort()
+  }
+}
+
+async function* attempts(
+  input: StreamAttemptInput,
+  signal: AbortSignal,
+  requestSignal: AbortSignal,
+  policy: RetryPolicy
+): AsyncGenerator<LLMCoreStreamEvent> {
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) return yield* failWith({ code: 'aborted', message: 'The request was aborted' })
     const outcome: AttemptOutcome = { producedContent: false }
-    yield* adaptStream(abortable(startAttempt(input, signal), signal), outcome)
+    yield* adaptStream(abortable(startAttempt(input, requestSignal), requestSignal), outcome)
     if (!outcome.failure) return
     const failure = signal.aborted ? { code: 'aborted' as const, message: 'The request was aborted' } : outcome.failure
     if (!outcome.producedContent && isRetryable(failure.code) && attempt < policy.maxRetries) {
