@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { createTimeServer } from '../../../src/main/presenter/mcpPresenter/inMemoryServers/timeServer'
+import { createHarness, type Harness } from './harness'
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+async function connect(now: Date) {
+  const server = createTimeServer(() => now)
+  const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverEnd)
+  const client = new Client({ name: 't', version: '1' })
+  await client.connect(clientEnd)
+  return client
+}
+
+describe('built-in deepchat-time server', () => {
+  it('is added on first launch, runs in memory and is auto-approved', async () => {
+    h = createHarness()
+    await h.mcp.startEnabledServers()
+    const view = h.mcp.getServer('deepchat-time')
+    expect(view).toMatchObject({ type: 'inmemory', command: 'deepchat-time', status: { state: 'running' } })
+    const tools = (await h.mcp.listTools()).filter((t) => t.serverId === 'deepchat-time')
+    expect(tools.map((t) => [t.name, t.annotations?.readOnlyHint])).toEqual([
+      ['current_time', true],
+      ['convert_time', true]
+    ])
+    expect(h.mcp.isAutoApproved('deepchat-time', 'current_time')).toBe(true)
+    const result = await h.mcp.callTool('deepchat-time', 'current_time', { timezone: 'UTC' })
+    expect(result.structuredContent).toMatchObject({ timezone: 'UTC', utcOffset: '+00:00' })
+
+    // Removing it sticks: the next launch does not add it back.
+    await h.mcp.removeServer('deepchat-time')
+    await h.mcp.startEnabledServers()
+    expect(h.mcp.listServers().map((s) => s.id)).not.toContain('deepchat-time')
+  })
+
+  it('gives the time in a zone and converts across zones, DST included', async () => {
+    const client = await connect(new Date('2026-07-01T12:00:00Z'))
+    const now = await client.callTool({ name: 'current_time', arguments: { timezone: 'America/New_York' } })
+    expect(now.structuredContent).toEqual({ timezone: 'America/New_York', datetime: '2026-07-01T08:00:00-04:00', weekday: 'Wednesday', utcOffset: '-04:00' })
+    const converted = await client.callTool({ name: 'convert_time', arguments: { time: '09:30', from_timezone: 'Europe/Paris', to_timezone: 'Asia/Tokyo' } })
+    expect(converted.structuredContent).toMatchObject({
+      source: { datetime: '2026-07-01T09:30:00+02:00' },
+      target: { datetime: '2026-07-01T16:30:00+09:00' }
+    })
+    const bad = await client.callTool({ name: 'current_time', arguments: { timezone: 'Mars/Olympus' } })
+    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Unknown time zone: Mars/Olympus' }] })
+    await client.close()
+  })
+})
