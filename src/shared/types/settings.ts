@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PermissionMode } from './permission'
 
 export const Language = z.enum(['en-US', 'zh-CN'])
 export type Language = z.infer<typeof Language>
@@ -9,12 +10,21 @@ export type Theme = z.infer<typeof Theme>
 /** The value type of every setting; defaults live in SETTINGS_DEFAULTS. */
 const settingFields = {
   language: Language,
-  theme: Theme
+  theme: Theme,
+  /** The permission mode a new session starts in. */
+  defaultPermissionMode: PermissionMode,
+  /** Absolute folder new sessions use as their workspace; '' means none chosen. */
+  defaultWorkspaceDir: z.string().max(4096),
+  /** Built-in agent tools switched off for new sessions (by tool name). */
+  disabledAgentTools: z.array(z.string().min(1).max(100)).max(100)
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
   language: 'en-US',
-  theme: 'system'
+  theme: 'system',
+  defaultPermissionMode: 'default',
+  defaultWorkspaceDir: '',
+  disabledAgentTools: []
 }
 
 /**

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, DATABASE_FILE } from '../../../src/main/presenter'
 import { useTempDirs } from '../helpers/tempDir'
+import { SETTINGS_DEFAULTS } from '@shared/types/settings'
 
 const tempDir = useTempDirs()
 const quiet = { log: () => {} }
@@ -16,7 +17,7 @@ function boot(dataDir: string) {
 describe('ConfigPresenter', () => {
   it('returns defaults on a new data dir', async () => {
     const presenters = boot(tempDir())
-    expect(presenters.config.getSettings()).toEqual({ language: 'en-US', theme: 'system' })
+    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'system' })
     await presenters.dispose()
   })
 
@@ -27,7 +28,7 @@ describe('ConfigPresenter', () => {
     await first.dispose()
 
     const second = boot(dataDir)
-    expect(second.config.getSettings()).toEqual({ language: 'zh-CN', theme: 'dark' })
+    expect(second.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'zh-CN', theme: 'dark' })
     await second.dispose()
   })
 
@@ -45,7 +46,7 @@ describe('ConfigPresenter', () => {
     presenters.events.subscribe((name, payload) => seen.push({ name, payload }))
     presenters.config.updateSettings({ theme: 'light' })
     expect(seen).toEqual([
-      { name: 'config.settings.changed', payload: { settings: { language: 'en-US', theme: 'light' }, changedKeys: ['theme'] } }
+      { name: 'config.settings.changed', payload: { settings: { ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'light' }, changedKeys: ['theme'] } }
     ])
     await presenters.dispose()
   })
@@ -85,7 +86,7 @@ describe('ConfigPresenter', () => {
     presenters.sqlite.db
       .prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('settings', '{not json', 0)")
       .run()
-    expect(presenters.config.getSettings()).toEqual({ language: 'en-US', theme: 'system' })
+    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'system' })
     await presenters.dispose()
   })
 })
@@ -95,7 +96,7 @@ describe('ConfigPresenter patches', () => {
     const presenters = boot(tempDir())
     presenters.config.updateSettings({ language: 'zh-CN' })
     presenters.config.updateSettings({ theme: 'dark' })
-    expect(presenters.config.getSettings()).toEqual({ language: 'zh-CN', theme: 'dark' })
+    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'zh-CN', theme: 'dark' })
     await presenters.dispose()
   })
 
@@ -104,7 +105,7 @@ describe('ConfigPresenter patches', () => {
     presenters.sqlite.db
       .prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('settings', ?, 0)")
       .run(JSON.stringify({ language: 'zh-CN', theme: 'neon' }))
-    expect(presenters.config.getSettings()).toEqual({ language: 'zh-CN', theme: 'system' })
+    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'zh-CN', theme: 'system' })
     await presenters.dispose()
   })
 })

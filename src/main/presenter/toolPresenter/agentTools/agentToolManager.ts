@@ -63,6 +63,11 @@ export class AgentToolManager {
     return this.definitions.filter((d) => !off.has(d.function.name))
   }
 
+  /** Every built-in tool's name, group and one-line purpose, for the settings page. */
+  catalog(): { name: string; server: string; readOnly: boolean; description: string }[] {
+    return this.tools.map((t) => ({ name: t.name, server: t.server, readOnly: t.readOnly, description: t.description }))
+  }
+
   get(name: string): AgentTool | undefined {
     return this.byName.get(name)
   }
