@@ -242,3 +242,34 @@ describe('ToolMapper names', () => {
     expect(mapper.resolve(c)).toMatchObject({ source: 'mcp', serverId: 'c', originalName: 'tool' })
   })
 })
+
+describe('failures outside the tools', () => {
+  it('keeps the built-ins when listing MCP tools fails, and reports a failing MCP call as a result', async () => {
+    let listFails = true
+    h = createHarness({
+      mcp: {
+        listTools: async () => {
+          if (listFails) throw new Error('server crashed')
+          return [{ serverId: 'flaky', serverName: 'flaky', name: 'ping', description: 'ping', inputSchema: { type: 'object', properties: {} } }]
+        },
+        callTool: async () => {
+          throw new Error('connection closed')
+        }
+      }
+    })
+    expect((await h.tools.getAllToolDefinitions(h.ctx)).map((d) => d.function.name)).toEqual(AGENT_TOOLS)
+    listFails = false
+    await h.tools.getAllToolDefinitions(h.ctx)
+    const result = await h.call('ping', {}, { permissionMode: 'full_access' })
+    expect(result.rawData).toMatchObject({ isError: true, source: 'mcp', toolResult: { ok: false, error: { code: 'mcp_call_failed', message: 'connection closed' } } })
+  })
+
+  it('does not run a tool whose call was already cancelled', async () => {
+    h = createHarness()
+    const controller = new AbortController()
+    controller.abort()
+    const result = await h.call('write', { path: 'never.txt', content: 'x' }, { signal: controller.signal })
+    expect(result.rawData.toolResult.error?.code).toBe('aborted')
+    expect(h.runtime.snapshots).toEqual([])
+  })
+})

@@ -140,6 +140,7 @@ export class ToolPresenter {
     const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
     if (verdict.status === 'deny') return errorResult(call, prepared.route, 'permission_denied', verdict.reason)
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
+    if (ctx.signal?.aborted) return errorResult(call, prepared.route, 'aborted', `${call.name} was cancelled before it ran`)
     if (verdict.onceGrant) this.deps.permissions.consume(ctx.sessionId, verdict.onceGrant)
 
     const result = prepared.kind === 'agent' ? await this.runAgentTool(prepared.tool, prepared.args, prepared.toolCtx) : await this.runMcpTool(prepared.route, prepared.args, ctx)

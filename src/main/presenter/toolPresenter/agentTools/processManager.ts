@@ -24,7 +24,6 @@ interface ManagedProcess extends ProcessInfo {
   child: ResultPromise
   /** The whole output while small; only the tail once it has been spilled to `logFile`. */
   buffer: string
-  bufferStart: number
   stdinOpen: boolean
   exited: Promise<void>
   timer?: NodeJS.Timeout
@@ -85,7 +84,6 @@ export class BackgroundProcessManager {
       logFile: null,
       child,
       buffer: '',
-      bufferStart: 0,
       stdinOpen: options.keepStdin,
       exited: Promise.resolve(),
       onChange: options.onChange
@@ -194,7 +192,6 @@ export class BackgroundProcessManager {
   clear(sessionId: string, processId: string): void {
     const managed = this.require(sessionId, processId)
     managed.buffer = ''
-    managed.bufferStart = 0
     managed.outputLength = 0
     if (managed.logFile) writeFileSync(managed.logFile, '')
   }
@@ -249,7 +246,6 @@ export class BackgroundProcessManager {
     }
     managed.buffer += chunk
     if (managed.logFile && managed.buffer.length > TAIL_CHARS * 2) {
-      managed.bufferStart += managed.buffer.length - TAIL_CHARS
       managed.buffer = managed.buffer.slice(-TAIL_CHARS)
     }
   }
