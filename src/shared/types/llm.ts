@@ -80,10 +80,24 @@ export const LLMRequestSchema = z.object({
   tools: z.array(LLMToolDefinitionSchema).optional(),
   temperature: z.number().min(0).max(2).optional(),
   maxTokens: z.number().int().positive().optional(),
+  /**
+   * Ask a reasoning model to think (and show it). Unset: the model's default, except that
+   * Gemini models marked `reasoning` are asked to include their thoughts.
+   */
+  reasoning: z
+    .object({
+      enabled: z.boolean(),
+      /** Anthropic and Gemini: thinking token budget. */
+      budgetTokens: z.number().int().min(0).optional(),
+      /** OpenAI and OpenAI-compatible: reasoning effort. */
+      effort: z.enum(['low', 'medium', 'high']).optional()
+    })
+    .optional(),
   /** Overrides the provider's retry count for this request (rate_limit/server errors only). */
   maxRetries: z.number().int().min(0).max(10).optional()
 })
 export type LLMRequest = z.input<typeof LLMRequestSchema>
+export type LLMRequestOptions = z.output<typeof LLMRequestSchema>
 
 // ---------------------------------------------------------------------------------------------
 // Stream events coreStream yields. Snake-case field names follow the reference event contract.

@@ -130,3 +130,30 @@ describe('the next request carries tool results and images in each provider form
     expect(JSON.parse(assistant.tool_calls![0].function.arguments)).toEqual({ city: 'Paris' })
   })
 })
+
+describe('reasoning switches in each provider format', () => {
+  async function bodyFor(provider: ProviderKind, server: FakeLlmKind, reasoning: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high' }) {
+    const { providers } = harness()
+    const llm = await fake({ kind: server, script: [{ steps: [{ type: 'text', text: 'ok' }] }] })
+    const id = await addProviderFor(providers, provider, llm)
+    await collect(providers.coreStream(request(id, { reasoning, maxTokens: 20_000 }), new AbortController().signal))
+    return llm.generationRequests()[0].body as Record<string, unknown>
+  }
+
+  it('Anthropic: thinking enabled with a budget', async () => {
+    const body = await bodyFor('anthropic', 'anthropic', { enabled: true, budgetTokens: 2048 })
+    expect(body.thinking).toEqual({ type: 'enabled', budget_tokens: 2048 })
+  })
+
+  it('Gemini: includeThoughts with a budget, or a zero budget to turn thinking off', async () => {
+    const on = await bodyFor('gemini', 'gemini', { enabled: true, budgetTokens: 1024 })
+    expect((on.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 1024 })
+    const off = await bodyFor('gemini', 'gemini', { enabled: false })
+    expect((off.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ thinkingBudget: 0 })
+  })
+
+  it('OpenAI-compatible: reasoning_effort', async () => {
+    const body = await bodyFor('openai-compatible', 'openai', { enabled: true, effort: 'high' })
+    expect(body.reasoning_effort).toBe('high')
+  })
+})

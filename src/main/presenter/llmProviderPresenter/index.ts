@@ -184,7 +184,7 @@ export class LlmProviderPresenter {
         temperature: request.temperature,
         // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).
         maxTokens: request.maxTokens ?? modelConfig?.maxOutputTokens,
-        providerOptions: reasoningOptions(provider, modelConfig)
+        providerOptions: reasoningOptions(provider, modelConfig, request.reasoning)
       }
     }
   }

@@ -3,7 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
-import type { ProviderOptions } from '@shared/types/llm'
+import type { LLMRequestOptions, ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
 
@@ -40,9 +40,28 @@ function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof g
   return createOpenAICompatible({ name: COMPATIBLE_PROVIDER_NAME, baseURL, apiKey: apiKey || undefined, includeUsage: true, fetch })
 }
 
-/** Per-request options that make reasoning models show their reasoning. */
-export function reasoningOptions(provider: StoredProvider, model: ModelConfig | undefined): ProviderOptions | undefined {
-  if (!model?.reasoning) return undefined
-  if (provider.kind === 'gemini') return { google: { thinkingConfig: { includeThoughts: true } } }
-  return undefined
+const DEFAULT_THINKING_BUDGET = 4096
+
+/** Per-request provider options that turn reasoning on or off in each provider's terms. */
+export function reasoningOptions(
+  provider: StoredProvider,
+  model: ModelConfig | undefined,
+  reasoning: LLMRequestOptions['reasoning']
+): ProviderOptions | undefined {
+  if (!reasoning) {
+    return provider.kind === 'gemini' && model?.reasoning ? { google: { thinkingConfig: { includeThoughts: true } } } : undefined
+  }
+  const budget = reasoning.budgetTokens ?? DEFAULT_THINKING_BUDGET
+  switch (provider.kind) {
+    case 'anthropic':
+      return { anthropic: { thinking: reasoning.enabled ? { type: 'enabled', budgetTokens: budget } : { type: 'disabled' } } }
+    case 'gemini':
+      return {
+        google: { thinkingConfig: reasoning.enabled ? { includeThoughts: true, thinkingBudget: budget } : { thinkingBudget: 0 } }
+      }
+    case 'openai':
+      return reasoning.enabled && reasoning.effort ? { openai: { reasoningEffort: reasoning.effort } } : undefined
+    default:
+      return reasoning.enabled && reasoning.effort ? { [COMPATIBLE_PROVIDER_NAME]: { reasoningEffort: reasoning.effort } } : undefined
+  }
 }
