@@ -9,6 +9,7 @@ import { SessionPresenter } from './sessionPresenter'
 import { PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { createEventRuntimePort } from './toolPresenter/defaultRuntimePort'
+import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
 import { McpPresenter } from './mcpPresenter'
 import { createShellEnvResolver } from './mcpPresenter/shellEnv'
 import { createMcpPermissionGate } from './mcpPresenter/permissionGate'
@@ -48,10 +49,11 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
+  const shellEnv = createShellEnvResolver()
   const mcp = new McpPresenter({
     config,
     events,
-    shellEnv: createShellEnvResolver(),
+    shellEnv,
     clientInfo: { name: platform.appName, version: platform.appVersion },
     permissionGate: createMcpPermissionGate(permissions),
     sampler: () => createCoreStreamSampler(llmProviders),
@@ -62,6 +64,9 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   // The runtime port is replaced by the chat loop's port.
   const tools = new ToolPresenter({
     mcp,
+    mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
+    // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
+    processes: new BackgroundProcessManager({ baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }) }),
     permissions,
     runtime: createEventRuntimePort(events),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),

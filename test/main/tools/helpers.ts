@@ -93,7 +93,7 @@ export interface Harness {
 
 let callCounter = 0
 
-export function createHarness(options: { mcp?: McpToolSource; agentTools?: AgentToolManagerOptions } = {}): Harness {
+export function createHarness(options: { mcp?: McpToolSource; agentTools?: AgentToolManagerOptions; mcpAutoApprove?: (serverId: string, tool: string) => boolean } = {}): Harness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tools-')))
   const workspace = join(root, 'ws')
   const home = join(root, 'home')
@@ -110,7 +110,8 @@ export function createHarness(options: { mcp?: McpToolSource; agentTools?: Agent
     sessionDataRoot: dataRoot,
     files: new FilePermissionService(home),
     commands: new CommandPermissionService(home),
-    agentTools: options.agentTools
+    agentTools: options.agentTools,
+    mcpAutoApprove: options.mcpAutoApprove
   })
   const ctx: ToolSessionContext = { sessionId: 'session-1', workspaceDir: workspace, permissionMode: 'default' }
   return {

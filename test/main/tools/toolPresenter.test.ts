@@ -264,6 +264,16 @@ describe('failures outside the tools', () => {
     expect(result.rawData).toMatchObject({ isError: true, source: 'mcp', toolResult: { ok: false, error: { code: 'mcp_call_failed', message: 'connection closed' } } })
   })
 
+  it('honours a server\'s autoApproveTools, but a deny rule still wins', async () => {
+    const mcp = await connectMcp([{ id: 'weather', name: 'weather', server: weatherServer() }])
+    closeMcp = () => mcp.close()
+    h = createHarness({ mcp, mcpAutoApprove: (serverId, tool) => serverId === 'weather' && tool === 'forecast' })
+    expect(h.text(await h.call('forecast', { city: 'Oslo' }))).toBe('Sunny in Oslo')
+    await expect(h.call('fail', {})).rejects.toBeInstanceOf(McpPermissionRequiredError)
+    h.gate.addRule({ kind: 'mcp', pattern: 'weather/forecast', effect: 'deny' })
+    expect((await h.call('forecast', { city: 'Oslo' })).rawData.toolResult.error?.code).toBe('permission_denied')
+  })
+
   it('does not run a tool whose call was already cancelled', async () => {
     h = createHarness()
     const controller = new AbortController()

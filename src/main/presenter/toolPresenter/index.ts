@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { normalizePermissionMode, type PermissionMode, type PermissionRequest, type RiskLevel } from '@shared/types/permission'
 import type { MCPToolCall, MCPToolDefinition, ToolContentItem, ToolResultEnvelope, ToolSource } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
-import { permissionErrorFor, type PermissionGate } from '../permission'
+import { permissionErrorFor, type GateResult, type PermissionGate } from '../permission'
 import { FilePermissionService } from '../permission/filePermissionService'
 import { CommandPermissionService } from '../permission/commandPermissionService'
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
@@ -53,6 +53,8 @@ export interface ToolPresenterDeps {
   files?: FilePermissionService
   commands?: CommandPermissionService
   agentTools?: AgentToolManagerOptions
+  /** The MCP server's own `autoApproveTools` setting: such tools run without asking (deny rules still win). */
+  mcpAutoApprove?: (serverId: string, toolName: string) => boolean
   log?: (message: string) => void
 }
 
@@ -124,7 +126,7 @@ export class ToolPresenter {
   async preCheckToolPermission(call: MCPToolCall, ctx: ToolSessionContext): Promise<PreCheckResult> {
     const prepared = await this.prepare(call, ctx)
     if (prepared.kind === 'error') return { status: 'invalid', message: prepared.result.rawData.toolResult.error?.message ?? 'invalid call' }
-    const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
+    const verdict = this.verdict(prepared, ctx)
     if (verdict.status === 'deny') return { status: 'denied', reason: verdict.reason }
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
     return { status: 'allowed' }
@@ -137,7 +139,7 @@ export class ToolPresenter {
   async callTool(call: MCPToolCall, ctx: ToolSessionContext): Promise<ToolCallResult> {
     const prepared = await this.prepare(call, ctx)
     if (prepared.kind === 'error') return prepared.result
-    const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
+    const verdict = this.verdict(prepared, ctx)
     if (verdict.status === 'deny') return errorResult(call, prepared.route, 'permission_denied', verdict.reason)
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
     if (ctx.signal?.aborted) return errorResult(call, prepared.route, 'aborted', `${call.name} was cancelled before it ran`)
@@ -209,6 +211,14 @@ export class ToolPresenter {
     }
     const toolCtx = this.toolContext(call, ctx)
     return { kind: 'agent', tool, args: validated.data, need: tool.checkPermission(validated.data, toolCtx), route, toolCtx }
+  }
+
+  private verdict(prepared: Exclude<Prepared, { kind: 'error' }>, ctx: ToolSessionContext): GateResult {
+    const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
+    if (verdict.status === 'ask' && prepared.kind === 'mcp' && this.deps.mcpAutoApprove?.(prepared.route.serverId, prepared.route.originalName)) {
+      return { status: 'allow', via: 'server autoApproveTools' }
+    }
+    return verdict
   }
 
   private toolContext(call: MCPToolCall, ctx: ToolSessionContext): ToolContext {

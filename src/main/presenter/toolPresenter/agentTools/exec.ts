@@ -37,7 +37,7 @@ export const execTool = defineAgentTool({
       throw new ToolError('cwd_not_found', `Working directory does not exist or is not a folder: ${cwd}. Update the session workspace or pass an existing cwd.`)
     }
     const timeoutMs = args.timeout_ms ?? (args.background ? undefined : EXEC_DEFAULT_TIMEOUT_MS)
-    const started = ctx.processes.start({
+    const started = await ctx.processes.start({
       sessionId: ctx.sessionId,
       command: args.command,
       cwd,

@@ -54,9 +54,20 @@ const KILL_GRACE_MS = 2_000
 export class BackgroundProcessManager {
   private readonly bySession = new Map<string, Map<string, ManagedProcess>>()
 
-  constructor(private readonly options: { shell?: string; killGraceMs?: number } = {}) {}
+  private environment?: Promise<NodeJS.ProcessEnv>
 
-  start(options: StartOptions): ProcessInfo {
+  constructor(
+    private readonly options: {
+      shell?: string
+      killGraceMs?: number
+      /** The environment commands run with (e.g. with the login shell's PATH); read once, lazily. */
+      baseEnv?: () => Promise<NodeJS.ProcessEnv>
+    } = {}
+  ) {}
+
+  async start(options: StartOptions): Promise<ProcessInfo> {
+    this.environment ??= (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
+    const env = await this.environment
     const processId = `proc_${randomBytes(6).toString('hex')}`
     const { file, args } = userShell(options.command, this.options.shell)
     const child = execa(file, args, {
@@ -68,7 +79,7 @@ export class BackgroundProcessManager {
       reject: false,
       detached: process.platform !== 'win32',
       windowsHide: true,
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' }
+      env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' }
     })
     const managed: ManagedProcess = {
       processId,
