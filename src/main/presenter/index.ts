@@ -57,6 +57,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     clientInfo: { name: platform.appName, version: platform.appVersion },
     permissionGate: createMcpPermissionGate(permissions),
     sampler: () => createCoreStreamSampler(llmProviders),
+    oauth: { openUrl: (url) => platform.openExternal(url), clientName: platform.appName },
     log
   })
   // Servers start in the background: a slow or broken one never delays the app.
@@ -101,6 +102,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
       stopToolCleanup()
       await mcp.dispose()
       await tools.dispose()
+      tape.dispose()
       sqlite.close()
     }
   }

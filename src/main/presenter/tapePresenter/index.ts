@@ -18,6 +18,7 @@ import { detectTokenizer, searchTapes, type Tokenizer } from './search'
 import { tapeContext } from './context'
 import { createFork, discardFork, mergeFork, type ForkResult, type MergeResult } from './forks'
 import { writeHandoff, type HandoffInput } from './handoff'
+import { TapeIndexer } from './indexer'
 
 export type { ForkResult, MergeResult } from './forks'
 export type { HandoffInput } from './handoff'
@@ -27,26 +28,39 @@ export interface TapePresenterDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
   now?: () => number
   newId?: () => string
+  log?: (message: string) => void
 }
+
+/** A search first indexes up to this many pending rows; anything beyond is scanned instead. */
+const SEARCH_CATCH_UP_ROWS = 20_000
 
 /**
  * Append-only tapes. Every write is one IMMEDIATE transaction (or joins the caller's, as a
- * savepoint), which is how a projection and the facts it comes from commit together.
+ * savepoint), which is how a projection and the facts it comes from commit together. The
+ * full-text index follows right after each write (see TapeIndexer).
  */
 export class TapePresenter {
   readonly store: TapeStore
   readonly tokenizer: Tokenizer
+  readonly indexer: TapeIndexer
   private readonly newId: () => string
 
   constructor(private readonly deps: TapePresenterDeps) {
     this.store = new TapeStore(deps.sqlite.db, deps.now ?? Date.now)
     this.tokenizer = detectTokenizer(deps.sqlite.db)
     this.newId = deps.newId ?? (() => randomUUID().replaceAll('-', '').slice(0, 16))
+    this.indexer = new TapeIndexer(deps.sqlite.db, (fn) => deps.sqlite.transaction(fn), deps.log ?? (() => {}))
+    this.indexer.schedule() // whatever a crash or another process left unindexed
+  }
+
+  /** Stops background indexing (the rest is picked up at the next start). */
+  dispose(): void {
+    this.indexer.dispose()
   }
 
   /** Creates an empty tape; a session's tape id is usually the session id. */
   createTape(tapeId: string, sessionId: string | null = null): void {
-    this.deps.sqlite.transaction(() => this.store.createTape({ id: tapeId, sessionId }))
+    this.write(() => this.store.createTape({ id: tapeId, sessionId }))
   }
 
   hasTape(tapeId: string): boolean {
@@ -56,7 +70,7 @@ export class TapePresenter {
   append(tapeId: string, entries: TapeEntryInput | readonly TapeEntryInput[]): TapeEntry[] {
     const list = (Array.isArray(entries) ? entries : [entries]) as readonly TapeEntryInput[]
     const valid = list.map(validateEntry)
-    return this.deps.sqlite.transaction(() => this.store.insertEntries(tapeId, valid))
+    return this.write(() => this.store.insertEntries(tapeId, valid))
   }
 
   appendAnchor(tapeId: string, name: string, state: JsonObject = {}, options: { provenanceKey?: string; meta?: JsonObject } = {}): TapeEntry {
@@ -116,12 +130,12 @@ export class TapePresenter {
 
   search(tapeId: string, query: string, options: TapeSearchOptions = {}): TapeSearchHit[] {
     this.store.requireTape(tapeId)
-    return searchTapes(this.deps.sqlite.db, this.tokenizer, [tapeId], query, options)
+    return searchTapes(this.deps.sqlite.db, this.tokenizer, this.catchUpIndex(), [tapeId], query, options)
   }
 
   /** Search over several tapes at once (history search across sessions). */
   searchMany(tapeIds: readonly string[], query: string, options: TapeSearchOptions = {}): TapeSearchHit[] {
-    return searchTapes(this.deps.sqlite.db, this.tokenizer, tapeIds, query, options)
+    return searchTapes(this.deps.sqlite.db, this.tokenizer, this.catchUpIndex(), tapeIds, query, options)
   }
 
   context(tapeId: string, entryIds: readonly number[], options: TapeContextOptions = {}): TapeContextResult {
@@ -129,21 +143,21 @@ export class TapePresenter {
   }
 
   handoff(tapeId: string, input: HandoffInput = {}): TapeEntry {
-    return this.deps.sqlite.transaction(() => writeHandoff(this.store, tapeId, input))
+    return this.write(() => writeHandoff(this.store, tapeId, input))
   }
 
   fork(parentTapeId: string, options: { forkId?: string; sessionId?: string | null } = {}): ForkResult {
     const forkId = options.forkId ?? this.newId()
-    return this.deps.sqlite.transaction(() => createFork(this.store, parentTapeId, forkId, options.sessionId ?? null))
+    return this.write(() => createFork(this.store, parentTapeId, forkId, options.sessionId ?? null))
   }
 
   merge(forkTapeId: string, result: { entryIds?: readonly number[]; meta?: JsonObject } = {}): MergeResult {
-    return this.deps.sqlite.transaction(() => mergeFork(this.store, forkTapeId, result))
+    return this.write(() => mergeFork(this.store, forkTapeId, result))
   }
 
   discard(forkTapeId: string, reason: string, meta: JsonObject = {}): TapeEntry {
     if (!reason.trim()) throw new AppError('invalid_input', 'A discard needs a reason')
-    return this.deps.sqlite.transaction(() => discardFork(this.store, forkTapeId, reason.trim(), meta))
+    return this.write(() => discardFork(this.store, forkTapeId, reason.trim(), meta))
   }
 
   forks(tapeId: string): { tapeId: string; forkId: string; status: string; parentHeadEntryId: number }[] {
@@ -158,6 +172,23 @@ export class TapePresenter {
   /** Deletes whole tapes and every fork below them. Only a session purge calls this. */
   purge(tapeIds: readonly string[]): string[] {
     return this.deps.sqlite.transaction(() => this.store.purge(tapeIds))
+  }
+
+  private write<T>(fn: () => T): T {
+    const result = this.deps.sqlite.transaction(fn)
+    this.indexer.schedule()
+    return result
+  }
+
+  /** Indexes what is pending so results are exact; returns the index watermark to search with. */
+  private catchUpIndex(): number {
+    try {
+      this.indexer.indexPending(SEARCH_CATCH_UP_ROWS)
+    } catch (error) {
+      // A busy database must not fail the search: the unindexed rows are scanned instead.
+      this.deps.log?.(`tape index catch-up before search failed: ${String(error)}`)
+    }
+    return this.indexer.indexedSeq()
   }
 }
 

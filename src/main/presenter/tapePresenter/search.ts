@@ -8,6 +8,11 @@ export type Tokenizer = 'trigram' | 'unicode61'
 
 const MAX_QUERY_CHARS = 500
 const MAX_TOKENS = 12
+/**
+ * bm25 ranks at most this many matches, the newest ones. A word on most of a 100,000-entry
+ * tape would otherwise be scored everywhere; a query with fewer matches is ranked exactly.
+ */
+export const RANKED_CANDIDATES = 200
 
 interface HitRow {
   seq: number
@@ -30,10 +35,12 @@ export function detectTokenizer(db: Database.Database): Tokenizer {
  * Full-text search over one or more tapes, best first. Tokens are ANDed. Tokens the index
  * cannot match (shorter than 3 characters under trigram) are matched as substrings, so a one-
  * or two-character query still finds entries. Substring-only hits rank after full-text hits.
+ * Rows above `indexedSeq` (appended, not yet indexed) are covered by the substring scan.
  */
 export function searchTapes(
   db: Database.Database,
   tokenizer: Tokenizer,
+  indexedSeq: number,
   tapeIds: readonly string[] | null,
   query: string,
   rawOptions: TapeSearchOptions = {}
@@ -51,10 +58,12 @@ export function searchTapes(
     const like = substringTokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'")
     const rows = db
       .prepare(
-        `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, bm25(tape_fts) AS rank
-         FROM tape_fts JOIN tape_entries e ON e.seq = tape_fts.rowid
-         WHERE tape_fts MATCH ?${filters.sql}${like.join('')}
-         ORDER BY rank, e.created_at DESC, e.entry_id DESC LIMIT ?`
+        `SELECT * FROM (
+           SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, bm25(tape_fts) AS rank
+           FROM tape_fts JOIN tape_entries e ON e.seq = tape_fts.rowid
+           WHERE tape_fts MATCH ?${filters.sql}${like.join('')}
+           ORDER BY tape_fts.rowid DESC LIMIT ${RANKED_CANDIDATES})
+         ORDER BY rank, created_at DESC, entry_id DESC LIMIT ?`
       )
       .all(match, ...filters.params, ...substringTokens.map(likePattern), options.limit) as HitRow[]
     for (const row of rows) {
@@ -66,15 +75,24 @@ export function searchTapes(
   // Under trigram, a full-text match of every token already is the substring match; the scan
   // is only needed when some token could not go through the index.
   const indexCoveredEverything = tokenizer === 'trigram' && substringTokens.length === 0
-  if (hits.length < options.limit && !indexCoveredEverything) {
+  // When the index answered every token, only rows it has not seen yet need a scan (if any).
+  const hasUnindexedRows = () =>
+    ((db.prepare('SELECT max(seq) AS m FROM tape_entries').get() as { m: number | null }).m ?? 0) > indexedSeq
+  if (hits.length < options.limit && (!indexCoveredEverything || hasUnindexedRows())) {
     const like = tokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'").join('')
-    const order = tapeIds?.length === 1 ? 'e.entry_id DESC' : 'e.created_at DESC, e.seq DESC'
+    const order = indexCoveredEverything ? 'e.seq DESC' : tapeIds?.length === 1 ? 'e.entry_id DESC' : 'e.created_at DESC, e.seq DESC'
+    const tail = indexCoveredEverything ? ' AND e.seq > ?' : ''
     const rows = db
       .prepare(
         `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text
-         FROM tape_entries e WHERE 1 = 1${filters.sql}${like} ORDER BY ${order} LIMIT ?`
+         FROM tape_entries e WHERE 1 = 1${filters.sql}${tail}${like} ORDER BY ${order} LIMIT ?`
       )
-      .all(...filters.params, ...tokens.map(likePattern), options.limit + seen.size) as HitRow[]
+      .all(
+        ...filters.params,
+        ...(indexCoveredEverything ? [indexedSeq] : []),
+        ...tokens.map(likePattern),
+        options.limit + seen.size
+      ) as HitRow[]
     for (const row of rows) {
       if (hits.length >= options.limit) break
       if (seen.has(row.seq)) continue

@@ -52,7 +52,7 @@ export const sessionsTapeMigration: Migration = {
       CREATE INDEX tapes_by_session ON tapes (session_id);
 
       CREATE TABLE tape_entries (
-        seq INTEGER PRIMARY KEY,
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
         tape_id TEXT NOT NULL REFERENCES tapes(id),
         entry_id INTEGER NOT NULL,
         kind TEXT NOT NULL CHECK (kind IN ('message', 'tool_call', 'tool_result', 'anchor', 'event')),
@@ -137,6 +137,10 @@ export const sessionsTapeMigration: Migration = {
  * FTS5 over tape entries, reading its text from `tape_entries.search_text` (external content:
  * the text is stored once). Trigram matches substrings in any script; builds without it get
  * unicode61 and the search falls back to substring matching where tokens would not match.
+ *
+ * The index trails the tape: appends commit without it and the indexer adds rows up to
+ * `tape_index_state.indexed_seq` right after (trigram indexing costs more than the append
+ * itself). `seq` is AUTOINCREMENT so a purged row's number is never reused below the mark.
  */
 function createTapeSearchIndex(db: Database.Database): void {
   const create = (tokenizer: string) =>
@@ -149,11 +153,10 @@ function createTapeSearchIndex(db: Database.Database): void {
     create('unicode61 remove_diacritics 2')
   }
   db.exec(`
-    CREATE TRIGGER tape_entries_fts_insert AFTER INSERT ON tape_entries
-    BEGIN
-      INSERT INTO tape_fts (rowid, search_text) VALUES (NEW.seq, NEW.search_text);
-    END;
+    CREATE TABLE tape_index_state (id INTEGER PRIMARY KEY CHECK (id = 1), indexed_seq INTEGER NOT NULL);
+    INSERT INTO tape_index_state (id, indexed_seq) VALUES (1, 0);
     CREATE TRIGGER tape_entries_fts_delete AFTER DELETE ON tape_entries
+    WHEN OLD.seq <= (SELECT indexed_seq FROM tape_index_state WHERE id = 1)
     BEGIN
       INSERT INTO tape_fts (tape_fts, rowid, search_text) VALUES ('delete', OLD.seq, OLD.search_text);
     END;
