@@ -1,4 +1,3 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { AppError } from '@shared/errors'
 import {
@@ -26,6 +25,7 @@ import { formatMcpServersJson, parseMcpServersJson } from './importExport'
 import { BUILTIN_SERVERS, createBuiltinServer } from './inMemoryServers'
 import { InteractionBroker, type SamplingModelRunner } from './interactionBroker'
 import { McpClient } from './mcpClient'
+import { McpOAuthProvider, type McpOAuthOptions } from './oauth'
 import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
@@ -57,7 +57,8 @@ export interface McpPresenterDeps {
   permissionGate?: McpPermissionGate
   /** Built-in servers by command name; tests add their own. */
   builtins?: (name: string) => McpServer | undefined
-  authProviderFor?: (config: McpServerConfig) => OAuthClientProvider | undefined
+  /** OAuth sign-in for http/sse servers (browser + loopback redirect); omit to use static headers only. */
+  oauth?: Omit<McpOAuthOptions, 'secrets'>
   interactionTimeoutMs?: number
   log?: (message: string) => void
 }
@@ -92,7 +93,7 @@ export class McpPresenter implements McpToolSource {
         new McpClient(config, {
           baseEnv: deps.shellEnv,
           createInMemoryServer: deps.builtins ?? createBuiltinServer,
-          authProvider: deps.authProviderFor?.(config),
+          createAuthProvider: deps.oauth ? (config) => this.authProviderFor(config) : undefined,
           handlers: this.interactions,
           events,
           clientInfo: deps.clientInfo ?? { name: 'deepchat-desk', version: '0.0.0' }
@@ -151,6 +152,7 @@ export class McpPresenter implements McpToolSource {
     this.store.require(id)
     await this.servers.remove(id)
     await this.store.remove(id)
+    await McpOAuthProvider.forget(id, this.deps.config)
     this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
   }
 
@@ -195,6 +197,14 @@ export class McpPresenter implements McpToolSource {
 
   private view(stored: StoredServerConfig): McpServerView {
     return { ...stored, status: this.servers.status(stored.id) }
+  }
+
+  /**
+   * A server gets OAuth unless it already sends its own Authorization header (a static token).
+   */
+  private async authProviderFor(config: McpServerConfig): Promise<McpOAuthProvider | undefined> {
+    if (!this.deps.oauth || Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined
+    return McpOAuthProvider.create(config.id, { ...this.deps.oauth, secrets: this.deps.config })
   }
 
   // ---- lifecycle ----------------------------------------------------------------------

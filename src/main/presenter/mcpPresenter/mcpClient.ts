@@ -23,6 +23,7 @@ import type { McpServerConfig } from '@shared/types/mcp'
 import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
 import type { McpClientHandlers } from './clientHandlers'
 import { killProcesses, listDescendants } from './killTree'
+import type { McpOAuthProvider } from './oauth'
 import { mapCallResult } from './resultMapper'
 import { createHttpTransport, createInMemoryTransport, createStdioTransport, type TransportDeps } from './transports'
 
@@ -37,6 +38,8 @@ export interface McpClientEvents {
 }
 
 export interface McpClientDeps extends TransportDeps {
+  /** OAuth for http/sse servers; undefined means static headers only. */
+  createAuthProvider?: (config: McpServerConfig) => Promise<McpOAuthProvider | undefined>
   handlers: McpClientHandlers
   events: McpClientEvents
   clientInfo: Implementation
@@ -56,6 +59,7 @@ export class McpClient {
   private transport?: Transport
   private inMemoryServer?: McpServer
   private closing = false
+  private auth?: McpOAuthProvider
   /** Which wire protocol an http server ended up on (Streamable HTTP or the SSE fallback). */
   transportKind?: 'stdio' | 'http' | 'sse' | 'inmemory'
 
@@ -91,20 +95,34 @@ export class McpClient {
         return
       }
       case 'sse':
-        await this.connectWith(createHttpTransport(this.config, this.deps, 'sse'), 'sse')
-        return
       case 'http':
+        this.auth = await this.deps.createAuthProvider?.(this.config)
+        await this.connectRemote(this.config.type)
+    }
+  }
+
+  /** http tries Streamable HTTP first and falls back to SSE; a 401 runs the OAuth flow once. */
+  private async connectRemote(type: 'http' | 'sse'): Promise<void> {
+    let kind: 'http' | 'sse' = type
+    try {
+      try {
+        await this.connectWith(createHttpTransport(this.config, kind, this.auth), kind)
+      } catch (streamableError) {
+        if (type !== 'http' || streamableError instanceof UnauthorizedError) throw streamableError
+        // Older servers only speak the 2024-11-05 HTTP+SSE transport.
+        kind = 'sse'
         try {
-          await this.connectWith(createHttpTransport(this.config, this.deps, 'http'), 'http')
-        } catch (streamableError) {
-          if (streamableError instanceof UnauthorizedError) throw streamableError
-          // Older servers only speak the 2024-11-05 HTTP+SSE transport.
-          try {
-            await this.connectWith(createHttpTransport(this.config, this.deps, 'sse'), 'sse')
-          } catch {
-            throw streamableError
-          }
+          await this.connectWith(createHttpTransport(this.config, kind, this.auth), kind)
+        } catch {
+          throw streamableError
         }
+      }
+    } catch (error) {
+      if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
+      const code = await this.auth.waitForAuthorizationCode()
+      const transport = createHttpTransport(this.config, kind, this.auth)
+      await transport.finishAuth(code)
+      await this.connectWith(transport, kind)
     }
   }
 
@@ -251,6 +269,7 @@ export class McpClient {
   async close(): Promise<void> {
     if (this.closing) return
     this.closing = true
+    this.auth?.cancel()
     const pid = this.pid
     const descendants = pid ? await listDescendants(pid).catch(() => []) : []
     if (this.transport instanceof StreamableHTTPClientTransport) {

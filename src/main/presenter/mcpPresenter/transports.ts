@@ -14,7 +14,6 @@ export interface TransportDeps {
   baseEnv: () => Promise<Record<string, string>>
   /** Creates a built-in server by its command name, or undefined if there is none. */
   createInMemoryServer?: (name: string) => McpServer | undefined
-  authProvider?: OAuthClientProvider
 }
 
 export async function createStdioTransport(config: McpServerConfig, deps: TransportDeps): Promise<StdioClientTransport> {
@@ -33,12 +32,16 @@ export async function createStdioTransport(config: McpServerConfig, deps: Transp
   })
 }
 
-export function createHttpTransport(config: McpServerConfig, deps: TransportDeps, kind: 'http' | 'sse'): Transport {
+export function createHttpTransport(
+  config: McpServerConfig,
+  kind: 'http' | 'sse',
+  authProvider?: OAuthClientProvider
+): StreamableHTTPClientTransport | SSEClientTransport {
   const url = new URL(config.url)
   const requestInit: RequestInit = { headers: config.headers }
   return kind === 'http'
-    ? new StreamableHTTPClientTransport(url, { requestInit, authProvider: deps.authProvider })
-    : new SSEClientTransport(url, { requestInit, authProvider: deps.authProvider })
+    ? new StreamableHTTPClientTransport(url, { requestInit, authProvider })
+    : new SSEClientTransport(url, { requestInit, authProvider })
 }
 
 /** Starts a built-in server in this process and returns the client end of the linked pair. */
