@@ -3,6 +3,7 @@ import { createServer } from 'node:net'
 import type { LLMCoreStreamEvent } from '@shared/types/llm'
 import type { ProviderKind } from '@shared/types/provider'
 import type { FakeLlmKind, FakeScript } from '../../fixtures/llm/fakeLlm'
+import { LlmProviderPresenter } from '../../../src/main/presenter/llmProviderPresenter'
 import { addProviderFor, collect, request, textOf, useFakeLlms, useHarness } from './helpers'
 
 const harness = useHarness()
@@ -248,6 +249,29 @@ describe('a consumer that stops early', () => {
     for await (const event of providers.coreStream(request(id), new AbortController().signal)) {
       if (event.type === 'text') break
     }
+    await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
+  })
+})
+
+describe('a stall nobody aborts', () => {
+  it('fails as network once nothing has arrived for the idle timeout', async () => {
+    const { presenters } = harness()
+    const providers = new LlmProviderPresenter({
+      config: presenters.config,
+      events: presenters.events,
+      retry: { baseDelayMs: 5, idleTimeoutMs: 300 }
+    })
+    const server = await fake({
+      kind: 'anthropic',
+      script: [{ steps: [{ type: 'text', text: 'a' }, { type: 'delay', ms: 150 }, { type: 'text', text: 'b' }, { type: 'delay', ms: 150 }, { type: 'text', text: 'c' }, { type: 'stall' }] }]
+    })
+    const id = await addProviderFor(providers, 'anthropic', server)
+    const started = performance.now()
+    const events = await collect(providers.coreStream(request(id), new AbortController().signal))
+    // Slow but steady deltas are not a stall; the silence after the last one is.
+    expect(textOf(events)).toBe('abc')
+    expect(errorOf(events)).toMatchObject({ code: 'network', error_message: expect.stringContaining('sent nothing') })
+    expect(performance.now() - started).toBeLessThan(2000)
     await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
   })
 })

@@ -18,9 +18,14 @@ export interface RetryPolicy {
   /** First backoff; doubles each retry. A provider's retry-after wins when given. */
   baseDelayMs: number
   maxDelayMs: number
+  /**
+   * A stream that delivers nothing for this long fails as `network` (a stall nobody aborts).
+   * Generous, because a local model may think for minutes before its first token.
+   */
+  idleTimeoutMs: number
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000 }
+export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000, idleTimeoutMs: 300_000 }
 
 /**
  * Streams one request with retries. Rate-limit and server errors are retried with backoff,
@@ -32,32 +37,23 @@ export async function* streamWithRetry(
   signal: AbortSignal,
   policy: RetryPolicy
 ): AsyncGenerator<LLMCoreStreamEvent> {
-  // Our own controller, so that a consumer that stops iterating early (break, return, throw)
-  // also closes the HTTP request, not only one that aborts the caller's signal.
-  const local = new AbortController()
-  const forward = () => local.abort(signal.reason)
-  if (signal.aborted) forward()
-  else signal.addEventListener('abort', forward, { once: true })
-  try {
-    yield* attempts(input, signal, local.signal, policy)
-  } finally {
-    signal.removeEventListener('abort', forward)
-    local.abort()
-  }
-}
-
-async function* attempts(
-  input: StreamAttemptInput,
-  signal: AbortSignal,
-  requestSignal: AbortSignal,
-  policy: RetryPolicy
-): AsyncGenerator<LLMCoreStreamEvent> {
   for (let attempt = 0; ; attempt++) {
     if (signal.aborted) return yield* failWith({ code: 'aborted', message: 'The request was aborted' })
     const outcome: AttemptOutcome = { producedContent: false }
-    yield* adaptStream(abortable(startAttempt(input, requestSignal), requestSignal), outcome)
+    // Stopped in `finally` whatever happens — including a consumer that simply stops
+    // iterating (break/return/throw) — so the HTTP request never outlives the attempt.
+    const watchdog = new IdleWatchdog(signal, policy.idleTimeoutMs)
+    try {
+      yield* adaptStream(watchdog.watch(startAttempt(input, watchdog.signal)), outcome)
+    } finally {
+      watchdog.stop()
+    }
     if (!outcome.failure) return
-    const failure = signal.aborted ? { code: 'aborted' as const, message: 'The request was aborted' } : outcome.failure
+    const failure = signal.aborted
+      ? { code: 'aborted' as const, message: 'The request was aborted' }
+      : watchdog.fired
+        ? { code: 'network' as const, message: `The provider sent nothing for ${(policy.idleTimeoutMs / 1000).toFixed(policy.idleTimeoutMs < 10_000 ? 1 : 0)} s` }
+        : outcome.failure
     if (!outcome.producedContent && isRetryable(failure.code) && attempt < policy.maxRetries) {
       const delay = failure.retryAfterMs ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
       if (await sleep(Math.min(delay, policy.maxDelayMs), signal)) continue
@@ -96,6 +92,54 @@ function* failWith(failure: ClassifiedError): Generator<LLMCoreStreamEvent> {
     ...(failure.retryAfterMs !== undefined ? { retry_after_ms: failure.retryAfterMs } : {})
   }
   yield { type: 'stop', stop_reason: 'error' }
+}
+
+/**
+ * One attempt's signal: aborted by the caller, or by the watchdog when no part has arrived
+ * for `idleMs`. Checked on an interval rather than re-armed per part, which is cheaper when
+ * thousands of parts stream by.
+ */
+class IdleWatchdog {
+  private readonly controller = new AbortController()
+  private readonly timer: ReturnType<typeof setInterval>
+  private lastActivity = Date.now()
+  fired = false
+
+  constructor(
+    private readonly parent: AbortSignal,
+    idleMs: number
+  ) {
+    this.parent.addEventListener('abort', this.forward, { once: true })
+    if (parent.aborted) this.forward()
+    this.timer = setInterval(
+      () => {
+        if (Date.now() - this.lastActivity < idleMs) return
+        this.fired = true
+        this.controller.abort()
+      },
+      Math.max(5, Math.min(1000, idleMs / 4))
+    )
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  async *watch<T>(source: AsyncIterable<T>): AsyncGenerator<T> {
+    for await (const item of abortable(source, this.controller.signal)) {
+      this.lastActivity = Date.now()
+      yield item
+    }
+  }
+
+  /** Ends the attempt: whatever is still open of its request is closed. */
+  stop(): void {
+    clearInterval(this.timer)
+    this.parent.removeEventListener('abort', this.forward)
+    this.controller.abort()
+  }
+
+  private readonly forward = () => this.controller.abort()
 }
 
 /**

@@ -26,7 +26,7 @@ export { maskApiKey } from './providerStore'
 export interface LlmProviderDeps {
   config: ProviderConfigPort
   events: EventSink
-  /** Backoff timing; the retry count comes from each provider's `maxRetries`. */
+  /** Backoff and idle timing; the retry count comes from each provider's `maxRetries`. */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>
 }
 
