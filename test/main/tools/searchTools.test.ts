@@ -100,6 +100,15 @@ describe('grep', () => {
     expect(match.after).toEqual([{ line: 3, text: 'const FOO = 2' }])
   })
 
+  it('does not repeat a context line between two close matches', async () => {
+    put('close.txt', 'a\nhit one\nb\nhit two\nc\n')
+    const found = matches(await h.call('grep', { pattern: 'hit', path: 'close.txt', context: 1 }))
+    expect(found.map((m) => [m.line, m.before, m.after])).toEqual([
+      [2, [{ line: 1, text: 'a' }], [{ line: 3, text: 'b' }]],
+      [4, [], [{ line: 5, text: 'c' }]]
+    ])
+  })
+
   it('filters by glob and file type and scopes by path', async () => {
     expect(matches(await h.call('grep', { pattern: 'TODO', glob: '*.vue' })).map((m) => m.path)).toEqual(['src/components/ChatInput.vue'])
     expect(matches(await h.call('grep', { pattern: 'TODO', type: 'ts' })).map((m) => m.path)).toEqual(['src/stores/chatStore.ts'])

@@ -67,22 +67,9 @@ export class BackgroundProcessManager {
 
   async start(options: StartOptions): Promise<ProcessInfo> {
     this.environment ??= (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
-    const env = await this.environment
-    const processId = `proc_${randomBytes(6).toString('hex')}`
-    const { file, args } = userShell(options.command, this.options.shell)
-    const child = execa(file, args, {
-      cwd: options.cwd,
-      stdin: options.keepStdin ? 'pipe' : 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      reject: false,
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-      env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' }
-    })
+    const child = this.spawnShell(options, await this.environment)
     const managed: ManagedProcess = {
-      processId,
+      processId: `proc_${randomBytes(6).toString('hex')}`,
       sessionId: options.sessionId,
       command: options.command,
       cwd: options.cwd,
@@ -105,23 +92,7 @@ export class BackgroundProcessManager {
     child.stdin?.on('error', () => {
       managed.stdinOpen = false
     })
-    managed.exited = child.then(
-      (result) => {
-        if (managed.timer) clearTimeout(managed.timer)
-        managed.exitCode = result.exitCode ?? null
-        if (managed.status !== 'killed') {
-          managed.status = result.failed && result.exitCode === undefined ? 'error' : result.exitCode === 0 ? 'done' : 'error'
-        }
-        if (result.exitCode === undefined && !result.isTerminated && result.message && managed.status === 'error') {
-          append(`\n${result.shortMessage ?? result.message}\n`)
-        }
-        managed.stdinOpen = false
-        managed.onChange?.(publicInfo(managed))
-      },
-      () => {
-        managed.status = managed.status === 'killed' ? 'killed' : 'error'
-      }
-    )
+    managed.exited = this.watchExit(managed, append)
     if (options.timeoutMs && options.timeoutMs > 0) {
       managed.timer = setTimeout(() => {
         managed.timedOut = true
@@ -130,10 +101,45 @@ export class BackgroundProcessManager {
       managed.timer.unref()
     }
     const sessionMap = this.bySession.get(options.sessionId) ?? new Map<string, ManagedProcess>()
-    sessionMap.set(processId, managed)
+    sessionMap.set(managed.processId, managed)
     this.bySession.set(options.sessionId, sessionMap)
     managed.onChange?.(publicInfo(managed))
     return publicInfo(managed)
+  }
+
+  /** The user's shell in its own process group (so a kill reaches the whole tree). */
+  private spawnShell(options: StartOptions, env: NodeJS.ProcessEnv): ResultPromise {
+    const { file, args } = userShell(options.command, this.options.shell)
+    return execa(file, args, {
+      cwd: options.cwd,
+      stdin: options.keepStdin ? 'pipe' : 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+      env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' }
+    })
+  }
+
+  /** Settles status and exit code when the child ends; a spawn failure is told in the output. */
+  private watchExit(managed: ManagedProcess, append: (chunk: string) => void): Promise<void> {
+    return managed.child.then(
+      (result) => {
+        if (managed.timer) clearTimeout(managed.timer)
+        managed.exitCode = result.exitCode ?? null
+        if (managed.status !== 'killed') managed.status = result.exitCode === 0 ? 'done' : 'error'
+        if (result.exitCode === undefined && !result.isTerminated && managed.status === 'error') {
+          append(`\n${result.shortMessage ?? result.message}\n`)
+        }
+        managed.stdinOpen = false
+        managed.onChange?.(publicInfo(managed))
+      },
+      () => {
+        if (managed.status !== 'killed') managed.status = 'error'
+      }
+    )
   }
 
   /** Resolves 'exited' when the process ends, 'yielded' after `yieldMs`, 'aborted' on the signal. */

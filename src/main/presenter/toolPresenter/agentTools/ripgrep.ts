@@ -37,6 +37,49 @@ export interface RgOutcome {
 
 const MAX_LINE_CHARS = 500
 
+/** Turns `rg --json` lines into matches, attaching context lines before and after each. */
+class MatchCollector {
+  readonly matches: RgMatch[] = []
+  readonly files = new Set<string>()
+  private pendingContext: { line: number; text: string }[] = []
+  private lastMatch: RgMatch | null = null
+
+  constructor(private readonly maxResults: number) {}
+
+  /** Returns false once `maxResults` is reached and another match arrives. */
+  accept(line: string): boolean {
+    let event: RgEvent
+    try {
+      event = JSON.parse(line) as RgEvent
+    } catch {
+      return true
+    }
+    if (event.type === 'begin') {
+      this.pendingContext = []
+      this.lastMatch = null
+      return true
+    }
+    if (event.type !== 'context' && event.type !== 'match') return true
+    const path = textOf(event.data.path)
+    const entry = { line: event.data.line_number ?? 0, text: clip(textOf(event.data.lines).replace(/\r?\n$/, '')) }
+    if (event.type === 'context') {
+      const last = this.lastMatch
+      if (last && entry.line > last.line && last.path === path) last.after.push(entry)
+      else this.pendingContext.push(entry)
+      return true
+    }
+    if (this.matches.length >= this.maxResults) return false
+    // Context already attached as `after` of the previous match is not repeated as `before`.
+    const last = this.lastMatch
+    const before = this.pendingContext.filter((c) => !last || c.line > last.line)
+    this.lastMatch = { path, ...entry, before, after: [] }
+    this.pendingContext = []
+    this.matches.push(this.lastMatch)
+    this.files.add(path)
+    return true
+  }
+}
+
 /**
  * Runs `rg --json` and collects matches with their context, stopping ripgrep as soon as
  * `maxResults` matches are in hand so a broad pattern never reads the whole tree.
@@ -48,48 +91,17 @@ export function runRipgrep(rgPath: string, args: string[], cwd: string, maxResul
       return
     }
     const child = spawn(rgPath, ['--json', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], signal })
-    const matches: RgMatch[] = []
-    const files = new Set<string>()
-    let pendingContext: { line: number; text: string }[] = []
+    const collector = new MatchCollector(maxResults)
     let truncated = false
     let stderr = ''
-    let lastMatch: RgMatch | null = null
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       if (stderr.length < 4000) stderr += chunk
     })
     const lines = createInterface({ input: child.stdout, crlfDelay: Infinity })
     lines.on('line', (line) => {
-      if (truncated) return
-      let event: RgEvent
-      try {
-        event = JSON.parse(line) as RgEvent
-      } catch {
-        return
-      }
-      if (event.type === 'begin') {
-        pendingContext = []
-        lastMatch = null
-      } else if (event.type === 'context' || event.type === 'match') {
-        const path = textOf(event.data.path)
-        const text = clip(textOf(event.data.lines).replace(/\r?\n$/, ''))
-        const lineNumber = event.data.line_number ?? 0
-        if (event.type === 'context') {
-          if (lastMatch && lineNumber > lastMatch.line && lastMatch.path === path) lastMatch.after.push({ line: lineNumber, text })
-          else pendingContext.push({ line: lineNumber, text })
-          return
-        }
-        if (matches.length >= maxResults) {
-          truncated = true
-          child.kill()
-          return
-        }
-        // Context lines already attached as `after` of the previous match are not repeated.
-        const before = pendingContext.filter((c) => !lastMatch || c.line > lastMatch.line)
-        lastMatch = { path, line: lineNumber, text, before, after: [] }
-        pendingContext = []
-        matches.push(lastMatch)
-        files.add(path)
-      }
+      if (truncated || collector.accept(line)) return
+      truncated = true
+      child.kill()
     })
     child.on('error', (error) => {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') reject(missingRipgrep(`cannot run ${rgPath}`))
@@ -99,6 +111,7 @@ export function runRipgrep(rgPath: string, args: string[], cwd: string, maxResul
     child.on('close', (code) => {
       lines.close()
       if (signal?.aborted) return reject(new ToolError('aborted', 'grep was cancelled'))
+      const { matches, files } = collector
       // Exit 2 with matches means some files could not be read: the matches are still good.
       if (truncated || code === 0 || code === 1 || (code === 2 && matches.length > 0)) {
         return resolve({ matches, truncated, filesWithMatches: files.size })
