@@ -114,7 +114,7 @@ describe('provider routes', () => {
     expect((await router.call(providersList, {})).providers).toHaveLength(2)
   })
 
-  it('sets the default model only to a model that exists, and clears it when the provider goes', async () => {
+  it('sets the default model only to a model that exists, and clears it when the model or provider goes', async () => {
     const { router, events } = harness()
     await router.call(providersAdd, { provider: { presetId: 'anthropic', apiKey: KEY } })
     await expect(
@@ -125,6 +125,11 @@ describe('provider routes', () => {
     expect((await router.call(providersList, {})).defaultModel).toEqual(set.defaultModel)
     expect(events.some((e) => e.name === 'providers.default.changed')).toBe(true)
 
+    // Dropping the model from the provider's list clears the default too.
+    await router.call(providersUpdate, { id: 'anthropic', patch: { models: [{ id: 'claude-opus-4-1', name: 'Opus' }] } })
+    expect((await router.call(providersList, {})).defaultModel).toBeNull()
+
+    await router.call(providersSetDefault, { defaultModel: { providerId: 'anthropic', modelId: 'claude-opus-4-1' } })
     await router.call(providersRemove, { id: 'anthropic' })
     expect((await router.call(providersList, {})).defaultModel).toBeNull()
   })

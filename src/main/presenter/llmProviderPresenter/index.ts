@@ -83,6 +83,10 @@ export class LlmProviderPresenter {
     const updated = StoredProviderSchema.parse({ ...current, ...stripUndefined(fields) })
     this.store.save(this.store.all().map((p) => (p.id === id ? updated : p)))
     if (apiKey !== undefined) await this.store.setApiKey(id, apiKey)
+    const defaultModel = this.getDefaultModel()
+    if (defaultModel?.providerId === id && !updated.models.some((m) => m.id === defaultModel.modelId)) {
+      this.setDefaultModel(null)
+    }
     await this.emitList()
     return this.store.view(updated)
   }
