@@ -8,6 +8,10 @@ export const routes: RouteRecordRaw[] = [
     children: [
       { path: '', redirect: { name: 'settings-general' } },
       { path: 'general', name: 'settings-general', component: () => import('./pages/settings/GeneralSettings.vue') },
+      { path: 'providers', name: 'settings-providers', component: () => import('./pages/settings/ProvidersSettings.vue') },
+      { path: 'mcp', name: 'settings-mcp', component: () => import('./pages/settings/McpSettings.vue') },
+      { path: 'permissions', name: 'settings-permissions', component: () => import('./pages/settings/PermissionsSettings.vue') },
+      { path: 'agent-tools', name: 'settings-agent-tools', component: () => import('./pages/settings/AgentToolsSettings.vue') },
       { path: 'about', name: 'settings-about', component: () => import('./pages/settings/AboutPage.vue') }
     ]
   },

@@ -1,5 +1,10 @@
 import common from './common'
 import chat from './chat'
 import settings from './settings'
+import settingsCommon from './settingsCommon'
+import providers from './providers'
+import mcp from './mcp'
+import permissions from './permissions'
+import agentTools from './agentTools'
 
-export default { ...common, ...chat, ...settings }
+export default { ...common, ...chat, ...settings, ...settingsCommon, ...providers, ...mcp, ...permissions, ...agentTools }

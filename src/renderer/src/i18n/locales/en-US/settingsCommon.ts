@@ -1,0 +1,3 @@
+export default {
+  settingsCommon: { close: 'Close', cancel: 'Cancel', save: 'Save' }
+}

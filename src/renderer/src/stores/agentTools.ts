@@ -1,0 +1,38 @@
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import { agentToolsList, agentToolsSetDefaultWorkspace, agentToolsSetEnabled } from '@shared/contracts/routes/agentTools.routes'
+import type { AgentToolInfo } from '@shared/types/agentTools'
+import { useBridge } from '@renderer/api/bridge'
+
+export const useAgentToolsStore = defineStore('agentTools', () => {
+  const tools = ref<AgentToolInfo[]>([])
+  const defaultWorkspaceDir = ref('')
+  const error = ref<string | null>(null)
+  const loaded = ref(false)
+
+  function apply(view: { tools: AgentToolInfo[]; defaultWorkspaceDir: string }): void {
+    tools.value = view.tools
+    defaultWorkspaceDir.value = view.defaultWorkspaceDir
+  }
+
+  async function load(): Promise<void> {
+    try {
+      apply(await useBridge().call(agentToolsList, {}))
+      error.value = null
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e)
+    } finally {
+      loaded.value = true
+    }
+  }
+
+  async function setEnabled(name: string, enabled: boolean): Promise<void> {
+    apply(await useBridge().call(agentToolsSetEnabled, { name, enabled }))
+  }
+
+  async function setDefaultWorkspace(path: string): Promise<void> {
+    apply(await useBridge().call(agentToolsSetDefaultWorkspace, { path }))
+  }
+
+  return { tools, defaultWorkspaceDir, error, loaded, load, setEnabled, setDefaultWorkspace }
+})

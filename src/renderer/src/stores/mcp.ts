@@ -1,0 +1,153 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import {
+  mcpAdd,
+  mcpCallTool,
+  mcpExportJson,
+  mcpGetPrompt,
+  mcpImportJson,
+  mcpList,
+  mcpListPrompts,
+  mcpListResources,
+  mcpListTools,
+  mcpReadResource,
+  mcpRemove,
+  mcpRestart,
+  mcpSetEnabled,
+  mcpUpdate
+} from '@shared/contracts/routes/mcp.routes'
+import { mcpCatalogChanged, mcpConfigChanged, mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
+import type { McpServerInput, McpServerPatch, McpServerStatus, McpServerView, McpToolView } from '@shared/types/mcp'
+import { useBridge } from '@renderer/api/bridge'
+
+/**
+ * MCP servers with their live status. Main pushes every status change, so nothing here polls;
+ * a status event older than what we hold is ignored.
+ */
+export const useMcpStore = defineStore('mcp', () => {
+  const servers = ref<McpServerView[]>([])
+  const tools = ref<Record<string, McpToolView[]>>({})
+  const error = ref<string | null>(null)
+  const loaded = ref(false)
+  const unsubscribers: Array<() => void> = []
+
+  const counts = computed(() => ({
+    total: servers.value.length,
+    running: servers.value.filter((s) => s.status.state === 'running').length,
+    error: servers.value.filter((s) => s.status.state === 'error').length
+  }))
+
+  function applyStatus(status: McpServerStatus): void {
+    servers.value = servers.value.map((s) =>
+      s.id === status.serverId && status.updatedAt >= s.status.updatedAt ? { ...s, status } : s
+    )
+  }
+
+  function subscribe(): void {
+    if (unsubscribers.length) return
+    const bridge = useBridge()
+    unsubscribers.push(
+      bridge.on(mcpServerStatusChanged, ({ status }) => applyStatus(status)),
+      bridge.on(mcpConfigChanged, () => void refresh()),
+      bridge.on(mcpCatalogChanged, ({ serverId, kinds }) => {
+        if (kinds.includes('tools') && tools.value[serverId]) void loadTools(serverId)
+      })
+    )
+  }
+
+  async function refresh(): Promise<void> {
+    try {
+      servers.value = (await useBridge().call(mcpList, {})).servers
+      error.value = null
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e)
+    }
+  }
+
+  async function load(): Promise<void> {
+    subscribe()
+    await refresh()
+    loaded.value = true
+  }
+
+  function replace(view: McpServerView): McpServerView {
+    const exists = servers.value.some((s) => s.id === view.id)
+    servers.value = exists ? servers.value.map((s) => (s.id === view.id ? view : s)) : [...servers.value, view]
+    return view
+  }
+
+  const call = useBridge
+  const add = async (server: McpServerInput) => replace((await call().call(mcpAdd, { server })).server)
+  const update = async (serverId: string, patch: McpServerPatch) => replace((await call().call(mcpUpdate, { serverId, patch })).server)
+  const setEnabled = async (serverId: string, enabled: boolean) =>
+    replace((await call().call(mcpSetEnabled, { serverId, enabled })).server)
+  const restart = async (serverId: string) => replace((await call().call(mcpRestart, { serverId })).server)
+
+  async function remove(serverId: string): Promise<void> {
+    await call().call(mcpRemove, { serverId })
+    servers.value = servers.value.filter((s) => s.id !== serverId)
+    const { [serverId]: _gone, ...rest } = tools.value
+    tools.value = rest
+  }
+
+  async function loadTools(serverId: string): Promise<McpToolView[]> {
+    const list = (await call().call(mcpListTools, { serverId })).tools
+    tools.value = { ...tools.value, [serverId]: list }
+    return list
+  }
+
+  /** Switches one tool on/off or its auto-approval, through the server's config. */
+  async function setToolFlag(serverId: string, toolName: string, flag: 'disabled' | 'autoApproved', value: boolean): Promise<void> {
+    const server = servers.value.find((s) => s.id === serverId)
+    if (!server) return
+    const key = flag === 'disabled' ? 'disabledTools' : 'autoApproveTools'
+    const others = server[key].filter((name) => name !== toolName)
+    await update(serverId, { [key]: value ? [...others, toolName] : others })
+    await loadTools(serverId)
+  }
+
+  const callTool = async (serverId: string, toolName: string, args: Record<string, unknown>) =>
+    (await call().call(mcpCallTool, { serverId, toolName, args })).result
+  const listPrompts = async (serverId: string) => (await call().call(mcpListPrompts, { serverId })).prompts
+  const getPrompt = async (serverId: string, name: string, args: Record<string, string>) =>
+    (await call().call(mcpGetPrompt, { serverId, name, args })).prompt
+  const listResources = (serverId: string) => call().call(mcpListResources, { serverId })
+  const readResource = async (serverId: string, uri: string) => (await call().call(mcpReadResource, { serverId, uri })).contents
+
+  async function importJson(json: string) {
+    const result = await call().call(mcpImportJson, { json })
+    for (const server of result.imported) replace(server)
+    return result
+  }
+
+  const exportJson = async () => (await call().call(mcpExportJson, { includeSecrets: false })).json
+
+  function dispose(): void {
+    unsubscribers.splice(0).forEach((off) => off())
+  }
+
+  return {
+    servers,
+    tools,
+    error,
+    loaded,
+    counts,
+    load,
+    refresh,
+    add,
+    update,
+    setEnabled,
+    restart,
+    remove,
+    loadTools,
+    setToolFlag,
+    callTool,
+    listPrompts,
+    getPrompt,
+    listResources,
+    readResource,
+    importJson,
+    exportJson,
+    dispose
+  }
+})

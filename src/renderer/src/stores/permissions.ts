@@ -1,0 +1,36 @@
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import { permissionsAddRule, permissionsListRules, permissionsRevokeRule } from '@shared/contracts/routes/permissions.routes'
+import type { PermissionRule, RuleDraft } from '@shared/types/permission'
+import { useBridge } from '@renderer/api/bridge'
+
+/** The remembered allow/deny rules. The default mode for new sessions lives in the settings store. */
+export const usePermissionsStore = defineStore('permissions', () => {
+  const rules = ref<PermissionRule[]>([])
+  const error = ref<string | null>(null)
+  const loaded = ref(false)
+
+  async function load(): Promise<void> {
+    try {
+      rules.value = (await useBridge().call(permissionsListRules, {})).rules
+      error.value = null
+    } catch (e) {
+      error.value = e instanceof Error ? e.message : String(e)
+    } finally {
+      loaded.value = true
+    }
+  }
+
+  async function add(draft: RuleDraft): Promise<PermissionRule> {
+    const { rule } = await useBridge().call(permissionsAddRule, { rule: draft })
+    rules.value = [...rules.value.filter((r) => r.id !== rule.id), rule]
+    return rule
+  }
+
+  async function revoke(id: string): Promise<void> {
+    await useBridge().call(permissionsRevokeRule, { id })
+    rules.value = rules.value.filter((r) => r.id !== id)
+  }
+
+  return { rules, error, loaded, load, add, revoke }
+})
