@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FilePermissionRequiredError } from '../../../src/main/presenter/permission'
-import { READ_MAX_CHARS, READ_MAX_LINES } from '../../../src/main/presenter/toolPresenter/agentTools/read'
+import { READ_MAX_CHARS, READ_MAX_IMAGE_BYTES, READ_MAX_LINES } from '../../../src/main/presenter/toolPresenter/agentTools/read'
 import { createHarness, type Harness } from './helpers'
 
 let h: Harness
@@ -60,6 +60,11 @@ describe('read', () => {
     writeFileSync(join(h.workspace, 'dot.png'), PNG_1PX)
     const result = await h.call('read', { path: 'dot.png' })
     expect(result.content[1]).toEqual({ type: 'image', data: PNG_1PX.toString('base64'), mimeType: 'image/png' })
+  })
+
+  it('refuses images over 5 MB', async () => {
+    writeFileSync(join(h.workspace, 'big.png'), Buffer.alloc(READ_MAX_IMAGE_BYTES + 1))
+    expect((await h.call('read', { path: 'big.png' })).rawData.toolResult.error?.code).toBe('image_too_large')
   })
 
   it('reports missing files, folders and offsets past the end clearly', async () => {

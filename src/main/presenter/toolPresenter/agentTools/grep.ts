@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path'
+import { dirname, relative, sep } from 'node:path'
 import { z } from 'zod'
 import description from './descriptions/grep.md?raw'
 import { FILESYSTEM_SERVER, checkFiles, defineAgentTool, ok, resolvePath, type AgentTool } from './defineTool'
@@ -34,9 +34,11 @@ export function createGrepTool(options: { resolveRipgrep?: () => Promise<string>
     checkPermission: (args, ctx) => checkFiles(ctx, 'grep', 'read', [args.path ?? '.']),
     async execute(args, ctx) {
       const target = resolvePath(ctx, args.path ?? '.')
-      await statOrThrow(target)
+      const info = await statOrThrow(target)
       const rg = await resolveRipgrep()
-      const outcome = await runRipgrep(rg, ripgrepArgs(args, target), ctx.workspaceDir, args.max_results, ctx.signal)
+      // Run where the target is: the workspace itself may not exist when an outside path was approved.
+      const cwd = info.isDirectory() ? target : dirname(target)
+      const outcome = await runRipgrep(rg, ripgrepArgs(args, target), cwd, args.max_results, ctx.signal)
       const shown = (p: string): string => displayPath(p, ctx.workspaceDir)
       const text = formatMatches(outcome.matches, shown)
       const summary = outcome.matches.length === 0
