@@ -1,11 +1,19 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
-import { sessionsStatusChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import {
+  sessionsInteractionsChanged,
+  sessionsStatusChanged,
+  sessionsUpdated
+} from '@shared/contracts/events/sessions.events'
 import {
   CreateSessionInput,
   PermissionMode,
   SubagentMeta,
+  type InteractionStatus,
+  type MessageBlockInput,
+  type MessageRecord,
+  type PendingInteraction,
   type SessionRecord,
   type SessionSearchHit,
   type SessionStatus
@@ -15,7 +23,7 @@ import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
 import type { EventSink } from '../../bridge/events'
 import { MessageStore } from './messageStore'
-import { InteractionStore } from './interactions'
+import { InteractionStore, type InteractionRequest } from './interactions'
 import { toSession, type SessionRow } from './rows'
 import { copyHistory } from './sessionFork'
 
@@ -161,6 +169,37 @@ export class SessionPresenter {
     const session = this.updateColumns(sessionId, { status }, { silent: true })
     this.deps.events.emit(sessionsStatusChanged, { sessionId, status, version: ++this.statusVersion })
     return session
+  }
+
+  /**
+   * Pauses an assistant message on permission requests or questions: blocks, interaction rows,
+   * message state and session status change in one transaction.
+   */
+  pauseMessage(
+    messageId: string,
+    input: { blocks?: readonly MessageBlockInput[]; interactions: readonly InteractionRequest[] }
+  ): { message: MessageRecord; interactions: PendingInteraction[] } {
+    const result = this.deps.sqlite.transaction(() => {
+      const paused = this.interactions.pause(messageId, input)
+      this.updateColumns(paused.message.sessionId, { status: 'awaiting_interaction' }, { silent: true })
+      return paused
+    })
+    const { sessionId } = result.message
+    this.deps.events.emit(sessionsStatusChanged, { sessionId, status: 'awaiting_interaction', version: ++this.statusVersion })
+    this.deps.events.emit(sessionsInteractionsChanged, { sessionId, messageId, pendingCount: result.interactions.length })
+    return result
+  }
+
+  /** Records one answer; `remaining === 0` means the message can resume. */
+  resolveInteraction(
+    interactionId: string,
+    status: InteractionStatus,
+    response: Record<string, unknown> = {}
+  ): { interaction: PendingInteraction; remaining: number } {
+    const result = this.interactions.resolve(interactionId, status, response)
+    const { sessionId, messageId } = result.interaction
+    this.deps.events.emit(sessionsInteractionsChanged, { sessionId, messageId, pendingCount: result.remaining })
+    return result
   }
 
   /**

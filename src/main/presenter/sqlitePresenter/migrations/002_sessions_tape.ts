@@ -9,7 +9,13 @@ export const sessionsTapeMigration: Migration = {
   version: 2,
   name: 'sessions_tape',
   up(db) {
-    db.exec(`
+    createSessionsTapeSchema(db, 'trigram')
+  }
+}
+
+/** The schema of this migration; tests pass `unicode61` to exercise builds without trigram. */
+export function createSessionsTapeSchema(db: Database.Database, preferredTokenizer: 'trigram' | 'unicode61'): void {
+  db.exec(`
       CREATE TABLE sessions (
         id TEXT PRIMARY KEY,
         kind TEXT NOT NULL CHECK (kind IN ('regular', 'subagent')),
@@ -129,8 +135,7 @@ export const sessionsTapeMigration: Migration = {
       CREATE INDEX pending_interactions_by_message ON pending_interactions (message_id, status);
       CREATE INDEX pending_interactions_by_session ON pending_interactions (session_id, status);
     `)
-    createTapeSearchIndex(db)
-  }
+  createTapeSearchIndex(db, preferredTokenizer)
 }
 
 /**
@@ -142,12 +147,13 @@ export const sessionsTapeMigration: Migration = {
  * `tape_index_state.indexed_seq` right after (trigram indexing costs more than the append
  * itself). `seq` is AUTOINCREMENT so a purged row's number is never reused below the mark.
  */
-function createTapeSearchIndex(db: Database.Database): void {
+function createTapeSearchIndex(db: Database.Database, preferredTokenizer: 'trigram' | 'unicode61'): void {
   const create = (tokenizer: string) =>
     db.exec(
       `CREATE VIRTUAL TABLE tape_fts USING fts5(search_text, content='tape_entries', content_rowid='seq', tokenize='${tokenizer}')`
     )
   try {
+    if (preferredTokenizer !== 'trigram') throw new Error('trigram not wanted')
     create('trigram')
   } catch {
     create('unicode61 remove_diacritics 2')
