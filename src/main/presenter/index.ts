@@ -8,13 +8,14 @@ import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
-import { createEventRuntimePort } from './toolPresenter/defaultRuntimePort'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
 import { McpPresenter } from './mcpPresenter'
 import { createShellEnvResolver } from './mcpPresenter/shellEnv'
 import { createMcpPermissionGate } from './mcpPresenter/permissionGate'
 import { createCoreStreamSampler } from './mcpPresenter/samplingRunner'
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
+import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 
 export interface Presenters {
   platform: Platform
@@ -27,6 +28,7 @@ export interface Presenters {
   permissions: PermissionPresenter
   tools: ToolPresenter
   mcp: McpPresenter
+  agentRuntime: AgentRuntimePresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -62,17 +64,35 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   })
   // Servers start in the background: a slow or broken one never delays the app.
   void mcp.startEnabledServers()
-  // The runtime port is replaced by the chat loop's port.
+  // The chat loop owns the tools' runtime port: plans land in the running turn, snapshots on the tape.
+  const runtimePort = new LoopRuntimePort({ events, tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId })
   const tools = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({ baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }) }),
     permissions,
-    runtime: createEventRuntimePort(events),
+    runtime: runtimePort,
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     log
   })
+  const agentRuntime = new AgentRuntimePresenter({
+    sqlite,
+    sessions,
+    tape,
+    llm: {
+      coreStream: (request, signal) => llmProviders.coreStream(request, signal),
+      getDefaultModel: () => llmProviders.getDefaultModel(),
+      modelLimits: modelLimitsFrom(llmProviders)
+    },
+    tools,
+    permissions,
+    events,
+    log
+  })
+  runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
+  // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
+  agentRuntime.recoverOnStart()
   // A deleted session takes its grants, tool mapping and background processes with it.
   const stopToolCleanup = events.subscribe((name, payload) => {
     if (name !== sessionsUpdated.name) return
@@ -96,10 +116,12 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     permissions,
     tools,
     mcp,
+    agentRuntime,
     async dispose() {
       if (disposed) return
       disposed = true
       stopToolCleanup()
+      await agentRuntime.dispose()
       await mcp.dispose()
       await tools.dispose()
       tape.dispose()

@@ -6,7 +6,9 @@ import { registerProviderRoutes } from './providers'
 import { registerSessionRoutes } from './sessions'
 import { registerTapeRoutes } from './tape'
 import { registerPermissionRoutes } from './permissions'
+import { registerAgentToolRoutes } from './agentTools'
 import { registerMcpRoutes } from './mcp'
+import { registerChatRoutes } from './chat'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
@@ -17,6 +19,8 @@ export function createRouter(presenters: Presenters, log?: (message: string, err
   registerSessionRoutes(router, presenters)
   registerTapeRoutes(router, presenters)
   registerPermissionRoutes(router, presenters)
+  registerAgentToolRoutes(router, presenters)
   registerMcpRoutes(router, presenters)
+  registerChatRoutes(router, presenters)
   return router
 }

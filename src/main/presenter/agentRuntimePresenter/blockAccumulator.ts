@@ -1,0 +1,181 @@
+import type { MessageBlock } from '@shared/types/session'
+import type { ChatErrorCode } from '@shared/types/chat'
+import type { LLMCoreStreamEvent, LLMUsage, ProviderOptions, StopReason } from '@shared/types/llm'
+
+/** Where block changes go: the delta streamer batches them for the renderer and the projection. */
+export interface BlockChangeSink {
+  append(blockId: string, field: 'text' | 'params', text: string): void
+  upsert(blockId: string): void
+}
+
+export interface CompletedToolCall {
+  id: string
+  name: string
+  arguments: string
+  blockId: string
+}
+
+/**
+ * Folds provider stream events into the message's blocks. Text grows in place and is reported
+ * as `append` (constant cost per token); structural changes are reported as `upsert`.
+ */
+export class BlockAccumulator {
+  readonly blocks: MessageBlock[]
+  private readonly byId = new Map<string, MessageBlock>()
+  private openNarrative: MessageBlock | null = null
+  private readonly openCalls = new Map<string, MessageBlock>()
+  private roundCalls: CompletedToolCall[] = []
+  stopReason: StopReason | null = null
+  usage: LLMUsage | null = null
+  error: { code: string; message: string } | null = null
+  /** Whether this round produced anything the user can see (text, reasoning, calls, images). */
+  roundHadOutput = false
+
+  constructor(
+    initial: readonly MessageBlock[],
+    private readonly sink: BlockChangeSink,
+    private readonly newId: () => string,
+    private readonly now: () => number = Date.now
+  ) {
+    this.blocks = initial.map((b) => structuredClone(b))
+    for (const block of this.blocks) this.byId.set(block.id, block)
+  }
+
+  get(blockId: string): MessageBlock | undefined {
+    return this.byId.get(blockId)
+  }
+
+  /** Starts a provider round: per-round state is reset (the reference kept a stale stop reason). */
+  startRound(): void {
+    this.closeNarrative()
+    this.roundCalls = []
+    this.openCalls.clear()
+    this.stopReason = null
+    this.error = null
+    this.roundHadOutput = false
+  }
+
+  completedCalls(): CompletedToolCall[] {
+    return this.roundCalls
+  }
+
+  apply(event: LLMCoreStreamEvent): void {
+    switch (event.type) {
+      case 'text':
+        if (event.content) this.narrative('content', event.content, event.provider_options)
+        return
+      case 'reasoning':
+        if (event.reasoning_content) this.narrative('reasoning_content', event.reasoning_content, event.provider_options)
+        return
+      case 'tool_call_start':
+        this.startCall(event.tool_call_id, event.tool_call_name)
+        return
+      case 'tool_call_chunk': {
+        const block = this.openCalls.get(event.tool_call_id)
+        if (!block?.toolCall) return // unknown ids are ignored
+        block.toolCall.params += event.tool_call_arguments_chunk
+        this.sink.append(block.id, 'params', event.tool_call_arguments_chunk)
+        return
+      }
+      case 'tool_call_end':
+        this.endCall(event.tool_call_id, event.tool_call_arguments_complete, event.provider_options)
+        return
+      case 'image_data':
+        this.closeNarrative()
+        this.roundHadOutput = true
+        this.add({ kind: 'image', status: 'success', text: '', data: { mimeType: event.image_data.mimeType, data: event.image_data.data } })
+        return
+      case 'usage':
+        this.usage = event.usage
+        return
+      case 'error':
+        this.error = { code: event.code, message: event.error_message }
+        return
+      case 'stop':
+        this.stopReason = event.stop_reason
+        return
+    }
+  }
+
+  /** Closes the growing text block so the next text starts a new one (after tool calls, etc.). */
+  closeNarrative(): void {
+    const open = this.openNarrative
+    if (!open) return
+    this.openNarrative = null
+    this.setStatus(open.id, 'success')
+  }
+
+  add(input: Omit<MessageBlock, 'id' | 'createdAt' | 'updatedAt'> & { id?: string }): MessageBlock {
+    const at = this.now()
+    const block: MessageBlock = { ...input, id: input.id ?? this.newId(), createdAt: at, updatedAt: at }
+    this.blocks.push(block)
+    this.byId.set(block.id, block)
+    this.sink.upsert(block.id)
+    return block
+  }
+
+  update(blockId: string, patch: Partial<Omit<MessageBlock, 'id' | 'createdAt'>>): void {
+    const block = this.byId.get(blockId)
+    if (!block) return
+    Object.assign(block, patch, { updatedAt: this.now() })
+    this.sink.upsert(blockId)
+  }
+
+  setStatus(blockId: string, status: MessageBlock['status']): void {
+    this.update(blockId, { status })
+  }
+
+  addError(code: ChatErrorCode, message: string): MessageBlock {
+    this.closeNarrative()
+    return this.add({ kind: 'error', status: 'error', text: message, data: { code } })
+  }
+
+  /**
+   * Terminal cleanup: growing blocks end, calls that never ran (or were cut off) become
+   * `cancelled` — never a silent `success` with an empty result.
+   */
+  settleOpenBlocks(): void {
+    this.closeNarrative()
+    for (const block of this.blocks) {
+      if (block.kind === 'tool_call' && (block.status === 'pending' || block.status === 'loading')) this.setStatus(block.id, 'cancelled')
+      else if (block.kind === 'action' && block.status === 'pending') this.setStatus(block.id, 'cancelled')
+    }
+  }
+
+  private narrative(kind: 'content' | 'reasoning_content', text: string, providerOptions?: ProviderOptions): void {
+    this.roundHadOutput = true
+    const open = this.openNarrative
+    if (open && open.kind === kind) {
+      open.text += text
+      if (providerOptions) this.update(open.id, { data: { ...open.data, providerOptions } })
+      this.sink.append(open.id, 'text', text)
+      return
+    }
+    this.closeNarrative()
+    this.openNarrative = this.add({
+      kind,
+      status: 'pending',
+      text,
+      data: providerOptions ? { providerOptions } : undefined
+    })
+  }
+
+  private startCall(id: string, name: string): void {
+    this.closeNarrative()
+    this.roundHadOutput = true
+    const block = this.add({ kind: 'tool_call', status: 'pending', text: '', toolCall: { id, name, params: '' } })
+    this.openCalls.set(id, block)
+  }
+
+  private endCall(id: string, args: string, providerOptions?: ProviderOptions): void {
+    let block = this.openCalls.get(id)
+    if (!block) {
+      this.startCall(id, 'unknown')
+      block = this.openCalls.get(id)!
+    }
+    this.openCalls.delete(id)
+    const toolCall = { ...block.toolCall!, params: args || block.toolCall!.params || '{}' }
+    this.update(block.id, { toolCall, data: { ...block.data, argsComplete: true, ...(providerOptions ? { providerOptions } : {}) } })
+    this.roundCalls.push({ id, name: toolCall.name, arguments: toolCall.params, blockId: block.id })
+  }
+}

@@ -1,0 +1,156 @@
+import type { MCPToolDefinition, ToolContentItem } from '@shared/types/tools'
+import type { ActionBlockData, QuestionSpec } from '@shared/types/chat'
+import type { InteractionRequest } from '../sessionPresenter'
+import { PermissionRequiredError } from '../permission/errors'
+import type { ToolCallResult, ToolPresenter, ToolSessionContext } from '../toolPresenter'
+import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
+
+/** Built-in tools that only read: they run in parallel with each other. */
+export const READ_ONLY_AGENT_TOOLS = new Set(['read', 'glob', 'grep', 'tape_search', 'tape_context'])
+export const QUESTION_TOOL = 'deepchat_question'
+export const DENIED_RESULT = 'User denied the request.'
+
+export type DispatchTools = Pick<ToolPresenter, 'preCheckToolPermission' | 'callTool'>
+
+export interface DispatchInput {
+  calls: readonly CompletedToolCall[]
+  acc: BlockAccumulator
+  definitions: readonly MCPToolDefinition[]
+  ctx: ToolSessionContext & { signal: AbortSignal }
+  newId: () => string
+}
+
+/**
+ * Runs one round's tool calls. Every call is pre-checked first; calls that need the user become
+ * interactions (an `action` block each) and wait; the others run — consecutive read-only calls
+ * in parallel, the rest one by one in the model's order. Results land on the calls' blocks, so
+ * their order is the model's order whatever finished first.
+ */
+export async function dispatchRound(tools: DispatchTools, input: DispatchInput): Promise<InteractionRequest[]> {
+  const interactions: InteractionRequest[] = []
+  const runnable: CompletedToolCall[] = []
+  for (const call of input.calls) {
+    if (input.ctx.signal.aborted) break
+    if (call.name === QUESTION_TOOL) {
+      const result = await tools.callTool(mcpCall(call), input.ctx)
+      if (result.rawData.interaction) interactions.push(openQuestion(input, call, result.rawData.interaction.question))
+      else applyResult(input.acc, call, result)
+      continue
+    }
+    try {
+      const verdict = await tools.preCheckToolPermission(mcpCall(call), input.ctx)
+      if (verdict.status === 'allowed') runnable.push(call)
+      else setResult(input.acc, call.blockId, verdict.status === 'denied' ? `Error: ${verdict.reason}` : `Error: ${verdict.message}`, true)
+    } catch (error) {
+      if (error instanceof PermissionRequiredError) interactions.push(openPermission(input, call, error))
+      else setResult(input.acc, call.blockId, `Error: ${error instanceof Error ? error.message : String(error)}`, true)
+    }
+  }
+  for (const group of groupByReadOnly(runnable, input.definitions)) {
+    if (input.ctx.signal.aborted) break
+    if (group.parallel) {
+      const found = await Promise.all(group.calls.map((call) => runCall(tools, input, call)))
+      interactions.push(...found.filter((i): i is InteractionRequest => !!i))
+    } else {
+      for (const call of group.calls) {
+        if (input.ctx.signal.aborted) break
+        const interaction = await runCall(tools, input, call)
+        if (interaction) interactions.push(interaction)
+      }
+    }
+  }
+  return interactions
+}
+
+/** Runs one allowed call; a permission that appeared meanwhile still becomes an interaction. */
+export async function runCall(tools: DispatchTools, input: Omit<DispatchInput, 'calls' | 'definitions'>, call: CompletedToolCall): Promise<InteractionRequest | null> {
+  input.acc.setStatus(call.blockId, 'loading')
+  try {
+    const result = await tools.callTool(mcpCall(call), input.ctx)
+    if (input.ctx.signal.aborted) {
+      input.acc.setStatus(call.blockId, 'cancelled')
+      return null
+    }
+    applyResult(input.acc, call, result)
+    return null
+  } catch (error) {
+    if (error instanceof PermissionRequiredError) return openPermission(input, call, error)
+    setResult(input.acc, call.blockId, `Error: ${error instanceof Error ? error.message : String(error)}`, true)
+    return null
+  }
+}
+
+export function isReadOnly(name: string, definitions: readonly MCPToolDefinition[]): boolean {
+  const definition = definitions.find((d) => d.function.name === name)
+  if (!definition) return false
+  if (definition.source === 'agent') return READ_ONLY_AGENT_TOOLS.has(name)
+  return definition.annotations?.readOnlyHint === true
+}
+
+function groupByReadOnly(calls: readonly CompletedToolCall[], definitions: readonly MCPToolDefinition[]) {
+  const groups: { parallel: boolean; calls: CompletedToolCall[] }[] = []
+  for (const call of calls) {
+    const parallel = isReadOnly(call.name, definitions)
+    const last = groups[groups.length - 1]
+    if (last && last.parallel === parallel && parallel) last.calls.push(call)
+    else groups.push({ parallel, calls: [call] })
+  }
+  return groups
+}
+
+export function setResult(acc: BlockAccumulator, blockId: string, response: string, isError: boolean, data?: Record<string, unknown>): void {
+  const block = acc.get(blockId)
+  if (!block?.toolCall) return
+  acc.update(blockId, {
+    status: isError ? 'error' : 'success',
+    toolCall: { ...block.toolCall, response, isError },
+    ...(data ? { data: { ...block.data, ...data } } : {})
+  })
+}
+
+function applyResult(acc: BlockAccumulator, call: CompletedToolCall, result: ToolCallResult): void {
+  const spilled = result.rawData.spilled ? { spilledPath: result.rawData.spilled.path } : undefined
+  setResult(acc, call.blockId, contentText(result.content), result.rawData.isError, spilled)
+}
+
+export function contentText(content: readonly ToolContentItem[]): string {
+  return content
+    .map((item) => {
+      switch (item.type) {
+        case 'text':
+          return item.text
+        case 'resource':
+          return item.resource.text ?? `[resource ${item.resource.uri}]`
+        case 'resource_link':
+          return `[link ${item.uri}]`
+        default:
+          return `[${item.type} ${item.mimeType}]`
+      }
+    })
+    .join('\n')
+}
+
+function mcpCall(call: CompletedToolCall) {
+  return { id: call.id, name: call.name, arguments: call.arguments }
+}
+
+function openPermission(input: Pick<DispatchInput, 'acc' | 'newId'>, call: CompletedToolCall, error: PermissionRequiredError): InteractionRequest {
+  const id = input.newId()
+  const data: ActionBlockData = { actionType: 'permission', interactionId: id, toolCallId: call.id, toolName: call.name, request: error.request }
+  return openAction(input.acc, call, id, 'permission', data)
+}
+
+function openQuestion(input: Pick<DispatchInput, 'acc' | 'newId'>, call: CompletedToolCall, question: QuestionSpec): InteractionRequest {
+  const id = input.newId()
+  const data: ActionBlockData = { actionType: 'question', interactionId: id, toolCallId: call.id, question }
+  return openAction(input.acc, call, id, 'question', data)
+}
+
+function openAction(acc: BlockAccumulator, call: CompletedToolCall, id: string, kind: 'permission' | 'question', data: ActionBlockData): InteractionRequest {
+  const blockId = `action-${id}`
+  const callBlock = acc.get(call.blockId)
+  // The call waits (status stays `pending`) until the user answers: never a fake `success`.
+  acc.update(call.blockId, { status: 'pending', data: { ...callBlock?.data, interactionId: id } })
+  acc.add({ id: blockId, kind: 'action', status: 'pending', text: '', data })
+  return { id, kind, blockId, toolCallId: call.id, request: data as unknown as Record<string, unknown> }
+}

@@ -1,0 +1,408 @@
+import { randomUUID } from 'node:crypto'
+import { AppError } from '@shared/errors'
+import type { ChatImageInput, ChatMessageView, QueuedInput, StreamCursor } from '@shared/types/chat'
+import type { MessageBlock, MessageRecord, SessionRecord, UserMessageContent } from '@shared/types/session'
+import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
+import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
+import { chatMessageCreated, chatQueueChanged, chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
+import type { EventSink } from '../../bridge/events'
+import type { SqlitePresenter } from '../sqlitePresenter'
+import type { SessionPresenter } from '../sessionPresenter'
+import type { TapePresenter } from '../tapePresenter'
+import type { PermissionPresenter } from '../permission'
+import type { ToolPresenter } from '../toolPresenter'
+import { ChatRun, type RunDeps, type RunOutcome } from './runLoop'
+import type { ModelLimits } from './contextBuilder'
+import { applyAnswer, denyEffect } from './interactionAnswers'
+import { saveImages, titleFrom } from './turnInputs'
+import { SUPERSEDED_EVENT } from './tapeHistory'
+
+export { LoopRuntimePort } from './runtimePort'
+export type { ModelLimits } from './contextBuilder'
+
+export interface AgentRuntimeDeps {
+  sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
+  sessions: Pick<SessionPresenter, 'create' | 'require' | 'setStatus' | 'messages' | 'interactions'>
+  tape: Pick<TapePresenter, 'inheritedView' | 'appendAnchor' | 'appendEvent'>
+  llm: {
+    coreStream(request: LLMRequest, signal: AbortSignal): AsyncIterable<LLMCoreStreamEvent>
+    getDefaultModel(): { providerId: string; modelId: string } | null
+    modelLimits(providerId: string, modelId: string): Promise<ModelLimits>
+  }
+  tools: RunDeps['tools'] & Pick<ToolPresenter, 'sessionDataDir'>
+  permissions: Pick<PermissionPresenter, 'decide'>
+  events: EventSink
+  newId?: () => string
+  log?: (message: string) => void
+  deltaIntervalMs?: number
+  flushIntervalMs?: number
+}
+
+export interface TurnAccepted {
+  sessionId: string
+  started: boolean
+  userMessageId: string | null
+  assistantMessageId: string | null
+  queued: QueuedInput | null
+}
+
+export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'workspaceDir' | 'permissionMode'>>
+
+interface ActiveRun {
+  run: ChatRun
+  controller: AbortController
+  done: Promise<void>
+}
+
+/**
+ * The chat loop's front: accepts turns, runs one ChatRun per session at a time, pauses and
+ * resumes on interactions, stops, queues steering input and recovers after a crash.
+ */
+export class AgentRuntimePresenter {
+  private readonly active = new Map<string, ActiveRun>()
+  private readonly queues = new Map<string, QueuedInput[]>()
+  private readonly cursors = new Map<string, StreamCursor>()
+  private readonly newId: () => string
+  private disposed = false
+
+  constructor(private readonly deps: AgentRuntimeDeps) {
+    this.newId = deps.newId ?? (() => randomUUID())
+  }
+
+  /** Accepts a user message: starts a run now, or queues it behind the active one. */
+  async sendMessage(input: { sessionId?: string; text: string; images?: ChatImageInput[]; newSession?: NewSessionOptions }): Promise<TurnAccepted> {
+    if (!input.text.trim() && !input.images?.length) throw new AppError('invalid_message', 'Message cannot be empty')
+    const session = input.sessionId ? this.deps.sessions.require(input.sessionId) : this.createSession(input.text, input.newSession)
+    this.assertNotPaused(session.id)
+    if (this.active.has(session.id)) {
+      if (input.images?.length) throw new AppError('session_busy', 'Images cannot be queued while a reply is streaming; stop it first')
+      const queued: QueuedInput = { id: this.newId(), text: input.text, createdAt: Date.now() }
+      this.queues.set(session.id, [...(this.queues.get(session.id) ?? []), queued])
+      this.emitQueue(session.id)
+      return { sessionId: session.id, started: false, userMessageId: null, assistantMessageId: null, queued }
+    }
+    const files = saveImages(this.deps.tools.sessionDataDir(session.id), input.images ?? [])
+    return this.startTurn(session, { text: input.text, files, links: [] })
+  }
+
+  /** Stops the run, or denies every open interaction of a paused message. */
+  async stop(sessionId: string): Promise<{ stopped: boolean; messageId: string | null }> {
+    this.deps.sessions.require(sessionId)
+    if (this.queues.delete(sessionId)) this.emitQueue(sessionId)
+    const active = this.active.get(sessionId)
+    if (active) {
+      active.controller.abort(new AppError('user_cancelled', 'Stopped by the user'))
+      await active.done
+      return { stopped: true, messageId: active.run.spec.messageId }
+    }
+    const paused = [...new Set(this.deps.sessions.interactions.list({ sessionId, status: 'pending' }).map((i) => i.messageId))]
+    for (const messageId of paused) this.stopPaused(sessionId, messageId)
+    return { stopped: paused.length > 0, messageId: paused[0] ?? null }
+  }
+
+  /** Records one answer; the last open answer of a message starts the resumed run. */
+  async respondToolInteraction(input: { sessionId: string; messageId: string; interactionId: string; response: unknown }): Promise<{ accepted: true; remaining: number; resumed: boolean }> {
+    const interaction = this.deps.sessions.interactions.require(input.interactionId)
+    if (interaction.sessionId !== input.sessionId || interaction.messageId !== input.messageId) {
+      throw new AppError('interaction_not_found', `Interaction ${input.interactionId} does not belong to message ${input.messageId}`)
+    }
+    if (interaction.status !== 'pending') throw new AppError('interaction_not_pending', `Interaction ${interaction.id} was already ${interaction.status}`)
+    const message = this.deps.sessions.messages.require(input.messageId)
+    const effect = applyAnswer(interaction, message, input.response)
+    const { remaining } = this.deps.sqlite.transaction(() => {
+      this.deps.sessions.messages.upsertBlocks(message.id, effect.blocks)
+      return this.deps.sessions.interactions.resolve(interaction.id, effect.status, effect.response)
+    })
+    if (effect.permission) {
+      const request = (message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined)?.request
+      if (request) this.deps.permissions.decide(request as never, effect.permission.decision, effect.permission.rule)
+    }
+    this.emitBlocks(input.sessionId, message.id, `answer-${interaction.id}`, effect.blocks)
+    if (remaining > 0) return { accepted: true, remaining, resumed: false }
+    await this.resume(this.deps.sessions.require(input.sessionId), message.id)
+    return { accepted: true, remaining: 0, resumed: true }
+  }
+
+  /** A new answer to the user message before `messageId`; the old answer leaves the context. */
+  async retry(sessionId: string, messageId: string): Promise<TurnAccepted> {
+    const session = this.requireIdle(sessionId)
+    const target = this.deps.sessions.messages.require(messageId)
+    if (target.sessionId !== sessionId || target.role !== 'assistant') throw new AppError('invalid_input', 'Retry takes an assistant message of this session')
+    const superseded = this.supersededIds(session)
+    const all = this.allMessages(sessionId).filter((m) => !superseded.has(m.id))
+    const user = [...all].reverse().find((m) => m.role === 'user' && m.orderSeq < target.orderSeq)
+    if (!user) throw new AppError('invalid_input', 'There is no user message to answer again')
+    this.supersede(session, all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id), 'retry')
+    return this.startRun(session, user, this.createAssistant(session.id))
+  }
+
+  /** Replaces a user message's text: it and everything after it leave the context and the list. */
+  async editAndResend(sessionId: string, messageId: string, text: string): Promise<TurnAccepted> {
+    const session = this.requireIdle(sessionId)
+    const target = this.deps.sessions.messages.require(messageId)
+    if (target.sessionId !== sessionId || target.role !== 'user') throw new AppError('invalid_input', 'Only a user message of this session can be edited')
+    if (!text.trim()) throw new AppError('invalid_message', 'Message cannot be empty')
+    const superseded = this.supersededIds(session)
+    const later = this.allMessages(sessionId).filter((m) => m.orderSeq >= target.orderSeq && !superseded.has(m.id))
+    this.supersede(session, later.map((m) => m.id), 'edit')
+    return this.startTurn(session, { text, files: target.content?.files ?? [], links: [] })
+  }
+
+  listQueue(sessionId: string): QueuedInput[] {
+    return [...(this.queues.get(sessionId) ?? [])]
+  }
+
+  cancelQueued(sessionId: string, inputId: string): boolean {
+    const list = this.queues.get(sessionId) ?? []
+    const next = list.filter((q) => q.id !== inputId)
+    if (next.length === list.length) return false
+    this.queues.set(sessionId, next)
+    this.emitQueue(sessionId)
+    return true
+  }
+
+  /** Messages with their live state: a streaming message shows what its deltas have shown. */
+  getMessages(sessionId: string, page: { beforeOrderSeq?: number; limit?: number } = {}): { messages: ChatMessageView[]; hasMore: boolean } {
+    const session = this.deps.sessions.require(sessionId)
+    const superseded = this.supersededIds(session)
+    const { messages, hasMore } = this.deps.sessions.messages.list(sessionId, page)
+    return { messages: messages.filter((m) => !superseded.has(m.id)).map((m) => this.view(m)), hasMore }
+  }
+
+  getMessage(messageId: string): ChatMessageView {
+    return this.view(this.deps.sessions.messages.require(messageId))
+  }
+
+  /** After a crash: streaming messages become `error` (partial text kept); paused ones stay answerable. */
+  recoverOnStart(): MessageRecord[] {
+    const recovered = this.deps.sessions.messages.recoverInterrupted()
+    for (const sessionId of new Set(recovered.map((m) => m.sessionId))) {
+      const paused = this.deps.sessions.interactions.list({ sessionId, status: 'pending' }).length > 0
+      this.deps.sessions.setStatus(sessionId, paused ? 'awaiting_interaction' : 'idle')
+    }
+    return recovered
+  }
+
+  /** Routes `update_plan` to the session's running turn. */
+  publishPlan(snapshot: PlanSnapshot): void {
+    this.active.get(snapshot.sessionId)?.run.publishPlan(snapshot)
+  }
+
+  isRunning(sessionId: string): boolean {
+    return this.active.has(sessionId)
+  }
+
+  /** Waits for the session's current run (tests, shutdown). */
+  async idle(sessionId: string): Promise<void> {
+    while (this.active.has(sessionId)) await this.active.get(sessionId)!.done
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true
+    this.queues.clear()
+    const runs = [...this.active.values()]
+    for (const run of runs) run.controller.abort(new AppError('shutdown', 'The app is closing'))
+    await Promise.all(runs.map((r) => r.done))
+  }
+
+  private createSession(text: string, options: NewSessionOptions = {}): SessionRecord {
+    const model = options.providerId && options.modelId ? { providerId: options.providerId, modelId: options.modelId } : this.deps.llm.getDefaultModel()
+    return this.deps.sessions.create({
+      title: titleFrom(text),
+      providerId: model?.providerId ?? null,
+      modelId: model?.modelId ?? null,
+      workspaceDir: options.workspaceDir ?? null,
+      permissionMode: options.permissionMode
+    })
+  }
+
+  private startTurn(session: SessionRecord, content: UserMessageContent): Promise<TurnAccepted> {
+    this.resolveModel(session) // fail before anything is written
+    const user = this.deps.sessions.messages.appendUserMessage(session.id, content)
+    this.deps.events.emit(chatMessageCreated, { sessionId: session.id, message: user })
+    return this.startRun(session, user, this.createAssistant(session.id))
+  }
+
+  private createAssistant(sessionId: string): MessageRecord {
+    const assistant = this.deps.sessions.messages.createAssistantMessage(sessionId)
+    this.deps.events.emit(chatMessageCreated, { sessionId, message: assistant })
+    return assistant
+  }
+
+  private async startRun(session: SessionRecord, user: MessageRecord | null, assistant: MessageRecord, grantedBlockIds: string[] = []): Promise<TurnAccepted> {
+    const model = this.resolveModel(session)
+    const limits = await this.deps.llm.modelLimits(model.providerId, model.modelId)
+    const controller = new AbortController()
+    const run = new ChatRun(this.runDeps(), {
+      session,
+      messageId: assistant.id,
+      runId: this.newId(),
+      providerId: model.providerId,
+      modelId: model.modelId,
+      limits,
+      userMessage: user,
+      initialBlocks: assistant.blocks,
+      grantedBlockIds,
+      signal: controller.signal
+    })
+    const entry: ActiveRun = { run, controller, done: Promise.resolve() }
+    this.active.set(session.id, entry)
+    this.deps.sessions.setStatus(session.id, 'generating')
+    entry.done = run.run().then(
+      (outcome) => this.afterRun(session.id, entry, outcome),
+      (error: unknown) => {
+        this.deps.log?.(`chat run crashed: ${String(error)}`)
+        this.afterRun(session.id, entry, { status: 'error', code: 'internal', message: String(error) })
+      }
+    )
+    return { sessionId: session.id, started: true, userMessageId: user?.id ?? null, assistantMessageId: assistant.id, queued: null }
+  }
+
+  private afterRun(sessionId: string, entry: ActiveRun, outcome: RunOutcome): void {
+    this.cursors.set(entry.run.spec.messageId, { runId: entry.run.spec.runId, seq: entry.run.streamer.seq })
+    if (this.active.get(sessionId) === entry) this.active.delete(sessionId)
+    const status = outcome.status === 'paused' ? 'awaiting_interaction' : outcome.status === 'error' ? 'error' : 'idle'
+    try {
+      this.deps.sessions.setStatus(sessionId, status)
+    } catch (error) {
+      this.deps.log?.(`session status not saved: ${String(error)}`) // the session was deleted meanwhile
+      return
+    }
+    if (outcome.status !== 'paused' && outcome.status !== 'aborted') this.drainQueue(sessionId)
+  }
+
+  /** Queued steering input becomes the next turn (several queued texts become one message). */
+  private drainQueue(sessionId: string): void {
+    const queued = this.queues.get(sessionId)
+    if (!queued?.length || this.disposed) return
+    this.queues.delete(sessionId)
+    this.emitQueue(sessionId)
+    const session = this.deps.sessions.require(sessionId)
+    this.startTurn(session, { text: queued.map((q) => q.text).join('\n\n'), files: [], links: [] }).catch((error: unknown) =>
+      this.deps.log?.(`queued input could not start: ${String(error)}`)
+    )
+  }
+
+  private async resume(session: SessionRecord, messageId: string): Promise<void> {
+    if (this.active.has(session.id)) throw new AppError('session_busy', 'A run is already active in this session')
+    const interactions = this.deps.sessions.interactions.list({ messageId })
+    const message = this.deps.sessions.messages.require(messageId)
+    const granted = new Set(interactions.filter((i) => i.status === 'granted').map((i) => i.toolCallId))
+    const grantedBlockIds = message.blocks.filter((b) => b.kind === 'tool_call' && b.status === 'pending' && granted.has(b.toolCall?.id ?? '')).map((b) => b.id)
+    const user = [...this.allMessages(session.id)].reverse().find((m) => m.role === 'user' && m.orderSeq < message.orderSeq) ?? null
+    this.deps.sessions.messages.setStatus(messageId, 'streaming')
+    await this.startRun(session, user, message, grantedBlockIds)
+  }
+
+  private stopPaused(sessionId: string, messageId: string): void {
+    const message = this.deps.sessions.messages.require(messageId)
+    const open = this.deps.sessions.interactions.list({ messageId, status: 'pending' })
+    const changed = new Map<string, MessageBlock>()
+    for (const interaction of open) for (const block of denyEffect(interaction, { ...message, blocks: message.blocks.map((b) => changed.get(b.id) ?? b) })) changed.set(block.id, block)
+    const errorBlock: MessageBlock = { id: `stop-${this.newId()}`, kind: 'error', status: 'error', text: 'Stopped by the user.', data: { code: 'user_cancelled' }, createdAt: Date.now(), updatedAt: Date.now() }
+    const blocks = [...changed.values(), errorBlock]
+    this.deps.sqlite.transaction(() => {
+      this.deps.sessions.interactions.resolveAll(messageId, 'denied', { reason: 'stopped' })
+      this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status: 'cancelled', blocks })
+    })
+    const runId = `stop-${this.newId()}`
+    this.emitBlocks(sessionId, messageId, runId, blocks)
+    this.deps.events.emit(chatStreamFailed, { sessionId, messageId, runId, seq: 2, status: 'cancelled', error: { code: 'user_cancelled', message: 'Stopped by the user.' } })
+    this.deps.sessions.setStatus(sessionId, 'idle')
+  }
+
+  private view(message: MessageRecord): ChatMessageView {
+    const active = this.active.get(message.sessionId)
+    if (active && active.run.spec.messageId === message.id) {
+      active.run.streamer.flushDeltas() // the state returned must match the cursor exactly
+      return { ...message, status: 'streaming', blocks: structuredClone(active.run.acc.blocks), stream: { runId: active.run.spec.runId, seq: active.run.streamer.seq } }
+    }
+    return { ...message, stream: this.cursors.get(message.id) ?? null }
+  }
+
+  private runDeps(): RunDeps {
+    return {
+      coreStream: (request, signal) => this.deps.llm.coreStream(request, signal),
+      tools: this.deps.tools,
+      context: { tape: this.deps.tape, coreStream: (r, s) => this.deps.llm.coreStream(r, s), log: this.deps.log },
+      store: {
+        saveStreamingBlocks: (messageId, blocks) => void this.deps.sessions.messages.saveStreamingBlocks(messageId, blocks),
+        finalize: (messageId, status, blocks, metadata) => void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
+        pause: (messageId, blocks, interactions) => this.deps.sessions.interactions.pause(messageId, { blocks, interactions }).interactions
+      },
+      events: this.deps.events,
+      newId: this.newId,
+      hasQueuedInput: (sessionId) => (this.queues.get(sessionId)?.length ?? 0) > 0,
+      deltaIntervalMs: this.deps.deltaIntervalMs,
+      flushIntervalMs: this.deps.flushIntervalMs,
+      log: this.deps.log
+    }
+  }
+
+  private resolveModel(session: SessionRecord): { providerId: string; modelId: string } {
+    if (session.providerId && session.modelId) return { providerId: session.providerId, modelId: session.modelId }
+    const model = this.deps.llm.getDefaultModel()
+    if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
+    return model
+  }
+
+  private assertNotPaused(sessionId: string): void {
+    if (this.deps.sessions.interactions.list({ sessionId, status: 'pending' }).length > 0) {
+      throw new AppError('session_busy', 'Answer the open permission request or question first (or stop)')
+    }
+  }
+
+  private requireIdle(sessionId: string): SessionRecord {
+    const session = this.deps.sessions.require(sessionId)
+    if (this.active.has(sessionId)) throw new AppError('session_busy', 'Stop the running reply first')
+    this.assertNotPaused(sessionId)
+    return session
+  }
+
+  private allMessages(sessionId: string): MessageRecord[] {
+    const out: MessageRecord[] = []
+    let before: number | undefined
+    for (;;) {
+      const page = this.deps.sessions.messages.list(sessionId, { beforeOrderSeq: before, limit: 200 })
+      out.unshift(...page.messages)
+      if (!page.hasMore || page.messages.length === 0) return out
+      before = page.messages[0].orderSeq
+    }
+  }
+
+  private supersede(session: SessionRecord, messageIds: string[], reason: string): void {
+    if (messageIds.length) this.deps.tape.appendEvent(session.tapeId, SUPERSEDED_EVENT, { messageIds, reason })
+  }
+
+  private supersededIds(session: SessionRecord): Set<string> {
+    const rows = this.deps.sqlite.db
+      .prepare("SELECT payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name = ?")
+      .all(session.tapeId, SUPERSEDED_EVENT) as { payload_json: string }[]
+    const ids = new Set<string>()
+    for (const row of rows) {
+      try {
+        const data = (JSON.parse(row.payload_json) as { data?: { messageIds?: unknown } }).data
+        if (Array.isArray(data?.messageIds)) for (const id of data.messageIds) if (typeof id === 'string') ids.add(id)
+      } catch {
+        // a malformed payload hides nothing
+      }
+    }
+    return ids
+  }
+
+  private emitBlocks(sessionId: string, messageId: string, runId: string, blocks: MessageBlock[]): void {
+    if (blocks.length === 0) return
+    const now = Date.now()
+    this.deps.events.emit(chatStreamDelta, {
+      sessionId,
+      messageId,
+      runId,
+      seq: 1,
+      ops: blocks.map((block) => ({ op: 'upsert' as const, block: { ...block, updatedAt: now } }))
+    })
+  }
+
+  private emitQueue(sessionId: string): void {
+    this.deps.events.emit(chatQueueChanged, { sessionId, items: this.listQueue(sessionId) })
+  }
+}

@@ -1,0 +1,13 @@
+import type { LlmProviderPresenter } from '../llmProviderPresenter'
+import type { ModelLimits } from './contextBuilder'
+
+const FALLBACK: ModelLimits = { contextLength: 128_000, maxOutputTokens: 8_192 }
+
+/** A model's context length and output cap from its provider config (defaults when unlisted). */
+export function modelLimitsFrom(llm: Pick<LlmProviderPresenter, 'listProviders'>) {
+  return async (providerId: string, modelId: string): Promise<ModelLimits> => {
+    const provider = (await llm.listProviders()).find((p) => p.id === providerId)
+    const model = provider?.models.find((m) => m.id === modelId)
+    return model ? { contextLength: model.contextLength, maxOutputTokens: model.maxOutputTokens } : FALLBACK
+  }
+}

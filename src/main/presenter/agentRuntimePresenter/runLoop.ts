@@ -1,0 +1,286 @@
+import type { LLMCoreStreamEvent, LLMRequest, LLMToolDefinition } from '@shared/types/llm'
+import type { MessageBlock, MessageRecord, PendingInteraction, SessionRecord } from '@shared/types/session'
+import type { ChatErrorCode, PlanBlockData } from '@shared/types/chat'
+import type { MCPToolDefinition } from '@shared/types/tools'
+import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
+import { chatPlanUpdated, chatStreamCompleted, chatStreamFailed, chatStreamPaused } from '@shared/contracts/events/chat.events'
+import type { EventSink } from '../../bridge/events'
+import type { InteractionRequest } from '../sessionPresenter'
+import type { ToolPresenter } from '../toolPresenter'
+import { BlockAccumulator } from './blockAccumulator'
+import { DeltaStreamer } from './deltaStreamer'
+import { prepareContext, requestMessages, toolDefinitionTokens, type ContextDeps, type ModelLimits, type PreparedContext } from './contextBuilder'
+import { dispatchRound, runCall, type DispatchTools } from './dispatch'
+import { checkRound } from './guards'
+import { OVERFLOW_ANCHOR } from './tapeHistory'
+
+/** Where a run keeps the message: the projection and tape through SessionPresenter. */
+export interface RunStore {
+  saveStreamingBlocks(messageId: string, blocks: MessageBlock[]): void
+  finalize(messageId: string, status: 'sent' | 'error' | 'cancelled', blocks: MessageBlock[], metadata: Record<string, unknown>): void
+  pause(messageId: string, blocks: MessageBlock[], interactions: InteractionRequest[]): PendingInteraction[]
+}
+
+export interface RunDeps {
+  coreStream: (request: LLMRequest, signal: AbortSignal) => AsyncIterable<LLMCoreStreamEvent>
+  tools: DispatchTools & Pick<ToolPresenter, 'getAllToolDefinitions' | 'buildToolSystemPrompt'>
+  context: ContextDeps
+  store: RunStore
+  events: EventSink
+  newId: () => string
+  /** Whether steering input waits for this session (checked at every tool boundary). */
+  hasQueuedInput: (sessionId: string) => boolean
+  deltaIntervalMs?: number
+  flushIntervalMs?: number
+  log?: (message: string) => void
+}
+
+export interface RunSpec {
+  session: SessionRecord
+  messageId: string
+  runId: string
+  providerId: string
+  modelId: string
+  limits: ModelLimits
+  userMessage: MessageRecord | null
+  initialBlocks: readonly MessageBlock[]
+  /** Resume: tool_call blocks whose permission was granted run before the next request. */
+  grantedBlockIds?: readonly string[]
+  signal: AbortSignal
+}
+
+export type RunOutcome =
+  | { status: 'completed'; yieldedToQueue: boolean }
+  | { status: 'paused'; interactions: PendingInteraction[] }
+  | { status: 'aborted' }
+  | { status: 'error'; code: ChatErrorCode; message: string }
+
+type Exit = RunOutcome | { status: 'continue' }
+
+/**
+ * One run on an assistant message: provider rounds with tool dispatch in between, until the
+ * model answers without tools (completed), a call needs the user (paused), the user stops it
+ * (aborted) or something fails (error). Every exit writes the message with its status.
+ */
+export class ChatRun {
+  readonly acc: BlockAccumulator
+  readonly streamer: DeltaStreamer
+  private usage = { inputTokens: 0, outputTokens: 0 }
+  private definitions: MCPToolDefinition[] = []
+
+  constructor(
+    private readonly deps: RunDeps,
+    readonly spec: RunSpec
+  ) {
+    this.streamer = new DeltaStreamer({
+      events: deps.events,
+      sessionId: spec.session.id,
+      messageId: spec.messageId,
+      runId: spec.runId,
+      block: (id) => this.acc.get(id),
+      saveBlocks: (blocks) => deps.store.saveStreamingBlocks(spec.messageId, blocks),
+      deltaIntervalMs: deps.deltaIntervalMs,
+      flushIntervalMs: deps.flushIntervalMs,
+      log: deps.log
+    })
+    this.acc = new BlockAccumulator(spec.initialBlocks, this.streamer, deps.newId)
+  }
+
+  async run(): Promise<RunOutcome> {
+    let outcome: RunOutcome
+    try {
+      outcome = await this.loop()
+    } catch (error) {
+      outcome = this.spec.signal.aborted
+        ? { status: 'aborted' }
+        : { status: 'error', code: 'internal', message: error instanceof Error ? error.message : String(error) }
+      if (outcome.status === 'error') this.deps.log?.(`chat run ${this.spec.runId} failed: ${outcome.message}`)
+    }
+    try {
+      return this.exit(outcome)
+    } finally {
+      this.streamer.close()
+    }
+  }
+
+  /** `update_plan` from a tool of this run: one plan block per message, upserted. */
+  publishPlan(snapshot: PlanSnapshot): void {
+    const blockId = `plan-${this.spec.messageId}`
+    const plan: PlanBlockData = { entries: snapshot.plan, explanation: snapshot.explanation, revision: snapshot.revision }
+    if (this.acc.get(blockId)) this.acc.update(blockId, { data: plan })
+    else this.acc.add({ id: blockId, kind: 'plan', status: 'success', text: '', data: plan })
+    this.deps.events.emit(chatPlanUpdated, { sessionId: this.spec.session.id, messageId: this.spec.messageId, blockId, toolCallId: snapshot.toolCallId, plan })
+  }
+
+  private async loop(): Promise<RunOutcome> {
+    const { spec } = this
+    const ctx = this.toolContext()
+    this.definitions = await this.deps.tools.getAllToolDefinitions(ctx)
+    const llmTools: LLMToolDefinition[] = this.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }))
+    const baseSystemPrompt = [spec.session.generationSettings.systemPrompt ?? '', this.deps.tools.buildToolSystemPrompt(this.definitions)].filter(Boolean).join('\n\n')
+
+    const resumed = await this.runGrantedCalls(ctx)
+    if (resumed.status !== 'continue') return resumed
+
+    const contextFor = (force: boolean) =>
+      prepareContext(this.deps.context, {
+        tapeId: spec.session.tapeId,
+        providerId: spec.providerId,
+        modelId: spec.modelId,
+        limits: spec.limits,
+        toolTokens: toolDefinitionTokens(llmTools),
+        baseSystemPrompt,
+        currentUser: spec.userMessage,
+        assistantMessageId: spec.messageId,
+        currentBlocks: this.acc.blocks,
+        force,
+        anchorName: force ? OVERFLOW_ANCHOR : undefined,
+        signal: spec.signal
+      })
+    let context: PreparedContext = await contextFor(false)
+    let overflowRecovered = false
+    for (;;) {
+      if (spec.signal.aborted) return { status: 'aborted' }
+      const round = await this.streamRound(context, llmTools)
+      if (round.status === 'overflow') {
+        if (overflowRecovered) return { status: 'error', code: 'context_overflow', message: round.message }
+        overflowRecovered = true
+        context = await contextFor(true).catch((error: unknown) => {
+          throw new Error(`The conversation is too long for the model and could not be compacted: ${String(error instanceof Error ? error.message : error)}`)
+        })
+        if (!context.compacted) return { status: 'error', code: 'context_overflow', message: round.message }
+        continue
+      }
+      if (round.status !== 'continue') return round
+      const next = await this.dispatch(ctx)
+      if (next.status !== 'continue') return next
+    }
+  }
+
+  private async streamRound(context: PreparedContext, tools: LLMToolDefinition[]): Promise<Exit | { status: 'overflow'; message: string }> {
+    const { spec, acc } = this
+    acc.startRound()
+    const request: LLMRequest = {
+      providerId: spec.providerId,
+      modelId: spec.modelId,
+      messages: requestMessages(context, acc.blocks),
+      tools: tools.length ? tools : undefined,
+      temperature: spec.session.generationSettings.temperature,
+      maxTokens: spec.session.generationSettings.maxTokens
+    }
+    for await (const event of this.deps.coreStream(request, spec.signal)) {
+      acc.apply(event)
+      if (spec.signal.aborted) break
+    }
+    if (acc.usage) {
+      this.usage.inputTokens += acc.usage.prompt_tokens
+      this.usage.outputTokens += acc.usage.completion_tokens
+    }
+    if (spec.signal.aborted) return { status: 'aborted' }
+    const error = acc.error
+    if (error) {
+      // Overflow is recoverable only before the model said anything in this round.
+      if (error.code === 'context_overflow' && !acc.roundHadOutput) return { status: 'overflow', message: error.message }
+      return { status: 'error', code: error.code === 'context_overflow' ? 'context_overflow' : 'provider_error', message: error.message }
+    }
+    if (acc.completedCalls().length === 0) {
+      const visible = acc.blocks.some((b) => b.kind !== 'error' && b.kind !== 'action')
+      return visible ? { status: 'completed', yieldedToQueue: false } : { status: 'error', code: 'no_model_response', message: 'The model returned no response.' }
+    }
+    return { status: 'continue' }
+  }
+
+  private async dispatch(ctx: ReturnType<ChatRun['toolContext']>): Promise<Exit> {
+    const { acc, spec } = this
+    const calls = acc.completedCalls()
+    acc.closeNarrative()
+    const verdict = checkRound(acc.blocks, calls)
+    if (!verdict.ok) {
+      for (const call of calls) acc.setStatus(call.blockId, 'cancelled')
+      return { status: 'error', code: verdict.code, message: verdict.message }
+    }
+    const interactions = await dispatchRound(this.deps.tools, { calls, acc, definitions: this.definitions, ctx, newId: this.deps.newId })
+    if (spec.signal.aborted) return { status: 'aborted' }
+    if (interactions.length) return this.pauseWith(interactions)
+    this.streamer.flushAll()
+    if (this.deps.hasQueuedInput(spec.session.id)) return { status: 'completed', yieldedToQueue: true }
+    return { status: 'continue' }
+  }
+
+  private async runGrantedCalls(ctx: ReturnType<ChatRun['toolContext']>): Promise<Exit> {
+    const interactions: InteractionRequest[] = []
+    for (const blockId of this.spec.grantedBlockIds ?? []) {
+      if (this.spec.signal.aborted) return { status: 'aborted' }
+      const block = this.acc.get(blockId)
+      if (!block?.toolCall) continue
+      const call = { id: block.toolCall.id, name: block.toolCall.name, arguments: block.toolCall.params, blockId }
+      const interaction = await runCall(this.deps.tools, { acc: this.acc, ctx, newId: this.deps.newId }, call)
+      if (interaction) interactions.push(interaction)
+    }
+    if (this.spec.signal.aborted) return { status: 'aborted' }
+    if (interactions.length) return this.pauseWith(interactions)
+    return { status: 'continue' }
+  }
+
+  private pauseWith(requests: InteractionRequest[]): Exit {
+    // Held here; `exit` writes blocks and interactions in one transaction.
+    this.pendingRequests = requests
+    return { status: 'paused', interactions: [] }
+  }
+
+  private pendingRequests: InteractionRequest[] = []
+
+  private toolContext() {
+    const { session, signal } = this.spec
+    return {
+      sessionId: session.id,
+      workspaceDir: session.workspaceDir ?? process.cwd(),
+      permissionMode: session.permissionMode,
+      signal
+    }
+  }
+
+  private exit(outcome: RunOutcome): RunOutcome {
+    const { acc, spec, streamer } = this
+    const header = () => ({ sessionId: spec.session.id, messageId: spec.messageId, runId: spec.runId })
+    if (outcome.status === 'paused') {
+      streamer.flushDeltas()
+      const interactions = this.deps.store.pause(spec.messageId, acc.blocks, this.pendingRequests)
+      this.deps.events.emit(chatStreamPaused, { ...header(), seq: streamer.seq + 1, interactions })
+      return { status: 'paused', interactions }
+    }
+    acc.settleOpenBlocks()
+    if (outcome.status === 'completed') {
+      streamer.flushDeltas()
+      this.deps.store.finalize(spec.messageId, 'sent', acc.blocks, this.metadata())
+      this.deps.events.emit(chatStreamCompleted, { ...header(), seq: streamer.seq + 1, status: 'sent', usage: this.usage })
+      return outcome
+    }
+    const failure =
+      outcome.status === 'aborted'
+        ? { code: 'user_cancelled' as const, message: 'Stopped by the user.', status: 'cancelled' as const }
+        : { code: outcome.code, message: outcome.message, status: 'error' as const }
+    this.stampPlan(outcome.status === 'aborted' ? 'aborted' : outcome.code === 'tool_call_limit' ? 'max_steps' : 'error')
+    acc.addError(failure.code, failure.message)
+    streamer.flushDeltas()
+    this.deps.store.finalize(spec.messageId, failure.status, acc.blocks, this.metadata())
+    this.deps.events.emit(chatStreamFailed, {
+      ...header(),
+      seq: streamer.seq + 1,
+      status: failure.status,
+      error: { code: failure.code, message: failure.message }
+    })
+    return outcome
+  }
+
+  private stampPlan(reason: PlanBlockData['terminalReason']): void {
+    const block = this.acc.get(`plan-${this.spec.messageId}`)
+    const plan = block?.data as PlanBlockData | undefined
+    if (!block || !plan || plan.entries.every((e) => e.status === 'completed')) return
+    this.acc.update(block.id, { data: { ...plan, terminalReason: reason } })
+  }
+
+  private metadata(): Record<string, unknown> {
+    return { providerId: this.spec.providerId, modelId: this.spec.modelId, usage: this.usage }
+  }
+}

@@ -1,0 +1,25 @@
+import {
+  chatCancelQueued,
+  chatEditAndResend,
+  chatGetMessage,
+  chatGetMessages,
+  chatListQueue,
+  chatRespondToolInteraction,
+  chatRetry,
+  chatSendMessage,
+  chatStop
+} from '@shared/contracts/routes/chat.routes'
+import type { Router } from '../bridge/router'
+import type { Presenters } from '../presenter'
+
+export function registerChatRoutes(router: Router, { agentRuntime }: Pick<Presenters, 'agentRuntime'>): void {
+  router.handle(chatSendMessage, (input) => agentRuntime.sendMessage(input))
+  router.handle(chatStop, ({ sessionId }) => agentRuntime.stop(sessionId))
+  router.handle(chatRespondToolInteraction, (input) => agentRuntime.respondToolInteraction(input))
+  router.handle(chatGetMessages, ({ sessionId, ...page }) => agentRuntime.getMessages(sessionId, page))
+  router.handle(chatGetMessage, ({ messageId }) => ({ message: agentRuntime.getMessage(messageId) }))
+  router.handle(chatRetry, ({ sessionId, messageId }) => agentRuntime.retry(sessionId, messageId))
+  router.handle(chatEditAndResend, ({ sessionId, messageId, text }) => agentRuntime.editAndResend(sessionId, messageId, text))
+  router.handle(chatListQueue, ({ sessionId }) => ({ items: agentRuntime.listQueue(sessionId) }))
+  router.handle(chatCancelQueued, ({ sessionId, inputId }) => ({ removed: agentRuntime.cancelQueued(sessionId, inputId) }))
+}

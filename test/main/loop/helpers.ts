@@ -1,0 +1,122 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and event payloads are checked by shape in the assertions */
+import { afterEach } from 'vitest'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters, type Presenters } from '../../../src/main/presenter'
+import { createRouter } from '../../../src/main/routes'
+import { startFakeLlm, type FakeLlm, type FakeScript, type ScriptedToolCall } from '../../fixtures/llm/fakeLlm'
+import { useTempDirs } from '../helpers/tempDir'
+import type { PermissionMode } from '@shared/types/session'
+
+export interface LoopHarness {
+  presenters: Presenters
+  router: ReturnType<typeof createRouter>
+  events: Array<{ name: string; payload: any }>
+  llm: FakeLlm
+  dataDir: string
+  workspace: string
+  providerId: string
+  /** Starts a turn in a new session (or `sessionId`) through the real route. */
+  send(text: string, options?: { sessionId?: string; permissionMode?: PermissionMode }): Promise<{ sessionId: string; assistantMessageId: string }>
+  idle(sessionId: string): Promise<void>
+  /** Reopens the app on the same data folder (a restart). */
+  restart(): Promise<void>
+  bodies(): any[]
+}
+
+export const tempDir = useTempDirs()
+const CTX = { transport: 'test' as const, clientId: 'test' }
+
+/** Real presenters on a temp dir with an OpenAI-format fake server as the only provider. */
+export function useLoopHarness(): (script: FakeScript, options?: { contextLength?: number; maxOutputTokens?: number }) => Promise<LoopHarness> {
+  const cleanups: Array<() => Promise<void>> = []
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+  })
+  return async (script, options = {}) => {
+    const llm = await startFakeLlm({ kind: 'openai', script })
+    cleanups.push(() => llm.close())
+    const dataDir = tempDir()
+    const workspace = tempDir()
+    const events: LoopHarness['events'] = []
+    const open = () => {
+      const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+      presenters.events.subscribe((name, payload) => events.push({ name, payload }))
+      return presenters
+    }
+    const harness: LoopHarness = {
+      presenters: open(),
+      router: undefined as never,
+      events,
+      llm,
+      dataDir,
+      workspace,
+      providerId: 'fake-openai',
+      async send(text, opts = {}) {
+        const result = (await harness.router.invoke('chat.sendMessage', {
+          text,
+          ...(opts.sessionId
+            ? { sessionId: opts.sessionId }
+            : { newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: workspace, permissionMode: opts.permissionMode ?? 'default' } })
+        }, CTX)) as any
+        if (!result.ok) throw new Error(`send failed: ${JSON.stringify(result.error)}`)
+        return { sessionId: result.data.sessionId, assistantMessageId: result.data.assistantMessageId }
+      },
+      idle: (sessionId) => harness.presenters.agentRuntime.idle(sessionId),
+      async restart() {
+        await harness.presenters.dispose()
+        harness.presenters = open()
+        harness.router = createRouter(harness.presenters)
+      },
+      bodies: () => llm.generationRequests().map((r) => r.body)
+    }
+    harness.router = createRouter(harness.presenters)
+    cleanups.push(() => harness.presenters.dispose())
+    await harness.presenters.llmProviders.addProvider({
+      id: 'fake-openai',
+      kind: 'openai',
+      name: 'Fake',
+      baseUrl: llm.baseUrl,
+      apiKey: 'sk-test-0123456789abcd',
+      models: [{ id: 'fake-model', name: 'Fake model', contextLength: options.contextLength, maxOutputTokens: options.maxOutputTokens }],
+      maxRetries: 0
+    })
+    return harness
+  }
+}
+
+export function toolCall(id: string, name: string, args: Record<string, unknown>): ScriptedToolCall {
+  const json = JSON.stringify(args)
+  const half = Math.floor(json.length / 2)
+  return { id, name, argumentChunks: [json.slice(0, half), json.slice(half)] }
+}
+
+export function textReply(text: string) {
+  return { steps: [{ type: 'text' as const, text: text.split(/(?<= )/) }] }
+}
+
+export function callsReply(...calls: ScriptedToolCall[]) {
+  return { steps: [{ type: 'tool_calls' as const, calls }] }
+}
+
+/** Tool result messages of an OpenAI request body, in order. */
+export function toolResults(body: any): Array<{ tool_call_id: string; content: string }> {
+  return (body.messages as any[]).filter((m) => m.role === 'tool').map((m) => ({ tool_call_id: m.tool_call_id, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))
+}
+
+export function eventsNamed(h: LoopHarness, name: string): any[] {
+  return h.events.filter((e) => e.name === name).map((e) => e.payload)
+}
+
+export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now()
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 10))
+  }
+}
+
+export async function route(h: LoopHarness, name: string, input: unknown): Promise<any> {
+  const result = (await h.router.invoke(name, input, CTX)) as any
+  if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
+  return result.data
+}
