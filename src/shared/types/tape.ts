@@ -80,8 +80,8 @@ export const TapeSearchHit = z.object({
   createdAt: z.number().int(),
   summary: z.string(),
   /**
-   * One scale for every hit, higher is better: full-text hits get (0, 1] from bm25, hits found
-   * only by substring (short queries, short tokens) get 0.
+   * One scale for every hit, higher is better: full-text hits get (0, 1) from bm25, hits found
+   * only by substring (short queries, short tokens, rows not indexed yet) get 0.
    */
   score: z.number(),
   matchedBy: z.enum(['fts', 'substring'])
