@@ -63,6 +63,16 @@ describe('tape search', () => {
     expect(fx.tape.searchMany(['s1', 'other'], 'tokenizer', { limit: 100 })).toHaveLength(6)
   })
 
+  it('treats FTS5 syntax in a query as plain text', () => {
+    fx.tape.append('s1', message('user', 'odd input: NEAR(a b) "quoted" col:value * ^start'))
+    for (const query of ['NEAR(a b)', '"quoted"', 'col:value', '*', '^start', '"; DROP TABLE tape_entries; --', 'a OR', '(']) {
+      expect(() => fx.tape.search('s1', query)).not.toThrow()
+    }
+    expect(fx.tape.search('s1', 'NEAR(a').map((h) => h.entryId)).toEqual([6])
+    expect(fx.tape.search('s1', '"quoted"').map((h) => h.entryId)).toEqual([6])
+    expect(fx.tape.info('s1').entries).toBe(6)
+  })
+
   it('rejects bad queries and bounds with clear errors', () => {
     expect(() => fx.tape.search('s1', '   ')).toThrow(expect.objectContaining({ code: 'invalid_query' }))
     expect(() => fx.tape.search('s1', 'x', { start: 'yesterday' as never })).toThrow(
