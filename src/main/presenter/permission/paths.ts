@@ -38,6 +38,11 @@ export function realPathOf(path: string): string {
 
 /** True when `child` is `root` or lies below it. Both must be absolute and normalised. */
 export function isInside(child: string, root: string): boolean {
+  // Windows paths compare case-insensitively (C:\Users\A and c:\users\a are one folder).
+  if (process.platform === 'win32') {
+    child = child.toLowerCase()
+    root = root.toLowerCase()
+  }
   if (child === root) return true
   const rel = relative(root, child)
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(`..${sep}`)
