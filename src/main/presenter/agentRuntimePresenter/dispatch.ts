@@ -66,8 +66,8 @@ export async function dispatchRound(tools: DispatchTools, input: DispatchInput):
 export async function runCall(tools: DispatchTools, input: Omit<DispatchInput, 'calls' | 'definitions'>, call: CompletedToolCall): Promise<InteractionRequest | null> {
   input.acc.setStatus(call.blockId, 'loading')
   try {
-    const result = await tools.callTool(mcpCall(call), input.ctx)
-    if (input.ctx.signal.aborted) {
+    const result = await untilAborted(tools.callTool(mcpCall(call), input.ctx), input.ctx.signal)
+    if (!result || input.ctx.signal.aborted) {
       input.acc.setStatus(call.blockId, 'cancelled')
       return null
     }
@@ -78,6 +78,32 @@ export async function runCall(tools: DispatchTools, input: Omit<DispatchInput, '
     setResult(input.acc, call.blockId, `Error: ${error instanceof Error ? error.message : String(error)}`, true)
     return null
   }
+}
+
+/**
+ * Stop must not wait for a tool that is slow to notice the signal: the tool still gets the
+ * signal and cleans up (kills its processes, cancels its MCP request) in the background.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | null> {
+  if (signal.aborted) {
+    work.catch(() => {})
+    return Promise.resolve(null)
+  }
+  return new Promise<T | null>((resolve, reject) => {
+    const onAbort = () => resolve(null)
+    signal.addEventListener('abort', onAbort, { once: true })
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        if (signal.aborted) resolve(null)
+        else reject(error)
+      }
+    )
+  })
 }
 
 export function isReadOnly(name: string, definitions: readonly MCPToolDefinition[]): boolean {

@@ -22,7 +22,7 @@ export type { ModelLimits } from './contextBuilder'
 
 export interface AgentRuntimeDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
-  sessions: Pick<SessionPresenter, 'create' | 'require' | 'setStatus' | 'messages' | 'interactions'>
+  sessions: Pick<SessionPresenter, 'create' | 'require' | 'setStatus' | 'messages' | 'interactions' | 'pauseMessage' | 'resolveInteraction'>
   tape: Pick<TapePresenter, 'inheritedView' | 'appendAnchor' | 'appendEvent'>
   llm: {
     coreStream(request: LLMRequest, signal: AbortSignal): AsyncIterable<LLMCoreStreamEvent>
@@ -111,7 +111,7 @@ export class AgentRuntimePresenter {
     const effect = applyAnswer(interaction, message, input.response)
     const { remaining } = this.deps.sqlite.transaction(() => {
       this.deps.sessions.messages.upsertBlocks(message.id, effect.blocks)
-      return this.deps.sessions.interactions.resolve(interaction.id, effect.status, effect.response)
+      return this.deps.sessions.resolveInteraction(interaction.id, effect.status, effect.response)
     })
     if (effect.permission) {
       const request = (message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined)?.request
@@ -328,7 +328,7 @@ export class AgentRuntimePresenter {
       store: {
         saveStreamingBlocks: (messageId, blocks) => void this.deps.sessions.messages.saveStreamingBlocks(messageId, blocks),
         finalize: (messageId, status, blocks, metadata) => void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
-        pause: (messageId, blocks, interactions) => this.deps.sessions.interactions.pause(messageId, { blocks, interactions }).interactions
+        pause: (messageId, blocks, interactions) => this.deps.sessions.pauseMessage(messageId, { blocks, interactions }).interactions
       },
       events: this.deps.events,
       newId: this.newId,

@@ -1,0 +1,107 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and event payloads are checked by shape in the assertions */
+import { describe, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters } from '../../../src/main/presenter'
+import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, useLoopHarness, waitFor } from './helpers'
+
+const harness = useLoopHarness()
+
+describe('stop', () => {
+  it('stops mid-stream: the provider request is closed and the partial text kept', async () => {
+    const h = await harness([{ steps: [{ type: 'text', text: ['Partial ', 'words '] }, { type: 'stall' }] }])
+    const { sessionId, assistantMessageId } = await h.send('talk')
+    await waitFor(() => eventsNamed(h, 'chat.stream.delta').some((d) => d.ops.some((op: any) => op.op === 'append' || op.block?.text)))
+    const started = Date.now()
+    const result = await route(h, 'chat.stop', { sessionId })
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(result).toEqual({ stopped: true, messageId: assistantMessageId })
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.status).toBe('cancelled')
+    expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Partial words ' })
+    expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'user_cancelled' } })
+    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'cancelled', error: { code: 'user_cancelled' } })
+    await waitFor(() => h.llm.generationRequests()[0].clientClosedAt !== undefined)
+    expect(h.presenters.sessions.require(sessionId).status).toBe('idle')
+  })
+
+  it('stops mid-tool: the running command is killed and the call marked cancelled', async () => {
+    const h = await harness([callsReply(toolCall('e1', 'exec', { command: 'sleep 5 && echo late > marker.txt', yield_ms: 20_000 }))])
+    const { sessionId, assistantMessageId } = await h.send('run it', { permissionMode: 'full_access' })
+    await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading'))
+    await new Promise((r) => setTimeout(r, 200))
+    const started = Date.now()
+    await route(h, 'chat.stop', { sessionId })
+    expect(Date.now() - started).toBeLessThan(3_000)
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.status).toBe('cancelled')
+    expect(message.blocks.find((b) => b.kind === 'tool_call')!.status).toBe('cancelled')
+    expect(h.llm.generationRequests()).toHaveLength(1) // nothing went back to the model
+    await new Promise((r) => setTimeout(r, 5_500))
+    expect(existsSync(join(h.workspace, 'marker.txt'))).toBe(false)
+  }, 15_000)
+
+  it('stops a paused message by denying all its pending interactions', async () => {
+    const dir = tempDir()
+    const h = await harness([
+      callsReply(toolCall('a', 'write', { path: join(dir, 'a.txt'), content: 'A' }), toolCall('b', 'write', { path: join(dir, 'b.txt'), content: 'B' }))
+    ])
+    const { sessionId, assistantMessageId } = await h.send('two writes')
+    await h.idle(sessionId)
+    expect(h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })).toHaveLength(2)
+    expect(await route(h, 'chat.stop', { sessionId })).toEqual({ stopped: true, messageId: assistantMessageId })
+    expect(h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })).toHaveLength(0)
+    expect(h.presenters.sessions.interactions.list({ messageId: assistantMessageId }).map((i) => i.status)).toEqual(['denied', 'denied'])
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.status).toBe('cancelled')
+    expect(message.blocks.filter((b) => b.kind === 'action').map((b) => b.status)).toEqual(['denied', 'denied'])
+    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.toolCall?.response)).toEqual(['User denied the request.', 'User denied the request.'])
+    expect(h.llm.generationRequests()).toHaveLength(1)
+    expect(h.presenters.sessions.require(sessionId).status).toBe('idle')
+    // The session takes new messages again.
+    expect(existsSync(join(dir, 'a.txt'))).toBe(false)
+  })
+})
+
+describe('crash recovery', () => {
+  it('flushes streaming text to SQLite while streaming; after a crash the message is an error with that text', async () => {
+    const h = await harness([{ steps: [{ type: 'text', text: ['Streaming ', 'so ', 'far'] }, { type: 'stall' }] }])
+    const { sessionId, assistantMessageId } = await h.send('long answer')
+    await waitFor(() => h.presenters.sessions.messages.require(assistantMessageId).blocks[0]?.text === 'Streaming so far', 2_000)
+    expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('streaming')
+    // A second app on the same data folder sees what a restart after a crash would see.
+    const after = createPresenters(createNodePlatform({ dataDir: h.dataDir, log: () => {} }), { log: () => {} })
+    try {
+      const message = after.sessions.messages.require(assistantMessageId)
+      expect(message.status).toBe('error')
+      expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Streaming so far' })
+      expect(message.blocks.at(-1)!.kind).toBe('error')
+      expect(after.sessions.require(sessionId).status).toBe('idle')
+    } finally {
+      await after.dispose()
+    }
+  })
+})
+
+describe('steering', () => {
+  it('queues a message sent during a run and starts it at the next tool boundary', async () => {
+    const h = await harness([callsReply(toolCall('e1', 'exec', { command: 'sleep 1; echo slept' })), textReply('Answer to the steer.')])
+    const first = await h.send('start working', { permissionMode: 'full_access' })
+    await waitFor(() => h.presenters.agentRuntime.getMessage(first.assistantMessageId).blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading'))
+    const queued = await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'actually, do this instead' })
+    expect(queued).toMatchObject({ started: false, userMessageId: null, queued: { text: 'actually, do this instead' } })
+    expect(eventsNamed(h, 'chat.queue.changed').at(-1).items).toHaveLength(1)
+    await waitFor(() => h.llm.generationRequests().length === 2 && !h.presenters.agentRuntime.isRunning(first.sessionId), 10_000)
+    const firstMessage = h.presenters.sessions.messages.require(first.assistantMessageId)
+    expect(firstMessage.status).toBe('sent')
+    expect(firstMessage.blocks.find((b) => b.kind === 'tool_call')).toMatchObject({ status: 'success' })
+    const body = h.bodies()[1]
+    const last = body.messages.at(-1)
+    expect(last).toMatchObject({ role: 'user', content: 'actually, do this instead' })
+    expect(body.messages.some((m: any) => m.role === 'tool' && m.tool_call_id === 'e1')).toBe(true)
+    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
+    expect(messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(messages[3].blocks[0].text).toBe('Answer to the steer.')
+  }, 15_000)
+})
