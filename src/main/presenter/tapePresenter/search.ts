@@ -56,14 +56,18 @@ export function searchTapes(
   if (ftsTokens.length > 0) {
     const match = ftsTokens.map((t) => `"${t.replaceAll('"', '""')}"${tokenizer === 'unicode61' ? '*' : ''}`).join(' AND ')
     const like = substringTokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'")
+    // Candidates are filtered through a covering index (no row reads); only the final page
+    // of rows is read in full.
+    const filterIndex = substringTokens.length ? '' : ' INDEXED BY tape_entries_search_filter'
     const rows = db
       .prepare(
-        `SELECT * FROM (
-           SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, bm25(tape_fts) AS rank
-           FROM tape_fts JOIN tape_entries e ON e.seq = tape_fts.rowid
+        `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, c.rank FROM (
+           SELECT tape_fts.rowid AS seq, bm25(tape_fts) AS rank
+           FROM tape_fts JOIN tape_entries e${filterIndex} ON e.seq = tape_fts.rowid
            WHERE tape_fts MATCH ?${filters.sql}${like.join('')}
-           ORDER BY tape_fts.rowid DESC LIMIT ${RANKED_CANDIDATES})
-         ORDER BY rank, created_at DESC, entry_id DESC LIMIT ?`
+           ORDER BY tape_fts.rowid DESC LIMIT ${RANKED_CANDIDATES}) c
+         JOIN tape_entries e ON e.seq = c.seq
+         ORDER BY c.rank, e.created_at DESC, e.entry_id DESC LIMIT ?`
       )
       .all(match, ...filters.params, ...substringTokens.map(likePattern), options.limit) as HitRow[]
     for (const row of rows) {

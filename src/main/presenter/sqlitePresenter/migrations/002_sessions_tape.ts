@@ -74,6 +74,8 @@ export function createSessionsTapeSchema(db: Database.Database, preferredTokeniz
         WHERE provenance_key IS NOT NULL;
       CREATE INDEX tape_entries_by_kind ON tape_entries (tape_id, kind, entry_id);
       CREATE INDEX tape_entries_by_time ON tape_entries (tape_id, created_at);
+      -- Lets search filter full-text candidates without reading their (large) rows.
+      CREATE INDEX tape_entries_search_filter ON tape_entries (seq, tape_id, kind, created_at);
 
       CREATE TRIGGER tape_entries_reject_update BEFORE UPDATE ON tape_entries
       BEGIN
