@@ -106,6 +106,26 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
     expect(closed.size).toBe(2)
   })
 
+  it('hands back calls with cut-off JSON or an unknown tool name as they are, without an error', async () => {
+    const events = await run(wire, [
+      {
+        type: 'tool_calls',
+        calls: [
+          // Gemini sends parsed objects, so its "bad" call is valid JSON of the wrong type.
+          { id: 'call_1', name: 'get_weather', argumentChunks: wire.streamsArguments ? ['{"city": "Pa'] : ['{"city":1}'] },
+          { id: 'call_2', name: 'no_such_tool', argumentChunks: ['{}'] }
+        ]
+      },
+      { type: 'finish', reason: wire.streamsArguments ? 'max_tokens' : 'stop' }
+    ])
+    expect(toolCalls(events).map((c) => [c.name, c.complete])).toEqual([
+      ['get_weather', wire.streamsArguments ? '{"city": "Pa' : '{"city":1}'],
+      ['no_such_tool', '{}']
+    ])
+    expect(events.some((e) => e.type === 'error')).toBe(false)
+    expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: wire.streamsArguments ? 'max_tokens' : 'tool_use' })
+  })
+
   it('ends a plain answer with stop complete', async () => {
     const events = await run(wire, [{ type: 'text', text: 'Hi there' }])
     expect(textOf(events)).toBe('Hi there')
