@@ -2,6 +2,7 @@ import { createRouter, createWebHashHistory, type RouteRecordRaw } from 'vue-rou
 
 export const routes: RouteRecordRaw[] = [
   { path: '/', name: 'chat', component: () => import('./pages/ChatPage.vue') },
+  { path: '/chat/:sessionId', name: 'chat-session', component: () => import('./pages/ChatPage.vue') },
   {
     path: '/settings',
     component: () => import('./pages/settings/SettingsLayout.vue'),

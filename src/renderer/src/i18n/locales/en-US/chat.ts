@@ -3,6 +3,120 @@ export default {
     welcomeTitle: 'What can I help with?',
     welcomeBody: 'Chat with your models, use tools from MCP servers and let the agent work in your files.',
     noProvider: 'Add a model provider in Settings to start chatting.',
-    openSettings: 'Open settings'
+    openSettings: 'Open settings',
+    messagesLabel: 'Conversation',
+    generating: 'Generating…',
+    waiting: 'Waiting for the model…',
+    jumpToLatest: 'Jump to latest',
+    backToParent: 'Back to the main chat',
+    cancel: 'Cancel',
+    copyCode: 'Copy',
+    copied: 'Copied',
+    copyFailed: 'Copy failed',
+    imageAlt: 'Image from the model',
+    dialogCounter: '{n} of {total}',
+    status: { running: 'Running', error: 'Failed', cancelled: 'Cancelled', done: 'Done' },
+    user: { edit: 'Edit', editLabel: 'Edit your message', resend: 'Send again' },
+    toolbar: { copy: 'Copy', retry: 'Retry', fork: 'Fork from here', usage: '{input} in · {output} out tokens' },
+    reasoning: { thinking: 'Thinking for {n}s…', thought: 'Thought for {n}s' },
+    tool: { arguments: 'Arguments', result: 'Result' },
+    plan: {
+      title: 'Plan · {done}/{total} done',
+      pending: 'pending',
+      in_progress: 'in progress',
+      completed: 'completed',
+      ended: {
+        aborted: 'The turn was stopped before the plan finished.',
+        max_steps: 'The turn hit its step limit before the plan finished.',
+        error: 'The turn failed before the plan finished.'
+      }
+    },
+    subagent: { open: 'Subagent: {name}' },
+    errors: {
+      user_cancelled: 'Stopped',
+      interrupted: 'Interrupted',
+      provider_error: 'The provider returned an error',
+      no_model_response: 'The model returned nothing',
+      context_overflow: 'The conversation is too long for this model',
+      tool_call_limit: 'Too many tool calls in one turn',
+      repeated_tool_call: 'The model kept repeating the same tool call',
+      internal: 'Something went wrong'
+    },
+    action: {
+      permission: {
+        pending: 'Waiting for permission to run {tool}',
+        allow_once: 'Allowed {tool} once',
+        allow_session: 'Allowed {tool} for this chat',
+        allow_always: 'Always allowed {tool}',
+        deny: 'Denied {tool}'
+      },
+      question: {
+        pending: 'Asked: {question}',
+        answered: 'Asked: {question} — answered: {answer}',
+        skipped: 'Asked: {question} — skipped'
+      }
+    },
+    input: {
+      label: 'Message',
+      placeholder: 'Ask anything — Enter to send, Shift+Enter for a new line',
+      blockedPlaceholder: 'Answer the open request first',
+      send: 'Send',
+      stop: 'Stop',
+      model: 'Model',
+      pickModel: 'Choose a model',
+      noModels: 'No models',
+      permissionMode: 'Permission mode',
+      workspace: 'Workspace folder',
+      workspacePlaceholder: 'Workspace folder (absolute path)',
+      tools: 'Tools',
+      toolsScope: 'These switches apply app-wide to new turns.',
+      agentTools: 'Built-in tools',
+      mcpServers: 'MCP servers',
+      noMcpServers: 'No MCP servers configured.',
+      fullAccessWarning: 'Full access: the agent runs commands and edits files anywhere without asking.'
+    },
+    permissionMode: { default: 'Ask before acting', accept_edits: 'Accept edits', full_access: 'Full access' },
+    risk: { low: 'Low risk', medium: 'Medium risk', high: 'High risk', critical: 'Critical risk' },
+    permission: {
+      title: 'Permission required',
+      fromSubagent: 'Requested by subagent {name}',
+      tool: 'Tool',
+      server: 'Server',
+      risk: 'Risk',
+      command: 'Command',
+      cwd: 'in {cwd}',
+      outside: 'outside the workspace: {path}',
+      paths: 'Files',
+      alwaysRule: '“Always allow” saves the rule {kind}: {pattern}',
+      unreadable: 'This request could not be read.',
+      deny: 'Deny',
+      allowOnce: 'Allow once',
+      allowSession: 'Allow for this chat',
+      allowAlways: 'Always allow'
+    },
+    question: {
+      title: 'Question',
+      options: 'Options',
+      custom: 'Your own answer',
+      skip: 'Skip',
+      submit: 'Answer'
+    },
+    queue: { label: 'Queued messages', queued: 'Queued' },
+    sidebar: {
+      search: 'Search all chats',
+      searchPlaceholder: 'Search history…',
+      noHits: 'Nothing found',
+      clearSearch: 'Clear search',
+      rename: 'Rename',
+      renameLabel: 'New title',
+      pin: 'Pin',
+      unpin: 'Unpin',
+      delete: 'Delete',
+      deleteTitle: 'Delete this chat?',
+      deleteBody: '“{title}” and its subagent chats will be deleted for good.',
+      generating: 'Working',
+      waiting: 'Waiting for you',
+      groups: { pinned: 'Pinned', today: 'Today', yesterday: 'Yesterday', week: 'Previous 7 days', older: 'Older' }
+    }
   }
 }

@@ -3,8 +3,122 @@ import type en from '../en-US/chat'
 export default {
   chat: {
     welcomeTitle: '有什么可以帮你？',
-    welcomeBody: '与模型对话，使用 MCP 服务器提供的工具，让智能体在你的文件中工作。',
-    noProvider: '请先在设置中添加模型服务商，然后开始对话。',
-    openSettings: '打开设置'
+    welcomeBody: '与模型对话，使用 MCP 服务器提供的工具，让智能体处理你的文件。',
+    noProvider: '请先在设置中添加模型服务商。',
+    openSettings: '打开设置',
+    messagesLabel: '对话',
+    generating: '正在生成…',
+    waiting: '等待模型响应…',
+    jumpToLatest: '跳到最新',
+    backToParent: '返回主对话',
+    cancel: '取消',
+    copyCode: '复制',
+    copied: '已复制',
+    copyFailed: '复制失败',
+    imageAlt: '模型生成的图片',
+    dialogCounter: '第 {n} 个，共 {total} 个',
+    status: { running: '运行中', error: '失败', cancelled: '已取消', done: '完成' },
+    user: { edit: '编辑', editLabel: '编辑你的消息', resend: '重新发送' },
+    toolbar: { copy: '复制', retry: '重试', fork: '从这里分叉', usage: '输入 {input} · 输出 {output} tokens' },
+    reasoning: { thinking: '思考中 {n} 秒…', thought: '思考了 {n} 秒' },
+    tool: { arguments: '参数', result: '结果' },
+    plan: {
+      title: '计划 · 已完成 {done}/{total}',
+      pending: '待办',
+      in_progress: '进行中',
+      completed: '已完成',
+      ended: {
+        aborted: '计划完成前本轮已被停止。',
+        max_steps: '计划完成前本轮已达到步数上限。',
+        error: '计划完成前本轮出错。'
+      }
+    },
+    subagent: { open: '子智能体：{name}' },
+    errors: {
+      user_cancelled: '已停止',
+      interrupted: '已中断',
+      provider_error: '服务商返回了错误',
+      no_model_response: '模型没有返回内容',
+      context_overflow: '对话过长，超出该模型的上下文',
+      tool_call_limit: '本轮工具调用次数过多',
+      repeated_tool_call: '模型反复进行相同的工具调用',
+      internal: '出现了问题'
+    },
+    action: {
+      permission: {
+        pending: '等待授权运行 {tool}',
+        allow_once: '已允许 {tool} 一次',
+        allow_session: '已在本对话中允许 {tool}',
+        allow_always: '已始终允许 {tool}',
+        deny: '已拒绝 {tool}'
+      },
+      question: {
+        pending: '提问：{question}',
+        answered: '提问：{question} — 回答：{answer}',
+        skipped: '提问：{question} — 已跳过'
+      }
+    },
+    input: {
+      label: '消息',
+      placeholder: '输入问题 — Enter 发送，Shift+Enter 换行',
+      blockedPlaceholder: '请先处理待回应的请求',
+      send: '发送',
+      stop: '停止',
+      model: '模型',
+      pickModel: '选择模型',
+      noModels: '没有模型',
+      permissionMode: '权限模式',
+      workspace: '工作目录',
+      workspacePlaceholder: '工作目录（绝对路径）',
+      tools: '工具',
+      toolsScope: '这些开关对整个应用的新一轮对话生效。',
+      agentTools: '内置工具',
+      mcpServers: 'MCP 服务器',
+      noMcpServers: '尚未配置 MCP 服务器。',
+      fullAccessWarning: '完全访问：智能体可在任何位置执行命令、修改文件，不再询问。'
+    },
+    permissionMode: { default: '操作前询问', accept_edits: '自动接受编辑', full_access: '完全访问' },
+    risk: { low: '低风险', medium: '中风险', high: '高风险', critical: '极高风险' },
+    permission: {
+      title: '需要授权',
+      fromSubagent: '来自子智能体 {name} 的请求',
+      tool: '工具',
+      server: '服务',
+      risk: '风险',
+      command: '命令',
+      cwd: '目录：{cwd}',
+      outside: '工作目录之外：{path}',
+      paths: '文件',
+      alwaysRule: '“始终允许”将保存规则 {kind}：{pattern}',
+      unreadable: '无法读取此请求。',
+      deny: '拒绝',
+      allowOnce: '允许一次',
+      allowSession: '在本对话中允许',
+      allowAlways: '始终允许'
+    },
+    question: {
+      title: '问题',
+      options: '选项',
+      custom: '自定义回答',
+      skip: '跳过',
+      submit: '回答'
+    },
+    queue: { label: '排队中的消息', queued: '排队中' },
+    sidebar: {
+      search: '搜索所有对话',
+      searchPlaceholder: '搜索历史…',
+      noHits: '没有找到',
+      clearSearch: '清除搜索',
+      rename: '重命名',
+      renameLabel: '新标题',
+      pin: '置顶',
+      unpin: '取消置顶',
+      delete: '删除',
+      deleteTitle: '删除此对话？',
+      deleteBody: '“{title}”及其子智能体对话将被永久删除。',
+      generating: '工作中',
+      waiting: '等待你的回应',
+      groups: { pinned: '已置顶', today: '今天', yesterday: '昨天', week: '过去 7 天', older: '更早' }
+    }
   }
 } satisfies typeof en

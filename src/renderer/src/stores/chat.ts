@@ -1,0 +1,319 @@
+import { defineStore } from 'pinia'
+import { computed, reactive, ref, shallowRef } from 'vue'
+import {
+  chatCancelQueued,
+  chatEditAndResend,
+  chatGetMessage,
+  chatGetMessages,
+  chatRespondToolInteraction,
+  chatRetry,
+  chatSendMessage,
+  chatStop
+} from '@shared/contracts/routes/chat.routes'
+import {
+  chatMessageCreated,
+  chatQueueChanged,
+  chatStreamCompleted,
+  chatStreamDelta,
+  chatStreamFailed,
+  chatStreamPaused
+} from '@shared/contracts/events/chat.events'
+import { sessionsInteractionsChanged } from '@shared/contracts/events/sessions.events'
+import { sessionsFork, sessionsListInteractions } from '@shared/contracts/routes/sessions.routes'
+import type { EventPayload } from '@shared/contracts/define'
+import type { ChatMessageView, InteractionResponse, QueuedInput } from '@shared/types/chat'
+import type { PendingInteraction, SessionRecord } from '@shared/types/session'
+import { useBridge } from '@renderer/api/bridge'
+import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/components/chat/lib/applyDelta'
+
+type DeltaPayload = EventPayload<typeof chatStreamDelta>
+const PAGE = 60
+
+/**
+ * The open chat: its messages (a page at a time, newest first), the live stream applied as
+ * per-block deltas, the pending permission requests and questions, and the steering queue.
+ */
+export const useChatStore = defineStore('chat', () => {
+  const sessionId = ref<string | null>(null)
+  /** Shallow: the list itself changes rarely; each message object is reactive on its own. */
+  const messages = shallowRef<ChatMessageView[]>([])
+  const hasMore = ref(false)
+  const loading = ref(false)
+  const interactions = ref<PendingInteraction[]>([])
+  const queue = ref<QueuedInput[]>([])
+  const lastError = ref<string | null>(null)
+  /** Sessions whose interactions the dialogs show: the open one and its subagent children. */
+  const watchedSessionIds = ref<string[]>([])
+  const byId = new Map<string, ChatMessageView>()
+  const refetching = new Map<string, DeltaPayload[]>()
+  let unsubscribers: Array<() => void> = []
+  let openToken = 0
+
+  const visibleMessages = computed(() => messages.value.filter(isVisibleMessage))
+  const activeAssistant = computed(() =>
+    [...messages.value].reverse().find((m) => m.role === 'assistant' && (m.status === 'pending' || m.status === 'streaming'))
+  )
+  const pendingInteractions = computed(() => interactions.value.filter((i) => i.status === 'pending'))
+
+  function subscribe(): void {
+    if (unsubscribers.length) return
+    const bridge = useBridge()
+    unsubscribers = [
+      bridge.on(chatStreamDelta, onDelta),
+      bridge.on(chatStreamCompleted, (p) => onTerminal(p.sessionId, p.messageId, p.status)),
+      bridge.on(chatStreamFailed, (p) => onTerminal(p.sessionId, p.messageId, p.status)),
+      bridge.on(chatStreamPaused, (p) => {
+        onTerminal(p.sessionId, p.messageId, 'awaiting_interaction')
+        if (watchedSessionIds.value.includes(p.sessionId)) mergeInteractions(p.interactions)
+      }),
+      bridge.on(chatMessageCreated, ({ sessionId: sid, message }) => {
+        if (sid !== sessionId.value || byId.has(message.id)) return
+        addMessages([reactiveCopy({ ...message, stream: null })])
+      }),
+      bridge.on(chatQueueChanged, ({ sessionId: sid, items }) => {
+        if (sid === sessionId.value) queue.value = items
+      }),
+      bridge.on(sessionsInteractionsChanged, ({ sessionId: sid }) => {
+        if (watchedSessionIds.value.includes(sid)) void loadInteractions()
+      })
+    ]
+  }
+
+  function addMessages(list: ChatMessageView[], atStart = false): void {
+    const fresh = list.filter((m) => !byId.has(m.id))
+    for (const m of fresh) byId.set(m.id, m)
+    messages.value = atStart ? [...fresh, ...messages.value] : [...messages.value, ...fresh]
+  }
+
+  /** Opens a session: the newest page of messages, its pending interactions, its queue. */
+  async function open(id: string | null, childIds: string[] = []): Promise<void> {
+    subscribe()
+    const token = ++openToken
+    sessionId.value = id
+    byId.clear()
+    messages.value = []
+    interactions.value = []
+    queue.value = []
+    hasMore.value = false
+    watchedSessionIds.value = id ? [id, ...childIds] : []
+    if (!id) return
+    loading.value = true
+    try {
+      const page = await useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE })
+      if (token !== openToken) return
+      addMessages(page.messages.map(reactiveCopy))
+      hasMore.value = page.hasMore
+      await loadInteractions()
+    } catch (e) {
+      lastError.value = errorText(e)
+    } finally {
+      if (token === openToken) loading.value = false
+    }
+  }
+
+  function watchChildren(childIds: string[]): void {
+    if (!sessionId.value) return
+    const next = [sessionId.value, ...childIds]
+    if (next.join() === watchedSessionIds.value.join()) return
+    watchedSessionIds.value = next
+    void loadInteractions()
+  }
+
+  async function loadOlder(): Promise<void> {
+    const id = sessionId.value
+    const first = messages.value[0]
+    if (!id || !first || !hasMore.value || loading.value) return
+    loading.value = true
+    try {
+      const page = await useBridge().call(chatGetMessages, { sessionId: id, beforeOrderSeq: first.orderSeq, limit: PAGE })
+      if (id !== sessionId.value) return
+      addMessages(page.messages.map(reactiveCopy), true)
+      hasMore.value = page.hasMore
+    } finally {
+      loading.value = false
+    }
+  }
+
+  /** Re-reads the newest page (after a retry or edit, which supersede messages). */
+  async function reloadLatest(): Promise<void> {
+    const id = sessionId.value
+    if (!id) return
+    const page = await useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE })
+    if (id !== sessionId.value) return
+    for (const fresh of page.messages) {
+      const known = byId.get(fresh.id)
+      // Keep the live object (it may be mid-stream); take the newer snapshot's state.
+      if (known && (known.stream?.seq ?? 0) <= (fresh.stream?.seq ?? 0)) Object.assign(known, fresh)
+      else if (!known) byId.set(fresh.id, reactiveCopy(fresh))
+    }
+    const older = messages.value.filter((m) => m.orderSeq < (page.messages[0]?.orderSeq ?? Infinity))
+    messages.value = [...older, ...page.messages.map((m) => byId.get(m.id)!)]
+  }
+
+  async function loadInteractions(): Promise<void> {
+    const ids = watchedSessionIds.value
+    const lists = await Promise.all(
+      ids.map((sid) => useBridge().call(sessionsListInteractions, { sessionId: sid, pendingOnly: true }).catch(() => ({ interactions: [] })))
+    )
+    if (ids !== watchedSessionIds.value) return
+    interactions.value = lists.flatMap((l) => l.interactions).sort((a, b) => a.createdAt - b.createdAt)
+  }
+
+  function mergeInteractions(list: PendingInteraction[]): void {
+    const known = new Set(interactions.value.map((i) => i.id))
+    interactions.value = [...interactions.value, ...list.filter((i) => !known.has(i.id))]
+  }
+
+  function onDelta(payload: DeltaPayload): void {
+    if (payload.sessionId !== sessionId.value) return
+    const buffered = refetching.get(payload.messageId)
+    if (buffered) return void buffered.push(payload)
+    const message = byId.get(payload.messageId)
+    if (!message) return void refetch(payload.messageId, [payload])
+    const verdict = judgeDelta(message.stream, payload.runId, payload.seq)
+    if (verdict === 'stale') return
+    if (verdict === 'gap') return void refetch(payload.messageId, [payload])
+    applyOps(message, payload.ops)
+    message.stream = { runId: payload.runId, seq: payload.seq }
+    if (message.status === 'pending' || message.status === 'awaiting_interaction') message.status = 'streaming'
+  }
+
+  /** After a missed delta: read the message with its cursor, then replay what arrived meanwhile. */
+  async function refetch(messageId: string, pending: DeltaPayload[]): Promise<void> {
+    refetching.set(messageId, pending)
+    try {
+      const { message: fresh } = await useBridge().call(chatGetMessage, { messageId })
+      const known = byId.get(messageId)
+      if (known) Object.assign(known, fresh)
+      else if (fresh.sessionId === sessionId.value) {
+        addMessages([reactiveCopy(fresh)])
+        messages.value = [...messages.value].sort((a, b) => a.orderSeq - b.orderSeq)
+      }
+    } catch (e) {
+      lastError.value = errorText(e)
+    } finally {
+      const queued = refetching.get(messageId) ?? []
+      refetching.delete(messageId)
+      const target = byId.get(messageId)
+      for (const delta of queued) {
+        if (target && judgeDelta(target.stream, delta.runId, delta.seq) === 'apply') {
+          applyOps(target, delta.ops)
+          target.stream = { runId: delta.runId, seq: delta.seq }
+        }
+      }
+    }
+  }
+
+  function onTerminal(sid: string, messageId: string, status: ChatMessageView['status']): void {
+    if (sid !== sessionId.value) return
+    const message = byId.get(messageId)
+    if (message) message.status = status
+    // The final snapshot carries usage and anything a lost delta would have missed.
+    void useBridge()
+      .call(chatGetMessage, { messageId })
+      .then(({ message: fresh }) => {
+        const known = byId.get(messageId)
+        if (known) Object.assign(known, fresh)
+      })
+      .catch(() => undefined)
+  }
+
+  async function send(text: string, options: { newSession?: NewSessionOptions } = {}): Promise<string> {
+    subscribe()
+    lastError.value = null
+    const result = await useBridge().call(chatSendMessage, {
+      text,
+      ...(sessionId.value ? { sessionId: sessionId.value } : { newSession: options.newSession ?? {} })
+    })
+    if (result.sessionId !== sessionId.value) await open(result.sessionId)
+    else await ensureMessages([result.userMessageId, result.assistantMessageId])
+    return result.sessionId
+  }
+
+  /** Created messages usually arrive as events; if one was missed, read it. */
+  async function ensureMessages(ids: Array<string | null>): Promise<void> {
+    for (const id of ids) if (id && !byId.has(id) && !refetching.has(id)) await refetch(id, [])
+  }
+
+  async function stop(): Promise<void> {
+    if (sessionId.value) await useBridge().call(chatStop, { sessionId: sessionId.value })
+  }
+
+  async function retry(messageId: string): Promise<void> {
+    if (!sessionId.value) return
+    await useBridge().call(chatRetry, { sessionId: sessionId.value, messageId })
+    await reloadLatest()
+  }
+
+  async function editAndResend(messageId: string, text: string): Promise<void> {
+    if (!sessionId.value) return
+    await useBridge().call(chatEditAndResend, { sessionId: sessionId.value, messageId, text })
+    await reloadLatest()
+  }
+
+  async function fork(messageId: string): Promise<SessionRecord | null> {
+    if (!sessionId.value) return null
+    const { session } = await useBridge().call(sessionsFork, { sessionId: sessionId.value, messageId })
+    return session
+  }
+
+  async function respond(interaction: PendingInteraction, response: InteractionResponse): Promise<void> {
+    await useBridge().call(chatRespondToolInteraction, {
+      sessionId: interaction.sessionId,
+      messageId: interaction.messageId,
+      interactionId: interaction.id,
+      response
+    })
+    interactions.value = interactions.value.filter((i) => i.id !== interaction.id)
+  }
+
+  async function cancelQueued(inputId: string): Promise<void> {
+    if (sessionId.value) await useBridge().call(chatCancelQueued, { sessionId: sessionId.value, inputId })
+  }
+
+  function dispose(): void {
+    unsubscribers.forEach((off) => off())
+    unsubscribers = []
+  }
+
+  return {
+    sessionId,
+    messages,
+    visibleMessages,
+    activeAssistant,
+    hasMore,
+    loading,
+    interactions,
+    pendingInteractions,
+    queue,
+    lastError,
+    open,
+    watchChildren,
+    loadOlder,
+    reloadLatest,
+    send,
+    stop,
+    retry,
+    editAndResend,
+    fork,
+    respond,
+    cancelQueued,
+    dispose
+  }
+})
+
+export interface NewSessionOptions {
+  providerId?: string
+  modelId?: string
+  workspaceDir?: string | null
+  permissionMode?: 'default' | 'accept_edits' | 'full_access'
+}
+
+/** Each message is reactive on its own, so a delta re-renders only what reads the changed block. */
+function reactiveCopy(message: ChatMessageView): ChatMessageView {
+  return reactive(message) as ChatMessageView
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}
