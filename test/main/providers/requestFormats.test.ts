@@ -157,3 +157,47 @@ describe('reasoning switches in each provider format', () => {
     expect(body.reasoning_effort).toBe('high')
   })
 })
+
+describe('images returned by tools on chat completions', () => {
+  it('moves them into one user message after the tool results, leaving a note in each result', async () => {
+    const messages: LLMMessage[] = [
+      { role: 'user', content: 'Compare the radars' },
+      {
+        role: 'assistant',
+        content: [],
+        toolCalls: [
+          { id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { id: 'call_2', name: 'get_weather', arguments: '{"city":"Rome"}' }
+        ]
+      },
+      { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: [{ type: 'text', text: 'Paris radar' }, { type: 'image', data: PNG, mimeType: 'image/png' }] },
+      { role: 'tool', toolCallId: 'call_2', toolName: 'get_weather', content: [{ type: 'image', data: SHOT, mimeType: 'image/jpeg' }] }
+    ]
+    const { body } = await sendAndCapture('openai-compatible', 'openai', messages)
+    const sent = body.messages as Array<{ role: string; content: unknown; tool_call_id?: string }>
+    expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user'])
+    expect(sent[2]).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Paris radar\n[1 image from this result follows in the next message]' })
+    expect(sent[3].content).toBe('[1 image from this result follows in the next message]')
+    expect(JSON.stringify(sent.slice(0, 4))).not.toContain(PNG)
+    expect(sent[4].content).toEqual([
+      { type: 'text', text: 'Images returned by get_weather (call call_1):' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+      { type: 'text', text: 'Images returned by get_weather (call call_2):' },
+      { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${SHOT}` } }
+    ])
+  })
+})
+
+describe('images returned by tools on Gemini', () => {
+  it('sends them as inlineData beside the functionResponse', async () => {
+    const messages: LLMMessage[] = [
+      { role: 'user', content: 'Radar please' },
+      { role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
+      { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: [{ type: 'text', text: 'radar:' }, { type: 'image', data: SHOT, mimeType: 'image/png' }] }
+    ]
+    const { body } = await sendAndCapture('gemini', 'gemini', messages)
+    const last = (body.contents as Array<{ parts: Array<Record<string, unknown>> }>).at(-1)!
+    expect(last.parts[0]).toMatchObject({ functionResponse: { id: 'call_1', name: 'get_weather' } })
+    expect(last.parts).toContainEqual({ inlineData: { mimeType: 'image/png', data: SHOT } })
+  })
+})

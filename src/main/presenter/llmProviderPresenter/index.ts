@@ -183,7 +183,8 @@ export class LlmProviderPresenter {
       policy,
       input: {
         model: createLanguageModel(provider, request.modelId, apiKey),
-        ...toModelPrompt(request.messages),
+        // Anthropic and Gemini carry images inside tool results; chat completions cannot.
+        ...toModelPrompt(request.messages, { imagesInToolResults: provider.kind === 'anthropic' || provider.kind === 'gemini' }),
         tools: toToolSet(request.tools),
         temperature: request.temperature,
         // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).

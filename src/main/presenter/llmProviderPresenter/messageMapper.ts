@@ -7,14 +7,51 @@ import { LLMMessageSchema } from '@shared/types/llm'
  * Leading system messages become the SDK's `system` option (each provider has its own slot
  * for it); the rest are mapped one by one.
  */
-export function toModelPrompt(messages: LLMMessage[]): { system?: string; messages: ModelMessage[] } {
+export function toModelPrompt(
+  messages: LLMMessage[],
+  options: { imagesInToolResults: boolean } = { imagesInToolResults: true }
+): { system?: string; messages: ModelMessage[] } {
   let leading = 0
   while (leading < messages.length && messages[leading].role === 'system') leading++
   const system = messages
     .slice(0, leading)
     .map((m) => m.content as string)
     .join('\n\n')
-  return { system: system || undefined, messages: toModelMessages(messages.slice(leading)) }
+  const rest = messages.slice(leading)
+  const mapped = options.imagesInToolResults ? rest : moveToolImagesToUserMessages(rest)
+  return { system: system || undefined, messages: toModelMessages(mapped) }
+}
+
+/**
+ * Chat completions has no images in `role: tool` messages (the SDK would send the base64 as
+ * text). The images go in one user message right after the run of tool results instead, and
+ * each tool result says where they went.
+ */
+export function moveToolImagesToUserMessages(messages: LLMMessage[]): LLMMessage[] {
+  const out: LLMMessage[] = []
+  let carried: LLMUserContentPart[] = []
+  const flush = () => {
+    if (carried.length) out.push({ role: 'user', content: carried })
+    carried = []
+  }
+  for (const message of messages) {
+    if (message.role !== 'tool') flush()
+    if (message.role !== 'tool' || typeof message.content === 'string') {
+      out.push(message)
+      continue
+    }
+    const images = message.content.filter((p) => p.type === 'image')
+    if (images.length === 0) {
+      out.push(message)
+      continue
+    }
+    const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
+    const note = `[${images.length} image${images.length > 1 ? 's' : ''} from this result follow${images.length > 1 ? '' : 's'} in the next message]`
+    out.push({ ...message, content: text ? `${text}\n${note}` : note })
+    carried.push({ type: 'text', text: `Images returned by ${message.toolName} (call ${message.toolCallId}):` }, ...images)
+  }
+  flush()
+  return out
 }
 
 /**
