@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -104,25 +105,42 @@ export class McpClient {
   /** http tries Streamable HTTP first and falls back to SSE; a 401 runs the OAuth flow once. */
   private async connectRemote(type: 'http' | 'sse'): Promise<void> {
     let kind: 'http' | 'sse' = type
+    let transport = createHttpTransport(this.config, kind, this.auth)
     try {
       try {
-        await this.connectWith(createHttpTransport(this.config, kind, this.auth), kind)
+        await this.connectWith(transport, kind)
       } catch (streamableError) {
         if (type !== 'http' || streamableError instanceof UnauthorizedError) throw streamableError
         // Older servers only speak the 2024-11-05 HTTP+SSE transport.
         kind = 'sse'
+        transport = createHttpTransport(this.config, kind, this.auth)
         try {
-          await this.connectWith(createHttpTransport(this.config, kind, this.auth), kind)
+          await this.connectWith(transport, kind)
         } catch {
           throw streamableError
         }
       }
     } catch (error) {
       if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
-      const code = await this.auth.waitForAuthorizationCode()
-      const transport = createHttpTransport(this.config, kind, this.auth)
-      await transport.finishAuth(code)
-      await this.connectWith(transport, kind)
+      // The transport that saw the 401 knows where the resource metadata and scope are.
+      await transport.finishAuth(await this.auth.waitForAuthorizationCode())
+      await this.connectWith(createHttpTransport(this.config, kind, this.auth), kind)
+    }
+  }
+
+  /**
+   * Runs a request; when the server demands new authorization mid-session (expired grant,
+   * or a tool that needs a wider scope: step-up), finishes the sign-in and tries once more.
+   */
+  private async withReauthorization<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request()
+    } catch (error) {
+      const transport = this.transport
+      if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
+      if (!(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) throw error
+      await transport.finishAuth(await this.auth.waitForAuthorizationCode())
+      return request()
     }
   }
 
@@ -226,7 +244,7 @@ export class McpClient {
     const all: T[] = []
     let cursor: string | undefined
     for (let page = 0; page < 100; page++) {
-      const result = await fetchPage(cursor)
+      const result = await this.withReauthorization(() => fetchPage(cursor))
       all.push(...result.items)
       if (!result.nextCursor || result.nextCursor === cursor) break
       cursor = result.nextCursor
@@ -236,25 +254,27 @@ export class McpClient {
 
   async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<McpCallResult> {
     const onProgress = options.onProgress
-    const raw = await this.requireClient().callTool({ name, arguments: args }, undefined, {
-      signal: options.signal,
-      timeout: options.timeoutMs,
-      // A tool that reports progress is alive; the total cap still stops a runaway one.
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: options.timeoutMs * 10,
-      onprogress: onProgress
-        ? (p) => onProgress({ progress: p.progress, total: p.total, ...(p.message ? { message: p.message } : {}) })
-        : undefined
-    })
+    const raw = await this.withReauthorization(() =>
+      this.requireClient().callTool({ name, arguments: args }, undefined, {
+        signal: options.signal,
+        timeout: options.timeoutMs,
+        // A tool that reports progress is alive; the total cap still stops a runaway one.
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: options.timeoutMs * 10,
+        onprogress: onProgress
+          ? (p) => onProgress({ progress: p.progress, total: p.total, ...(p.message ? { message: p.message } : {}) })
+          : undefined
+      })
+    )
     return mapCallResult(raw as Record<string, unknown>)
   }
 
   async getPrompt(name: string, args: Record<string, string>) {
-    return this.requireClient().getPrompt({ name, arguments: args }, { timeout: this.config.timeoutMs })
+    return this.withReauthorization(() => this.requireClient().getPrompt({ name, arguments: args }, { timeout: this.config.timeoutMs }))
   }
 
   async readResource(uri: string) {
-    return this.requireClient().readResource({ uri }, { timeout: this.config.timeoutMs })
+    return this.withReauthorization(() => this.requireClient().readResource({ uri }, { timeout: this.config.timeoutMs }))
   }
 
   async ping(timeoutMs: number): Promise<void> {

@@ -69,8 +69,11 @@ export class McpOAuthProvider implements OAuthClientProvider {
     let port = stored.port
     if (!port) {
       port = await freeLoopbackPort()
-      // A new port is a new redirect URI: the old registration no longer matches it.
-      stored = { tokens: stored.tokens, port }
+      // A new port is a new redirect URI: a registration made for another one no longer fits.
+      // A client registered out of band (no redirect_uris stored) is kept.
+      const uris = (stored.client as { redirect_uris?: string[] } | undefined)?.redirect_uris
+      const redirect = `http://127.0.0.1:${port}${CALLBACK_PATH}`
+      stored = { ...stored, port, client: uris && !uris.includes(redirect) ? undefined : stored.client }
       await options.secrets.setSecret(key, JSON.stringify(stored))
     }
     return new McpOAuthProvider(serverId, options, stored, port)
@@ -189,8 +192,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
         const state = url.searchParams.get('state')
         const ok = !error && code && (!this.expectedState || state === this.expectedState)
         res.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8' })
-        res.end(ok ? '<p>Signed in. You can close this tab and return to DeepChat Desk.</p>' : '<p>Sign-in failed. You can close this tab.</p>')
-        finish()
+        // Close the listener only once the page is delivered, or the browser sees a reset.
+        res.end(ok ? '<p>Signed in. You can close this tab and return to DeepChat Desk.</p>' : '<p>Sign-in failed. You can close this tab.</p>', finish)
         if (ok) resolve(code)
         else reject(new AppError('mcp_oauth_failed', error ? `Authorization was refused: ${error}` : 'The authorization response did not match this sign-in'))
       })
