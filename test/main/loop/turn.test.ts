@@ -103,4 +103,19 @@ describe('a turn', () => {
     const view = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
     expect(view.message.blocks[0].text).toBe('Partial answer')
   })
+
+  it('keeps one plan block per message, upserted by update_plan, and emits chat.plan.updated', async () => {
+    const h = await harness([
+      callsReply(toolCall('p1', 'update_plan', { plan: [{ step: 'Look', status: 'in_progress' }, { step: 'Fix', status: 'pending' }] })),
+      callsReply(toolCall('p2', 'update_plan', { plan: [{ step: 'Look', status: 'completed' }, { step: 'Fix', status: 'in_progress' }] })),
+      textReply('Working on the fix.')
+    ])
+    const { sessionId, assistantMessageId } = await h.send('plan it')
+    await h.idle(sessionId)
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    const plans = message.blocks.filter((b) => b.kind === 'plan')
+    expect(plans).toHaveLength(1)
+    expect(plans[0].data).toMatchObject({ revision: 2, entries: [{ step: 'Look', status: 'completed' }, { step: 'Fix', status: 'in_progress' }] })
+    expect(eventsNamed(h, 'chat.plan.updated').map((e) => e.plan.revision)).toEqual([1, 2])
+  })
 })
