@@ -1,0 +1,61 @@
+import { join } from 'node:path'
+import { expect } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { artifactPath } from './helpers/browser'
+import type { ServedHost } from './helpers/host'
+
+const AXE = join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
+
+/**
+ * Opens the app on a settings section. The context bypasses CSP only so the axe script can be
+ * injected; the app itself is unchanged.
+ */
+export async function openSettings(browser: Browser, host: ServedHost, section: string): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 860 } })
+  const page = await context.newPage()
+  const errors: string[] = []
+  page.on('pageerror', (error) => errors.push(error.message))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  await page.goto(host.url)
+  await page.getByTestId('sidebar').waitFor()
+  await page.getByTestId('nav-settings').click()
+  await gotoSection(page, section)
+  return { page, errors }
+}
+
+export async function gotoSection(page: Page, section: string): Promise<void> {
+  await page.getByTestId(`settings-nav-${section}`).click()
+  await page.getByTestId(`settings-${section}`).waitFor()
+}
+
+/** Switches the theme on the General page and comes back to `section`. */
+export async function setTheme(page: Page, theme: 'light' | 'dark', section: string): Promise<void> {
+  await gotoSection(page, 'general')
+  await page.getByTestId(`theme-${theme}`).click()
+  await expect.poll(async () => ((await page.locator('html').getAttribute('class')) ?? '').includes('dark')).toBe(theme === 'dark')
+  await gotoSection(page, section)
+}
+
+/** Runs axe-core on the page as it is now; returns serious and critical violations. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run()
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5) }))
+  })
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.targets.join(' ')}`)
+}
+
+/** Screenshot plus axe check, in the current theme. */
+export async function shootAndCheck(page: Page, name: string): Promise<void> {
+  await page.waitForTimeout(150)
+  await page.screenshot({ path: artifactPath(`${name}.png`), fullPage: true })
+  expect(await seriousViolations(page), name).toEqual([])
+}
+
+export function relevantErrors(errors: string[]): string[] {
+  // Failed calls the test provokes on purpose show up as console errors of the failed fetch only.
+  return errors.filter((e) => !e.includes('favicon'))
+}
