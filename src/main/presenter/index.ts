@@ -16,6 +16,7 @@ import { createCoreStreamSampler } from './mcpPresenter/samplingRunner'
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
+import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
 
 export interface Presenters {
   platform: Platform
@@ -72,7 +73,9 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({ baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }) }),
     permissions,
-    runtime: runtimePort,
+    runtime: extendRuntimePort(runtimePort, {
+      ...createTapeToolPort({ tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId })
+    }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     log
   })

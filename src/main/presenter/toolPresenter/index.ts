@@ -9,7 +9,7 @@ import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
 import { ToolMapper, type ToolRoute } from './toolMapper'
 import { AgentToolManager, RESERVED_TOOL_NAMES, type AgentToolManagerOptions } from './agentTools/agentToolManager'
-import { ToolError, type AgentTool, type AgentToolResult, type ToolContext } from './agentTools/defineTool'
+import { ToolError, applyAliases, type AgentTool, type AgentToolResult, type ToolContext } from './agentTools/defineTool'
 import { BackgroundProcessManager } from './agentTools/processManager'
 import { describeZodError, parseToolArguments } from './argumentParsing'
 import { guardOutput, safeName } from './outputGuard'
@@ -84,7 +84,7 @@ export class ToolPresenter {
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
     const mapper = new ToolMapper(RESERVED_TOOL_NAMES)
-    const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools)
+    const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools, { sessionId: ctx.sessionId, runtime: this.deps.runtime })
     let mcpTools: McpServerTool[] = []
     try {
       mcpTools = await this.deps.mcp.listTools()
@@ -202,10 +202,10 @@ export class ToolPresenter {
     if (route.source === 'mcp') return { kind: 'mcp', args: parsed.value, need: mcpNeed(call, route, ctx, this.annotationRisk(route)), route }
 
     const tool = this.agentTools.get(route.originalName)
-    if (!tool || ctx.disabledAgentTools?.includes(tool.name)) {
+    if (!tool || ctx.disabledAgentTools?.includes(tool.name) || !this.agentTools.offered(tool, { sessionId: ctx.sessionId, runtime: this.deps.runtime })) {
       return { kind: 'error', result: errorResult(call, route, 'unknown_tool', `Tool ${call.name} is not available in this session.`) }
     }
-    const validated = tool.input.safeParse(parsed.value)
+    const validated = tool.input.safeParse(applyAliases(parsed.value, tool.aliases))
     if (!validated.success) {
       return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
     }

@@ -15,6 +15,8 @@ export interface TapeSearchHit {
   name: string
   createdAt: number
   summary?: string
+  /** Higher is better; 0 for substring-only hits. */
+  score?: number
 }
 
 export interface SubagentSessionRequest {
@@ -38,10 +40,130 @@ export interface AgentToolRuntimePort {
   /** Tells the loop a background process changed state, for the process list in the UI. */
   notifyProcessChanged?(event: { sessionId: string; processId: string; command: string; status: 'running' | 'done' | 'error' | 'killed'; exitCode: number | null }): void
 
-  searchTape?(sessionId: string, query: string, options?: { limit?: number; kinds?: string[] }): Promise<TapeSearchHit[]>
-  getTapeContext?(sessionId: string, entryIds: number[], options?: { before?: number; after?: number }): Promise<unknown>
+  searchTape?(sessionId: string, query: string, options?: TapeSearchPortOptions): Promise<TapeSearchHit[]>
+  getTapeContext?(sessionId: string, entryIds: number[], options?: TapeContextPortOptions): Promise<unknown>
   handoffTape?(sessionId: string, name: string, summary: string): Promise<{ entryId: number }>
+  getTapeInfo?(sessionId: string): Promise<unknown>
+  listTapeAnchors?(sessionId: string, limit: number): Promise<{ name: string; entryId: number; createdAt: number }[]>
+
+  /** Per-session tool switches and active skills (chat-settings and skill tools change them). */
+  toolState?(sessionId: string): SessionToolState
+  memory?: MemoryPort
+  skills?: SkillPort
+  sessionSettings?: SessionSettingsPort
+  /** Generates images with the session's image model; null when it has none. */
+  imageModelFor?(sessionId: string): { providerId: string; modelId: string } | null
+  generateImage?(sessionId: string, request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage[]>
   createSubagentSession?(request: SubagentSessionRequest): Promise<{ sessionId: string } | null>
   sendSessionMessage?(sessionId: string, content: string): Promise<void>
   cancelSession?(sessionId: string): Promise<void>
+}
+
+export interface TapeSearchPortOptions {
+  limit?: number
+  kinds?: string[]
+  start?: number | string
+  end?: number | string
+}
+
+export interface TapeContextPortOptions {
+  before?: number
+  after?: number
+  limit?: number
+  maxBytesPerEntry?: number
+  maxTotalBytes?: number
+}
+
+export interface SessionToolState {
+  /** Built-in tools the session switched off. */
+  disabledTools: string[]
+  /** Diagnostic tools the session switched on. */
+  enabledTools: string[]
+  activeSkills: string[]
+}
+
+export type MemoryKind = 'semantic' | 'episodic'
+
+export interface MemoryRecord {
+  id: string
+  kind: MemoryKind
+  category: string | null
+  content: string
+  importance: number
+  createdAt: number
+  updatedAt: number
+}
+
+export interface MemoryPort {
+  isEnabled(sessionId: string): boolean
+  remember(
+    sessionId: string,
+    input: { content: string; kind: MemoryKind; category?: string; importance: number }
+  ): { action: 'created' | 'noop'; id: string; reason?: string }
+  recall(sessionId: string, query: string, limit: number): MemoryRecord[]
+  forget(sessionId: string, memoryId: string): boolean
+}
+
+export interface SkillSummary {
+  name: string
+  description: string
+  allowedTools: string[]
+  source: 'builtin' | 'app' | 'workspace'
+  active: boolean
+}
+
+export interface SkillView {
+  name: string
+  root: string
+  /** SKILL.md without front matter, or the requested file. */
+  content: string
+  filePath: string | null
+  linkedFiles: string[]
+  allowedTools: string[]
+}
+
+export interface SkillPort {
+  list(sessionId: string): Promise<SkillSummary[]>
+  view(sessionId: string, name: string, filePath?: string): Promise<SkillView>
+  /** Returns false when it was already active. */
+  activate(sessionId: string, name: string): boolean
+}
+
+export interface SessionSettingsView {
+  providerId: string | null
+  modelId: string | null
+  temperature: number | null
+  systemPrompt: string
+  permissionMode: 'default' | 'accept_edits' | 'full_access'
+  disabledTools: string[]
+  enabledTools: string[]
+  availableModels: { providerId: string; modelId: string }[]
+}
+
+export interface SessionSettingsPatch {
+  model?: { providerId: string; modelId: string }
+  temperature?: number | null
+  systemPrompt?: string
+  permissionMode?: 'default' | 'accept_edits' | 'full_access'
+  disabledTools?: string[]
+  enabledTools?: string[]
+}
+
+export interface SessionSettingsPort {
+  read(sessionId: string): SessionSettingsView
+  /** Validates and applies the patch; throws an Error with a clear message on a bad value. */
+  update(sessionId: string, patch: SessionSettingsPatch): SessionSettingsView
+}
+
+export interface ImageRequest {
+  prompt: string
+  size?: string
+  quality?: 'low' | 'medium' | 'high' | 'auto'
+  outputFormat?: 'png' | 'jpeg' | 'webp'
+  background?: 'auto' | 'opaque'
+}
+
+export interface GeneratedImage {
+  mimeType: string
+  base64: string
 }

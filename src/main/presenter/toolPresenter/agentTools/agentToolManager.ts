@@ -1,5 +1,5 @@
 import type { MCPToolDefinition } from '@shared/types/tools'
-import type { AgentTool } from './defineTool'
+import type { AgentTool, ToolScope } from './defineTool'
 import { readTool } from './read'
 import { writeTool } from './write'
 import { editTool } from './edit'
@@ -9,6 +9,7 @@ import { execTool } from './exec'
 import { processTool } from './process'
 import { questionTool } from './question'
 import { PlanRevisions, createUpdatePlanTool } from './updatePlan'
+import { tapeTools } from './tapeTools'
 
 /** Names no MCP tool may take: current built-ins and those later issues add. */
 export const RESERVED_TOOL_NAMES = new Set([
@@ -20,7 +21,12 @@ export const RESERVED_TOOL_NAMES = new Set([
 
 const SERVER_LABELS: Record<string, string> = {
   'agent-filesystem': 'Files and commands',
-  'agent-core': 'Agent'
+  'agent-core': 'Agent',
+  'agent-tape': 'Session history',
+  'agent-skills': 'Skills',
+  'agent-memory': 'Memory',
+  'deepchat-settings': 'Chat settings',
+  'agent-image-generation': 'Image generation'
 }
 
 export interface AgentToolManagerOptions {
@@ -47,7 +53,8 @@ export class AgentToolManager {
       execTool,
       processTool,
       questionTool,
-      createUpdatePlanTool(this.planRevisions)
+      createUpdatePlanTool(this.planRevisions),
+      ...tapeTools
     ] as AgentTool[]
     for (const tool of this.tools) {
       if (!RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
@@ -56,16 +63,34 @@ export class AgentToolManager {
     this.definitions = this.tools.map(toDefinition)
   }
 
-  /** Definitions for a session, without the tools it disabled. */
-  definitionsFor(disabled?: readonly string[]): MCPToolDefinition[] {
-    if (!disabled?.length) return this.definitions
-    const off = new Set(disabled)
-    return this.definitions.filter((d) => !off.has(d.function.name))
+  /**
+   * Definitions for a session: without the tools it disabled, runtime-only tools, diagnostic
+   * tools it did not turn on, and tools whose port or feature is unavailable (given a scope).
+   */
+  definitionsFor(disabled?: readonly string[], scope?: ToolScope): MCPToolDefinition[] {
+    const off = new Set(disabled ?? [])
+    return this.definitions.filter((d) => !off.has(d.function.name) && this.offered(this.byName.get(d.function.name)!, scope))
+  }
+
+  /** Whether the model may call `tool` in this session (it would be in its definitions). */
+  offered(tool: AgentTool, scope?: ToolScope): boolean {
+    const exposure = tool.exposure ?? 'model'
+    if (exposure === 'runtime') return false
+    if (!scope) return exposure === 'model'
+    const state = scope.runtime.toolState?.(scope.sessionId)
+    if (state?.disabledTools.includes(tool.name)) return false
+    if (exposure === 'diagnostic' && !state?.enabledTools.includes(tool.name)) return false
+    try {
+      return tool.available ? tool.available(scope) : true
+    } catch {
+      // A broken availability check hides the tool; it never breaks the whole list.
+      return false
+    }
   }
 
   /** Every built-in tool's name, group and one-line purpose, for the settings page. */
   catalog(): { name: string; server: string; readOnly: boolean; description: string }[] {
-    return this.tools.map((t) => ({ name: t.name, server: t.server, readOnly: t.readOnly, description: t.description }))
+    return this.tools.filter((t) => t.exposure !== 'runtime').map((t) => ({ name: t.name, server: t.server, readOnly: t.readOnly, description: t.description }))
   }
 
   get(name: string): AgentTool | undefined {

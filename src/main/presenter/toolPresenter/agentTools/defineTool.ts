@@ -9,6 +9,32 @@ import type { BackgroundProcessManager } from './processManager'
 
 export const FILESYSTEM_SERVER = 'agent-filesystem'
 export const CORE_SERVER = 'agent-core'
+export const TAPE_SERVER = 'agent-tape'
+export const SKILLS_SERVER = 'agent-skills'
+export const MEMORY_SERVER = 'agent-memory'
+export const SETTINGS_SERVER = 'deepchat-settings'
+export const IMAGE_SERVER = 'agent-image-generation'
+
+export type AgentToolServer =
+  | typeof FILESYSTEM_SERVER
+  | typeof CORE_SERVER
+  | typeof TAPE_SERVER
+  | typeof SKILLS_SERVER
+  | typeof MEMORY_SERVER
+  | typeof SETTINGS_SERVER
+  | typeof IMAGE_SERVER
+
+/**
+ * Who sees a tool: `model` tools are offered by default; `diagnostic` ones only when the session
+ * turns them on; `runtime` ones are never offered (the app calls them itself).
+ */
+export type ToolExposure = 'model' | 'diagnostic' | 'runtime'
+
+/** What a tool's availability check may look at: the session and the runtime port. */
+export interface ToolScope {
+  sessionId: string
+  runtime: AgentToolRuntimePort
+}
 
 /** Everything a tool may use while it runs. Tools reach sessions and tape only via `runtime`. */
 export interface ToolContext {
@@ -40,12 +66,21 @@ export interface AgentToolResult {
 
 export interface AgentTool<S extends z.ZodType = z.ZodType> {
   name: string
-  server: typeof FILESYSTEM_SERVER | typeof CORE_SERVER
+  server: AgentToolServer
   readOnly: boolean
+  /** Default `model`. */
+  exposure?: ToolExposure
+  /** Whether the session can use the tool now (its port exists, the feature is on); default yes. */
+  available?(scope: ToolScope): boolean
   description: string
   input: S
   /** JSON Schema of `input`, generated once. */
   parameters: ToolParametersSchema
+  /**
+   * Other spellings models commonly send (`yieldMs`, `oldText`), renamed to the canonical key
+   * before validation when the canonical key is absent. Not shown in the schema.
+   */
+  aliases?: Record<string, string>
   /** Pure: what approval this call needs, or null. Never throws, never changes state. */
   checkPermission(args: z.output<S>, ctx: ToolContext): PermissionRequest | null
   execute(args: z.output<S>, ctx: ToolContext): Promise<AgentToolResult>
@@ -64,6 +99,19 @@ export class ToolError extends Error {
 
 export function defineAgentTool<S extends z.ZodType>(def: Omit<AgentTool<S>, 'parameters'>): AgentTool<S> {
   return { ...def, description: def.description.trim(), parameters: toToolParameters(def.input) }
+}
+
+/** Renames alias keys to their canonical names (the canonical key wins if both are present). */
+export function applyAliases(args: Record<string, unknown>, aliases: Record<string, string> | undefined): Record<string, unknown> {
+  if (!aliases) return args
+  const out = { ...args }
+  for (const [alias, canonical] of Object.entries(aliases)) {
+    if (alias in out) {
+      if (!(canonical in out)) out[canonical] = out[alias]
+      delete out[alias]
+    }
+  }
+  return out
 }
 
 export function ok(summary: string, content: string | ToolContentItem[], data?: unknown): AgentToolResult {

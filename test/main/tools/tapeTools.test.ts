@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createFeatureHarness, type FeatureHarness } from './featureHarness'
+
+let h: FeatureHarness
+beforeEach(() => {
+  h = createFeatureHarness()
+})
+afterEach(async () => {
+  await h.close()
+})
+
+function note(text: string, sessionId = h.sessionId): number {
+  const [entry] = h.presenters.tape.append(h.presenters.sessions.require(sessionId).tapeId, {
+    kind: 'message',
+    name: 'message/user',
+    payload: { role: 'user', content: { text } }
+  })
+  return entry.entryId
+}
+
+describe('tape tools', () => {
+  it('offers tape_search and tape_context to the model, never tape_handoff, diagnostics only when enabled', async () => {
+    const names = await h.toolNames()
+    expect(names).toContain('tape_search')
+    expect(names).toContain('tape_context')
+    expect(names).not.toContain('tape_handoff')
+    expect(names).not.toContain('tape_info')
+    expect(names).not.toContain('tape_anchors')
+    const result = await h.call('tape_handoff', { name: 'x', summary: 'y' })
+    expect(result.rawData.toolResult.error?.code).toBe('unknown_tool')
+  })
+
+  it('tape_search finds an entry of this session only and tape_context reads it with neighbours', async () => {
+    note('we chose the pelican migration plan')
+    const target = note('the zebra codename is ORCHID-7')
+    note('later chatter about lunch')
+    const other = h.newSession()
+    note('the zebra codename in another session', other)
+
+    const search = await h.call('tape_search', { query: 'zebra codename' })
+    expect(search.rawData.isError).toBe(false)
+    const hits = h.json(search)
+    expect(hits.map((x: { entryId: number }) => x.entryId)).toEqual([target])
+
+    const context = await h.call('tape_context', { entryIds: [target], before: 1, after: 1 })
+    const body = h.json(context)
+    expect(body.matchedEntryIds).toEqual([target])
+    expect(body.entries.map((e: { entryId: number }) => e.entryId)).toEqual([target - 1, target, target + 1])
+    expect(JSON.stringify(body.entries)).toContain('ORCHID-7')
+  })
+
+  it('tape_search narrows by kind and time range', async () => {
+    note('kiwi in a message')
+    h.presenters.tape.appendEvent(h.sessionId, 'test/kiwi', { text: 'kiwi in an event' })
+    const onlyEvents = h.json(await h.call('tape_search', { query: 'kiwi', kinds: ['event'] }))
+    expect(onlyEvents).toHaveLength(1)
+    expect(onlyEvents[0].kind).toBe('event')
+    const future = h.json(await h.call('tape_search', { query: 'kiwi', start: Date.now() + 60_000 }))
+    expect(future).toEqual([])
+  })
+
+  it('rejects bad arguments with a clear error and loses nothing', async () => {
+    const empty = await h.call('tape_search', { query: '' })
+    expect(empty.rawData.toolResult.error?.code).toBe('invalid_arguments')
+    const tooMany = await h.call('tape_search', { query: 'x', limit: 51 })
+    expect(tooMany.rawData.toolResult.error?.code).toBe('invalid_arguments')
+    const badDate = await h.call('tape_search', { query: 'x', start: 'yesterday' })
+    expect(badDate.rawData.toolResult.error?.code).toBe('invalid_arguments')
+    const reversed = await h.call('tape_search', { query: 'x', start: 2000, end: 1000 })
+    expect(reversed.rawData.toolResult.error?.code).toBe('invalid_range')
+    const ids = await h.call('tape_context', { entryIds: Array.from({ length: 21 }, (_, i) => i + 1) })
+    expect(ids.rawData.toolResult.error?.code).toBe('invalid_arguments')
+    const missing = await h.call('tape_context', { entryIds: [9999] })
+    expect(missing.rawData.isError).toBe(true)
+    expect(missing.rawData.toolResult.error?.code).toBe('not_found')
+    // The session still works afterwards.
+    note('still searchable')
+    expect(h.json(await h.call('tape_search', { query: 'still searchable' }))).toHaveLength(1)
+  })
+
+  it('diagnostic tools answer once the session enables them; tape_handoff runs from the runtime', async () => {
+    h.presenters.tape.appendAnchor(h.sessionId, 'handoff/first', { summary: 'one' })
+    const manager = h.presenters.tools.agentTools
+    const handoff = manager.get('tape_handoff')!
+    expect(handoff.exposure).toBe('runtime')
+    expect(manager.catalog().map((t) => t.name)).not.toContain('tape_handoff')
+    expect(manager.catalog().map((t) => t.name)).toContain('tape_info')
+  })
+})
