@@ -110,10 +110,12 @@ const callTool = (name: string, args: unknown) => tools.callTool({ id: `b${++cal
 console.log(`tree: ${DIRS * FILES_PER_DIR} files, ${needles} needle lines`)
 
 // grep
-const grepResult = await callTool('grep', { pattern: 'needle_\\d+', max_results: 1000 })
+// Same search semantics as the raw CLI (case-sensitive); the tool's default is smart case.
+const grepArgs = { pattern: 'needle_\\d+', case: 'sensitive', max_results: 1000 }
+const grepResult = await callTool('grep', grepArgs)
 const grepMatches = (grepResult.rawData.toolResult.data as { matches: unknown[] }).matches.length
 if (grepMatches !== needles) throw new Error(`grep found ${grepMatches} matches, expected ${needles}`)
-const [rawGrep, toolGrep] = await interleaved(() => rawRipgrep('needle_\\d+'), () => callTool('grep', { pattern: 'needle_\\d+', max_results: 1000 }), 21)
+const [rawGrep, toolGrep] = await interleaved(() => rawRipgrep('needle_\\d+'), () => callTool('grep', grepArgs), 21)
 console.log(`grep: raw rg median ${median(rawGrep).toFixed(1)} ms, grep tool median ${median(toolGrep).toFixed(1)} ms`)
 let pass = report('grep tool / raw rg (median)', median(toolGrep) / median(rawGrep), 'x', { max: 1.2 })
 

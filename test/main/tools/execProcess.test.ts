@@ -92,7 +92,7 @@ describe('exec', () => {
   })
 
   it('yields a process id for a long command and keeps running it', async () => {
-    const result = await h.call('exec', { command: 'sleep 0.6; echo finished', yield_ms: 100 })
+    const result = await h.call('exec', { command: 'sleep 0.6; echo finished', yieldMs: 100 })
     expect(data(result)).toMatchObject({ status: 'running' })
     const id = data(result).processId as string
     expect(h.text(result)).toContain(id)

@@ -138,6 +138,19 @@ describe('callTool routing and envelopes', () => {
     expect(unknown).toMatchObject({ content: [{ type: 'text', text: 'Error: Unknown tool: no_such_tool. Call only the tools you were given.' }], rawData: { isError: true, source: null } })
   })
 
+  it('accepts common alternative argument names without showing them in the schema', async () => {
+    h = createHarness()
+    writeFileSync(join(h.workspace, 'a.txt'), 'one two')
+    const edited = await h.call('edit', { file_path: 'a.txt', oldText: 'two', newText: 'three' })
+    expect(edited.rawData.isError).toBe(false)
+    expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('one three')
+    // The canonical key wins when both are sent.
+    const both = await h.call('read', { path: 'a.txt', file_path: 'missing.txt' })
+    expect(h.text(both)).toBe('     1\tone three')
+    const defs = await h.tools.getAllToolDefinitions(h.ctx)
+    expect(Object.keys(defs.find((d) => d.function.name === 'edit')!.function.parameters.properties)).toEqual(['path', 'old_string', 'new_string', 'replace_all'])
+  })
+
   it('spills output over 30,000 characters to the session data folder with a preview', async () => {
     await withMcp()
     const result = await h.call('huge', {}, { permissionMode: 'full_access' })

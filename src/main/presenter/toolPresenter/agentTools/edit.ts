@@ -20,6 +20,7 @@ export const editTool = defineAgentTool({
   readOnly: false,
   description,
   input,
+  aliases: { oldText: 'old_string', newText: 'new_string', replaceAll: 'replace_all', old_str: 'old_string', new_str: 'new_string', file_path: 'path' },
   checkPermission: (args, ctx) => checkFiles(ctx, 'edit', 'write', [args.path]),
   async execute(args, ctx) {
     const path = resolvePath(ctx, args.path)

@@ -23,6 +23,7 @@ export const execTool = defineAgentTool({
   readOnly: false,
   description,
   input,
+  aliases: { timeoutMs: 'timeout_ms', timeout: 'timeout_ms', yieldMs: 'yield_ms', workdir: 'cwd' },
   checkPermission(args, ctx) {
     return ctx.commands.check(
       args.command,

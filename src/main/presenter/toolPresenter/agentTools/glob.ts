@@ -25,6 +25,7 @@ export const globTool = defineAgentTool({
   readOnly: true,
   description,
   input,
+  aliases: { maxResults: 'max_results', query: 'pattern' },
   checkPermission: (args, ctx) => checkFiles(ctx, 'glob', 'read', [args.path ?? '.']),
   async execute(args, ctx) {
     const root = resolvePath(ctx, args.path ?? '.')

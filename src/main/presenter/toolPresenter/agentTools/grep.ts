@@ -31,6 +31,7 @@ export function createGrepTool(options: { resolveRipgrep?: () => Promise<string>
     readOnly: true,
     description,
     input,
+    aliases: { maxResults: 'max_results', query: 'pattern', contextLines: 'context', pathScope: 'path' },
     checkPermission: (args, ctx) => checkFiles(ctx, 'grep', 'read', [args.path ?? '.']),
     async execute(args, ctx) {
       const target = resolvePath(ctx, args.path ?? '.')

@@ -24,6 +24,7 @@ export const processTool = defineAgentTool({
   readOnly: false,
   description,
   input,
+  aliases: { sessionId: 'process_id', session_id: 'process_id', processId: 'process_id' },
   checkPermission(args, ctx) {
     // Text written into a running shell or REPL is a command line: check it like exec does.
     if (args.action !== 'write' || !args.data || !args.process_id) return null

@@ -32,6 +32,7 @@ export const readTool = defineAgentTool({
   readOnly: true,
   description,
   input,
+  aliases: { file_path: 'path' },
   checkPermission: (args, ctx) => checkFiles(ctx, 'read', 'read', [args.path]),
   async execute(args, ctx) {
     const path = resolvePath(ctx, args.path)

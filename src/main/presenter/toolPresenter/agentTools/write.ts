@@ -16,6 +16,7 @@ export const writeTool = defineAgentTool({
   readOnly: false,
   description,
   input,
+  aliases: { file_path: 'path' },
   checkPermission: (args, ctx) => checkFiles(ctx, 'write', 'write', [args.path]),
   async execute(args, ctx) {
     const path = resolvePath(ctx, args.path)
