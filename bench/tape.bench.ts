@@ -101,12 +101,19 @@ async function benchSearch(dir: string): Promise<void> {
   q = 0
   const short = await sample(() => tape.search('big', shortQueries[q++ % shortQueries.length], { limit: 20 }), 60, 5)
 
-  // Baseline: the substring scan over payload JSON that a tape without an index falls back to.
-  const scan = sqlite.db.prepare(
+  // Baseline: what a tape without an index does — a newest-first substring scan, every word
+  // ANDed, stopping at 20 hits (fast for common words, a full scan for rare ones; no ranking).
+  const scanOne = sqlite.db.prepare(
     "SELECT entry_id FROM tape_entries WHERE tape_id = 'big' AND payload_json LIKE ? ORDER BY entry_id DESC LIMIT 20"
   )
+  const scanTwo = sqlite.db.prepare(
+    "SELECT entry_id FROM tape_entries WHERE tape_id = 'big' AND payload_json LIKE ? AND payload_json LIKE ? ORDER BY entry_id DESC LIMIT 20"
+  )
   q = 0
-  const baseline = await sample(() => scan.all(`%${queries[q++ % queries.length].split(' ')[0]}%`), 40, 3)
+  const baseline = await sample(() => {
+    const words = queries[q++ % queries.length].split(' ').map((w) => `%${w}%`)
+    return words.length === 1 ? scanOne.all(words[0]) : scanTwo.all(words[0], words[1])
+  }, 100, 3)
   sqlite.close()
 
   console.log(`  search over ${SEARCH_ENTRIES} entries (${queries.length} queries, words drawn by frequency):`)
@@ -114,7 +121,10 @@ async function benchSearch(dir: string): Promise<void> {
   report('search p95', percentile(times, 95), 'ms', { max: 20 })
   report('search p95, kind filter', percentile(filtered, 95), 'ms', { max: 20 })
   report('search p95, 1-2 character queries', percentile(short, 95), 'ms', { max: 20 })
-  console.log(`  baseline LIKE scan p50 ${percentile(baseline, 50).toFixed(1)} ms; FTS search is ${(percentile(baseline, 50) / percentile(times, 50)).toFixed(1)}x faster at p50`)
+  console.log(
+    `  baseline substring scan p50 ${percentile(baseline, 50).toFixed(1)} ms, p95 ${percentile(baseline, 95).toFixed(1)} ms; ` +
+      `ranked search p95 is ${(percentile(baseline, 95) / percentile(times, 95)).toFixed(1)}x faster at p95`
+  )
 }
 
 async function benchFirstPage(dir: string): Promise<void> {
