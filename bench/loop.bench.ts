@@ -1,0 +1,172 @@
+// The chat loop's own cost, in one run against a local OpenAI-wire server streaming a
+// 20,000-token reply:
+//  1. whole turn through AgentRuntimePresenter (accumulate, 50 ms deltas through the event hub,
+//     SQLite projection flushes, tape facts at the end) vs consuming coreStream raw (goal <= 1.3x);
+//  2. main-process time the loop spends per token around token 20,000 vs around token 1,000
+//     (goal <= 1.2x: the cost per token must not grow with the message).
+import { register } from 'node:module'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { performance } from 'node:perf_hooks'
+import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
+import { median, report } from './lib'
+
+// Tool descriptions are `?raw` Markdown imports (a Vite feature); teach plain Node the same.
+const rawHook = `
+import { readFile } from 'node:fs/promises';
+export async function resolve(specifier, context, next) {
+  if (specifier.endsWith('?raw')) return { url: new URL(specifier, context.parentURL).href, shortCircuit: true };
+  return next(specifier, context);
+}
+export async function load(url, context, next) {
+  if (!url.endsWith('?raw')) return next(url, context);
+  const text = await readFile(new URL(url.slice(0, -4)), 'utf8');
+  return { format: 'module', source: 'export default ' + JSON.stringify(text), shortCircuit: true };
+}`
+register(`data:text/javascript,${encodeURIComponent(rawHook)}`)
+
+const { createNodePlatform } = await import('../src/main/platform/nodePlatform')
+const { createPresenters } = await import('../src/main/presenter/index')
+const { AgentRuntimePresenter } = await import('../src/main/presenter/agentRuntimePresenter/index')
+const { modelLimitsFrom } = await import('../src/main/presenter/agentRuntimePresenter/modelLimits')
+
+// The fake server belongs to the test program; it is loaded by path (see provider-stream.bench.ts).
+interface FakeLlmFixture {
+  startFakeLlm(options: { kind: 'openai'; script: () => { steps: unknown[] } }): Promise<{ baseUrl: string; close(): Promise<void> }>
+  manyTokens(count: number, token?: string): unknown
+}
+const FIXTURE = '../test/fixtures/llm/fakeLlm.ts'
+
+const TOKENS = 20_000
+const RUNS = 11
+const WINDOW = 1_000
+
+async function main(): Promise<void> {
+  const { startFakeLlm, manyTokens } = (await import(FIXTURE)) as FakeLlmFixture
+  const steps: unknown[] = [manyTokens(TOKENS, 'tok '), { type: 'usage', promptTokens: 10, completionTokens: TOKENS }]
+  const server = await startFakeLlm({ kind: 'openai', script: () => ({ steps }) })
+  const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-bench-loop-'))
+  const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+  await presenters.llmProviders.addProvider({
+    id: 'bench',
+    kind: 'openai',
+    name: 'Bench',
+    baseUrl: server.baseUrl,
+    apiKey: 'sk-bench-000000000000',
+    models: [{ id: 'bench-model', name: 'Bench', contextLength: 1_000_000, maxOutputTokens: 32_000 }]
+  })
+  // A renderer is listening: every delta is validated and handed to a transport.
+  let deltaEvents = 0
+  presenters.events.subscribe((name) => {
+    if (name === 'chat.stream.delta') deltaEvents++
+  })
+
+  // Per-token cost: the time between handing an event to the loop and the loop asking for
+  // the next one is the loop's own work on that event.
+  let costs: Array<{ token: number; ms: number; tokens: number }> = []
+  // Part 1 uses the production path unchanged; part 2 hands the loop one event per token.
+  let perTokenEvents = false
+  const coreStream = (request: LLMRequest, signal: AbortSignal) => {
+    const source = presenters.llmProviders.coreStream(request, signal)
+    return perTokenEvents ? measured(source, costs) : source
+  }
+  const runtime = new AgentRuntimePresenter({
+    sqlite: presenters.sqlite,
+    sessions: presenters.sessions,
+    tape: presenters.tape,
+    llm: { coreStream, getDefaultModel: () => null, modelLimits: modelLimitsFrom(presenters.llmProviders) },
+    tools: presenters.tools,
+    permissions: presenters.permissions,
+    events: presenters.events
+  })
+
+  async function wholeTurn(): Promise<void> {
+    const accepted = await runtime.sendMessage({ text: 'Write a lot.', newSession: { providerId: 'bench', modelId: 'bench-model' } })
+    await runtime.idle(accepted.sessionId)
+    const message = presenters.sessions.messages.require(accepted.assistantMessageId!)
+    const text = message.blocks.find((b) => b.kind === 'content')?.text ?? ''
+    if (message.status !== 'sent' || text.length !== TOKENS * 4) throw new Error(`turn failed: ${message.status}, ${text.length} chars`)
+  }
+
+  async function rawStream(): Promise<void> {
+    let chars = 0
+    const request: LLMRequest = { providerId: 'bench', modelId: 'bench-model', messages: [{ role: 'user', content: 'Write a lot.' }] }
+    for await (const event of presenters.llmProviders.coreStream(request, new AbortController().signal)) {
+      if (event.type === 'text') chars += event.content.length
+    }
+    if (chars !== TOKENS * 4) throw new Error(`raw stream got ${chars} chars`)
+  }
+
+  for (let i = 0; i < 2; i++) {
+    await rawStream()
+    await wholeTurn()
+  }
+  const baseline: number[] = []
+  const loop: number[] = []
+  const early: number[] = []
+  const late: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    baseline.push(await timed(rawStream))
+    loop.push(await timed(wholeTurn))
+  }
+  perTokenEvents = true
+  await wholeTurn()
+  for (let i = 0; i < RUNS; i++) {
+    costs = []
+    await wholeTurn()
+    early.push(perToken(costs, 1_000))
+    late.push(perToken(costs, TOKENS - WINDOW / 2))
+  }
+  for (const list of [baseline, loop, early, late]) list.sort((a, b) => a - b)
+  console.log(`raw coreStream, ${TOKENS} tokens:            median ${median(baseline).toFixed(1)} ms`)
+  console.log(`whole loop turn, ${TOKENS} tokens:           median ${median(loop).toFixed(1)} ms (${deltaEvents} delta events in ${2 * RUNS + 3} turns)`)
+  console.log(`loop time per token near token 1,000:      median ${(median(early) * 1000).toFixed(2)} µs`)
+  console.log(`loop time per token near token ${TOKENS.toLocaleString('en')}:     median ${(median(late) * 1000).toFixed(2)} µs`)
+  const a = report('loop turn / raw coreStream', median(loop) / median(baseline), 'x', { max: 1.3 })
+  const b = report('per-token cost near 20,000 / near 1,000', median(late) / median(early), 'x', { max: 1.2 })
+  await presenters.dispose()
+  await server.close()
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exitCode = a && b ? 0 : 1
+}
+
+/**
+ * Hands the loop one event per token (the provider's SSE coalescing merges a fast local stream
+ * into a few large events, which would hide any per-token cost) and records how long the loop
+ * works on each before asking for the next.
+ */
+async function* measured(source: AsyncIterable<LLMCoreStreamEvent>, costs: Array<{ token: number; ms: number; tokens: number }>): AsyncGenerator<LLMCoreStreamEvent> {
+  let token = 0
+  for await (const event of source) {
+    const pieces = event.type === 'text' ? event.content.match(/[^ ]* ?/g)!.filter(Boolean) : [null]
+    for (const piece of pieces) {
+      const start = performance.now()
+      yield piece === null ? event : { type: 'text', content: piece }
+      if (piece !== null) costs.push({ token: token++, ms: performance.now() - start, tokens: 1 })
+    }
+  }
+}
+
+/** Mean loop milliseconds per token over the window of tokens centred on `at`. */
+function perToken(costs: Array<{ token: number; ms: number; tokens: number }>, at: number): number {
+  let ms = 0
+  let tokens = 0
+  for (const cost of costs) {
+    if (cost.token + cost.tokens < at - WINDOW / 2 || cost.token > at + WINDOW / 2) continue
+    ms += cost.ms
+    tokens += cost.tokens
+  }
+  return tokens ? ms / tokens : NaN
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+
+void main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})
