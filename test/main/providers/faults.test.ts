@@ -201,7 +201,8 @@ describe('retries', () => {
     const abortedAt = performance.now()
     controller.abort()
     const events = await done
-    expect(performance.now() - abortedAt).toBeLessThan(100)
+    // The wait was 20 s; ending within a second (generous for a busy machine) proves it stopped.
+    expect(performance.now() - abortedAt).toBeLessThan(1000)
     expect(server.generationRequests()).toHaveLength(1)
     expect(errorOf(events).code).toBe('aborted')
   })
