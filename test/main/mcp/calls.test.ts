@@ -40,11 +40,12 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
   it('times out a slow tool with the per-server timeout', async () => {
     const { mcp } = await startTestServer({}, { timeoutMs: 1_000 })
     const started = Date.now()
-    await expect(mcp.callTool('t', 'slow', { ms: 5_000 })).rejects.toMatchObject({
+    await expect(mcp.callTool('t', 'slow', { ms: 30_000 })).rejects.toMatchObject({
       code: 'mcp_timeout',
       message: expect.stringContaining('did not answer within 1 s')
     })
-    expect(Date.now() - started).toBeLessThan(3_000)
+    // Far sooner than the tool would have answered (generous for a loaded machine).
+    expect(Date.now() - started).toBeLessThan(10_000)
     // The server is still usable afterwards.
     expect((await mcp.callTool('t', 'echo', { message: 'after' })).content).toEqual([{ type: 'text', text: 'echo: after' }])
   })

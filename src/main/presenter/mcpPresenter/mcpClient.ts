@@ -30,6 +30,8 @@ import { createHttpTransport, createInMemoryTransport, createStdioTransport, typ
 
 export type CatalogKind = 'tools' | 'prompts' | 'resources'
 
+const CONNECT_TIMEOUT_MS = 30_000
+
 export interface McpClientEvents {
   /** The connection ended without close() being called: crash, exit or dropped network. */
   onUnexpectedClose(reason: string): void
@@ -167,7 +169,8 @@ export class McpClient {
       }
     })
     this.registerHandlers(client)
-    await client.connect(transport, { timeout: this.config.timeoutMs })
+    // Starting (npx downloading a package, a cold interpreter) can take longer than a tool call.
+    await client.connect(transport, { timeout: Math.max(this.config.timeoutMs, CONNECT_TIMEOUT_MS) })
     this.client = client
     this.transport = transport
     this.transportKind = kind
