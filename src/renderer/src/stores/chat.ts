@@ -134,20 +134,29 @@ export const useChatStore = defineStore('chat', () => {
     }
   }
 
-  /** Re-reads the newest page (after a retry or edit, which supersede messages). */
+  /**
+   * Re-reads the newest page after a retry or an edit. The back end leaves superseded messages
+   * out of every page, so the list is rebuilt from the page (live objects are kept).
+   */
   async function reloadLatest(): Promise<void> {
     const id = sessionId.value
     if (!id) return
     const page = await useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE })
     if (id !== sessionId.value) return
+    const next: ChatMessageView[] = []
     for (const fresh of page.messages) {
       const known = byId.get(fresh.id)
-      // Keep the live object (it may be mid-stream); take the newer snapshot's state.
+      // A live object may be ahead of the snapshot (deltas arrived meanwhile): keep it then.
       if (known && (known.stream?.seq ?? 0) <= (fresh.stream?.seq ?? 0)) Object.assign(known, fresh)
-      else if (!known) byId.set(fresh.id, reactiveCopy(fresh))
+      next.push(known ?? reactiveCopy(fresh))
     }
-    const older = messages.value.filter((m) => m.orderSeq < (page.messages[0]?.orderSeq ?? Infinity))
-    messages.value = [...older, ...page.messages.map((m) => byId.get(m.id)!)]
+    // Messages created after the page was read (events) stay.
+    const newest = next[next.length - 1]?.orderSeq ?? 0
+    for (const m of messages.value) if (m.orderSeq > newest && !next.includes(m)) next.push(m)
+    byId.clear()
+    for (const m of next) byId.set(m.id, m)
+    messages.value = next
+    hasMore.value = page.hasMore
   }
 
   async function loadInteractions(): Promise<void> {

@@ -1,0 +1,259 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import type { FakeResponse } from '../fixtures/llm/fakeLlm'
+import { artifactPath, launchBrowser } from './helpers/browser'
+import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHost, textReply, toolCall, type ChatHost } from './helpers/chatHost'
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+
+const MARKDOWN_ANSWER = [
+  '## Result\n\n',
+  'Here is **bold** text and a table:\n\n',
+  '| City | Temp |\n|---|---|\n| Paris | 21 |\n| Oslo | 12 |\n\n',
+  '```ts\nconst answer: number = 42\n```\n\n',
+  'Done.'
+]
+
+let chat: ChatHost
+let browser: Browser
+let outside: string
+
+/** Text of the newest user message in an OpenAI request body. */
+function lastUserText(body: any): string {
+  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
+  if (!user) return ''
+  return typeof user.content === 'string' ? user.content : user.content.map((p: any) => p.text ?? '').join('')
+}
+
+/** The fake model answers by keyword, so each test drives its own conversation. */
+function reply(body: any): FakeResponse {
+  const last = body.messages[body.messages.length - 1]
+  if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 120)}`)
+  const text = lastUserText(body)
+  if (text.includes('markdown please')) return { steps: [{ type: 'text', text: MARKDOWN_ANSWER }, { type: 'usage', promptTokens: 31, completionTokens: 57 }] }
+  if (text.includes('write outside')) return callsReply(toolCall('w1', 'write', { path: join(outside, `note-${Date.now()}.txt`), content: 'hello from the model' }))
+  if (text.includes('remove things')) return callsReply(toolCall('e1', 'exec', { command: `rm -rf ${outside}/junk && echo removed` }))
+  if (text.includes('ask me')) {
+    return callsReply(
+      toolCall('q1', 'deepchat_question', {
+        header: 'Colours',
+        question: 'Which colours do you like?',
+        options: [{ label: 'Red' }, { label: 'Blue', description: 'like the sea' }, { label: 'Green' }],
+        multiple: true,
+        custom: true
+      })
+    )
+  }
+  if (text.includes('long story')) return { steps: [{ type: 'text', text: ['Once upon ', 'a time '] }, { type: 'stall' }] }
+  return textReply(`You said: ${text}`)
+}
+
+async function setTheme(theme: 'light' | 'dark'): Promise<void> {
+  await chat.bridge.call(configUpdateSettings, { patch: { theme } })
+}
+
+async function lastAssistant(page: Page) {
+  return page.getByTestId('assistant-message').last()
+}
+
+beforeAll(async () => {
+  chat = await startChatHost((request) => reply(request.body))
+  outside = chat.outsideDir()
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await chat?.stop()
+})
+
+describe('chat window against the served host and a fake provider', () => {
+  it('streams a markdown answer with a table and highlighted code, in both themes, without serious a11y issues', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    await setTheme('light')
+    await sendFromInput(page, 'markdown please')
+    await page.waitForURL(/#\/chat\//)
+    const answer = await lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(await answer.locator('h2').textContent()).toBe('Result')
+    expect(await answer.locator('table td').allTextContents()).toEqual(['Paris', '21', 'Oslo', '12'])
+    expect(await answer.locator('code.hljs .hljs-keyword').first().textContent()).toBe('const')
+    expect(await answer.locator('strong').textContent()).toBe('bold')
+    expect(await answer.locator('[data-copy-code]').count()).toBe(1)
+    await expect.poll(() => answer.getByTestId('message-usage').textContent()).toContain('57')
+    // The sidebar lists the new chat under Today.
+    expect(await page.getByTestId('session-group-today').getByTestId('session-item').count()).toBe(1)
+    await page.screenshot({ path: artifactPath('chat-light.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await setTheme('dark')
+    await expect.poll(() => page.locator('html').getAttribute('class')).toContain('dark')
+    await page.screenshot({ path: artifactPath('chat-dark.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await setTheme('light')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('asks before a write outside the workspace; Allow once runs it and the answer continues', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'write outside please')
+    const dialog = page.getByTestId('permission-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    expect(await dialog.getByTestId('permission-tool').textContent()).toBe('write')
+    expect(await dialog.getByTestId('permission-paths').textContent()).toContain(outside)
+    // Not dismissable: Escape leaves it open.
+    await page.keyboard.press('Escape')
+    expect(await dialog.isVisible()).toBe(true)
+    // Focus starts on Deny (the safe answer) and stays inside the dialog.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('permission-deny')
+    await page.screenshot({ path: artifactPath('permission-light.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await setTheme('dark')
+    await expect.poll(() => page.locator('html').getAttribute('class')).toContain('dark')
+    await page.screenshot({ path: artifactPath('permission-dark.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await setTheme('light')
+
+    await dialog.getByTestId('permission-allow-once').click()
+    await dialog.waitFor({ state: 'detached' })
+    const answer = await lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const tool = answer.getByTestId('tool-call')
+    expect(await tool.getAttribute('data-status')).toBe('success')
+    await tool.getByTestId('tool-call-toggle').click()
+    expect(await tool.getByTestId('tool-diff').textContent()).toContain('hello from the model')
+    expect(await answer.getByTestId('markdown').last().textContent()).toContain('Tool answered:')
+    const written = chat.llm.generationRequests().at(-1)!.body as any
+    const toolMessage = written.messages.find((m: any) => m.role === 'tool')
+    const path = String(JSON.parse((written.messages.find((m: any) => m.tool_calls)?.tool_calls[0].function.arguments) ?? '{}').path)
+    expect(existsSync(path) && readFileSync(path, 'utf8')).toBe('hello from the model')
+    expect(toolMessage.content).not.toContain('denied')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('Deny sends the refusal to the model and shows the call as failed', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'write outside again')
+    const dialog = page.getByTestId('permission-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    await page.keyboard.press('Enter') // focus is on Deny
+    await dialog.waitFor({ state: 'detached' })
+    const answer = await lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(await answer.getByTestId('tool-call').getAttribute('data-status')).toBe('error')
+    expect(await answer.getByTestId('markdown').last().textContent()).toContain('User denied the request.')
+    expect(await answer.getByTestId('action-block').textContent()).toContain('Denied write')
+    await page.close()
+  })
+
+  it("shows a command's risk per sub-command with the reasons", async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'remove things')
+    const dialog = page.getByTestId('permission-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    const command = dialog.getByTestId('permission-command')
+    expect(await command.locator('pre').textContent()).toContain('rm -rf')
+    const subs = command.getByTestId('permission-subcommand')
+    expect(await subs.count()).toBe(2)
+    const rm = subs.first()
+    expect(await rm.textContent()).toContain('rm -rf')
+    expect(['high', 'critical']).toContain(await rm.getByTestId('risk-badge').getAttribute('data-risk'))
+    expect(await subs.nth(1).getByTestId('risk-badge').getAttribute('data-risk')).toBe('low')
+    await dialog.getByTestId('permission-deny').click()
+    await dialog.waitFor({ state: 'detached' })
+    await page.close()
+  })
+
+  it('answers a question with two options and free text', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'ask me something')
+    const dialog = page.getByTestId('question-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    expect(await dialog.getByTestId('question-text').textContent()).toBe('Which colours do you like?')
+    await page.screenshot({ path: artifactPath('question-light.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await setTheme('dark')
+    await expect.poll(() => page.locator('html').getAttribute('class')).toContain('dark')
+    await page.screenshot({ path: artifactPath('question-dark.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    await setTheme('light')
+
+    await dialog.getByTestId('question-option-Red').check()
+    await dialog.getByTestId('question-option-Blue').check()
+    await dialog.getByTestId('question-custom').fill('and a bit of gold')
+    await dialog.getByTestId('question-submit').click()
+    await dialog.waitFor({ state: 'detached' })
+    const answer = await lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const toolResult = String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
+    expect(toolResult).toContain('Red')
+    expect(toolResult).toContain('Blue')
+    expect(toolResult).toContain('and a bit of gold')
+    expect(await answer.getByTestId('action-block').textContent()).toContain('and a bit of gold')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('stops a reply mid-stream and keeps the partial text', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'tell me a long story')
+    const answer = await lastAssistant(page)
+    await expect.poll(async () => (await page.getByTestId('assistant-message').last().textContent()) ?? '', { timeout: 15_000 }).toContain('Once upon')
+    await page.getByTestId('stop-button').click()
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled')
+    expect(await answer.getByTestId('markdown').first().textContent()).toContain('Once upon a time')
+    await page.getByTestId('send-button').waitFor()
+    await page.close()
+  })
+
+  it('edits a sent message and resends it: the old turn leaves the list', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'first version')
+    await expect.poll(async () => (await lastAssistant(page)).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const user = page.getByTestId('user-message').first()
+    await user.hover()
+    await user.getByTestId('user-edit').click()
+    await page.getByTestId('user-edit-input').fill('second version')
+    await page.getByTestId('user-edit-send').click()
+    await expect.poll(async () => page.getByTestId('user-text').allTextContents(), { timeout: 15_000 }).toEqual(['second version'])
+    await expect.poll(async () => (await lastAssistant(page)).textContent(), { timeout: 15_000 }).toContain('You said: second version')
+    expect(await page.getByTestId('assistant-message').count()).toBe(1)
+    await page.close()
+  })
+
+  it('finds an old message through history search and opens its chat', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'remember the word zeppelinfish')
+    await expect.poll(async () => (await lastAssistant(page)).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const chatUrl = page.url()
+    await page.getByTestId('new-chat').click()
+    await page.getByTestId('chat-welcome').waitFor()
+    await page.getByTestId('history-search').fill('zeppelinfish')
+    await page.getByTestId('history-search').press('Enter')
+    const hit = page.getByTestId('search-hit').first()
+    await hit.waitFor()
+    await hit.click()
+    await page.waitForURL(chatUrl)
+    expect(await page.getByTestId('user-text').first().textContent()).toContain('zeppelinfish')
+    await page.close()
+  })
+
+  it('survives a reload while paused and takes the answer afterwards', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'write outside after a reload')
+    await page.getByTestId('permission-dialog').waitFor({ timeout: 15_000 })
+    await page.reload()
+    const dialog = page.getByTestId('permission-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    await dialog.getByTestId('permission-allow-once').click()
+    await dialog.waitFor({ state: 'detached' })
+    const answer = await lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(await answer.getByTestId('tool-call').getAttribute('data-status')).toBe('success')
+    await page.close()
+  })
+})
