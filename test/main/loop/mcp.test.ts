@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness, waitFor } from './helpers'
+
+const harness = useLoopHarness()
+const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
+
+async function withTestServer(h: Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>, env: Record<string, string> = {}) {
+  await h.presenters.mcp.addServer({ id: 't', name: 't', type: 'stdio', command: process.execPath, args: [TEST_SERVER], env, enabled: false })
+  await h.presenters.mcp.startServer('t')
+}
+
+describe('MCP tools in the loop', () => {
+  it('cancels a running MCP call on stop (the server sees notifications/cancelled)', async () => {
+    const h = await harness([callsReply(toolCall('m1', 'wait_for_cancel', {}))])
+    const marker = join(h.dataDir, 'cancelled.txt')
+    await withTestServer(h, { CANCEL_MARKER: marker })
+    const { sessionId, assistantMessageId } = await h.send('wait', { permissionMode: 'full_access' })
+    await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading'))
+    await new Promise((r) => setTimeout(r, 200))
+    await route(h, 'chat.stop', { sessionId })
+    expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('cancelled')
+    await waitFor(() => existsSync(marker))
+    expect(readFileSync(marker, 'utf8')).toContain('cancelled')
+    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'cancelled' })
+  }, 15_000)
+
+  it('asks before an MCP tool runs in default mode, then runs it after allow once', async () => {
+    const h = await harness([callsReply(toolCall('m1', 'echo', { message: 'hi' })), textReply('Echoed.')])
+    await withTestServer(h)
+    const { sessionId, assistantMessageId } = await h.send('echo hi')
+    await h.idle(sessionId)
+    const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
+    expect(pending.request).toMatchObject({ actionType: 'permission', request: { type: 'mcp', server: 't' } })
+    await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'allow_once' } })
+    await h.idle(sessionId)
+    expect(toolResults(h.bodies()[1])).toEqual([{ tool_call_id: 'm1', content: 'echo: hi' }])
+  }, 15_000)
+})
