@@ -17,6 +17,11 @@ import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
+import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentState'
+import { createSessionSettingsPort } from './agentRuntimePresenter/sessionSettingsPort'
+import { createMemoryPort } from './agentRuntimePresenter/featurePorts'
+import { MemoryPresenter } from './memoryPresenter'
+import { SkillPresenter } from './skillPresenter'
 
 export interface Presenters {
   platform: Platform
@@ -30,6 +35,8 @@ export interface Presenters {
   tools: ToolPresenter
   mcp: McpPresenter
   agentRuntime: AgentRuntimePresenter
+  memory: MemoryPresenter
+  skills: SkillPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -40,7 +47,7 @@ export const DATABASE_FILE = 'deepchat.db'
  * The composition root: the only place that calls `new` on presenters and hands each one the
  * narrow interfaces it needs.
  */
-export function createPresenters(platform: Platform, options: { log?: (message: string) => void } = {}): Presenters {
+export function createPresenters(platform: Platform, options: { log?: (message: string) => void; builtinSkillsDir?: string } = {}): Presenters {
   const log = options.log ?? ((message: string) => console.error(message))
   const events = new EventHub(log)
   const sqlite = new SqlitePresenter({
@@ -67,14 +74,33 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   void mcp.startEnabledServers()
   // The chat loop owns the tools' runtime port: plans land in the running turn, snapshots on the tape.
   const runtimePort = new LoopRuntimePort({ events, tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId })
-  const tools = new ToolPresenter({
+  const agentState = new SessionAgentStateStore(sqlite)
+  const memory = new MemoryPresenter({ sqlite, config })
+  const skills = new SkillPresenter({
+    builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
+    appDir: join(platform.userDataDir, 'skills'),
+    workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
+    state: agentState
+  })
+  const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({ baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }) }),
     permissions,
     runtime: extendRuntimePort(runtimePort, {
-      ...createTapeToolPort({ tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId })
+      ...createTapeToolPort({ tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId }),
+      toolState: (sessionId) => agentState.get(sessionId),
+      memory: createMemoryPort(memory),
+      skills,
+      sessionSettings: createSessionSettingsPort({
+        sqlite,
+        sessions,
+        state: agentState,
+        providers: () => llmProviders.listProviders(),
+        knownTools: (): string[] => tools.agentTools.catalog().map((t: { name: string }) => t.name),
+        events
+      })
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     log
@@ -120,6 +146,8 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     tools,
     mcp,
     agentRuntime,
+    memory,
+    skills,
     async dispose() {
       if (disposed) return
       disposed = true

@@ -99,7 +99,7 @@ export interface MemoryPort {
   remember(
     sessionId: string,
     input: { content: string; kind: MemoryKind; category?: string; importance: number }
-  ): { action: 'created' | 'noop'; id: string; reason?: string }
+  ): { action: 'created' | 'updated' | 'noop'; id: string; reason?: string }
   recall(sessionId: string, query: string, limit: number): MemoryRecord[]
   forget(sessionId: string, memoryId: string): boolean
 }
@@ -150,9 +150,9 @@ export interface SessionSettingsPatch {
 }
 
 export interface SessionSettingsPort {
-  read(sessionId: string): SessionSettingsView
+  read(sessionId: string): Promise<SessionSettingsView>
   /** Validates and applies the patch; throws an Error with a clear message on a bad value. */
-  update(sessionId: string, patch: SessionSettingsPatch): SessionSettingsView
+  update(sessionId: string, patch: SessionSettingsPatch): Promise<SessionSettingsView>
 }
 
 export interface ImageRequest {

@@ -2,6 +2,7 @@ import type { Migration } from './types'
 import { settingsMigration } from './001_settings'
 import { sessionsTapeMigration } from './002_sessions_tape'
 import { permissionRulesMigration } from './003_permission_rules'
+import { memoryMigration } from './004_memory'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
-export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration]
+export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration]

@@ -10,13 +10,18 @@ import { processTool } from './process'
 import { questionTool } from './question'
 import { PlanRevisions, createUpdatePlanTool } from './updatePlan'
 import { tapeTools } from './tapeTools'
+import { memoryTools } from './memoryTools'
+import { skillTools } from './skillTools'
+import { chatSettingsTools } from './chatSettingsTools'
 
 /** Names no MCP tool may take: current built-ins and those later issues add. */
 export const RESERVED_TOOL_NAMES = new Set([
   'read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan',
   'subagent_orchestrator', 'tape_info', 'tape_search', 'tape_context', 'tape_anchors', 'tape_handoff',
   'skill_list', 'skill_view', 'image_generate', 'load_url', 'get_browser_status', 'cdp_send',
-  'memory_remember', 'memory_recall', 'memory_forget'
+  'memory_remember', 'memory_recall', 'memory_forget',
+  'deepchat_settings_read', 'deepchat_settings_set_model', 'deepchat_settings_set_temperature',
+  'deepchat_settings_set_system_prompt', 'deepchat_settings_set_permission_mode', 'deepchat_settings_set_tools'
 ])
 
 const SERVER_LABELS: Record<string, string> = {
@@ -54,7 +59,10 @@ export class AgentToolManager {
       processTool,
       questionTool,
       createUpdatePlanTool(this.planRevisions),
-      ...tapeTools
+      ...tapeTools,
+      ...memoryTools,
+      ...skillTools,
+      ...chatSettingsTools
     ] as AgentTool[]
     for (const tool of this.tools) {
       if (!RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
