@@ -78,8 +78,17 @@ describe('tape tools', () => {
     expect(h.json(await h.call('tape_search', { query: 'still searchable' }))).toHaveLength(1)
   })
 
-  it('diagnostic tools answer once the session enables them; tape_handoff runs from the runtime', async () => {
-    h.presenters.tape.appendAnchor(h.sessionId, 'handoff/first', { summary: 'one' })
+  it('diagnostic tools answer once the session enables them; tape_handoff is not in the catalog', async () => {
+    const session = h.newSession({ permissionMode: 'full_access' })
+    h.presenters.tape.appendAnchor(session, 'handoff/first', { summary: 'one' })
+    expect((await h.call('tape_anchors', {}, session)).rawData.toolResult.error?.code).toBe('unknown_tool')
+    await h.call('skill_view', { name: 'deepchat-settings' }, session)
+    expect((await h.call('deepchat_settings_set_tools', { enable: ['tape_info', 'tape_anchors'] }, session)).rawData.isError).toBe(false)
+    const anchors = h.json(await h.call('tape_anchors', { limit: 5 }, session))
+    expect(anchors.map((a: { name: string }) => a.name)).toEqual(['session/start', 'handoff/first'])
+    const info = h.json(await h.call('tape_info', {}, session))
+    expect(info).toMatchObject({ tapeId: session, anchors: 2, lastAnchor: { name: 'handoff/first' } })
+    expect((await h.call('tape_anchors', { limit: 51 }, session)).rawData.toolResult.error?.code).toBe('invalid_arguments')
     const manager = h.presenters.tools.agentTools
     const handoff = manager.get('tape_handoff')!
     expect(handoff.exposure).toBe('runtime')
