@@ -24,7 +24,7 @@ describe('MCP tools in the loop', () => {
     await waitFor(() => existsSync(marker))
     expect(readFileSync(marker, 'utf8')).toContain('cancelled')
     expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'cancelled' })
-  }, 15_000)
+  }, 30_000)
 
   it('asks before an MCP tool runs in default mode, then runs it after allow once', async () => {
     const h = await harness([callsReply(toolCall('m1', 'echo', { message: 'hi' })), textReply('Echoed.')])
@@ -36,5 +36,16 @@ describe('MCP tools in the loop', () => {
     await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'allow_once' } })
     await h.idle(sessionId)
     expect(toolResults(h.bodies()[1])).toEqual([{ tool_call_id: 'm1', content: 'echo: hi' }])
-  }, 15_000)
+  }, 30_000)
+
+  it('shows MCP progress notifications on the running call block', async () => {
+    const h = await harness([callsReply(toolCall('m1', 'progress', { steps: 3 })), textReply('Progress done.')])
+    await withTestServer(h)
+    const { sessionId, assistantMessageId } = await h.send('progress', { permissionMode: 'full_access' })
+    await h.idle(sessionId)
+    const block = h.presenters.sessions.messages.require(assistantMessageId).blocks.find((b) => b.kind === 'tool_call')!
+    expect(block).toMatchObject({ status: 'success', data: { progress: 'step 3 · 3/3' }, toolCall: { response: 'done 3' } })
+    const progressed = eventsNamed(h, 'chat.stream.delta').flatMap((d) => d.ops).filter((op) => op.op === 'upsert' && op.block.data?.progress)
+    expect(progressed.length).toBeGreaterThan(0)
+  }, 30_000)
 })

@@ -66,7 +66,12 @@ export async function dispatchRound(tools: DispatchTools, input: DispatchInput):
 export async function runCall(tools: DispatchTools, input: Omit<DispatchInput, 'calls' | 'definitions'>, call: CompletedToolCall): Promise<InteractionRequest | null> {
   input.acc.setStatus(call.blockId, 'loading')
   try {
-    const result = await untilAborted(tools.callTool(mcpCall(call), input.ctx), input.ctx.signal)
+    const onProgress = (p: { progress: number; total?: number; message?: string }) => {
+      const block = input.acc.get(call.blockId)
+      const text = [p.message, p.total ? `${p.progress}/${p.total}` : String(p.progress)].filter(Boolean).join(' · ')
+      if (block?.status === 'loading') input.acc.update(call.blockId, { data: { ...block.data, progress: text } })
+    }
+    const result = await untilAborted(tools.callTool(mcpCall(call), { ...input.ctx, onProgress }), input.ctx.signal)
     if (!result || input.ctx.signal.aborted) {
       input.acc.setStatus(call.blockId, 'cancelled')
       return null

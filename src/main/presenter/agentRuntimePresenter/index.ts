@@ -207,10 +207,11 @@ export class AgentRuntimePresenter {
 
   private createSession(text: string, options: NewSessionOptions = {}): SessionRecord {
     const model = options.providerId && options.modelId ? { providerId: options.providerId, modelId: options.modelId } : this.deps.llm.getDefaultModel()
+    if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
     return this.deps.sessions.create({
       title: titleFrom(text),
-      providerId: model?.providerId ?? null,
-      modelId: model?.modelId ?? null,
+      providerId: model.providerId,
+      modelId: model.modelId,
       workspaceDir: options.workspaceDir ?? null,
       permissionMode: options.permissionMode
     })
@@ -231,7 +232,6 @@ export class AgentRuntimePresenter {
 
   private async startRun(session: SessionRecord, user: MessageRecord | null, assistant: MessageRecord, grantedBlockIds: string[] = []): Promise<TurnAccepted> {
     const model = this.resolveModel(session)
-    const limits = await this.deps.llm.modelLimits(model.providerId, model.modelId)
     const controller = new AbortController()
     const run = new ChatRun(this.runDeps(), {
       session,
@@ -239,7 +239,7 @@ export class AgentRuntimePresenter {
       runId: this.newId(),
       providerId: model.providerId,
       modelId: model.modelId,
-      limits,
+      limits: () => this.deps.llm.modelLimits(model.providerId, model.modelId),
       userMessage: user,
       initialBlocks: assistant.blocks,
       grantedBlockIds,

@@ -41,7 +41,8 @@ export interface RunSpec {
   runId: string
   providerId: string
   modelId: string
-  limits: ModelLimits
+  /** The model's context length and output cap (looked up when the run starts). */
+  limits: () => Promise<ModelLimits>
   userMessage: MessageRecord | null
   initialBlocks: readonly MessageBlock[]
   /** Resume: tool_call blocks whose permission was granted run before the next request. */
@@ -119,6 +120,7 @@ export class ChatRun {
     const llmTools: LLMToolDefinition[] = this.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }))
     const baseSystemPrompt = [spec.session.generationSettings.systemPrompt ?? '', this.deps.tools.buildToolSystemPrompt(this.definitions)].filter(Boolean).join('\n\n')
 
+    const limits = await spec.limits()
     const resumed = await this.runGrantedCalls(ctx)
     if (resumed.status !== 'continue') return resumed
 
@@ -127,7 +129,7 @@ export class ChatRun {
         tapeId: spec.session.tapeId,
         providerId: spec.providerId,
         modelId: spec.modelId,
-        limits: spec.limits,
+        limits,
         toolTokens: toolDefinitionTokens(llmTools),
         baseSystemPrompt,
         currentUser: spec.userMessage,

@@ -25,6 +25,8 @@ export interface ToolSessionContext {
   disabledAgentTools?: string[]
   /** Only these MCP servers' tools; undefined means every running server. */
   enabledMcpServerIds?: string[]
+  /** Progress notifications of a running MCP call (shown on the call's block). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
 
 export interface ToolCallResult {
@@ -254,7 +256,7 @@ export class ToolPresenter {
 
   private async runMcpTool(route: ToolRoute, args: Record<string, unknown>, ctx: ToolSessionContext): Promise<AgentToolResult> {
     try {
-      const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, { signal: ctx.signal })
+      const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, { signal: ctx.signal, onProgress: ctx.onProgress })
       const text = result.content.filter((c): c is { type: 'text'; text: string } => c.type === 'text').map((c) => c.text).join('\n')
       const content = result.content.length ? result.content : [{ type: 'text' as const, text: `${route.originalName} returned no content.` }]
       const summary = summarize(text) || `${route.originalName} completed without textual output.`
