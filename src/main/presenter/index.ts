@@ -22,6 +22,7 @@ import { createSessionSettingsPort } from './agentRuntimePresenter/sessionSettin
 import { createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
+import { CheckpointPresenter } from './checkpoints'
 
 export interface Presenters {
   platform: Platform
@@ -37,6 +38,7 @@ export interface Presenters {
   agentRuntime: AgentRuntimePresenter
   memory: MemoryPresenter
   skills: SkillPresenter
+  checkpoints: CheckpointPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -148,6 +150,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     agentRuntime,
     memory,
     skills,
+    checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
     async dispose() {
       if (disposed) return
       disposed = true

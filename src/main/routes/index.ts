@@ -9,6 +9,7 @@ import { registerPermissionRoutes } from './permissions'
 import { registerAgentToolRoutes } from './agentTools'
 import { registerMcpRoutes } from './mcp'
 import { registerChatRoutes } from './chat'
+import { registerCheckpointRoutes } from './checkpoints'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
@@ -22,5 +23,6 @@ export function createRouter(presenters: Presenters, log?: (message: string, err
   registerAgentToolRoutes(router, presenters)
   registerMcpRoutes(router, presenters)
   registerChatRoutes(router, presenters)
+  registerCheckpointRoutes(router, presenters)
   return router
 }

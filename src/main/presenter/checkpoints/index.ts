@@ -1,0 +1,118 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import { z } from 'zod'
+import { AppError } from '@shared/errors'
+import type { RevertResult, TurnCheckpoint, TurnFileChange } from '@shared/types/checkpoints'
+import type { MessageRecord, SessionRecord } from '@shared/types/session'
+import type { SqlitePresenter } from '../sqlitePresenter'
+import type { TapePresenter } from '../tapePresenter'
+
+export const FILE_SNAPSHOT = 'file/snapshot'
+export const FILE_REVERT = 'file/revert'
+
+const Snapshot = z.object({
+  toolCallId: z.string(),
+  tool: z.enum(['write', 'edit']),
+  path: z.string(),
+  previousContent: z.string().nullable()
+})
+
+export interface CheckpointPresenterDeps {
+  sqlite: Pick<SqlitePresenter, 'db'>
+  tape: Pick<TapePresenter, 'appendEvent' | 'entry'>
+  sessions: { require(sessionId: string): SessionRecord }
+  messages: { require(messageId: string): MessageRecord }
+}
+
+interface EventRow {
+  entry_id: number
+  name: string
+  payload_json: string
+}
+
+/**
+ * A turn's file changes, rebuilt from the `file/snapshot` facts `write` and `edit` put on the
+ * tape before touching a file. Reverting puts every file back as it was before the turn's
+ * first change to it, and is itself a tape fact (with the content it replaced).
+ */
+export class CheckpointPresenter {
+  constructor(private readonly deps: CheckpointPresenterDeps) {}
+
+  listTurn(sessionId: string, messageId: string): TurnCheckpoint {
+    const { snapshots, reverts } = this.load(sessionId, messageId)
+    return { sessionId, messageId, files: summarize(snapshots), revertEntryIds: reverts.map((r) => r.entry_id) }
+  }
+
+  async revertTurn(sessionId: string, messageId: string): Promise<RevertResult> {
+    const { session, snapshots } = this.load(sessionId, messageId)
+    if (session.status === 'generating') throw new AppError('session_busy', 'Stop the running turn before reverting its changes')
+    const files = summarize(snapshots)
+    if (files.length === 0) throw new AppError('nothing_to_revert', 'This turn changed no files')
+    const first = new Map(files.map((f) => [f.path, snapshots.find((s) => s.entryId === f.snapshotEntryId)!]))
+    const results: RevertResult['files'] = []
+    const replaced: { path: string; contentBeforeRevert: string | null }[] = []
+    for (const file of files) {
+      const before = first.get(file.path)!.previousContent
+      const current = await readOrNull(file.path)
+      replaced.push({ path: file.path, contentBeforeRevert: current })
+      if (current === before) {
+        results.push({ path: file.path, action: 'unchanged' })
+      } else if (before === null) {
+        await rm(file.path, { force: true })
+        results.push({ path: file.path, action: 'deleted' })
+      } else {
+        await mkdir(dirname(file.path), { recursive: true })
+        await writeFile(file.path, before, 'utf8')
+        results.push({ path: file.path, action: 'restored' })
+      }
+    }
+    const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, { messageId, files: results, replaced })
+    return { sessionId, messageId, files: results, revertEntryId: entry.entryId }
+  }
+
+  private load(sessionId: string, messageId: string) {
+    const session = this.deps.sessions.require(sessionId)
+    const message = this.deps.messages.require(messageId)
+    if (message.sessionId !== sessionId) throw new AppError('not_found', `Message ${messageId} is not in session ${sessionId}`)
+    const callIds = new Set(message.blocks.flatMap((b) => (b.toolCall ? [b.toolCall.id] : [])))
+    const rows = this.deps.sqlite.db
+      .prepare(`SELECT entry_id, name, payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name IN (?, ?) ORDER BY entry_id`)
+      .all(session.tapeId, FILE_SNAPSHOT, FILE_REVERT) as EventRow[]
+    const snapshots: (z.infer<typeof Snapshot> & { entryId: number })[] = []
+    const reverts: EventRow[] = []
+    for (const row of rows) {
+      const data = (JSON.parse(row.payload_json) as { data?: Record<string, unknown> }).data ?? {}
+      if (row.name === FILE_REVERT) {
+        if (data.messageId === messageId) reverts.push(row)
+        continue
+      }
+      const parsed = Snapshot.safeParse(data)
+      if (parsed.success && callIds.has(parsed.data.toolCallId)) snapshots.push({ ...parsed.data, entryId: row.entry_id })
+    }
+    return { session, snapshots, reverts }
+  }
+}
+
+function summarize(snapshots: (z.infer<typeof Snapshot> & { entryId: number })[]): TurnFileChange[] {
+  const byPath = new Map<string, TurnFileChange>()
+  for (const s of snapshots) {
+    const known = byPath.get(s.path)
+    if (known) {
+      known.edits += 1
+      if (!known.tools.includes(s.tool)) known.tools.push(s.tool)
+      continue
+    }
+    byPath.set(s.path, { path: s.path, existedBefore: s.previousContent !== null, edits: 1, tools: [s.tool], snapshotEntryId: s.entryId })
+  }
+  return [...byPath.values()]
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+

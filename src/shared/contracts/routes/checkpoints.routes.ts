@@ -1,0 +1,19 @@
+import { z } from 'zod'
+import { defineRoute } from '../define'
+import { RevertResult, TurnCheckpoint } from '../../types/checkpoints'
+
+const Turn = z.object({ sessionId: z.string().min(1).max(100), messageId: z.string().min(1).max(100) }).strict()
+
+/** The files an assistant turn wrote or edited, from the tape. */
+export const checkpointsListTurn = defineRoute({
+  name: 'checkpoints.listTurn',
+  input: Turn,
+  output: z.object({ checkpoint: TurnCheckpoint })
+})
+
+/** Puts every file the turn changed back as it was before the turn; appended to the tape. */
+export const checkpointsRevertTurn = defineRoute({
+  name: 'checkpoints.revertTurn',
+  input: Turn,
+  output: z.object({ result: RevertResult })
+})

@@ -1,0 +1,30 @@
+import { z } from 'zod'
+
+/** One file a turn changed, as the turn's checkpoint remembers it. */
+export const TurnFileChange = z.object({
+  path: z.string(),
+  /** Whether the file existed before the turn's first write or edit. */
+  existedBefore: z.boolean(),
+  edits: z.number().int().positive(),
+  tools: z.array(z.enum(['write', 'edit'])),
+  /** The tape entry holding the content before the turn. */
+  snapshotEntryId: z.number().int()
+})
+export type TurnFileChange = z.infer<typeof TurnFileChange>
+
+export const TurnCheckpoint = z.object({
+  sessionId: z.string(),
+  messageId: z.string(),
+  files: z.array(TurnFileChange),
+  /** The `file/revert` entries already written for this turn. */
+  revertEntryIds: z.array(z.number().int())
+})
+export type TurnCheckpoint = z.infer<typeof TurnCheckpoint>
+
+export const RevertResult = z.object({
+  sessionId: z.string(),
+  messageId: z.string(),
+  files: z.array(z.object({ path: z.string(), action: z.enum(['restored', 'deleted', 'unchanged']) })),
+  revertEntryId: z.number().int()
+})
+export type RevertResult = z.infer<typeof RevertResult>
