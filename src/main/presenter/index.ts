@@ -70,6 +70,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     permissionGate: createMcpPermissionGate(permissions),
     sampler: () => createCoreStreamSampler(llmProviders),
     oauth: { openUrl: (url) => platform.openExternal(url), clientName: platform.appName },
+    builtinDeps: { history: sessions },
     log
   })
   // Servers start in the background: a slow or broken one never delays the app.

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { createPresenters } from '../../../src/main/presenter'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { createTimeServer } from '../../../src/main/presenter/mcpPresenter/inMemoryServers/timeServer'
@@ -52,5 +57,31 @@ describe('built-in deepchat-time server', () => {
     const bad = await client.callTool({ name: 'current_time', arguments: { timezone: 'Mars/Olympus' } })
     expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Unknown time zone: Mars/Olympus' }] })
     await client.close()
+  })
+})
+
+describe('built-in deepchat-history server', () => {
+  it('searches past conversations through the real session presenter, once the user enables it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mcp-history-'))
+    const presenters = createPresenters(createNodePlatform({ dataDir: dir, log: () => {} }), { log: () => {} })
+    try {
+      const recipes = presenters.sessions.create({ title: 'Recipes' })
+      presenters.sessions.messages.appendUserMessage(recipes.id, { text: 'how long to simmer ramen broth' })
+      presenters.sessions.create({ title: 'Travel' })
+      await presenters.mcp.startEnabledServers()
+      expect(presenters.mcp.getServer('deepchat-history')).toMatchObject({ enabled: false, status: { state: 'stopped' } })
+
+      await presenters.mcp.setEnabled('deepchat-history', true)
+      for (let i = 0; i < 100 && presenters.mcp.getServer('deepchat-history').status.state !== 'running'; i++) {
+        await new Promise((r) => setTimeout(r, 20))
+      }
+      const found = await presenters.mcp.callTool('deepchat-history', 'search_conversations', { query: 'ramen' })
+      expect(found.structuredContent).toMatchObject({ hits: [{ conversation: 'Recipes', sessionId: recipes.id, text: expect.stringContaining('ramen') }] })
+      const none = await presenters.mcp.callTool('deepchat-history', 'search_conversations', { query: 'volcano' })
+      expect(none.content).toEqual([{ type: 'text', text: 'No past conversation mentions "volcano".' }])
+    } finally {
+      await presenters.dispose()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })

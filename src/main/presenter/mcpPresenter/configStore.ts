@@ -30,8 +30,8 @@ type StoredServer = z.output<typeof StoredServer>
 const McpConfigDocument = z.object({
   version: z.literal(1),
   servers: z.array(StoredServer),
-  /** Built-ins are added once; a user who removes one does not get it back. */
-  builtinsSeeded: z.boolean().default(false)
+  /** Built-ins already added once; a user who removes one does not get it back. */
+  seededBuiltins: z.array(z.string()).default([])
 })
 type McpConfigDocument = z.output<typeof McpConfigDocument>
 
@@ -137,17 +137,19 @@ export class McpConfigStore {
     ])
   }
 
-  /** Adds the built-in servers on first launch only. */
-  async seedBuiltins(defaults: McpServerInput[]): Promise<void> {
-    if (this.read().builtinsSeeded) return
-    for (const input of defaults) {
-      if (!input.id || !this.get(input.id)) await this.add(input)
+  /** Adds each built-in server the first time this install sees it. */
+  async seedBuiltins(defaults: (McpServerInput & { id: string })[]): Promise<void> {
+    const seeded = new Set(this.read().seededBuiltins)
+    const fresh = defaults.filter((d) => !seeded.has(d.id))
+    if (fresh.length === 0) return
+    for (const input of fresh) {
+      if (!this.get(input.id)) await this.add(input)
     }
-    this.write({ ...this.read(), builtinsSeeded: true })
+    this.write({ ...this.read(), seededBuiltins: [...seeded, ...fresh.map((d) => d.id)] })
   }
 
   private read(): McpConfigDocument {
-    return this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, { version: 1, servers: [], builtinsSeeded: false })
+    return this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, { version: 1, servers: [], seededBuiltins: [] })
   }
 
   private write(doc: McpConfigDocument): void {

@@ -22,7 +22,7 @@ import { toPromptView, toResourceView, toServerTool, toTemplateView, toToolView 
 import type { McpRoot } from './clientHandlers'
 import { McpConfigStore, type McpConfigBackend, type StoredServerConfig } from './configStore'
 import { formatMcpServersJson, parseMcpServersJson } from './importExport'
-import { BUILTIN_SERVERS, createBuiltinServer } from './inMemoryServers'
+import { BUILTIN_SERVERS, createBuiltinServer, type BuiltinDeps } from './inMemoryServers'
 import { InteractionBroker, type SamplingModelRunner } from './interactionBroker'
 import { McpClient } from './mcpClient'
 import { McpOAuthProvider, type McpOAuthOptions } from './oauth'
@@ -55,6 +55,8 @@ export interface McpPresenterDeps {
   reconnect?: Partial<ReconnectPolicy>
   sampler?: () => SamplingModelRunner | undefined
   permissionGate?: McpPermissionGate
+  /** What built-in servers may use (history search, …). */
+  builtinDeps?: BuiltinDeps
   /** Built-in servers by command name; tests add their own. */
   builtins?: (name: string) => McpServer | undefined
   /** OAuth sign-in for http/sse servers (browser + loopback redirect); omit to use static headers only. */
@@ -92,7 +94,7 @@ export class McpPresenter implements McpToolSource {
       createClient: (config, events) =>
         new McpClient(config, {
           baseEnv: deps.shellEnv,
-          createInMemoryServer: deps.builtins ?? createBuiltinServer,
+          createInMemoryServer: (name) => this.createBuiltin(name),
           createAuthProvider: deps.oauth ? (config) => this.authProviderFor(config) : undefined,
           handlers: this.interactions,
           events,
@@ -188,9 +190,12 @@ export class McpPresenter implements McpToolSource {
     return JSON.stringify(formatMcpServersJson(servers), null, 2)
   }
 
+  private createBuiltin(name: string): McpServer | undefined {
+    return this.deps.builtins?.(name) ?? createBuiltinServer(name, this.deps.builtinDeps)
+  }
+
   private checkBuiltin(server: { type: string; command?: string }): void {
-    const builtins = this.deps.builtins ?? createBuiltinServer
-    if (server.type === 'inmemory' && server.command && !BUILTIN_SERVERS[server.command] && !builtins(server.command)) {
+    if (server.type === 'inmemory' && server.command && !BUILTIN_SERVERS[server.command] && !this.deps.builtins?.(server.command)) {
       throw new AppError('mcp_unknown_builtin', `There is no built-in MCP server named "${server.command}"`)
     }
   }

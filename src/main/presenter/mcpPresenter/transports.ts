@@ -47,7 +47,7 @@ export function createHttpTransport(
 /** Starts a built-in server in this process and returns the client end of the linked pair. */
 export async function createInMemoryTransport(config: McpServerConfig, deps: TransportDeps): Promise<{ transport: Transport; server: McpServer }> {
   const server = deps.createInMemoryServer?.(config.command)
-  if (!server) throw new AppError('mcp_unknown_builtin', `There is no built-in MCP server named "${config.command}"`)
+  if (!server) throw new AppError('mcp_unknown_builtin', `Built-in MCP server "${config.command}" is not available in this app`)
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
   await server.connect(serverEnd)
   return { transport: clientEnd, server }
