@@ -76,7 +76,7 @@ describe('crash recovery', () => {
       const message = after.sessions.messages.require(assistantMessageId)
       expect(message.status).toBe('error')
       expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Streaming so far' })
-      expect(message.blocks.at(-1)!.kind).toBe('error')
+      expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'interrupted' } })
       expect(after.sessions.require(sessionId).status).toBe('idle')
     } finally {
       await after.dispose()

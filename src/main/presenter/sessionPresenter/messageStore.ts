@@ -192,7 +192,7 @@ export class MessageStore {
         const blocks: MessageBlockInput[] = message.blocks
           .filter((b) => b.status === 'pending' || b.status === 'loading')
           .map((b) => ({ ...b, status: 'error' as const }))
-        blocks.push({ id: `interrupted-${this.deps.newId()}`, kind: 'error', status: 'error', text: 'sessionInterrupted' })
+        blocks.push({ id: `interrupted-${this.deps.newId()}`, kind: 'error', status: 'error', text: 'sessionInterrupted', data: { code: 'interrupted' } })
         this.upsertBlocks(id, blocks)
         this.setStatus(id, 'error')
         return this.writeFacts(id)
