@@ -18,7 +18,7 @@ export const chatStreamDelta = defineEvent({
   payload: z.object({ ...StreamHeader, ops: z.array(DeltaOp).min(1) })
 })
 
-/** The run finished: the message is `sent`. Carries the last seq so nothing is missed. */
+/** The run finished: the message is `sent`. Its `seq` is the last delta's + 1, so a gap before it shows a miss. */
 export const chatStreamCompleted = defineEvent({
   name: 'chat.stream.completed',
   payload: z.object({

@@ -81,7 +81,7 @@ export const chatGetMessage = defineRoute({
 
 /**
  * Generates a new answer for the user message before `messageId` (an assistant message). The
- * old answer stays in the projection but leaves the model's context (`metadata.superseded`).
+ * old answer (and anything after it) leaves the model's context and `chat.getMessages`.
  */
 export const chatRetry = defineRoute({
   name: 'chat.retry',
@@ -91,7 +91,7 @@ export const chatRetry = defineRoute({
 
 /**
  * Replaces a user message's text and runs again: the message and everything after it leave the
- * context and the list (`metadata.superseded`), a new user message with the new text follows.
+ * context and `chat.getMessages`; a new user message with the new text follows.
  */
 export const chatEditAndResend = defineRoute({
   name: 'chat.editAndResend',
