@@ -4,6 +4,12 @@ import { agentToolsList, agentToolsSetDefaultWorkspace, agentToolsSetEnabled } f
 import type { AgentToolInfo } from '@shared/types/agentTools'
 import { useBridge } from '@renderer/api/bridge'
 
+
+/** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
 export const useAgentToolsStore = defineStore('agentTools', () => {
   const tools = ref<AgentToolInfo[]>([])
   const defaultWorkspaceDir = ref('')
@@ -27,11 +33,11 @@ export const useAgentToolsStore = defineStore('agentTools', () => {
   }
 
   async function setEnabled(name: string, enabled: boolean): Promise<void> {
-    apply(await useBridge().call(agentToolsSetEnabled, { name, enabled }))
+    apply(await useBridge().call(agentToolsSetEnabled, plain({ name, enabled })))
   }
 
   async function setDefaultWorkspace(path: string): Promise<void> {
-    apply(await useBridge().call(agentToolsSetDefaultWorkspace, { path }))
+    apply(await useBridge().call(agentToolsSetDefaultWorkspace, plain({ path })))
   }
 
   return { tools, defaultWorkspaceDir, error, loaded, load, setEnabled, setDefaultWorkspace }

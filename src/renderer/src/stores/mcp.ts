@@ -20,6 +20,12 @@ import { mcpCatalogChanged, mcpConfigChanged, mcpServerStatusChanged } from '@sh
 import type { McpServerInput, McpServerPatch, McpServerStatus, McpServerView, McpToolView } from '@shared/types/mcp'
 import { useBridge } from '@renderer/api/bridge'
 
+
+/** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
 /**
  * MCP servers with their live status. Main pushes every status change, so nothing here polls;
  * a status event older than what we hold is ignored.
@@ -38,6 +44,11 @@ export const useMcpStore = defineStore('mcp', () => {
   }))
 
   function applyStatus(status: McpServerStatus): void {
+    // A server we have not listed yet (seeded or added elsewhere): re-read the list.
+    if (!servers.value.some((s) => s.id === status.serverId)) {
+      void refresh()
+      return
+    }
     servers.value = servers.value.map((s) =>
       s.id === status.serverId && status.updatedAt >= s.status.updatedAt ? { ...s, status } : s
     )
@@ -77,21 +88,21 @@ export const useMcpStore = defineStore('mcp', () => {
   }
 
   const call = useBridge
-  const add = async (server: McpServerInput) => replace((await call().call(mcpAdd, { server })).server)
-  const update = async (serverId: string, patch: McpServerPatch) => replace((await call().call(mcpUpdate, { serverId, patch })).server)
+  const add = async (server: McpServerInput) => replace((await call().call(mcpAdd, plain({ server }))).server)
+  const update = async (serverId: string, patch: McpServerPatch) => replace((await call().call(mcpUpdate, plain({ serverId, patch }))).server)
   const setEnabled = async (serverId: string, enabled: boolean) =>
-    replace((await call().call(mcpSetEnabled, { serverId, enabled })).server)
-  const restart = async (serverId: string) => replace((await call().call(mcpRestart, { serverId })).server)
+    replace((await call().call(mcpSetEnabled, plain({ serverId, enabled }))).server)
+  const restart = async (serverId: string) => replace((await call().call(mcpRestart, plain({ serverId }))).server)
 
   async function remove(serverId: string): Promise<void> {
-    await call().call(mcpRemove, { serverId })
+    await call().call(mcpRemove, plain({ serverId }))
     servers.value = servers.value.filter((s) => s.id !== serverId)
     const { [serverId]: _gone, ...rest } = tools.value
     tools.value = rest
   }
 
   async function loadTools(serverId: string): Promise<McpToolView[]> {
-    const list = (await call().call(mcpListTools, { serverId })).tools
+    const list = (await call().call(mcpListTools, plain({ serverId }))).tools
     tools.value = { ...tools.value, [serverId]: list }
     return list
   }
@@ -107,20 +118,20 @@ export const useMcpStore = defineStore('mcp', () => {
   }
 
   const callTool = async (serverId: string, toolName: string, args: Record<string, unknown>) =>
-    (await call().call(mcpCallTool, { serverId, toolName, args })).result
-  const listPrompts = async (serverId: string) => (await call().call(mcpListPrompts, { serverId })).prompts
+    (await call().call(mcpCallTool, plain({ serverId, toolName, args }))).result
+  const listPrompts = async (serverId: string) => (await call().call(mcpListPrompts, plain({ serverId }))).prompts
   const getPrompt = async (serverId: string, name: string, args: Record<string, string>) =>
-    (await call().call(mcpGetPrompt, { serverId, name, args })).prompt
-  const listResources = (serverId: string) => call().call(mcpListResources, { serverId })
-  const readResource = async (serverId: string, uri: string) => (await call().call(mcpReadResource, { serverId, uri })).contents
+    (await call().call(mcpGetPrompt, plain({ serverId, name, args }))).prompt
+  const listResources = (serverId: string) => call().call(mcpListResources, plain({ serverId }))
+  const readResource = async (serverId: string, uri: string) => (await call().call(mcpReadResource, plain({ serverId, uri }))).contents
 
   async function importJson(json: string) {
-    const result = await call().call(mcpImportJson, { json })
+    const result = await call().call(mcpImportJson, plain({ json }))
     for (const server of result.imported) replace(server)
     return result
   }
 
-  const exportJson = async () => (await call().call(mcpExportJson, { includeSecrets: false })).json
+  const exportJson = async () => (await call().call(mcpExportJson, plain({ includeSecrets: false }))).json
 
   function dispose(): void {
     unsubscribers.splice(0).forEach((off) => off())

@@ -4,6 +4,12 @@ import { permissionsAddRule, permissionsListRules, permissionsRevokeRule } from 
 import type { PermissionRule, RuleDraft } from '@shared/types/permission'
 import { useBridge } from '@renderer/api/bridge'
 
+
+/** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
 /** The remembered allow/deny rules. The default mode for new sessions lives in the settings store. */
 export const usePermissionsStore = defineStore('permissions', () => {
   const rules = ref<PermissionRule[]>([])
@@ -22,13 +28,13 @@ export const usePermissionsStore = defineStore('permissions', () => {
   }
 
   async function add(draft: RuleDraft): Promise<PermissionRule> {
-    const { rule } = await useBridge().call(permissionsAddRule, { rule: draft })
+    const { rule } = await useBridge().call(permissionsAddRule, plain({ rule: draft }))
     rules.value = [...rules.value.filter((r) => r.id !== rule.id), rule]
     return rule
   }
 
   async function revoke(id: string): Promise<void> {
-    await useBridge().call(permissionsRevokeRule, { id })
+    await useBridge().call(permissionsRevokeRule, plain({ id }))
     rules.value = rules.value.filter((r) => r.id !== id)
   }
 

@@ -23,6 +23,12 @@ import type {
 } from '@shared/types/provider'
 import { useBridge } from '@renderer/api/bridge'
 
+
+/** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
+}
+
 /** Providers as main reports them; keys only ever arrive masked. */
 export const useProvidersStore = defineStore('providers', () => {
   const providers = ref<ProviderView[]>([])
@@ -71,21 +77,21 @@ export const useProvidersStore = defineStore('providers', () => {
   }
 
   async function add(input: ProviderAddInput): Promise<ProviderView> {
-    return replace((await useBridge().call(providersAdd, { provider: input })).provider)
+    return replace((await useBridge().call(providersAdd, plain({ provider: input }))).provider)
   }
 
   async function update(id: string, patch: ProviderPatch): Promise<ProviderView> {
-    return replace((await useBridge().call(providersUpdate, { id, patch })).provider)
+    return replace((await useBridge().call(providersUpdate, plain({ id, patch }))).provider)
   }
 
   async function remove(id: string): Promise<void> {
-    await useBridge().call(providersRemove, { id })
+    await useBridge().call(providersRemove, plain({ id }))
     providers.value = providers.value.filter((p) => p.id !== id)
     if (defaultModel.value?.providerId === id) defaultModel.value = null
   }
 
   function verify(id: string, unsaved: { apiKey?: string; baseUrl?: string } = {}): Promise<VerifyResult> {
-    return useBridge().call(providersVerify, { id, ...unsaved })
+    return useBridge().call(providersVerify, plain({ id, ...unsaved }))
   }
 
   /**
@@ -93,7 +99,7 @@ export const useProvidersStore = defineStore('providers', () => {
    * models it knew; models that disappeared upstream are kept (the user may still use them).
    */
   async function fetchModels(id: string): Promise<ListedModel[]> {
-    const { models } = await useBridge().call(providersListModels, { id })
+    const { models } = await useBridge().call(providersListModels, plain({ id }))
     const current = byId.value.get(id)?.models ?? []
     const known = new Map(current.map((m) => [m.id, m]))
     const merged: ModelConfig[] = models.map(({ known: _known, ...model }) => known.get(model.id) ?? model)
@@ -103,7 +109,7 @@ export const useProvidersStore = defineStore('providers', () => {
   }
 
   async function setDefault(next: DefaultModel): Promise<void> {
-    defaultModel.value = (await useBridge().call(providersSetDefault, { defaultModel: next })).defaultModel
+    defaultModel.value = (await useBridge().call(providersSetDefault, plain({ defaultModel: next }))).defaultModel
   }
 
   function dispose(): void {

@@ -56,7 +56,7 @@ export default {
       label: 'Server configuration',
       hint: 'Paste an “mcpServers” object as used by Claude Desktop and other apps; every server in it is added.',
       submit: 'Import',
-      imported: '{n} servers imported.',
+      imported: 'No server imported. | 1 server imported. | {n} servers imported.',
       skipped: 'Skipped “{name}”: {reason}'
     },
     export: {

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import PermissionsSettings from '@renderer/pages/settings/PermissionsSettings.vue'
+import { usePermissionsStore } from '@renderer/stores/permissions'
+import { eventually, useSettingsPage } from './helpers'
+
+const mountPage = useSettingsPage()
+
+describe('Settings > Permissions', () => {
+  it('lists remembered rules from the back end and revokes one', async () => {
+    const { wrapper, bridge } = await mountPage(PermissionsSettings)
+    expect(wrapper.find('[data-testid="rules-empty"]').exists()).toBe(true)
+    bridge.presenters.permissions.addRule({ kind: 'exec', pattern: 'npm test*', effect: 'allow' })
+    bridge.presenters.permissions.addRule({ kind: 'read', pattern: '~/secret/**', effect: 'deny' })
+    await usePermissionsStore().load()
+    await eventually(() => expect(wrapper.findAll('[data-rule-row]').length).toBe(2))
+    const rows = wrapper.findAll('[data-rule-row]')
+    // Deny rules first: they win.
+    expect(rows.map((r) => r.get('[data-testid="rule-pattern"]').text())).toEqual(['~/secret/**', 'npm test*'])
+    expect(rows[0].text()).toContain('Deny')
+    expect(rows[1].text()).toContain('Run commands')
+
+    const allow = bridge.presenters.permissions.listRules().find((r) => r.pattern === 'npm test*')!
+    await wrapper.get(`[data-testid="rule-revoke-${allow.id}"]`).trigger('click')
+    await eventually(() => expect(wrapper.findAll('[data-rule-row]').length).toBe(1))
+    expect(bridge.presenters.permissions.listRules().map((r) => r.pattern)).toEqual(['~/secret/**'])
+  })
+
+  it('adds a rule from the form and refuses an empty pattern', async () => {
+    const { wrapper, bridge } = await mountPage(PermissionsSettings)
+    await wrapper.get('[data-testid="rule-new-kind"]').setValue('mcp')
+    await wrapper.get('[data-testid="rule-new-effect"]').setValue('deny')
+    await wrapper.get('[data-testid="rule-new-pattern"]').setValue('github/*')
+    await wrapper.get('form:last-of-type').trigger('submit')
+    await eventually(() => expect(wrapper.findAll('[data-rule-row]').length).toBe(1))
+    expect(bridge.presenters.permissions.listRules()).toMatchObject([{ kind: 'mcp', pattern: 'github/*', effect: 'deny' }])
+
+    await wrapper.get('[data-testid="rule-new-pattern"]').setValue('   ')
+    await wrapper.get('form:last-of-type').trigger('submit')
+    await eventually(() => expect(wrapper.get('[data-testid="permissions-status"]').classes().join(' ')).toContain('red'))
+    expect(bridge.presenters.permissions.listRules()).toHaveLength(1)
+  })
+
+  it('saves the default permission mode for new sessions in settings', async () => {
+    const { wrapper, bridge } = await mountPage(PermissionsSettings)
+    await eventually(() => expect((wrapper.get('[data-testid="permission-mode-default"]').element as HTMLInputElement).checked).toBe(true))
+    await wrapper.get('[data-testid="permission-mode-full_access"]').setValue(true)
+    await eventually(() => expect(bridge.presenters.config.getSettings().defaultPermissionMode).toBe('full_access'))
+    expect(wrapper.get('[data-testid="permissions-status"]').text()).toBe('Saved')
+  })
+})
