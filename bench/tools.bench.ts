@@ -65,13 +65,20 @@ async function interleaved(baseline: () => Promise<unknown>, candidate: () => Pr
   }
   const a: number[] = []
   const b: number[] = []
+  const time = async (fn: () => Promise<unknown>, into: number[]): Promise<void> => {
+    const start = performance.now()
+    await fn()
+    into.push(performance.now() - start)
+  }
   for (let i = 0; i < runs; i++) {
-    let start = performance.now()
-    await baseline()
-    a.push(performance.now() - start)
-    start = performance.now()
-    await candidate()
-    b.push(performance.now() - start)
+    // Alternate who goes first, so neither always runs on a cache the other just warmed.
+    if (i % 2 === 0) {
+      await time(baseline, a)
+      await time(candidate, b)
+    } else {
+      await time(candidate, b)
+      await time(baseline, a)
+    }
   }
   return [a.sort((x, y) => x - y), b.sort((x, y) => x - y)]
 }

@@ -84,11 +84,23 @@ function normaliseGlob(pattern: string): string {
   return trimmed
 }
 
-/** Shallower paths first, then by name; depth computed once per path, not per comparison. */
+/**
+ * Shallower paths first, then by name. Paths are bucketed by depth in one pass and only the
+ * buckets needed to fill `max` are sorted, with the engine's native string sort.
+ */
 function rankByDepth(files: string[], max: number): string[] {
-  const keyed = files.map((path) => ({ path, depth: countSlashes(path) }))
-  keyed.sort((a, b) => a.depth - b.depth || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
-  return keyed.slice(0, max).map((k) => k.path)
+  const buckets: string[][] = []
+  for (const path of files) (buckets[countSlashes(path)] ??= []).push(path)
+  const ranked: string[] = []
+  for (const bucket of buckets) {
+    if (!bucket) continue
+    bucket.sort()
+    for (const path of bucket) {
+      if (ranked.length >= max) return ranked
+      ranked.push(path)
+    }
+  }
+  return ranked
 }
 
 function countSlashes(path: string): number {
