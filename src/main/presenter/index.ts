@@ -19,7 +19,7 @@ import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
 import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentState'
 import { createSessionSettingsPort } from './agentRuntimePresenter/sessionSettingsPort'
-import { createMemoryPort } from './agentRuntimePresenter/featurePorts'
+import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter } from './checkpoints'
@@ -95,6 +95,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
       ...createTapeToolPort({ tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId }),
       toolState: (sessionId) => agentState.get(sessionId),
       memory: createMemoryPort(memory),
+      ...createImagePort(config, llmProviders),
       skills,
       sessionSettings: createSessionSettingsPort({
         sqlite,

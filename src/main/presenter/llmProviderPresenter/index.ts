@@ -20,6 +20,7 @@ import { classifyError } from './errors'
 import { createLanguageModel, reasoningOptions } from './modelFactory'
 import { toModelPrompt, toToolSet } from './messageMapper'
 import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
+import { generateImages, type GeneratedImageData, type ImageGenerationRequest } from './imageGeneration'
 
 export { maskApiKey } from './providerStore'
 
@@ -159,6 +160,13 @@ export class LlmProviderPresenter {
       return
     }
     yield* streamWithRetry(prepared.input, signal, prepared.policy)
+  }
+
+  /** Images for a prompt from an OpenAI images model or a Gemini image model (see imageGeneration.ts). */
+  async generateImages(request: ImageGenerationRequest, signal?: AbortSignal): Promise<GeneratedImageData[]> {
+    const provider = this.requireProvider(request.providerId)
+    if (!provider.enabled) throw new AppError('image_model_unavailable', `Provider "${provider.name}" is disabled`)
+    return generateImages(provider, await this.store.apiKey(provider.id), request, signal)
   }
 
   private async prepare(raw: LLMRequest) {

@@ -13,6 +13,7 @@ import { tapeTools } from './tapeTools'
 import { memoryTools } from './memoryTools'
 import { skillTools } from './skillTools'
 import { chatSettingsTools } from './chatSettingsTools'
+import { imageGenerateTool } from './imageGenerate'
 
 /** Names no MCP tool may take: current built-ins and those later issues add. */
 export const RESERVED_TOOL_NAMES = new Set([
@@ -62,7 +63,8 @@ export class AgentToolManager {
       ...tapeTools,
       ...memoryTools,
       ...skillTools,
-      ...chatSettingsTools
+      ...chatSettingsTools,
+      imageGenerateTool
     ] as AgentTool[]
     for (const tool of this.tools) {
       if (!RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
