@@ -49,3 +49,31 @@ describe('MCP tools in the loop', () => {
     expect(progressed.length).toBeGreaterThan(0)
   }, 30_000)
 })
+
+describe('dispatch order', () => {
+  it('runs read-only calls in parallel and the others one by one, results in model order', async () => {
+    const h = await harness([
+      callsReply(
+        toolCall('r1', 'look', { label: 'r1', ms: 400 }),
+        toolCall('r2', 'look', { label: 'r2', ms: 200 }),
+        toolCall('r3', 'look', { label: 'r3', ms: 300 }),
+        toolCall('w1', 'change', { label: 'w1', ms: 150 }),
+        toolCall('w2', 'change', { label: 'w2', ms: 150 })
+      ),
+      textReply('All five done.')
+    ])
+    await h.presenters.mcp.addServer({ id: 'timing', name: 'timing', type: 'stdio', command: process.execPath, args: [join(import.meta.dirname, 'fixtures/timingServer.mjs')], enabled: false })
+    await h.presenters.mcp.startServer('timing')
+    const { sessionId } = await h.send('go', { permissionMode: 'full_access' })
+    await h.idle(sessionId)
+    const results = toolResults(h.bodies()[1])
+    expect(results.map((r) => r.tool_call_id)).toEqual(['r1', 'r2', 'r3', 'w1', 'w2'])
+    const spans = Object.fromEntries(results.map((r) => [r.tool_call_id, JSON.parse(r.content) as { start: number; end: number }]))
+    // The three reads overlap (all start before the first one ends)...
+    const firstReadEnd = Math.min(spans.r1.end, spans.r2.end, spans.r3.end)
+    expect(Math.max(spans.r1.start, spans.r2.start, spans.r3.start)).toBeLessThan(firstReadEnd)
+    // ...the writes wait for them and for each other.
+    expect(spans.w1.start).toBeGreaterThanOrEqual(Math.max(spans.r1.end, spans.r2.end, spans.r3.end))
+    expect(spans.w2.start).toBeGreaterThanOrEqual(spans.w1.end)
+  }, 30_000)
+})
