@@ -1,4 +1,4 @@
-import { execa } from 'execa'
+import { spawn } from 'node:child_process'
 import { delimiter } from 'node:path'
 import { homedir } from 'node:os'
 
@@ -14,21 +14,41 @@ const MARKER = '__DEEPCHAT_PATH__'
  * without this `npx`, `uvx` or nvm's `node` are not found. Interactive rc files may print or
  * hang, hence the markers and the timeout; any failure falls back to the app's own PATH.
  */
-export async function readLoginShellPath(timeoutMs = 5_000): Promise<string | undefined> {
-  if (process.platform === 'win32') return undefined
+export function readLoginShellPath(timeoutMs = 5_000): Promise<string | undefined> {
+  if (process.platform === 'win32') return Promise.resolve(undefined)
   const shell = process.env.SHELL || '/bin/sh'
-  try {
-    const result = await execa(shell, ['-ilc', `printf '%s%s%s' ${MARKER} "$PATH" ${MARKER}`], {
-      timeout: timeoutMs,
-      reject: false,
-      stdin: 'ignore',
+  return new Promise((resolve) => {
+    let output = ''
+    let done = false
+    const finish = (value: string | undefined) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      resolve(value)
+    }
+    // Its own process group, so a profile that starts something long-lived (or hangs) can be
+    // killed as a whole; otherwise a grandchild holding stdout keeps us waiting.
+    const child = spawn(shell, ['-ilc', `printf '%s%s%s' ${MARKER} "$PATH" ${MARKER}`], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
       env: { ...process.env, DISABLE_AUTO_UPDATE: 'true' }
     })
-    const match = new RegExp(`${MARKER}(.*?)${MARKER}`, 's').exec(String(result.stdout))
-    return match?.[1] || undefined
-  } catch {
-    return undefined
-  }
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+      finish(undefined)
+    }, timeoutMs)
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8')
+      const match = new RegExp(`${MARKER}(.*?)${MARKER}`, 's').exec(output)
+      if (match) finish(match[1] || undefined)
+    })
+    child.once('error', () => finish(undefined))
+    child.once('close', () => finish(undefined))
+  })
 }
 
 /** Login-shell PATH first, then anything from the app's PATH it lacks, without duplicates. */
