@@ -4,6 +4,7 @@ import type { InteractionRequest } from '../sessionPresenter'
 import { PermissionRequiredError } from '../permission/errors'
 import type { ToolCallResult, ToolPresenter, ToolSessionContext } from '../toolPresenter'
 import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
+import { addToolImageBlocks } from './toolImages'
 
 /** Built-in tools that only read: they run in parallel with each other. */
 export const READ_ONLY_AGENT_TOOLS = new Set(['read', 'glob', 'grep', 'tape_search', 'tape_context'])
@@ -142,6 +143,7 @@ export function setResult(acc: BlockAccumulator, blockId: string, response: stri
 function applyResult(acc: BlockAccumulator, call: CompletedToolCall, result: ToolCallResult): void {
   const spilled = result.rawData.spilled ? { spilledPath: result.rawData.spilled.path } : undefined
   setResult(acc, call.blockId, contentText(result.content), result.rawData.isError, spilled)
+  addToolImageBlocks(acc, call.id, result)
 }
 
 export function contentText(content: readonly ToolContentItem[]): string {
