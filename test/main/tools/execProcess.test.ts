@@ -155,8 +155,19 @@ describe('process', () => {
     const killed = await h.call('process', { action: 'kill', process_id: id })
     expect(h.text(killed)).toContain('"status":"killed"')
     await h.call('process', { action: 'clear', process_id: id })
+    expect(data(await h.call('process', { action: 'log', process_id: id }))).toMatchObject({ output: '', totalLength: 0 })
     await h.call('process', { action: 'remove', process_id: id })
     expect(data(await h.call('process', { action: 'list' }))).toEqual({ processes: [] })
+  })
+
+  it('clears collected output and pages through the log', async () => {
+    const started = await h.call('exec', { command: 'printf "abcdefghij"; sleep 30', background: true })
+    const id = data(started).processId as string
+    await until(async () => (data(await h.call('process', { action: 'poll', process_id: id })).output as string) === 'abcdefghij')
+    expect(data(await h.call('process', { action: 'log', process_id: id, offset: 3, limit: 4 }))).toMatchObject({ output: 'defg', totalLength: 10 })
+    await h.call('process', { action: 'clear', process_id: id })
+    expect(data(await h.call('process', { action: 'poll', process_id: id }))).toMatchObject({ output: '', status: 'running' })
+    await h.call('process', { action: 'remove', process_id: id })
   })
 
   it('gives clear errors for a missing id, an unknown process and closed stdin', async () => {

@@ -62,6 +62,11 @@ describe('read', () => {
     expect(result.content[1]).toEqual({ type: 'image', data: PNG_1PX.toString('base64'), mimeType: 'image/png' })
   })
 
+  it('rejects a limit over the per-call cap', async () => {
+    writeFileSync(join(h.workspace, 'a.txt'), 'x')
+    expect((await h.call('read', { path: 'a.txt', limit: READ_MAX_LINES + 1 })).rawData.toolResult.error?.code).toBe('invalid_arguments')
+  })
+
   it('refuses images over 5 MB', async () => {
     writeFileSync(join(h.workspace, 'big.png'), Buffer.alloc(READ_MAX_IMAGE_BYTES + 1))
     expect((await h.call('read', { path: 'big.png' })).rawData.toolResult.error?.code).toBe('image_too_large')
@@ -150,6 +155,11 @@ describe('edit', () => {
     expect((await h.call('edit', { path: 'f.txt', old_string: '', new_string: 'y' })).rawData.toolResult.error?.code).toBe('invalid_arguments')
     expect((await h.call('edit', { path: 'f.txt', old_string: 'abc', new_string: 'abc' })).rawData.toolResult.error?.code).toBe('no_change')
     expect((await h.call('edit', { path: 'missing.txt', old_string: 'a', new_string: 'b' })).rawData.toolResult.error?.code).toBe('not_found')
+  })
+
+  it('refuses to edit a folder', async () => {
+    mkdirSync(join(h.workspace, 'folder'))
+    expect((await h.call('edit', { path: 'folder', old_string: 'a', new_string: 'b' })).rawData.toolResult.error?.code).toBe('is_directory')
   })
 
   it('inserts $ patterns literally', async () => {

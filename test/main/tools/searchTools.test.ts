@@ -70,6 +70,10 @@ describe('glob', () => {
     expect((await h.call('glob', { pattern: '*', path: 'missing-dir' })).rawData.toolResult.error?.code).toBe('not_found')
   })
 
+  it('says when path is a file, not a folder', async () => {
+    expect((await h.call('glob', { pattern: '*', path: 'README.md' })).rawData.toolResult.error?.code).toBe('not_a_directory')
+  })
+
   it('scores file-name matches above folder-name matches', () => {
     expect(fuzzyPathScore('src/stores/chatStore.ts', 'store')!).toBeGreaterThan(fuzzyPathScore('src/stores/index.ts', 'store')!)
     expect(fuzzyPathScore('a/b.ts', 'xyz')).toBeNull()
@@ -128,6 +132,10 @@ describe('grep', () => {
     expect(none.rawData.toolResult).toMatchObject({ ok: true, summary: 'No matches for no-such-text-anywhere' })
     const bad = await h.call('grep', { pattern: 'a(b' })
     expect(bad.rawData.toolResult.error).toMatchObject({ code: 'grep_failed', message: expect.stringMatching(/regex/i) })
+  })
+
+  it('reports a missing search path', async () => {
+    expect((await h.call('grep', { pattern: 'x', path: 'nowhere' })).rawData.toolResult.error?.code).toBe('not_found')
   })
 
   it('fails clearly when the ripgrep binary is missing', async () => {
