@@ -4,23 +4,31 @@
  * word starts and in runs score higher, long paths a little lower. Returns null for no match.
  */
 export function fuzzyPathScore(path: string, query: string): number | null {
-  const lowerPath = path.toLowerCase()
+  return createFuzzyMatcher(query)(path)
+}
+
+/** The query prepared once; the returned function scores one path. */
+export function createFuzzyMatcher(query: string): (path: string) => number | null {
   const tokens = query.toLowerCase().split(/[\s/\\]+/).filter(Boolean)
-  if (tokens.length === 0) return null
-  const baseStart = lowerPath.lastIndexOf('/') + 1
-  const baseName = lowerPath.slice(baseStart)
-  const stem = baseName.replace(/\.[^.]+$/, '')
-  let total = 0
-  for (const token of tokens) {
-    const score = tokenScore(path, lowerPath, baseStart, token)
-    if (score === null) return null
-    total += score
-  }
   const joined = tokens.join('')
-  if (stem === joined) total += 200
-  else if (baseName.includes(joined)) total += 120
-  else if (lowerPath.includes(joined)) total += 60
-  return total - path.length * 0.2
+  return (path) => {
+    if (tokens.length === 0) return null
+    const lowerPath = path.toLowerCase()
+    const baseStart = lowerPath.lastIndexOf('/') + 1
+    let total = 0
+    for (const token of tokens) {
+      const score = tokenScore(path, lowerPath, baseStart, token)
+      if (score === null) return null
+      total += score
+    }
+    const baseName = lowerPath.slice(baseStart)
+    const dot = baseName.lastIndexOf('.')
+    const stem = dot > 0 ? baseName.slice(0, dot) : baseName
+    if (stem === joined) total += 200
+    else if (baseName.includes(joined)) total += 120
+    else if (lowerPath.includes(joined)) total += 60
+    return total - path.length * 0.2
+  }
 }
 
 function tokenScore(path: string, lower: string, baseStart: number, token: string): number | null {

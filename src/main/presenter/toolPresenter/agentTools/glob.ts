@@ -4,7 +4,7 @@ import { z } from 'zod'
 import description from './descriptions/glob.md?raw'
 import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
 import { statOrThrow } from './fsErrors'
-import { fuzzyPathScore } from './fuzzyPath'
+import { createFuzzyMatcher } from './fuzzyPath'
 import { GitignoreFilter } from './gitignoreFilter'
 import { realPathOf } from '../../permission/paths'
 
@@ -68,9 +68,10 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
   const files = found.filter((f) => (!f.endsWith('.gitignore') || matchesUser(f)) && (filter.empty || !filter.ignores(f)))
   if (isGlob) return { mode: 'glob', files: rankByDepth(files, max), total: files.length }
   const scored: { path: string; score: number }[] = []
+  const score = createFuzzyMatcher(pattern)
   for (const file of files) {
-    const score = fuzzyPathScore(file, pattern)
-    if (score !== null) scored.push({ path: file, score })
+    const value = score(file)
+    if (value !== null) scored.push({ path: file, score: value })
   }
   scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
   return { mode: 'fuzzy', files: scored.slice(0, max).map((s) => s.path), total: scored.length }
