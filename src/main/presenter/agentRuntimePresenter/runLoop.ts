@@ -23,7 +23,7 @@ export interface RunStore {
 
 export interface RunDeps {
   coreStream: (request: LLMRequest, signal: AbortSignal) => AsyncIterable<LLMCoreStreamEvent>
-  tools: DispatchTools & Pick<ToolPresenter, 'getAllToolDefinitions' | 'buildToolSystemPrompt'>
+  tools: DispatchTools & Pick<ToolPresenter, 'getAllToolDefinitions' | 'buildToolSystemPrompt'> & Partial<Pick<ToolPresenter, 'takeToolsChanged'>>
   context: ContextDeps
   store: RunStore
   events: EventSink
@@ -116,9 +116,13 @@ export class ChatRun {
   private async loop(): Promise<RunOutcome> {
     const { spec } = this
     const ctx = this.toolContext()
-    this.definitions = await this.deps.tools.getAllToolDefinitions(ctx)
-    const llmTools: LLMToolDefinition[] = this.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }))
-    const baseSystemPrompt = [spec.session.generationSettings.systemPrompt ?? '', this.deps.tools.buildToolSystemPrompt(this.definitions)].filter(Boolean).join('\n\n')
+    const loadTools = async () => {
+      this.definitions = await this.deps.tools.getAllToolDefinitions(ctx)
+      const tools: LLMToolDefinition[] = this.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }))
+      const prompt = [spec.session.generationSettings.systemPrompt ?? '', this.deps.tools.buildToolSystemPrompt(this.definitions)].filter(Boolean).join('\n\n')
+      return { tools, prompt }
+    }
+    let { tools: llmTools, prompt: baseSystemPrompt } = await loadTools()
 
     const limits = await spec.limits()
     const resumed = await this.runGrantedCalls(ctx)
@@ -156,6 +160,11 @@ export class ChatRun {
       if (round.status !== 'continue') return round
       const next = await this.dispatch(ctx)
       if (next.status !== 'continue') return next
+      // A tool changed what this session may use (a skill was activated): the next request offers the new list.
+      if (this.deps.tools.takeToolsChanged?.(spec.session.id)) {
+        ;({ tools: llmTools, prompt: baseSystemPrompt } = await loadTools())
+        context = await contextFor(false)
+      }
     }
   }
 

@@ -74,6 +74,8 @@ export class ToolPresenter {
   readonly agentTools: AgentToolManager
   readonly processes: BackgroundProcessManager
   private readonly mappers = new Map<string, ToolMapper>()
+  /** Sessions whose tool list a tool just changed (skill activated, tools switched). */
+  private readonly toolsChanged = new Set<string>()
   private readonly files: FilePermissionService
   private readonly commands: CommandPermissionService
 
@@ -148,6 +150,7 @@ export class ToolPresenter {
     if (verdict.onceGrant) this.deps.permissions.consume(ctx.sessionId, verdict.onceGrant)
 
     const result = prepared.kind === 'agent' ? await this.runAgentTool(prepared.tool, prepared.args, prepared.toolCtx) : await this.runMcpTool(prepared.route, prepared.args, ctx)
+    if (prepared.kind === 'agent' && result.ok && (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true) this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       toolCallId: call.id,
@@ -167,6 +170,11 @@ export class ToolPresenter {
         spilled: guarded.spilled
       }
     }
+  }
+
+  /** Whether a tool changed the session's tool list since the last ask (the loop then refreshes it). */
+  takeToolsChanged(sessionId: string): boolean {
+    return this.toolsChanged.delete(sessionId)
   }
 
   /** Forgets a session's tool names and plan state (session closed or deleted). */

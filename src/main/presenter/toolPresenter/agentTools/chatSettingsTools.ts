@@ -142,7 +142,8 @@ export const settingsSetToolsTool = defineAgentTool({
       enabled.delete(name)
       disabled.add(name)
     }
-    return apply(ctx, 'disabledTools', { disabledTools: [...disabled], enabledTools: [...enabled] })
+    const result = await apply(ctx, 'disabledTools', { disabledTools: [...disabled], enabledTools: [...enabled] })
+    return { ...result, data: { ...(result.data as object), toolsChanged: true } }
   }
 })
 
