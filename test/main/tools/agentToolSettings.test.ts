@@ -24,7 +24,11 @@ describe('agent tool settings routes', () => {
   it('lists every built-in tool, switched on by default', async () => {
     const { router } = start()
     const { tools, defaultWorkspaceDir } = await router.call(agentToolsList, {})
-    expect(tools.map((t) => t.name)).toEqual(['read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan'])
+    const names = tools.map((t) => t.name)
+    expect(names.slice(0, 9)).toEqual(['read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan'])
+    // Tape, memory, skill, chat-settings and image tools follow; runtime-only tape_handoff never shows.
+    expect(names).toEqual(expect.arrayContaining(['tape_search', 'tape_context', 'tape_info', 'memory_remember', 'skill_view', 'deepchat_settings_read', 'image_generate']))
+    expect(names).not.toContain('tape_handoff')
     expect(tools.every((t) => t.enabled)).toBe(true)
     expect(tools.find((t) => t.name === 'read')).toMatchObject({ server: 'agent-filesystem', readOnly: true })
     expect(tools.find((t) => t.name === 'write')?.readOnly).toBe(false)
