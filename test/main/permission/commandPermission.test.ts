@@ -98,7 +98,10 @@ const table: [string, Expect][] = [
   ['git -c core.pager=evil log', 'medium'],
   ['git diff --output=/tmp/x', 'high'],
   ['command -v git', 'allow'],
-  ['cat < ~/.ssh/id_rsa', 'high']
+  ['cat < ~/.ssh/id_rsa', 'high'],
+  ['cd; rm -rf *', 'critical'],
+  ['cd - && rm x', 'critical'],
+  ['cd src && cat a.ts', 'allow']
 ]
 
 const ORDER: RiskLevel[] = ['low', 'medium', 'high', 'critical']

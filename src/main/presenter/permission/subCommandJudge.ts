@@ -93,8 +93,19 @@ export class SubCommandJudge {
       this.checkPath(candidate, this.category === 'read_only' ? 'read' : 'write')
     }
     for (const redirect of node.redirects) this.checkRedirect(redirect)
-    if (program === 'cd' && positional[0]) this.scope.cwd = resolveUserPath(positional[0], this.scope.cwd, home)
+    if (program === 'cd') this.followCd(positional[0])
     return this.result()
+  }
+
+  /** Later relative paths resolve from where `cd` went; `cd` alone goes home, `cd -` is unknown. */
+  private followCd(target: string | undefined): void {
+    if (target === '-') {
+      this.raise('medium', 'cd - goes to a folder only known at run time')
+      this.scope.cwd = '/'
+      return
+    }
+    this.scope.cwd = resolveUserPath(target ?? '~', this.scope.cwd, this.scope.home)
+    if (target === undefined) this.checkPath('~', 'read')
   }
 
   /** `sudo`, `env`, `xargs`, `timeout 5`, ...: the wrapped command is what runs. */
