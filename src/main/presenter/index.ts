@@ -23,6 +23,8 @@ import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featu
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter } from './checkpoints'
+import { SubagentPresenter } from './subagentPresenter'
+import { createSubagentPort } from './subagentPresenter/port'
 
 export interface Presenters {
   platform: Platform
@@ -39,6 +41,7 @@ export interface Presenters {
   memory: MemoryPresenter
   skills: SkillPresenter
   checkpoints: CheckpointPresenter
+  subagents: SubagentPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -85,6 +88,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
     state: agentState
   })
+  const subagents = new SubagentPresenter({ sqlite, sessions, tape, events, log })
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
@@ -97,6 +101,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
       memory: createMemoryPort(memory),
       ...createImagePort(config, llmProviders),
       skills,
+      subagents: createSubagentPort(subagents),
       sessionSettings: createSessionSettingsPort({
         sqlite,
         sessions,
@@ -126,6 +131,9 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
   agentRuntime.recoverOnStart()
+  // Subagent runs the app closed on carry on (their children's messages were just recovered).
+  subagents.attachChat(agentRuntime)
+  subagents.recoverOnStart()
   // A deleted session takes its grants, tool mapping and background processes with it.
   const stopToolCleanup = events.subscribe((name, payload) => {
     if (name !== sessionsUpdated.name) return
@@ -152,11 +160,13 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     agentRuntime,
     memory,
     skills,
+    subagents,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
     async dispose() {
       if (disposed) return
       disposed = true
       stopToolCleanup()
+      subagents.dispose() // runs detach; they resume at the next start
       await agentRuntime.dispose()
       await mcp.dispose()
       await tools.dispose()

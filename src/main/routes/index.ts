@@ -10,6 +10,8 @@ import { registerAgentToolRoutes } from './agentTools'
 import { registerMcpRoutes } from './mcp'
 import { registerChatRoutes } from './chat'
 import { registerCheckpointRoutes } from './checkpoints'
+import { registerAgentFeatureRoutes } from './agentFeatures'
+import { registerSubagentRoutes } from './subagents'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
@@ -24,5 +26,7 @@ export function createRouter(presenters: Presenters, log?: (message: string, err
   registerMcpRoutes(router, presenters)
   registerChatRoutes(router, presenters)
   registerCheckpointRoutes(router, presenters)
+  registerAgentFeatureRoutes(router, presenters)
+  registerSubagentRoutes(router, presenters)
   return router
 }

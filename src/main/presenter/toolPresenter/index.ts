@@ -239,6 +239,7 @@ export class ToolPresenter {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       permissionMode: normalizePermissionMode(ctx.permissionMode),
       signal: ctx.signal,
+      onProgress: ctx.onProgress,
       runtime: this.deps.runtime,
       files: this.files,
       commands: this.commands,

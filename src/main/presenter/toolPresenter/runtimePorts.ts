@@ -1,4 +1,5 @@
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
+import type { SubagentRunView } from '@shared/types/subagents'
 
 /** The content a file had before `write` or `edit` changed it (null: it did not exist). */
 export interface FileSnapshot {
@@ -57,6 +58,26 @@ export interface AgentToolRuntimePort {
   createSubagentSession?(request: SubagentSessionRequest): Promise<{ sessionId: string } | null>
   sendSessionMessage?(sessionId: string, content: string): Promise<void>
   cancelSession?(sessionId: string): Promise<void>
+  /** Subagent runs for `subagent_orchestrator` (absent or unavailable: the tool is not offered). */
+  subagents?: SubagentPort
+}
+
+export interface SubagentRunRequest {
+  mode: 'parallel' | 'chain'
+  tasks: { id?: string; slotId: string; title: string; prompt: string; expectedOutput?: string }[]
+  background: boolean
+  timeoutMs?: number
+}
+
+/** Every call names the calling (parent) session; runs of other sessions are not visible. */
+export interface SubagentPort {
+  available(sessionId: string): boolean
+  slots(sessionId: string): { id: string; displayName: string; description: string }[]
+  run(sessionId: string, request: SubagentRunRequest, options: { signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void }): Promise<SubagentRunView>
+  list(sessionId: string): SubagentRunView[]
+  info(sessionId: string, runId: string): SubagentRunView
+  wait(sessionId: string, runId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ run: SubagentRunView; finished: boolean }>
+  kill(sessionId: string, runId: string): Promise<SubagentRunView>
 }
 
 export interface TapeSearchPortOptions {

@@ -3,6 +3,7 @@ import { settingsMigration } from './001_settings'
 import { sessionsTapeMigration } from './002_sessions_tape'
 import { permissionRulesMigration } from './003_permission_rules'
 import { memoryMigration } from './004_memory'
+import { subagentsMigration } from './005_subagents'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
-export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration]
+export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration, subagentsMigration]

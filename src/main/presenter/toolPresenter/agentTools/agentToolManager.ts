@@ -14,6 +14,7 @@ import { memoryTools } from './memoryTools'
 import { skillTools } from './skillTools'
 import { chatSettingsTools } from './chatSettingsTools'
 import { imageGenerateTool } from './imageGenerate'
+import { subagentOrchestratorTool } from './subagentOrchestrator'
 
 /** Names no MCP tool may take: current built-ins and those later issues add. */
 export const RESERVED_TOOL_NAMES = new Set([
@@ -32,7 +33,8 @@ const SERVER_LABELS: Record<string, string> = {
   'agent-skills': 'Skills',
   'agent-memory': 'Memory',
   'deepchat-settings': 'Chat settings',
-  'agent-image-generation': 'Image generation'
+  'agent-image-generation': 'Image generation',
+  'agent-subagents': 'Subagents'
 }
 
 export interface AgentToolManagerOptions {
@@ -64,7 +66,8 @@ export class AgentToolManager {
       ...memoryTools,
       ...skillTools,
       ...chatSettingsTools,
-      imageGenerateTool
+      imageGenerateTool,
+      subagentOrchestratorTool
     ] as AgentTool[]
     for (const tool of this.tools) {
       if (!RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)

@@ -14,6 +14,7 @@ export const SKILLS_SERVER = 'agent-skills'
 export const MEMORY_SERVER = 'agent-memory'
 export const SETTINGS_SERVER = 'deepchat-settings'
 export const IMAGE_SERVER = 'agent-image-generation'
+export const SUBAGENTS_SERVER = 'agent-subagents'
 
 export type AgentToolServer =
   | typeof FILESYSTEM_SERVER
@@ -23,6 +24,7 @@ export type AgentToolServer =
   | typeof MEMORY_SERVER
   | typeof SETTINGS_SERVER
   | typeof IMAGE_SERVER
+  | typeof SUBAGENTS_SERVER
 
 /**
  * Who sees a tool: `model` tools are offered by default; `diagnostic` ones only when the session
@@ -46,6 +48,8 @@ export interface ToolContext {
   sessionDataDir: string
   permissionMode: PermissionMode
   signal?: AbortSignal
+  /** Progress shown on the call's block while it runs (long tools such as subagent runs). */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
   runtime: AgentToolRuntimePort
   files: FilePermissionService
   commands: CommandPermissionService

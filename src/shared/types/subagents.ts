@@ -1,0 +1,82 @@
+import { z } from 'zod'
+import { PendingInteraction } from './session'
+
+/** A kind of subagent a session may start. `self` runs the parent's own agent and model. */
+export const SubagentSlot = z
+  .object({
+    id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'A slot id is 1-40 letters, digits, "_" or "-"'),
+    targetType: z.literal('self').default('self'),
+    displayName: z.string().trim().min(1).max(80),
+    description: z.string().trim().max(500).default('')
+  })
+  .strict()
+export type SubagentSlot = z.infer<typeof SubagentSlot>
+
+export const SubagentSlotConfig = z
+  .object({
+    enabled: z.boolean(),
+    slots: z.array(SubagentSlot).max(20)
+  })
+  .strict()
+  .refine((c) => new Set(c.slots.map((s) => s.id)).size === c.slots.length, 'Slot ids must be unique')
+export type SubagentSlotConfig = z.infer<typeof SubagentSlotConfig>
+
+export const SubagentTaskStatus = z.enum([
+  'queued',
+  'running',
+  'waiting_permission',
+  'waiting_question',
+  'completed',
+  'error',
+  'cancelled',
+  'timeout'
+])
+export type SubagentTaskStatus = z.infer<typeof SubagentTaskStatus>
+
+export const SubagentRunStatus = SubagentTaskStatus
+export type SubagentRunStatus = SubagentTaskStatus
+
+export const SUBAGENT_TERMINAL_STATUSES: readonly SubagentTaskStatus[] = ['completed', 'error', 'cancelled', 'timeout']
+
+export const SubagentTaskView = z.object({
+  index: z.number().int().nonnegative(),
+  taskId: z.string(),
+  slotId: z.string(),
+  title: z.string(),
+  status: SubagentTaskStatus,
+  childSessionId: z.string().nullable(),
+  /** The last few lines the child wrote (live while it runs). */
+  preview: z.string(),
+  /** The child's final answer, once it completed. */
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  /** `merged` or `discarded` once the child's fork tape was settled on the parent's tape. */
+  tape: z.enum(['open', 'merged', 'discarded']),
+  updatedAt: z.number().int()
+})
+export type SubagentTaskView = z.infer<typeof SubagentTaskView>
+
+export const SubagentRunView = z.object({
+  runId: z.string(),
+  parentSessionId: z.string(),
+  mode: z.enum(['parallel', 'chain']),
+  background: z.boolean(),
+  status: SubagentRunStatus,
+  error: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  tasks: z.array(SubagentTaskView)
+})
+export type SubagentRunView = z.infer<typeof SubagentRunView>
+
+/** A child's open permission request or question, shown in the parent's window. */
+export const SubagentInteraction = z.object({
+  parentSessionId: z.string(),
+  runId: z.string(),
+  taskId: z.string(),
+  childSessionId: z.string(),
+  /** Who is asking, e.g. "Self · Summarise the logs". */
+  label: z.string(),
+  interactions: z.array(PendingInteraction)
+})
+export type SubagentInteraction = z.infer<typeof SubagentInteraction>
