@@ -15,7 +15,7 @@ import { ChatRun, type RunDeps, type RunOutcome } from './runLoop'
 import type { ModelLimits } from './contextBuilder'
 import { applyAnswer, denyEffect } from './interactionAnswers'
 import { saveImages, titleFrom } from './turnInputs'
-import { SUPERSEDED_EVENT } from './tapeHistory'
+import { MessageHistory } from './messageHistory'
 
 export { LoopRuntimePort } from './runtimePort'
 export type { ModelLimits } from './contextBuilder'
@@ -63,10 +63,12 @@ export class AgentRuntimePresenter {
   private readonly queues = new Map<string, QueuedInput[]>()
   private readonly cursors = new Map<string, StreamCursor>()
   private readonly newId: () => string
+  private readonly history: MessageHistory
   private disposed = false
 
   constructor(private readonly deps: AgentRuntimeDeps) {
     this.newId = deps.newId ?? (() => randomUUID())
+    this.history = new MessageHistory({ db: deps.sqlite.db, messages: deps.sessions.messages, tape: deps.tape })
   }
 
   /** Accepts a user message: starts a run now, or queues it behind the active one. */
@@ -128,11 +130,10 @@ export class AgentRuntimePresenter {
     const session = this.requireIdle(sessionId)
     const target = this.deps.sessions.messages.require(messageId)
     if (target.sessionId !== sessionId || target.role !== 'assistant') throw new AppError('invalid_input', 'Retry takes an assistant message of this session')
-    const superseded = this.supersededIds(session)
-    const all = this.allMessages(sessionId).filter((m) => !superseded.has(m.id))
+    const all = this.history.current(session)
     const user = [...all].reverse().find((m) => m.role === 'user' && m.orderSeq < target.orderSeq)
     if (!user) throw new AppError('invalid_input', 'There is no user message to answer again')
-    this.supersede(session, all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id), 'retry')
+    this.history.supersede(session, all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id), 'retry')
     return this.startRun(session, user, this.createAssistant(session.id))
   }
 
@@ -142,9 +143,8 @@ export class AgentRuntimePresenter {
     const target = this.deps.sessions.messages.require(messageId)
     if (target.sessionId !== sessionId || target.role !== 'user') throw new AppError('invalid_input', 'Only a user message of this session can be edited')
     if (!text.trim()) throw new AppError('invalid_message', 'Message cannot be empty')
-    const superseded = this.supersededIds(session)
-    const later = this.allMessages(sessionId).filter((m) => m.orderSeq >= target.orderSeq && !superseded.has(m.id))
-    this.supersede(session, later.map((m) => m.id), 'edit')
+    const later = this.history.current(session).filter((m) => m.orderSeq >= target.orderSeq)
+    this.history.supersede(session, later.map((m) => m.id), 'edit')
     return this.startTurn(session, { text, files: target.content?.files ?? [], links: [] })
   }
 
@@ -164,7 +164,7 @@ export class AgentRuntimePresenter {
   /** Messages with their live state: a streaming message shows what its deltas have shown. */
   getMessages(sessionId: string, page: { beforeOrderSeq?: number; limit?: number } = {}): { messages: ChatMessageView[]; hasMore: boolean } {
     const session = this.deps.sessions.require(sessionId)
-    const superseded = this.supersededIds(session)
+    const superseded = this.history.supersededIds(session)
     const { messages, hasMore } = this.deps.sessions.messages.list(sessionId, page)
     return { messages: messages.filter((m) => !superseded.has(m.id)).map((m) => this.view(m)), hasMore }
   }
@@ -289,7 +289,7 @@ export class AgentRuntimePresenter {
     const message = this.deps.sessions.messages.require(messageId)
     const granted = new Set(interactions.filter((i) => i.status === 'granted').map((i) => i.toolCallId))
     const grantedBlockIds = message.blocks.filter((b) => b.kind === 'tool_call' && b.status === 'pending' && granted.has(b.toolCall?.id ?? '')).map((b) => b.id)
-    const user = [...this.allMessages(session.id)].reverse().find((m) => m.role === 'user' && m.orderSeq < message.orderSeq) ?? null
+    const user = this.history.userMessageBefore(session, message.orderSeq)
     this.deps.sessions.messages.setStatus(messageId, 'streaming')
     await this.startRun(session, user, message, grantedBlockIds)
   }
@@ -357,37 +357,6 @@ export class AgentRuntimePresenter {
     if (this.active.has(sessionId)) throw new AppError('session_busy', 'Stop the running reply first')
     this.assertNotPaused(sessionId)
     return session
-  }
-
-  private allMessages(sessionId: string): MessageRecord[] {
-    const out: MessageRecord[] = []
-    let before: number | undefined
-    for (;;) {
-      const page = this.deps.sessions.messages.list(sessionId, { beforeOrderSeq: before, limit: 200 })
-      out.unshift(...page.messages)
-      if (!page.hasMore || page.messages.length === 0) return out
-      before = page.messages[0].orderSeq
-    }
-  }
-
-  private supersede(session: SessionRecord, messageIds: string[], reason: string): void {
-    if (messageIds.length) this.deps.tape.appendEvent(session.tapeId, SUPERSEDED_EVENT, { messageIds, reason })
-  }
-
-  private supersededIds(session: SessionRecord): Set<string> {
-    const rows = this.deps.sqlite.db
-      .prepare("SELECT payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name = ?")
-      .all(session.tapeId, SUPERSEDED_EVENT) as { payload_json: string }[]
-    const ids = new Set<string>()
-    for (const row of rows) {
-      try {
-        const data = (JSON.parse(row.payload_json) as { data?: { messageIds?: unknown } }).data
-        if (Array.isArray(data?.messageIds)) for (const id of data.messageIds) if (typeof id === 'string') ids.add(id)
-      } catch {
-        // a malformed payload hides nothing
-      }
-    }
-    return ids
   }
 
   private emitBlocks(sessionId: string, messageId: string, runId: string, blocks: MessageBlock[]): void {

@@ -9,7 +9,8 @@ import type { InteractionRequest } from '../sessionPresenter'
 import type { ToolPresenter } from '../toolPresenter'
 import { BlockAccumulator } from './blockAccumulator'
 import { DeltaStreamer } from './deltaStreamer'
-import { prepareContext, requestMessages, toolDefinitionTokens, type ContextDeps, type ModelLimits, type PreparedContext } from './contextBuilder'
+import { COMPACTION_THRESHOLD, prepareContext, requestMessages, toolDefinitionTokens, type ContextDeps, type ModelLimits, type PreparedContext } from './contextBuilder'
+import { estimateTokens } from './conversation'
 import { dispatchRound, runCall, type DispatchTools } from './dispatch'
 import { checkRound } from './guards'
 import { OVERFLOW_ANCHOR } from './tapeHistory'
@@ -145,19 +146,23 @@ export class ChatRun {
       })
     let context: PreparedContext = await contextFor(false)
     let overflowRecovered = false
-    for (;;) {
+    for (let round = 0; ; round++) {
       if (spec.signal.aborted) return { status: 'aborted' }
-      const round = await this.streamRound(context, llmTools)
-      if (round.status === 'overflow') {
-        if (overflowRecovered) return { status: 'error', code: 'context_overflow', message: round.message }
+      // Tool results grow the prompt between rounds: re-check the budget (older turns may go).
+      if (round > 0 && estimateTokens(requestMessages(context, this.acc.blocks)) > context.budgetTokens * COMPACTION_THRESHOLD) {
+        context = await contextFor(false)
+      }
+      const result = await this.streamRound(context, llmTools)
+      if (result.status === 'overflow') {
+        if (overflowRecovered) return { status: 'error', code: 'context_overflow', message: result.message }
         overflowRecovered = true
         context = await contextFor(true).catch((error: unknown) => {
           throw new Error(`The conversation is too long for the model and could not be compacted: ${String(error instanceof Error ? error.message : error)}`)
         })
-        if (!context.compacted) return { status: 'error', code: 'context_overflow', message: round.message }
+        if (!context.compacted) return { status: 'error', code: 'context_overflow', message: result.message }
         continue
       }
-      if (round.status !== 'continue') return round
+      if (result.status !== 'continue') return result
       const next = await this.dispatch(ctx)
       if (next.status !== 'continue') return next
       // A tool changed what this session may use (a skill was activated): the next request offers the new list.
