@@ -101,6 +101,21 @@ export default {
       skip: 'Skip',
       submit: 'Answer'
     },
+    elicitation: {
+      title: '{server} asks for information',
+      accept: 'Submit',
+      decline: 'Decline',
+      errors: { required: 'Required', number: 'Enter a number', integer: 'Enter a whole number', json: 'Enter valid JSON' }
+    },
+    sampling: {
+      title: '{server} asks to use a model',
+      systemPrompt: 'System prompt',
+      role: { user: 'User', assistant: 'Assistant' },
+      maxTokens: 'Answer up to {n} tokens',
+      respondWith: 'Answer with',
+      reject: 'Reject',
+      approve: 'Run and send'
+    },
     queue: { label: 'Queued messages', queued: 'Queued' },
     sidebar: {
       search: 'Search all chats',

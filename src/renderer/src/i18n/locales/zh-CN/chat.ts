@@ -103,6 +103,21 @@ export default {
       skip: '跳过',
       submit: '回答'
     },
+    elicitation: {
+      title: '{server} 请求填写信息',
+      accept: '提交',
+      decline: '拒绝',
+      errors: { required: '必填', number: '请输入数字', integer: '请输入整数', json: '请输入有效的 JSON' }
+    },
+    sampling: {
+      title: '{server} 请求使用模型',
+      systemPrompt: '系统提示词',
+      role: { user: '用户', assistant: '助手' },
+      maxTokens: '最多回答 {n} 个 token',
+      respondWith: '使用模型',
+      reject: '拒绝',
+      approve: '运行并发送'
+    },
     queue: { label: '排队中的消息', queued: '排队中' },
     sidebar: {
       search: '搜索所有对话',

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import McpRequestsHost from '@renderer/components/dialogs/McpRequestsHost.vue'
+import { createAppI18n } from '@renderer/i18n'
+import { useRealBridge } from '../helpers/realBridge'
+
+const TEST_SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'testServer.mjs')
+
+let bridge: ReturnType<typeof useRealBridge> | undefined
+afterEach(async () => {
+  await bridge?.dispose()
+  bridge = undefined
+})
+
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
+  const start = Date.now()
+  while (!check()) {
+    if (Date.now() - start > ms) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 20))
+    await flushPromises()
+  }
+}
+
+function textOf(result: { content: Array<{ text?: string }> }): string {
+  return result.content.map((c) => c.text ?? '').join('')
+}
+
+/** A real stdio MCP server (test/fixtures/mcp/testServer.mjs) asks for a form during a call. */
+async function setup() {
+  bridge = useRealBridge()
+  setActivePinia(createPinia())
+  const wrapper = mount(McpRequestsHost, { global: { plugins: [createAppI18n('en-US')] }, attachTo: document.body })
+  await bridge.presenters.mcp.addServer({ id: 't', name: 'Test server', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+  await bridge.presenters.mcp.startServer('t')
+  return wrapper
+}
+
+describe('MCP elicitation dialog', () => {
+  it('renders the requested form with defaults and sends the accepted values', async () => {
+    const wrapper = await setup()
+    const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})
+    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    expect(wrapper.get('[data-testid="elicitation-message"]').text()).toBe('Who are you?')
+    expect((wrapper.get('[data-testid="param-color"]').element as HTMLSelectElement).value).toBe('blue')
+    expect((wrapper.get('[data-testid="param-age"]').element as HTMLInputElement).value).toBe('30')
+
+    // The required name is missing: the form says so and nothing is sent.
+    await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
+    expect(wrapper.text()).toContain('Required')
+    await wrapper.get('[data-testid="param-name"]').setValue('Ada')
+    await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
+    expect(JSON.parse(textOf(await call))).toEqual({ action: 'accept', content: { name: 'Ada', color: 'blue', age: 30 } })
+    await until(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    wrapper.unmount()
+  }, 30_000)
+
+  it('declines', async () => {
+    const wrapper = await setup()
+    const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})
+    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await wrapper.get('[data-testid="elicitation-decline"]').trigger('click')
+    expect(JSON.parse(textOf(await call))).toEqual({ action: 'decline' })
+    wrapper.unmount()
+  }, 30_000)
+})
+
+describe('MCP sampling dialog', () => {
+  it("shows the server's messages and sends a rejection back", async () => {
+    const wrapper = await setup()
+    const call = bridge!.presenters.mcp.callTool('t', 'sample', { prompt: 'Summarize the moon' })
+    await until(() => wrapper.find('[data-testid="sampling-dialog"]').exists())
+    expect(wrapper.get('[data-testid="sampling-messages"]').text()).toContain('Summarize the moon')
+    expect(wrapper.text()).toContain('Answer up to 50 tokens')
+    await wrapper.get('[data-testid="sampling-reject"]').trigger('click')
+    const result = await call
+    expect(result.isError).toBe(true)
+    expect(textOf(result).toLowerCase()).toMatch(/reject|declin|denied/)
+    await until(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
+    wrapper.unmount()
+  }, 30_000)
+})

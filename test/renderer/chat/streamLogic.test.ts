@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest'
+import type { ChatMessageView, MessageBlock } from '@shared/types/chat'
+import { applyOps, judgeDelta } from '@renderer/components/chat/lib/applyDelta'
+import { MarkdownSplitter, renderMarkdown } from '@renderer/components/chat/lib/markdown'
+import { summarizeArgs } from '@renderer/components/chat/lib/toolSummary'
+import { groupSessions } from '@renderer/stores/sessions'
+import type { SessionRecord } from '@shared/types/session'
+
+function block(id: string, kind: MessageBlock['kind'], extra: Partial<MessageBlock> = {}): MessageBlock {
+  return { id, kind, status: 'loading', text: '', createdAt: 1, updatedAt: 1, ...extra }
+}
+
+function message(blocks: MessageBlock[]): ChatMessageView {
+  return { id: 'm', sessionId: 's', orderSeq: 2, role: 'assistant', status: 'streaming', content: null, blocks, metadata: {}, tapeEntryId: null, createdAt: 1, updatedAt: 1, stream: null }
+}
+
+describe('delta application', () => {
+  it('appends text and tool params to the right block and upserts in place', () => {
+    const text = block('t', 'content')
+    const tool = block('c', 'tool_call', { toolCall: { id: 'x', name: 'read', params: '{"pa' } })
+    const m = message([text, tool])
+    applyOps(m, [
+      { op: 'append', blockId: 't', field: 'text', text: 'Hello' },
+      { op: 'append', blockId: 'c', field: 'params', text: 'th":"a"}' },
+      { op: 'upsert', block: { ...text, text: 'Hello!', status: 'success' } },
+      { op: 'upsert', block: block('e', 'error', { text: 'boom' }) }
+    ])
+    expect(m.blocks[0]).toBe(text) // same object: only its readers re-render
+    expect(text).toMatchObject({ text: 'Hello!', status: 'success' })
+    expect(tool.toolCall!.params).toBe('{"path":"a"}')
+    expect(m.blocks.map((b) => b.id)).toEqual(['t', 'c', 'e'])
+  })
+
+  it('applies the next seq, drops old ones and reports gaps', () => {
+    expect(judgeDelta(null, 'r1', 1)).toBe('apply')
+    expect(judgeDelta(null, 'r1', 3)).toBe('gap')
+    expect(judgeDelta({ runId: 'r1', seq: 4 }, 'r1', 5)).toBe('apply')
+    expect(judgeDelta({ runId: 'r1', seq: 4 }, 'r1', 4)).toBe('stale')
+    expect(judgeDelta({ runId: 'r1', seq: 4 }, 'r1', 7)).toBe('gap')
+    expect(judgeDelta({ runId: 'r1', seq: 9 }, 'r2', 1)).toBe('apply') // a resume starts a new run
+  })
+})
+
+describe('streaming markdown', () => {
+  it('ends chunks at blank lines outside code fences, and only there', () => {
+    const splitter = new MarkdownSplitter()
+    const text = 'Para one.\n\n```js\nconst a = 1\n\nconst b = 2\n```\nAfter code\n\nTail'
+    // Fed in small pieces, as a stream arrives.
+    for (let i = 1; i <= text.length; i += 3) expect(splitter.update(text.slice(0, i))).toBe(true)
+    splitter.update(text)
+    const chunks = splitter.boundaries.map((end, i) => text.slice(splitter.boundaries[i - 1] ?? 0, end))
+    expect(chunks).toEqual(['Para one.\n\n', '```js\nconst a = 1\n\nconst b = 2\n```\n', 'After code\n\n'])
+    expect(text.slice(splitter.stableEnd)).toBe('Tail')
+    expect(splitter.update('something else')).toBe(false) // not an append: the view starts over
+  })
+
+  it('escapes raw HTML, renders tables and highlights known languages', () => {
+    const html = renderMarkdown('<img src=x onerror=alert(1)>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1\n```', { copyLabel: 'Copy' })
+    expect(html).not.toContain('<img')
+    expect(html).toContain('&lt;img')
+    expect(html).toContain('<td>1</td>')
+    expect(html).toContain('<span class="hljs-keyword">const</span>')
+    expect(html).toContain('data-copy-code')
+  })
+})
+
+describe('tool and session helpers', () => {
+  it('summarizes arguments by their most telling field, even mid-stream', () => {
+    expect(summarizeArgs('{"path":"/a/b.txt","content":"x"}')).toBe('/a/b.txt')
+    expect(summarizeArgs('{"command":"npm   test","yield_ms":100}')).toBe('npm test')
+    expect(summarizeArgs('{"command":"ls -l')).toBe('ls -l')
+  })
+
+  it('groups sessions by day with pinned first', () => {
+    const now = new Date(2026, 5, 10, 12).getTime()
+    const day = 86_400_000
+    const s = (id: string, at: number, pinned = false) => ({ id, lastActivityAt: at, pinned }) as SessionRecord
+    const groups = groupSessions([s('old', now - 30 * day), s('today', now - 1000), s('pin', now - 40 * day, true), s('yday', now - day), s('week', now - 3 * day)], now)
+    expect(groups.map((g) => [g.key, g.sessions.map((x) => x.id)])).toEqual([
+      ['pinned', ['pin']],
+      ['today', ['today']],
+      ['yesterday', ['yday']],
+      ['week', ['week']],
+      ['older', ['old']]
+    ])
+  })
+})
