@@ -140,6 +140,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     const { sessionIds, reason } = payload as { sessionIds: string[]; reason: string }
     if (reason !== 'deleted') return
     for (const id of sessionIds) {
+      agentRuntime.forgetSession(id)
       permissions.clearSession(id)
       void tools.purgeSession(id)
     }

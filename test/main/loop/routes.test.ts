@@ -52,3 +52,17 @@ describe('chat routes', () => {
     expect(message.content?.files[0]).toMatchObject({ name: 'pixel.png', mimeType: 'image/png' })
   })
 })
+
+describe('deleting a session', () => {
+  it('aborts its running reply and closes the provider request', async () => {
+    const h = await harness([{ steps: [{ type: 'text', text: 'never ending' }, { type: 'stall' }] }])
+    const { sessionId } = await h.send('go')
+    await h.llm.waitForRequests(1)
+    await route(h, 'sessions.purge', { sessionId })
+    await h.idle(sessionId)
+    expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(false)
+    const deadline = Date.now() + 3_000
+    while (h.llm.generationRequests()[0].clientClosedAt === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    expect(h.llm.generationRequests()[0].clientClosedAt).toBeDefined()
+  })
+})

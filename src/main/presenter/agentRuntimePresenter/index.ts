@@ -183,6 +183,12 @@ export class AgentRuntimePresenter {
     return recovered
   }
 
+  /** A deleted session: its run is aborted (nothing left to write to) and its queue dropped. */
+  forgetSession(sessionId: string): void {
+    this.queues.delete(sessionId)
+    this.active.get(sessionId)?.controller.abort(new AppError('session_deleted', 'The session was deleted'))
+  }
+
   /** Routes `update_plan` to the session's running turn. */
   publishPlan(snapshot: PlanSnapshot): void {
     this.active.get(snapshot.sessionId)?.run.publishPlan(snapshot)
