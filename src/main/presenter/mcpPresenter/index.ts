@@ -106,10 +106,7 @@ export class McpPresenter implements McpToolSource {
         this.catalog.drop(id)
         this.interactions.cancelForServer(id, 'the server disconnected')
       },
-      onListChanged: (id, kind) => {
-        const client = this.servers.client(id)
-        void this.catalog.refresh(id, client, kind)
-      },
+      onListChanged: (id, kind, client) => void this.catalog.refresh(id, client, kind),
       reconnect: deps.reconnect
     })
   }
@@ -134,8 +131,8 @@ export class McpPresenter implements McpToolSource {
 
   async updateServer(id: string, patch: McpServerPatch): Promise<McpServerView> {
     const before = this.store.require(id)
+    this.checkBuiltin({ type: patch.type ?? before.type, command: patch.command ?? before.command })
     const stored = await this.store.update(id, patch)
-    this.checkBuiltin(stored)
     this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
     const state = this.servers.status(id).state
     const reconnect = CONNECTION_FIELDS.some((key) => key in patch)

@@ -22,7 +22,7 @@ export interface ServerManagerDeps {
   onStatus(status: McpServerStatus): void
   onConnected(id: string, client: McpClient): Promise<void> | void
   onDisconnected(id: string): void
-  onListChanged(id: string, kind: CatalogKind): void
+  onListChanged(id: string, kind: CatalogKind, client: McpClient): void
   reconnect?: Partial<ReconnectPolicy>
 }
 
@@ -203,7 +203,7 @@ export class ServerManager {
         this.emitSoon(runtime)
       },
       onListChanged: (kind) => {
-        if (current() && runtime.client) this.deps.onListChanged(runtime.id, kind)
+        if (current() && runtime.client) this.deps.onListChanged(runtime.id, kind, runtime.client)
       },
       onUnexpectedClose: (reason) => {
         if (current() && runtime.client) this.handleDrop(runtime, reason)

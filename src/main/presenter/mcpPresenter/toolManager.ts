@@ -21,6 +21,8 @@ export class ToolManager {
   /** Per server and kind: the refresh in flight, so a burst of notifications fetches once more at most. */
   private readonly refreshing = new Map<string, Promise<void>>()
   private readonly dirty = new Set<string>()
+  /** Servers whose first listing is in flight, with the kinds that changed meanwhile. */
+  private readonly loading = new Map<string, Set<CatalogKind>>()
 
   constructor(private readonly onChanged: (serverId: string, kinds: CatalogKind[]) => void = () => {}) {}
 
@@ -30,9 +32,15 @@ export class ToolManager {
 
   async load(serverId: string, client: McpClient): Promise<void> {
     const catalog: ServerCatalog = { ...EMPTY, errors: {} }
+    this.loading.set(serverId, new Set())
     await Promise.all((['tools', 'prompts', 'resources'] as const).map((kind) => this.fetchInto(catalog, kind, client)))
+    const changedMeanwhile = this.loading.get(serverId)
+    if (!changedMeanwhile) return // the server went away while its lists were in flight
+    this.loading.delete(serverId)
     this.catalogs.set(serverId, catalog)
     this.onChanged(serverId, ['tools', 'prompts', 'resources'])
+    // A list_changed that arrived while the first lists were in flight may describe a newer list.
+    await Promise.all([...changedMeanwhile].map((kind) => this.refresh(serverId, client, kind)))
   }
 
   refresh(serverId: string, client: McpClient, kind: CatalogKind): Promise<void> {
@@ -41,6 +49,11 @@ export class ToolManager {
     if (inFlight) {
       this.dirty.add(key)
       return inFlight
+    }
+    const loading = this.loading.get(serverId)
+    if (loading) {
+      loading.add(kind)
+      return Promise.resolve()
     }
     const run = (async () => {
       do {
@@ -56,6 +69,7 @@ export class ToolManager {
   }
 
   drop(serverId: string): void {
+    this.loading.delete(serverId)
     if (this.catalogs.delete(serverId)) this.onChanged(serverId, ['tools', 'prompts', 'resources'])
   }
 
