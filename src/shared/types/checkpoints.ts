@@ -8,7 +8,9 @@ export const TurnFileChange = z.object({
   edits: z.number().int().positive(),
   tools: z.array(z.enum(['write', 'edit'])),
   /** The tape entry holding the content before the turn. */
-  snapshotEntryId: z.number().int()
+  snapshotEntryId: z.number().int(),
+  /** A later turn changed the file too; reverting this turn also undoes that (the tape keeps it). */
+  changedLater: z.boolean()
 })
 export type TurnFileChange = z.infer<typeof TurnFileChange>
 

@@ -45,7 +45,13 @@ describe('checkpoints', () => {
   })
 
   it('lists only the turn asked for; errors for unknown turns and turns without changes', async () => {
-    const h = await harness([callsReply(toolCall('c1', 'write', { path: 'a.txt', content: 'one' })), textReply('ok'), textReply('nothing changed')])
+    const h = await harness([
+      callsReply(toolCall('c1', 'write', { path: 'a.txt', content: 'one' })),
+      textReply('ok'),
+      textReply('nothing changed'),
+      callsReply(toolCall('c9', 'write', { path: 'a.txt', content: 'two' })),
+      textReply('changed again')
+    ])
     const first = await h.send('write a', { permissionMode: 'full_access' })
     await h.idle(first.sessionId)
     const second = await h.send('say hi', { sessionId: first.sessionId })
@@ -58,5 +64,14 @@ describe('checkpoints', () => {
     const other = h.presenters.sessions.create({})
     await expect(route(h, 'checkpoints.listTurn', { sessionId: other.id, messageId: first.assistantMessageId })).rejects.toMatchObject({ code: 'not_found' })
     expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('one')
+
+    // A later turn writes the same file: the first turn's checkpoint says so.
+    expect((await route(h, 'checkpoints.listTurn', { sessionId: first.sessionId, messageId: first.assistantMessageId })).checkpoint.files[0].changedLater).toBe(false)
+    const third = await h.send('write a again', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    const firstTurn = await route(h, 'checkpoints.listTurn', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    expect(firstTurn.checkpoint.files[0]).toMatchObject({ edits: 1, changedLater: true })
+    const thirdTurn = await route(h, 'checkpoints.listTurn', { sessionId: first.sessionId, messageId: third.assistantMessageId })
+    expect(thirdTurn.checkpoint.files[0]).toMatchObject({ existedBefore: true, changedLater: false })
   })
 })

@@ -39,14 +39,14 @@ export class CheckpointPresenter {
   constructor(private readonly deps: CheckpointPresenterDeps) {}
 
   listTurn(sessionId: string, messageId: string): TurnCheckpoint {
-    const { snapshots, reverts } = this.load(sessionId, messageId)
-    return { sessionId, messageId, files: summarize(snapshots), revertEntryIds: reverts.map((r) => r.entry_id) }
+    const { snapshots, later, reverts } = this.load(sessionId, messageId)
+    return { sessionId, messageId, files: summarize(snapshots, later), revertEntryIds: reverts.map((r) => r.entry_id) }
   }
 
   async revertTurn(sessionId: string, messageId: string): Promise<RevertResult> {
     const { session, snapshots } = this.load(sessionId, messageId)
     if (session.status === 'generating') throw new AppError('session_busy', 'Stop the running turn before reverting its changes')
-    const files = summarize(snapshots)
+    const files = summarize(snapshots, [])
     if (files.length === 0) throw new AppError('nothing_to_revert', 'This turn changed no files')
     const first = new Map(files.map((f) => [f.path, snapshots.find((s) => s.entryId === f.snapshotEntryId)!]))
     const results: RevertResult['files'] = []
@@ -80,6 +80,8 @@ export class CheckpointPresenter {
       .all(session.tapeId, FILE_SNAPSHOT, FILE_REVERT) as EventRow[]
     const snapshots: (z.infer<typeof Snapshot> & { entryId: number })[] = []
     const reverts: EventRow[] = []
+    /** Paths other turns changed after this one (a revert would also undo those changes). */
+    const later: { path: string; entryId: number }[] = []
     for (const row of rows) {
       const data = (JSON.parse(row.payload_json) as { data?: Record<string, unknown> }).data ?? {}
       if (row.name === FILE_REVERT) {
@@ -87,13 +89,16 @@ export class CheckpointPresenter {
         continue
       }
       const parsed = Snapshot.safeParse(data)
-      if (parsed.success && callIds.has(parsed.data.toolCallId)) snapshots.push({ ...parsed.data, entryId: row.entry_id })
+      if (!parsed.success) continue
+      if (callIds.has(parsed.data.toolCallId)) snapshots.push({ ...parsed.data, entryId: row.entry_id })
+      else later.push({ path: parsed.data.path, entryId: row.entry_id })
     }
-    return { session, snapshots, reverts }
+    const lastOwn = snapshots.at(-1)?.entryId ?? Infinity
+    return { session, snapshots, later: later.filter((l) => l.entryId > lastOwn), reverts }
   }
 }
 
-function summarize(snapshots: (z.infer<typeof Snapshot> & { entryId: number })[]): TurnFileChange[] {
+function summarize(snapshots: (z.infer<typeof Snapshot> & { entryId: number })[], later: { path: string }[]): TurnFileChange[] {
   const byPath = new Map<string, TurnFileChange>()
   for (const s of snapshots) {
     const known = byPath.get(s.path)
@@ -102,7 +107,14 @@ function summarize(snapshots: (z.infer<typeof Snapshot> & { entryId: number })[]
       if (!known.tools.includes(s.tool)) known.tools.push(s.tool)
       continue
     }
-    byPath.set(s.path, { path: s.path, existedBefore: s.previousContent !== null, edits: 1, tools: [s.tool], snapshotEntryId: s.entryId })
+    byPath.set(s.path, {
+      path: s.path,
+      existedBefore: s.previousContent !== null,
+      edits: 1,
+      tools: [s.tool],
+      snapshotEntryId: s.entryId,
+      changedLater: later.some((l) => l.path === s.path)
+    })
   }
   return [...byPath.values()]
 }
