@@ -80,7 +80,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   void mcp.startEnabledServers()
   // The chat loop owns the tools' runtime port: plans land in the running turn, snapshots on the tape.
   const runtimePort = new LoopRuntimePort({ events, tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId })
-  const agentState = new SessionAgentStateStore(sqlite)
+  const agentState = new SessionAgentStateStore(sqlite, Date.now, () => config.getSettings().disabledAgentTools)
   const memory = new MemoryPresenter({ sqlite, config })
   const skills = new SkillPresenter({
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),

@@ -57,6 +57,16 @@ describe('agent tool settings routes', () => {
     expect(second.presenters.config.getSettings().disabledAgentTools).toEqual([])
   })
 
+  it('a session that never changed its own tools gets the tools switched off in settings', async () => {
+    const { router, presenters, dataDir } = start()
+    const names = async (sessionId: string) =>
+      (await presenters.tools.getAllToolDefinitions({ sessionId, workspaceDir: dataDir })).map((d) => d.function.name)
+    expect(await names('fresh')).toContain('exec')
+    await router.call(agentToolsSetEnabled, { name: 'exec', enabled: false })
+    expect(await names('fresh')).not.toContain('exec')
+    expect(await names('fresh')).toContain('read')
+  })
+
   it('refuses unknown tool names', async () => {
     const { router } = start()
     await expect(router.call(agentToolsSetEnabled, { name: 'rm_rf', enabled: false })).rejects.toMatchObject({ code: 'not_found' })

@@ -17,14 +17,16 @@ interface StateRow {
 export class SessionAgentStateStore {
   constructor(
     private readonly sqlite: Pick<SqlitePresenter, 'db'>,
-    private readonly now: () => number = Date.now
+    private readonly now: () => number = Date.now,
+    /** Tools switched off for a session that has not changed its own set (Settings > Agent tools). */
+    private readonly defaultDisabledTools: () => string[] = () => []
   ) {}
 
   get(sessionId: string): SessionToolState {
     const row = this.sqlite.db
       .prepare('SELECT disabled_tools_json, enabled_tools_json, active_skills_json FROM session_agent_state WHERE session_id = ?')
       .get(sessionId) as StateRow | undefined
-    if (!row) return { disabledTools: [], enabledTools: [], activeSkills: [] }
+    if (!row) return { disabledTools: [...this.defaultDisabledTools()], enabledTools: [], activeSkills: [] }
     return {
       disabledTools: Names.parse(parseJson(row.disabled_tools_json)),
       enabledTools: Names.parse(parseJson(row.enabled_tools_json)),
