@@ -150,4 +150,24 @@ describe('pause and resume', () => {
     await h.idle(sessionId)
     await expect(route(h, 'chat.sendMessage', { sessionId, text: 'another' })).rejects.toMatchObject({ code: 'session_busy' })
   })
+
+  it('allow always stores a rule, so the same request later runs without asking', async () => {
+    const target = join(tempDir(), 'always.txt')
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: target, content: 'one' })),
+      textReply('First write done.'),
+      callsReply(toolCall('w2', 'write', { path: target, content: 'two' })),
+      textReply('Second write done.')
+    ])
+    const first = await h.send('write once')
+    await h.idle(first.sessionId)
+    const [pending] = h.presenters.sessions.interactions.list({ sessionId: first.sessionId, status: 'pending' })
+    await route(h, 'chat.respondToolInteraction', { sessionId: first.sessionId, messageId: first.assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'allow_always' } })
+    await h.idle(first.sessionId)
+    expect(h.presenters.permissions.listRules()).toHaveLength(1)
+    const second = await h.send('write again')
+    await h.idle(second.sessionId)
+    expect(h.presenters.sessions.messages.require(second.assistantMessageId).status).toBe('sent')
+    expect(readFileSync(target, 'utf8')).toBe('two')
+  })
 })

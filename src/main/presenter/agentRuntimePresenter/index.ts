@@ -111,14 +111,15 @@ export class AgentRuntimePresenter {
     if (interaction.status !== 'pending') throw new AppError('interaction_not_pending', `Interaction ${interaction.id} was already ${interaction.status}`)
     const message = this.deps.sessions.messages.require(input.messageId)
     const effect = applyAnswer(interaction, message, input.response)
+    if (effect.permission) {
+      // First: an "always" answer whose rule cannot be stored fails here, before anything changes.
+      const request = (message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined)?.request
+      if (request) this.deps.permissions.decide(request as never, effect.permission.decision, effect.permission.rule)
+    }
     const { remaining } = this.deps.sqlite.transaction(() => {
       this.deps.sessions.messages.upsertBlocks(message.id, effect.blocks)
       return this.deps.sessions.resolveInteraction(interaction.id, effect.status, effect.response)
     })
-    if (effect.permission) {
-      const request = (message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined)?.request
-      if (request) this.deps.permissions.decide(request as never, effect.permission.decision, effect.permission.rule)
-    }
     this.emitBlocks(input.sessionId, message.id, `answer-${interaction.id}`, effect.blocks)
     if (remaining > 0) return { accepted: true, remaining, resumed: false }
     await this.resume(this.deps.sessions.require(input.sessionId), message.id)
