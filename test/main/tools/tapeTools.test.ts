@@ -78,7 +78,7 @@ describe('tape tools', () => {
     expect(h.json(await h.call('tape_search', { query: 'still searchable' }))).toHaveLength(1)
   })
 
-  it('diagnostic tools answer once the session enables them; tape_handoff is not in the catalog', async () => {
+  it('diagnostic tools answer once the session enables them; tape_handoff runs only from the runtime', async () => {
     const session = h.newSession({ permissionMode: 'full_access' })
     h.presenters.tape.appendAnchor(session, 'handoff/first', { summary: 'one' })
     expect((await h.call('tape_anchors', {}, session)).rawData.toolResult.error?.code).toBe('unknown_tool')
@@ -89,6 +89,14 @@ describe('tape tools', () => {
     const info = h.json(await h.call('tape_info', {}, session))
     expect(info).toMatchObject({ tapeId: session, anchors: 2, lastAnchor: { name: 'handoff/first' } })
     expect((await h.call('tape_anchors', { limit: 51 }, session)).rawData.toolResult.error?.code).toBe('invalid_arguments')
+    // Runtime-only: the app runs it; the next context starts after the anchor.
+    const ran = await h.presenters.tools.runRuntimeTool('tape_handoff', { name: 'checkpoint', summary: 'We chose plan B.' }, h.ctx())
+    expect(ran).toMatchObject({ ok: true, data: { name: 'handoff/checkpoint' } })
+    const anchor = h.presenters.tape.entry(h.sessionId, (ran.data as { entryId: number }).entryId)!
+    expect(anchor).toMatchObject({ kind: 'anchor', name: 'handoff/checkpoint' })
+    expect(JSON.stringify(anchor.payload)).toContain('We chose plan B.')
+    await expect(h.presenters.tools.runRuntimeTool('tape_handoff', { name: 'x', extra: 1 }, h.ctx())).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(h.presenters.tools.runRuntimeTool('tape_search', { query: 'x' }, h.ctx())).rejects.toMatchObject({ code: 'not_found' })
     const manager = h.presenters.tools.agentTools
     const handoff = manager.get('tape_handoff')!
     expect(handoff.exposure).toBe('runtime')

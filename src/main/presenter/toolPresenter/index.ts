@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import { AppError } from '@shared/errors'
 import { normalizePermissionMode, type PermissionMode, type PermissionRequest, type RiskLevel } from '@shared/types/permission'
 import type { MCPToolCall, MCPToolDefinition, ToolContentItem, ToolResultEnvelope, ToolSource } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
@@ -175,6 +176,19 @@ export class ToolPresenter {
   /** Whether a tool changed the session's tool list since the last ask (the loop then refreshes it). */
   takeToolsChanged(sessionId: string): boolean {
     return this.toolsChanged.delete(sessionId)
+  }
+
+  /**
+   * Runs a runtime-only tool (never offered to the model), e.g. `tape_handoff` from a command
+   * or compaction. Bad arguments are an AppError; tool failures come back as a failed result.
+   */
+  async runRuntimeTool(name: string, args: unknown, ctx: ToolSessionContext): Promise<AgentToolResult> {
+    const tool = this.agentTools.get(name)
+    if (!tool || tool.exposure !== 'runtime') throw new AppError('not_found', `There is no runtime tool ${name}`)
+    const parsed = tool.input.safeParse(args)
+    if (!parsed.success) throw new AppError('invalid_input', `Invalid arguments for ${name}: ${describeZodError(parsed.error)}`)
+    const call: MCPToolCall = { id: `runtime_${Date.now().toString(36)}`, name, arguments: JSON.stringify(args) }
+    return this.runAgentTool(tool, parsed.data, this.toolContext(call, ctx))
   }
 
   /** Forgets a session's tool names and plan state (session closed or deleted). */
