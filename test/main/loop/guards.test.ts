@@ -27,6 +27,18 @@ describe('guards', () => {
     expect(eventsNamed(h, 'chat.stream.failed')[0].error.message).toMatch(/same arguments 3 times/)
   })
 
+  it('ends the turn without running anything when a round would pass 128 tool calls', async () => {
+    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_TURN + 1 }, (_, i) => toolCall(`c${i}`, 'read', { path: `f${i}.txt` }))
+    const h = await harness([callsReply(...calls), textReply('never sent')])
+    const { sessionId, assistantMessageId } = await h.send('read everything')
+    await h.idle(sessionId)
+    expect(h.llm.generationRequests()).toHaveLength(1)
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.status).toBe('error')
+    expect(new Set(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status))).toEqual(new Set(['cancelled']))
+    expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'tool_call_limit' } })
+  })
+
   it('caps tool calls per turn, counting the calls already made before a resume', () => {
     const earlier = Array.from({ length: MAX_TOOL_CALLS_PER_TURN - 1 }, (_, i) => ({
       id: `b${i}`,

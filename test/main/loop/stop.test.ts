@@ -68,7 +68,10 @@ describe('crash recovery', () => {
   it('flushes streaming text to SQLite while streaming; after a crash the message is an error with that text', async () => {
     const h = await harness([{ steps: [{ type: 'text', text: ['Streaming ', 'so ', 'far'] }, { type: 'stall' }] }])
     const { sessionId, assistantMessageId } = await h.send('long answer')
+    await waitFor(() => eventsNamed(h, 'chat.stream.delta').length > 0)
+    const firstDeltaAt = Date.now()
     await waitFor(() => h.presenters.sessions.messages.require(assistantMessageId).blocks[0]?.text === 'Streaming so far', 2_000)
+    expect(Date.now() - firstDeltaAt).toBeLessThan(800) // flushed within ~500 ms, not only at the end
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('streaming')
     // A second app on the same data folder sees what a restart after a crash would see.
     const after = createPresenters(createNodePlatform({ dataDir: h.dataDir, log: () => {} }), { log: () => {} })
