@@ -99,11 +99,10 @@ export const useChatStore = defineStore('chat', () => {
     if (!id) return
     loading.value = true
     try {
-      const page = await useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE })
+      const [page] = await Promise.all([useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE }), loadInteractions()])
       if (token !== openToken) return
       addMessages(page.messages.map(reactiveCopy))
       hasMore.value = page.hasMore
-      await loadInteractions()
     } catch (e) {
       lastError.value = errorText(e)
     } finally {
