@@ -91,3 +91,22 @@ describe('OAuth for http servers', () => {
     expect(view.status).toMatchObject({ state: 'error', lastError: 'Sign-in was not completed in time' })
   })
 })
+
+describe('http servers with a static token', () => {
+  it('a rejected Authorization header is reported clearly instead of starting a sign-in', async () => {
+    const port = await startOAuthServer()
+    const opened: string[] = []
+    h = createHarness({ oauth: { openUrl: browser(opened) } })
+    await h.mcp.addServer({
+      id: 'static',
+      name: 'static',
+      type: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      headers: { Authorization: 'Bearer wrong-token' },
+      enabled: false
+    })
+    const view = await h.mcp.startServer('static')
+    expect(view.status).toMatchObject({ state: 'error', lastError: expect.stringContaining('HTTP 401') })
+    expect(opened).toEqual([])
+  })
+})

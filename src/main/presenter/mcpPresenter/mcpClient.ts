@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
@@ -20,6 +20,7 @@ import {
   type ServerCapabilities,
   type Tool
 } from '@modelcontextprotocol/sdk/types.js'
+import { AppError } from '@shared/errors'
 import type { McpServerConfig } from '@shared/types/mcp'
 import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
 import type { McpClientHandlers } from './clientHandlers'
@@ -46,6 +47,12 @@ export interface McpClientDeps extends TransportDeps {
   handlers: McpClientHandlers
   events: McpClientEvents
   clientInfo: Implementation
+}
+
+/** A 401, whether the SDK ran its auth flow (UnauthorizedError) or had no provider to run. */
+function isUnauthorized(error: unknown): boolean {
+  if (error instanceof UnauthorizedError) return true
+  return (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401
 }
 
 export interface CallToolOptions extends McpCallOptions {
@@ -112,7 +119,7 @@ export class McpClient {
       try {
         await this.connectWith(transport, kind)
       } catch (streamableError) {
-        if (type !== 'http' || streamableError instanceof UnauthorizedError) throw streamableError
+        if (type !== 'http' || isUnauthorized(streamableError)) throw streamableError
         // Older servers only speak the 2024-11-05 HTTP+SSE transport.
         kind = 'sse'
         transport = createHttpTransport(this.config, kind, this.auth)
@@ -123,6 +130,9 @@ export class McpClient {
         }
       }
     } catch (error) {
+      if (isUnauthorized(error) && !this.auth) {
+        throw new AppError('mcp_unauthorized', 'The server refused the request (HTTP 401): check its Authorization header or token')
+      }
       if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
       // The transport that saw the 401 knows where the resource metadata and scope are.
       await transport.finishAuth(await this.auth.waitForAuthorizationCode())
