@@ -37,8 +37,8 @@ describe('subagent control', () => {
       .filter((e) => e.sessionId === sessionId)
       .flatMap((e) => e.ops)
       .map((op: { block?: { data?: { progress?: string } } }) => op.block?.data?.progress)
-      .filter(Boolean)
-    expect(progress.some((p: string) => p.includes('Writer (self): waiting for permission'))).toBe(true)
+      .filter((p): p is string => !!p)
+    expect(progress.some((p) => p.includes('Writer (self): waiting for permission'))).toBe(true)
     const pending = await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })
     expect(pending.pending).toHaveLength(1)
     const interaction = asked.interactions[0]
@@ -75,6 +75,9 @@ describe('subagent control', () => {
     const [started] = h.presenters.subagents.listRuns(sessionId)
     const childId = started.tasks[0].childSessionId!
     await waitFor(() => h.presenters.agentRuntime.isRunning(childId))
+    // The child's last lines reach the run (and the parent's window) while it works.
+    await waitFor(() => h.presenters.subagents.getRun(started.runId).tasks[0].preview.includes('working on it'), 10_000)
+    expect(eventsNamed(h, 'subagents.run.updated').some((e) => e.run.tasks[0].preview === 'working on it')).toBe(true)
 
     const killed = await route(h, 'subagents.killRun', { runId: started.runId })
     expect(killed.run).toMatchObject({ status: 'cancelled', tasks: [{ status: 'cancelled', tape: 'discarded' }] })

@@ -16,6 +16,8 @@ export function toolNames(body: any): string[] {
 
 export const isChild = (body: any) => userTexts(body).some((t) => t.startsWith(HANDOFF))
 export const hasToolResult = (body: any) => (body.messages as any[]).some((m) => m.role === 'tool')
+/** The request answers a tool round of this turn (earlier turns' tool results do not count). */
+export const lastIsToolResult = (body: any) => (body.messages as any[]).at(-1)?.role === 'tool'
 
 /** A script answering parent requests and child (handoff) requests differently. */
 export function splitScript(handlers: {

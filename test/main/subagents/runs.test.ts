@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { FORK_DISCARD, FORK_MERGE, FORK_START } from '@shared/types/tape'
-import { callsReply, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
-import { childBodies, hasToolResult, parentBodies, splitScript, tapeEvents, toolNames, userTexts } from './helpers'
+import { callsReply, route, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { childBodies, hasToolResult, lastIsToolResult, parentBodies, splitScript, tapeEvents, toolNames, userTexts } from './helpers'
 
 const harness = useLoopHarness()
 
@@ -157,5 +157,33 @@ describe('subagent_orchestrator runs', () => {
     expect(result.content).toContain('Subagent slot not found or not enabled: nope')
     expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
     await expect(h.presenters.subagents.start(sessionId, { mode: 'chain', tasks: [] })).rejects.toMatchObject({ code: 'invalid_input' })
+  })
+
+  it('slots are per session: switching subagents off hides the tool; a child inherits the permission mode of its parent', async () => {
+    const h = await harness(
+      splitScript({
+        parent: (body) => (lastIsToolResult(body) ? textReply('ok') : run({ mode: 'parallel', tasks: [{ slotId: 'reviewer', title: 'Review', prompt: 'Review it.' }] })),
+        child: () => textReply('Looks fine.')
+      })
+    )
+    const { sessionId } = await h.send('first', { permissionMode: 'accept_edits' })
+    await h.idle(sessionId)
+    // Only `self` exists by default, so the `reviewer` slot is refused.
+    expect(toolResults(parentBodies(h)[1])[0].content).toContain('Subagent slot not found or not enabled: reviewer')
+
+    const config = { enabled: true, slots: [{ id: 'reviewer', targetType: 'self', displayName: 'Reviewer', description: 'Reviews code' }] }
+    const saved = await route(h, 'subagents.setSlots', { sessionId, config })
+    expect(saved.config.slots.map((s: { id: string }) => s.id)).toEqual(['reviewer'])
+    await expect(route(h, 'subagents.setSlots', { sessionId, config: { enabled: true, slots: [{ id: 'bad id!', displayName: 'x' }] } })).rejects.toMatchObject({ code: 'invalid_input' })
+    await h.send('second', { sessionId })
+    await h.idle(sessionId)
+    const [child] = h.presenters.sessions.children(sessionId)
+    expect(child).toMatchObject({ permissionMode: 'accept_edits', title: 'Reviewer · Review', subagentMeta: { slotId: 'reviewer', displayName: 'Reviewer' } })
+    expect(h.presenters.subagents.listRuns(sessionId)[0].tasks[0]).toMatchObject({ result: 'Looks fine.', tape: 'merged' })
+
+    await route(h, 'subagents.setSlots', { sessionId, config: { ...config, enabled: false } })
+    await h.send('third', { sessionId })
+    await h.idle(sessionId)
+    expect(toolNames(parentBodies(h).at(-1))).not.toContain('subagent_orchestrator')
   })
 })
