@@ -74,6 +74,7 @@ export class SubagentPresenter {
   private readonly log: (message: string) => void
   private readonly unsubscribe: () => void
   private chatPort: ChatPortWithAnswers | null = null
+  private disposed = false
 
   constructor(private readonly deps: SubagentPresenterDeps) {
     this.store = new SubagentStore(deps.sqlite.db, deps.now ?? Date.now)
@@ -145,8 +146,8 @@ export class SubagentPresenter {
     const live = this.launch(runId, parentSessionId)
     if (request.background) return this.view(runId)
     if (options.onProgress) live.progress.add(options.onProgress)
-    const timer = setTimeout(() => void this.kill(runId, 'timeout'), request.timeoutMs)
-    const onAbort = () => void this.kill(runId, isShutdown(options.signal?.reason) ? 'detached' : 'cancelled')
+    const timer = setTimeout(() => this.killLater(runId, 'timeout'), request.timeoutMs)
+    const onAbort = () => this.killLater(runId, isShutdown(options.signal?.reason) ? 'detached' : 'cancelled')
     options.signal?.addEventListener('abort', onAbort, { once: true })
     if (options.signal?.aborted) onAbort()
     try {
@@ -241,11 +242,17 @@ export class SubagentPresenter {
 
   /** App shutdown: runs detach and stay in SQLite as they are; children are not stopped. */
   dispose(): void {
+    this.disposed = true
     for (const live of this.live.values()) {
       live.reason = 'detached'
       live.controller.abort()
     }
     this.unsubscribe()
+  }
+
+  /** Kill from a timer or an event: nobody awaits it, so a failure is only logged. */
+  private killLater(runId: string, reason: StopReason): void {
+    this.kill(runId, reason).catch((error: unknown) => this.log(`subagent run ${runId} not stopped: ${String(error)}`))
   }
 
   private chat(): ChatPortWithAnswers {
@@ -263,7 +270,7 @@ export class SubagentPresenter {
       })
       .finally(() => {
         this.live.delete(runId)
-        if (this.store.run(runId)) this.changed(runId)
+        if (!this.disposed && this.store.run(runId)) this.changed(runId)
       })
     return live
   }
@@ -295,6 +302,7 @@ export class SubagentPresenter {
 
   /** A task changed: the run's status follows, the UI and a waiting foreground call hear it. */
   private changed(runId: string): void {
+    if (this.disposed) return
     const run = this.store.run(runId)
     if (!run) return
     const live = this.live.get(runId)
@@ -341,7 +349,7 @@ export class SubagentPresenter {
     else if (name === sessionsInteractionsChanged.name && sessionId) this.runner.listeners.get(sessionId)?.('interactions')
     else if (name === chatStreamDelta.name && sessionId) this.runner.listeners.get(sessionId)?.('delta')
     else if (name === chatStreamFailed.name && sessionId && (payload.error as { code?: string } | undefined)?.code === 'user_cancelled') {
-      for (const live of this.live.values()) if (live.parentSessionId === sessionId) void this.kill(live.runId, 'cancelled')
+      for (const live of this.live.values()) if (live.parentSessionId === sessionId) this.killLater(live.runId, 'cancelled')
     } else if (name === sessionsUpdated.name && payload.reason === 'deleted') {
       const ids = new Set(payload.sessionIds as string[])
       for (const live of this.live.values()) {

@@ -48,6 +48,7 @@ export interface LiveRun {
 export type ChildListener = (kind: 'status' | 'delta' | 'interactions') => void
 
 const PREVIEW_EVERY_MS = 250
+const HANDOVER_POLLS = 100
 
 export const isTerminal = (status: SubagentTaskStatus) => SUBAGENT_TERMINAL_STATUSES.includes(status)
 
@@ -160,6 +161,7 @@ export class TaskRunner {
     return new Promise<void>((resolve) => {
       let done = false
       let lastPreview = 0
+      let handoverPolls = 0
       const finish = (settle: boolean) => {
         if (done) return
         done = true
@@ -174,7 +176,8 @@ export class TaskRunner {
         if (!session) return finish(true)
         if (chat.isRunning(childId)) return this.markRunning(runId, index)
         if (session.status === 'awaiting_interaction' && !live.controller.signal.aborted) return this.markWaiting(runId, index, childId)
-        if (session.status === 'generating') return void setTimeout(check, 50) // the run is handing over
+        // `generating` without a run is the moment a run hands over (or a status a crash left behind).
+        if (session.status === 'generating' && handoverPolls++ < HANDOVER_POLLS) return void setTimeout(check, 50)
         finish(true)
       }
       const onAbort = () => {
