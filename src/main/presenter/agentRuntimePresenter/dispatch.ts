@@ -7,7 +7,7 @@ import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
 import { addToolImageBlocks } from './toolImages'
 
 /** Built-in tools that only read: they run in parallel with each other. */
-export const READ_ONLY_AGENT_TOOLS = new Set(['read', 'glob', 'grep', 'tape_search', 'tape_context'])
+export const READ_ONLY_AGENT_TOOLS = new Set(['read', 'glob', 'grep', 'tape_search', 'tape_context', 'tape_info', 'tape_anchors', 'memory_recall', 'skill_list', 'deepchat_settings_read'])
 export const QUESTION_TOOL = 'deepchat_question'
 export const DENIED_RESULT = 'User denied the request.'
 
