@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
-import type { FakeResponse } from '../fixtures/llm/fakeLlm'
+import { startFakeLlm, type FakeLlm, type FakeResponse } from '../fixtures/llm/fakeLlm'
+import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHost, textReply, toolCall, type ChatHost } from './helpers/chatHost'
 
@@ -19,6 +20,25 @@ const MARKDOWN_ANSWER = [
 
 let chat: ChatHost
 let browser: Browser
+let thinking: FakeLlm
+
+/** A second provider in Anthropic's format: it streams reasoning (thinking) before its calls. */
+function thinkingReply(body: any): FakeResponse {
+  const answered = body.messages.some((m: any) => Array.isArray(m.content) && m.content.some((c: any) => c.type === 'tool_result'))
+  if (answered) return textReply('All done.')
+  return {
+    steps: [
+      { type: 'reasoning', text: ['First I plan, ', 'then I run a command.'], signature: 'sig' },
+      {
+        type: 'tool_calls',
+        calls: [
+          toolCall('p1', 'update_plan', { plan: [{ step: 'Look around', status: 'completed' }, { step: 'Say hello', status: 'in_progress' }] }),
+          toolCall('x1', 'exec', { command: 'echo hello-terminal' })
+        ]
+      }
+    ]
+  }
+}
 let outside: string
 
 /** Text of the newest user message in an OpenAI request body. */
@@ -62,12 +82,25 @@ async function lastAssistant(page: Page) {
 beforeAll(async () => {
   chat = await startChatHost((request) => reply(request.body))
   outside = chat.outsideDir()
+  thinking = await startFakeLlm({ kind: 'anthropic', script: (request) => thinkingReply(request.body) })
+  await chat.bridge.call(providersAdd, {
+    provider: {
+      id: 'fake-anthropic',
+      kind: 'anthropic',
+      name: 'Fake Anthropic',
+      baseUrl: thinking.baseUrl,
+      apiKey: 'sk-ant-test-0123456789',
+      models: [{ id: 'claude-fake', name: 'Claude fake', contextLength: 200_000, maxOutputTokens: 8192, vision: false, toolCalling: true, reasoning: true, enabled: true }],
+      maxRetries: 0
+    }
+  })
   browser = await launchBrowser()
 })
 
 afterAll(async () => {
   await browser?.close()
   await chat?.stop()
+  await thinking?.close()
 })
 
 describe('chat window against the served host and a fake provider', () => {
@@ -194,6 +227,32 @@ describe('chat window against the served host and a fake provider', () => {
     expect(toolResult).toContain('Blue')
     expect(toolResult).toContain('and a bit of gold')
     expect(await answer.getByTestId('action-block').textContent()).toContain('and a bit of gold')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('shows reasoning with its timer, the plan checklist and a command in a terminal view', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    await page.getByTestId('model-picker').selectOption({ label: 'Claude fake' })
+    await sendFromInput(page, 'plan and run it')
+    await page.waitForURL(/#\/chat\//)
+    expect(await page.getByTestId('model-picker').inputValue()).toContain('claude-fake')
+    expect(thinking.generationRequests().length).toBeGreaterThan(0)
+    const answer = await lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(await answer.getByTestId('reasoning-timer').textContent()).toMatch(/^Thought for \d+s$/)
+    await answer.getByTestId('reasoning-toggle').click()
+    expect(await answer.getByTestId('reasoning-block').textContent()).toContain('then I run a command.')
+    const plan = answer.getByTestId('plan-block')
+    expect(await plan.textContent()).toContain('1/2')
+    expect(await plan.locator('li[data-status="completed"]').textContent()).toContain('Look around')
+    const exec = answer.locator('[data-testid="tool-call"][data-tool="exec"]')
+    expect(await exec.getByTestId('tool-call-summary').textContent()).toBe('echo hello-terminal')
+    await exec.getByTestId('tool-call-toggle').click()
+    const terminal = exec.getByTestId('tool-terminal')
+    expect(await terminal.textContent()).toContain('$ echo hello-terminal')
+    expect(await terminal.textContent()).toContain('hello-terminal\n')
+    await page.screenshot({ path: artifactPath('chat-blocks-light.png') })
     expect(errors).toEqual([])
     await page.close()
   })
