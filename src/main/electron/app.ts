@@ -38,7 +38,7 @@ export function runElectronApp(mainDir: string): void {
 
   void app.whenReady().then(() => {
     installContentSecurityPolicy()
-    presenters = createPresenters(createElectronPlatform({ appRoot: join(mainDir, '../..') }))
+    presenters = createPresenters(createElectronPlatform({ appRoot: join(mainDir, '../..') }), { builtinSkillsDir: join(mainDir, '../../resources/skills') })
     const router = createRouter(presenters, (message, error) => console.error(message, error ?? ''))
     detach = attachIpcTransport({
       router,
