@@ -75,6 +75,14 @@ describe('Settings > Model providers', () => {
     await eventually(async () => expect((await bridge.presenters.llmProviders.listProviders())[0].models[0].enabled).toBe(false))
     expect(wrapper.get('[data-testid="model-make-default-m-one"]').attributes('disabled')).toBeDefined()
 
+    await wrapper.get('[data-testid="provider-new-model"]').setValue('m-three')
+    await wrapper.get('[data-testid="provider-add-model"]').trigger('click')
+    await eventually(() => expect(wrapper.find('[data-testid="model-m-three"]').exists()).toBe(true))
+    expect((await bridge.presenters.llmProviders.listProviders())[0].models.map((m) => m.id)).toEqual(['m-one', 'm-two', 'm-three'])
+    await wrapper.get('[data-testid="provider-new-model"]').setValue('m-two')
+    await wrapper.get('[data-testid="provider-add-model"]').trigger('click')
+    await eventually(() => expect(wrapper.get('[data-testid="provider-message"]').text()).toContain('already in the list'))
+
     await wrapper.get('[data-testid="model-make-default-m-two"]').trigger('click')
     await eventually(() => expect(wrapper.find('[data-testid="model-default-m-two"]').exists()).toBe(true))
     expect(bridge.presenters.llmProviders.getDefaultModel()).toMatchObject({ modelId: 'm-two' })

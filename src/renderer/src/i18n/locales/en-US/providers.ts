@@ -50,6 +50,9 @@ export default {
     capabilities: { vision: 'Vision', toolCalling: 'Tools', reasoning: 'Reasoning' },
     default: 'Default',
     makeDefault: 'Make default',
+    addModelLabel: 'Add a model by its id',
+    addModel: 'Add model',
+    modelExists: 'The model {id} is already in the list.',
     modelSettings: 'Settings',
     contextLength: 'Context length (tokens)',
     maxOutput: 'Max output (tokens)'

@@ -52,6 +52,9 @@ export default {
     capabilities: { vision: '视觉', toolCalling: '工具', reasoning: '推理' },
     default: '默认',
     makeDefault: '设为默认',
+    addModelLabel: '按 ID 添加模型',
+    addModel: '添加模型',
+    modelExists: '模型 {id} 已在列表中。',
     modelSettings: '设置',
     contextLength: '上下文长度（token）',
     maxOutput: '最大输出（token）'
