@@ -27,7 +27,7 @@ export const tempDir = useTempDirs()
 const CTX = { transport: 'test' as const, clientId: 'test' }
 
 /** Real presenters on a temp dir with an OpenAI-format fake server as the only provider. */
-export function useLoopHarness(): (script: FakeScript, options?: { contextLength?: number; maxOutputTokens?: number }) => Promise<LoopHarness> {
+export function useLoopHarness(): (script: FakeScript, options?: { contextLength?: number; maxOutputTokens?: number; providerKind?: 'openai' | 'openai-compatible' }) => Promise<LoopHarness> {
   const cleanups: Array<() => Promise<void>> = []
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
@@ -73,7 +73,7 @@ export function useLoopHarness(): (script: FakeScript, options?: { contextLength
     cleanups.push(() => harness.presenters.dispose())
     await harness.presenters.llmProviders.addProvider({
       id: 'fake-openai',
-      kind: 'openai',
+      kind: options.providerKind ?? 'openai',
       name: 'Fake',
       baseUrl: llm.baseUrl,
       apiKey: 'sk-test-0123456789abcd',

@@ -118,4 +118,16 @@ describe('a turn', () => {
     expect(plans[0].data).toMatchObject({ revision: 2, entries: [{ step: 'Look', status: 'completed' }, { step: 'Fix', status: 'in_progress' }] })
     expect(eventsNamed(h, 'chat.plan.updated').map((e) => e.plan.revision)).toEqual([1, 2])
   })
+
+  it('keeps reasoning and answer in separate blocks, in order', async () => {
+    // openai-compatible reads `reasoning_content` from the chat completions wire.
+    const h = await harness([{ steps: [{ type: 'reasoning', text: ['Let me ', 'think.'] }, { type: 'text', text: ['The ', 'answer.'] }] }], { providerKind: 'openai-compatible' })
+    const { sessionId, assistantMessageId } = await h.send('think first')
+    await h.idle(sessionId)
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.blocks.map((b) => [b.kind, b.text, b.status])).toEqual([
+      ['reasoning_content', 'Let me think.', 'success'],
+      ['content', 'The answer.', 'success']
+    ])
+  })
 })
