@@ -62,6 +62,9 @@ export function websocketTransport(options: {
           for (const listener of listeners) listener(message.name, message.payload)
         }
       }
+      // A failed connection is reported by the close that follows; handling it here keeps it
+      // from surfacing as an unhandled error (the `ws` implementation throws otherwise).
+      ws.onerror = () => {}
       ws.onclose = (event) => {
         const wasOpen = socket === ws && ready !== undefined
         ready = undefined
