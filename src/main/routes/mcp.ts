@@ -10,6 +10,8 @@ import {
   mcpListPrompts,
   mcpListResources,
   mcpListTools,
+  mcpOAuthSignOut,
+  mcpOAuthState,
   mcpReadResource,
   mcpRemove,
   mcpRestart,
@@ -33,6 +35,8 @@ export function registerMcpRoutes(router: Router, { mcp }: { mcp: McpPresenter }
   router.handle(mcpStart, async ({ serverId }) => ({ server: await mcp.startServer(serverId) }))
   router.handle(mcpStop, async ({ serverId }) => ({ server: await mcp.stopServer(serverId) }))
   router.handle(mcpRestart, async ({ serverId }) => ({ server: await mcp.restartServer(serverId) }))
+  router.handle(mcpOAuthState, async ({ serverId }) => ({ oauth: await mcp.oauthState(serverId) }))
+  router.handle(mcpOAuthSignOut, ({ serverId }) => mcp.oauthSignOut(serverId))
   router.handle(mcpListTools, ({ serverId }) => ({ tools: mcp.listToolViews(serverId) }))
   router.handle(mcpCallTool, async ({ serverId, toolName, args }) => ({ result: await mcp.callToolChecked(serverId, toolName, args) }))
   router.handle(mcpListPrompts, ({ serverId }) => ({ prompts: mcp.listPrompts(serverId) }))

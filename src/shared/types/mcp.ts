@@ -232,3 +232,11 @@ export const McpSamplingDecision = z.object({
   reason: z.string().max(500).optional()
 })
 export type McpSamplingDecision = z.infer<typeof McpSamplingDecision>
+
+export const McpOAuthState = z.object({
+  /** The server signs in with OAuth: remote, no static Authorization header, OAuth offered. */
+  applicable: z.boolean(),
+  /** Tokens from an earlier sign-in are stored. */
+  signedIn: z.boolean()
+})
+export type McpOAuthState = z.infer<typeof McpOAuthState>

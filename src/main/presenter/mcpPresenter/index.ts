@@ -26,6 +26,8 @@ import { BUILTIN_SERVERS, createBuiltinServer, type BuiltinDeps } from './inMemo
 import { InteractionBroker, type SamplingModelRunner } from './interactionBroker'
 import { McpClient } from './mcpClient'
 import { McpOAuthProvider, type McpOAuthOptions } from './oauth'
+import { oauthStateOf } from './oauthState'
+import type { McpOAuthState } from '@shared/types/mcp'
 import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
@@ -244,6 +246,18 @@ export class McpPresenter implements McpToolSource {
     this.store.require(id)
     await this.servers.restart(id)
     return this.getServer(id)
+  }
+
+  oauthState(id: string): Promise<McpOAuthState> {
+    return oauthStateOf(this.store.require(id), this.deps.config, Boolean(this.deps.oauth))
+  }
+
+  /** Forgets the stored OAuth client and tokens and stops the server (it cannot connect without them). */
+  async oauthSignOut(id: string): Promise<{ server: McpServerView; oauth: McpOAuthState }> {
+    this.store.require(id)
+    await McpOAuthProvider.forget(id, this.deps.config)
+    await this.servers.stop(id)
+    return { server: this.getServer(id), oauth: await this.oauthState(id) }
   }
 
   async dispose(): Promise<void> {

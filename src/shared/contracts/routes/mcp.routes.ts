@@ -3,6 +3,7 @@ import { defineRoute } from '../define'
 import {
   McpCallResultView,
   McpElicitationAnswer,
+  McpOAuthState,
   McpPromptResult,
   McpPromptView,
   McpResourceContents,
@@ -104,4 +105,14 @@ export const mcpAnswerSampling = defineRoute({
   name: 'mcp.answerSampling',
   input: z.object({ requestId: z.string().min(1), decision: McpSamplingDecision }).strict(),
   output: z.object({ answered: z.literal(true) })
+})
+
+/** OAuth sign-in state of a server. Signing in happens when it connects (mcp.start / mcp.restart). */
+export const mcpOAuthState = defineRoute({ name: 'mcp.oauthState', input: byId, output: z.object({ oauth: McpOAuthState }) })
+
+/** Forgets the stored OAuth client and tokens and stops the server; starting it signs in again. */
+export const mcpOAuthSignOut = defineRoute({
+  name: 'mcp.oauthSignOut',
+  input: byId,
+  output: z.object({ server: McpServerView, oauth: McpOAuthState })
 })
