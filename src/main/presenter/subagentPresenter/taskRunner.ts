@@ -174,8 +174,15 @@ export class TaskRunner {
         if (done) return
         const session = this.deps.sessions.get(childId)
         if (!session) return finish(true)
-        if (chat.isRunning(childId)) return this.markRunning(runId, index)
-        if (session.status === 'awaiting_interaction' && !live.controller.signal.aborted) return this.markWaiting(runId, index, childId)
+        if (chat.isRunning(childId)) {
+          handoverPolls = 0
+          return this.markRunning(runId, index)
+        }
+        if (session.status === 'awaiting_interaction' && !live.controller.signal.aborted) {
+          if (this.markWaiting(runId, index, childId)) return
+          // Answered; the resumed run is about to start.
+          if (handoverPolls++ < HANDOVER_POLLS) return void setTimeout(check, 50)
+        }
         // `generating` without a run is the moment a run hands over (or a status a crash left behind).
         if (session.status === 'generating' && handoverPolls++ < HANDOVER_POLLS) return void setTimeout(check, 50)
         finish(true)
@@ -207,12 +214,15 @@ export class TaskRunner {
     this.deps.changed(runId)
   }
 
-  private markWaiting(runId: string, index: number, childId: string): void {
+  /** False when nothing is open any more. */
+  private markWaiting(runId: string, index: number, childId: string): boolean {
     const pending = this.deps.sessions.interactions.list({ sessionId: childId, status: 'pending' })
+    if (pending.length === 0) return false
     const status = pending.some((i) => i.kind === 'permission') ? 'waiting_permission' : 'waiting_question'
     this.deps.store.updateTask(runId, index, { status })
     this.deps.interactionChanged(runId, this.deps.store.task(runId, index), pending)
     this.deps.changed(runId)
+    return true
   }
 
   private refreshPreview(runId: string, index: number): void {
