@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { flushPromises } from '@vue/test-utils'
 import McpSettings from '@renderer/pages/settings/McpSettings.vue'
+import { McpOAuthProvider } from '../../../src/main/presenter/mcpPresenter/oauth'
 import { eventually, useSettingsPage } from './helpers'
 
 const mountPage = useSettingsPage()
@@ -97,5 +99,28 @@ describe('Settings > MCP servers', () => {
     await wrapper.get('[data-testid="mcp-import-json"]').setValue('{ not json')
     await wrapper.get('#mcp-import-form').trigger('submit')
     await eventually(() => expect(wrapper.find('[data-testid="mcp-import-error"]').exists()).toBe(true))
+  })
+
+  it('shows the OAuth state of a remote server and signs out', async () => {
+    const { wrapper, bridge } = await mountPage(McpSettings)
+    const server = await bridge.presenters.mcp.addServer({ name: 'Remote', type: 'http', url: 'http://127.0.0.1:9/mcp', enabled: false })
+    await eventually(() => expect(wrapper.find(`[data-testid="mcp-open-${server.id}"]`).exists()).toBe(true))
+    await wrapper.get(`[data-testid="mcp-open-${server.id}"]`).trigger('click')
+    await eventually(() => expect(wrapper.find('[data-testid="mcp-oauth-signed-out"]').exists()).toBe(true))
+    await wrapper.get('[data-testid="dialog-close"]').trigger('click')
+
+    const key = McpOAuthProvider.secretKey(server.id)
+    await bridge.presenters.config.setSecret(key, JSON.stringify({ tokens: { access_token: 'tok', token_type: 'Bearer' } }))
+    await wrapper.get(`[data-testid="mcp-open-${server.id}"]`).trigger('click')
+    await eventually(() => expect(wrapper.find('[data-testid="mcp-oauth-signed-in"]').exists()).toBe(true))
+    await wrapper.get('[data-testid="mcp-oauth-sign-out"]').trigger('click')
+    await eventually(() => expect(wrapper.find('[data-testid="mcp-oauth-signed-out"]').exists()).toBe(true))
+    expect(await bridge.presenters.config.getSecret(key)).toBeUndefined()
+
+    // The built-in (in-memory) server has no OAuth, so nothing is shown for it.
+    await wrapper.get('[data-testid="dialog-close"]').trigger('click')
+    await wrapper.get('[data-testid="mcp-open-deepchat-time"]').trigger('click')
+    await flushPromises()
+    expect(wrapper.find('[data-testid="mcp-oauth"]').exists()).toBe(false)
   })
 })

@@ -10,9 +10,12 @@ import {
   mcpListPrompts,
   mcpListResources,
   mcpListTools,
+  mcpOAuthSignOut,
+  mcpOAuthState,
   mcpReadResource,
   mcpRemove,
   mcpRestart,
+  mcpStart,
   mcpSetEnabled,
   mcpUpdate
 } from '@shared/contracts/routes/mcp.routes'
@@ -131,6 +134,17 @@ export const useMcpStore = defineStore('mcp', () => {
     return result
   }
 
+  const oauthState = async (serverId: string) => (await call().call(mcpOAuthState, plain({ serverId }))).oauth
+  /** Signing in happens while connecting: main opens the provider's page in the browser. */
+  const oauthSignIn = async (serverId: string) => {
+    const server = servers.value.find((s) => s.id === serverId)
+    return replace((await call().call(server?.status.state === 'stopped' ? mcpStart : mcpRestart, plain({ serverId }))).server)
+  }
+  async function oauthSignOut(serverId: string) {
+    const out = await call().call(mcpOAuthSignOut, plain({ serverId }))
+    replace(out.server)
+    return out.oauth
+  }
   const exportJson = async () => (await call().call(mcpExportJson, plain({ includeSecrets: false }))).json
 
   function dispose(): void {
@@ -159,6 +173,9 @@ export const useMcpStore = defineStore('mcp', () => {
     readResource,
     importJson,
     exportJson,
+    oauthState,
+    oauthSignIn,
+    oauthSignOut,
     dispose
   }
 })

@@ -25,6 +25,14 @@ export default {
     panelTabs: 'Server details',
     tabs: { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', logs: 'Error output' },
     logs: { empty: 'The server wrote nothing to its error output.', label: 'Last lines of the server’s error output' },
+    oauth: {
+      label: 'OAuth',
+      signedIn: 'Signed in',
+      signedOut: 'Not signed in',
+      signIn: 'Sign in',
+      signOut: 'Sign out',
+      hint: 'Signing in connects to the server and opens its sign-in page in your browser.'
+    },
     form: {
       addTitle: 'Add an MCP server',
       editTitle: 'Edit {name}',

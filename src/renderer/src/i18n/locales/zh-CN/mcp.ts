@@ -27,6 +27,14 @@ export default {
     panelTabs: '服务器详情',
     tabs: { tools: '工具', prompts: '提示词', resources: '资源', logs: '错误输出' },
     logs: { empty: '服务器没有写入任何错误输出。', label: '服务器错误输出的最后几行' },
+    oauth: {
+      label: 'OAuth',
+      signedIn: '已登录',
+      signedOut: '未登录',
+      signIn: '登录',
+      signOut: '退出登录',
+      hint: '登录时会连接服务器，并在浏览器中打开它的登录页面。'
+    },
     form: {
       addTitle: '添加 MCP 服务器',
       editTitle: '编辑 {name}',
