@@ -40,6 +40,14 @@ describe('glob', () => {
     expect(files(await h.call('glob', { pattern: '*.log' }))).toEqual([])
   })
 
+  it('notices a changed .gitignore between searches', async () => {
+    expect(files(await h.call('glob', { pattern: '**/*.vue' }))).toEqual(['src/components/ChatInput.vue'])
+    put('.gitignore', 'dist/\n*.log\n*.vue\n')
+    expect(files(await h.call('glob', { pattern: '**/*.vue' }))).toEqual([])
+    put('src/components/.gitignore', '!keep.vue\n')
+    expect(files(await h.call('glob', { pattern: '**/*.ts' })).sort()).toEqual(['src/deep/nested/visible.ts', 'src/main/tool.ts', 'src/stores/chatStore.ts'])
+  })
+
   it('ranks shallower paths first and respects max_results', async () => {
     const result = await h.call('glob', { pattern: '**/*.{md,ts,vue}', max_results: 2 })
     expect(files(result)).toEqual(['README.md', 'src/components/ChatInput.vue'])

@@ -1,28 +1,31 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isInside } from '../../permission/paths'
 
+/** One `.gitignore` that governs a search, and where its rules apply. */
+interface GitignoreSource {
+  file: string
+  /** '' = the searched folder; 'a/b' = a subfolder; '^a/b' = an ancestor, `a/b` is the way down to the searched folder. */
+  scope: string
+  version: string
+}
+
 /**
- * Applies every `.gitignore` that governs a search: those found inside the searched folder
- * (paths relative to it, POSIX) and those in its ancestors up to the workspace root.
+ * Applies every `.gitignore` that governs a search: those inside the searched folder (paths
+ * relative to it, POSIX) and those in its ancestors up to the workspace root.
  */
 export class GitignoreFilter {
-  private readonly rules: { dir: string; matcher: Ignore }[] = []
+  private readonly rules: { scope: string; matcher: Ignore }[] = []
 
-  constructor(root: string, workspaceRoot: string, nestedGitignores: string[]) {
-    // Ancestors first (outermost first), expressed relative to the searched folder via prefix.
-    if (isInside(root, workspaceRoot) && root !== workspaceRoot) {
-      let dir = dirname(root)
-      const ancestors: string[] = []
-      while (isInside(dir, workspaceRoot)) {
-        ancestors.unshift(dir)
-        if (dir === workspaceRoot) break
-        dir = dirname(dir)
+  constructor(sources: GitignoreSource[]) {
+    for (const source of sources) {
+      try {
+        this.rules.push({ scope: source.scope, matcher: ignore().add(readFileSync(source.file, 'utf8')) })
+      } catch {
+        // Unreadable: as if it were not there.
       }
-      for (const ancestor of ancestors) this.load(join(ancestor, '.gitignore'), relative(ancestor, root).split(sep).join('/'), true)
     }
-    for (const file of nestedGitignores) this.load(join(root, file), file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '', false)
   }
 
   get empty(): boolean {
@@ -31,27 +34,54 @@ export class GitignoreFilter {
 
   /** `path` is relative to the searched folder, POSIX. */
   ignores(path: string): boolean {
-    for (const rule of this.rules) {
-      if (rule.dir === '') {
-        if (rule.matcher.ignores(path)) return true
-      } else if (rule.dir.startsWith('^')) {
-        // An ancestor's file: prefix the path with where the searched folder sits below it.
-        if (rule.matcher.ignores(`${rule.dir.slice(1)}/${path}`)) return true
-      } else if (path.startsWith(`${rule.dir}/`) && rule.matcher.ignores(path.slice(rule.dir.length + 1))) {
+    for (const { scope, matcher } of this.rules) {
+      if (scope === '') {
+        if (matcher.ignores(path)) return true
+      } else if (scope.startsWith('^')) {
+        if (matcher.ignores(`${scope.slice(1)}/${path}`)) return true
+      } else if (path.startsWith(`${scope}/`) && matcher.ignores(path.slice(scope.length + 1))) {
         return true
       }
     }
     return false
   }
+}
 
-  private load(file: string, dir: string, ancestor: boolean): void {
-    let text: string
-    try {
-      text = readFileSync(file, 'utf8')
-    } catch {
-      return
-    }
-    const matcher = ignore().add(text)
-    this.rules.push({ dir: ancestor ? `^${dir}` : dir, matcher })
+const cache = new Map<string, { key: string; filter: GitignoreFilter }>()
+const CACHE_SIZE = 8
+
+/**
+ * The filter for a search below `root`. `candidates` are `.gitignore` paths (relative to root)
+ * that may exist. The matcher is reused while the same files with the same size and mtime
+ * govern the folder: `ignore` caches its answers per path, so repeated searches stay cheap.
+ */
+export function gitignoreFilterFor(root: string, workspaceRoot: string, candidates: string[]): GitignoreFilter {
+  const sources = [...ancestorSources(root, workspaceRoot), ...nestedSources(root, candidates)]
+  const key = sources.map((s) => `${s.file}:${s.version}`).join('|')
+  const hit = cache.get(root)
+  if (hit && hit.key === key) return hit.filter
+  const filter = new GitignoreFilter(sources)
+  cache.delete(root)
+  cache.set(root, { key, filter })
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string)
+  return filter
+}
+
+function ancestorSources(root: string, workspaceRoot: string): GitignoreSource[] {
+  if (!isInside(root, workspaceRoot) || root === workspaceRoot) return []
+  const ancestors: string[] = []
+  for (let dir = dirname(root); isInside(dir, workspaceRoot); dir = dirname(dir)) {
+    ancestors.unshift(dir)
+    if (dir === workspaceRoot) break
   }
+  return ancestors.flatMap((dir) => source(join(dir, '.gitignore'), `^${relative(dir, root).split(sep).join('/')}`))
+}
+
+function nestedSources(root: string, candidates: string[]): GitignoreSource[] {
+  return candidates.flatMap((file) => source(join(root, file), file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : ''))
+}
+
+function source(file: string, scope: string): GitignoreSource[] {
+  const info = statSync(file, { throwIfNoEntry: false })
+  return info?.isFile() ? [{ file, scope, version: `${info.size}:${info.mtimeMs}` }] : []
 }

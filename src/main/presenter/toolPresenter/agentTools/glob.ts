@@ -1,11 +1,10 @@
 import fg from 'fast-glob'
-import picomatch from 'picomatch'
 import { z } from 'zod'
 import description from './descriptions/glob.md?raw'
 import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
 import { statOrThrow } from './fsErrors'
 import { createFuzzyMatcher } from './fuzzyPath'
-import { GitignoreFilter } from './gitignoreFilter'
+import { gitignoreFilterFor } from './gitignoreFilter'
 import { realPathOf } from '../../permission/paths'
 
 export const GLOB_DEFAULT_RESULTS = 100
@@ -53,7 +52,7 @@ export interface GlobResult {
 export async function findFiles(root: string, workspaceRoot: string, pattern: string, max: number, signal?: AbortSignal): Promise<GlobResult> {
   const isGlob = GLOB_CHARS.test(pattern)
   const userPattern = isGlob ? normaliseGlob(pattern) : '**/*'
-  const found = await fg([userPattern, '**/.gitignore'], {
+  const found = await fg(userPattern, {
     cwd: root,
     dot: true,
     onlyFiles: true,
@@ -62,10 +61,8 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
     ignore: GLOB_ALWAYS_IGNORED
   })
   if (signal?.aborted) throw new ToolError('aborted', 'glob was cancelled')
-  const gitignores = found.filter((f) => f === '.gitignore' || f.endsWith('/.gitignore'))
-  const filter = new GitignoreFilter(realPathOf(root), workspaceRoot, gitignores)
-  const matchesUser = isGlob ? picomatch(userPattern, { dot: true }) : () => true
-  const files = found.filter((f) => (!f.endsWith('.gitignore') || matchesUser(f)) && (filter.empty || !filter.ignores(f)))
+  const filter = gitignoreFilterFor(realPathOf(root), workspaceRoot, gitignoreCandidates(found))
+  const files = filter.empty ? found : found.filter((f) => !filter.ignores(f))
   if (isGlob) return { mode: 'glob', files: rankByDepth(files, max), total: files.length }
   const scored: { path: string; score: number }[] = []
   const score = createFuzzyMatcher(pattern)
@@ -75,6 +72,25 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
   }
   scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
   return { mode: 'fuzzy', files: scored.slice(0, max).map((s) => s.path), total: scored.length }
+}
+
+/**
+ * The only `.gitignore` files that can affect these results sit in a folder that contains one
+ * of them: the searched folder and every folder on the way down to a result. Looking just there
+ * avoids a second walk of the whole tree.
+ */
+function gitignoreCandidates(found: string[]): string[] {
+  const dirs = new Set<string>([''])
+  for (const file of found) {
+    let cut = file.lastIndexOf('/')
+    while (cut > 0) {
+      const dir = file.slice(0, cut)
+      if (dirs.has(dir)) break
+      dirs.add(dir)
+      cut = dir.lastIndexOf('/')
+    }
+  }
+  return [...dirs].map((dir) => (dir ? `${dir}/.gitignore` : '.gitignore'))
 }
 
 function normaliseGlob(pattern: string): string {
