@@ -147,6 +147,14 @@ describe('MCP servers settings in the browser', () => {
     expect(exported).not.toContain('secret-token-value')
     await page.keyboard.press('Escape')
 
+    // A remote server without a static token signs in with OAuth: the panel shows its state.
+    await card(page, 'imported-http').getByRole('button', { name: 'Tools & details' }).click()
+    await page.getByTestId('mcp-oauth-signed-out').waitFor()
+    await page.getByTestId('mcp-oauth-sign-in').waitFor()
+    await shootAndCheck(page, 'mcp-oauth-light')
+    await page.keyboard.press('Escape')
+    await page.getByTestId('mcp-panel').waitFor({ state: 'detached' })
+
     // Search and filter.
     await page.getByTestId('mcp-search').fill('imported')
     await expect.poll(() => page.locator('[data-testid^="mcp-card-"]').count()).toBe(2)
