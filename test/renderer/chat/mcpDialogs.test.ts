@@ -23,8 +23,8 @@ async function until(check: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
-function textOf(result: { content: Array<{ text?: string }> }): string {
-  return result.content.map((c) => c.text ?? '').join('')
+function textOf(result: { content: ReadonlyArray<{ type: string }> }): string {
+  return result.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('')
 }
 
 /** A real stdio MCP server (test/fixtures/mcp/testServer.mjs) asks for a form during a call. */
