@@ -10,6 +10,7 @@ import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from
 let chat: ChatHost
 let browser: Browser
 let answers = 0
+let failedOnce = false
 
 function reply(body: any): FakeResponse {
   const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
@@ -19,6 +20,10 @@ function reply(body: any): FakeResponse {
     const steps: FakeResponse = { steps: [] }
     for (let i = 0; i < 160; i++) steps.steps.push({ type: 'text', text: [`Line ${i} of a long answer.\n\n`] }, { type: 'delay', ms: 50 })
     return steps
+  }
+  if (text.includes('fail once') && !failedOnce) {
+    failedOnce = true
+    return { status: 500, message: 'upstream exploded' }
   }
   answers++
   return textReply(`Answer number ${answers} to ${text}`)
@@ -55,6 +60,19 @@ describe('chat controls', () => {
     await expect.poll(gap).toBeLessThan(200)
     await page.getByTestId('stop-button').click()
     await page.getByTestId('send-button').waitFor()
+    await page.close()
+  })
+
+  it('shows a provider failure as an error block whose Retry gets a new answer', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'please fail once')
+    const failed = page.getByTestId('assistant-message').last()
+    await expect.poll(() => failed.getAttribute('data-status'), { timeout: 15_000 }).toBe('error')
+    const error = failed.getByTestId('error-block')
+    expect(await error.textContent()).toContain('upstream exploded')
+    await error.getByTestId('error-retry').click()
+    await expect.poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 }).toContain('Answer number')
+    expect(await page.getByTestId('error-block').count()).toBe(0)
     await page.close()
   })
 
