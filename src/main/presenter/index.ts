@@ -13,7 +13,6 @@ import { McpPresenter } from './mcpPresenter'
 import { createShellEnvResolver } from './mcpPresenter/shellEnv'
 import { createMcpPermissionGate } from './mcpPresenter/permissionGate'
 import { createCoreStreamSampler } from './mcpPresenter/samplingRunner'
-import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
@@ -134,11 +133,8 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
   subagents.attachChat(agentRuntime)
   subagents.recoverOnStart()
-  // A deleted session takes its grants, tool mapping and background processes with it.
-  const stopToolCleanup = events.subscribe((name, payload) => {
-    if (name !== sessionsUpdated.name) return
-    const { sessionIds, reason } = payload as { sessionIds: string[]; reason: string }
-    if (reason !== 'deleted') return
+  // A deleted session takes its run, grants, tool mapping and background processes with it.
+  const stopToolCleanup = sessions.onPurged((sessionIds) => {
     for (const id of sessionIds) {
       agentRuntime.forgetSession(id)
       permissions.clearSession(id)

@@ -51,6 +51,7 @@ export class SessionPresenter {
   private readonly now: () => number
   private readonly newId: () => string
   private statusVersion = 0
+  private readonly purgeListeners = new Set<(sessionIds: string[]) => void>()
 
   constructor(private readonly deps: SessionPresenterDeps) {
     this.now = deps.now ?? Date.now
@@ -220,8 +221,18 @@ export class SessionPresenter {
       for (const session of order) remove.run(session.id) // children first: the parent key needs it
       return order.map((s) => s.id)
     })
+    for (const listener of this.purgeListeners) listener(removed)
     this.deps.events.emit(sessionsUpdated, { sessionIds: removed, reason: 'deleted' })
     return removed
+  }
+
+  /**
+   * Lets the composition root tie per-session state elsewhere (runs, grants, processes) to a
+   * session's lifetime. Called after the purge committed, children included.
+   */
+  onPurged(listener: (sessionIds: string[]) => void): () => void {
+    this.purgeListeners.add(listener)
+    return () => this.purgeListeners.delete(listener)
   }
 
   /** A new regular session holding the history up to (and including) the given message. */

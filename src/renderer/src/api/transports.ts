@@ -16,7 +16,9 @@ export class TransportError extends Error {
 export function electronTransport(api: NonNullable<Window['deepchat']>): BridgeTransport {
   return {
     kind: 'electron',
-    invoke: (route, input) => api.invoke(route, input) as Promise<RouteResult>,
+    // IPC structured-clones its arguments and refuses Vue's reactive proxies; the WebSocket
+    // sends JSON anyway, so both transports carry the same plain data.
+    invoke: (route, input) => api.invoke(route, toPlainJson(input)) as Promise<RouteResult>,
     on: (listener) => api.on(listener)
   }
 }
@@ -109,4 +111,8 @@ export function hostBridgeUrl(location: Location, storage: Storage): string {
   const host = hash.get('host') ?? storage.getItem('deepchat.host') ?? location.host
   if (hash.get('host')) storage.setItem('deepchat.host', host)
   return `ws://${host}/bridge?token=${encodeURIComponent(token)}`
+}
+
+function toPlainJson(value: unknown): unknown {
+  return value === undefined ? undefined : JSON.parse(JSON.stringify(value))
 }
