@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
 import vueParser from 'vue-eslint-parser'
+import globals from 'globals'
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.electron-native/**', 'test/e2e/artifacts/**'] },
@@ -13,9 +14,7 @@ export default tseslint.config(
     languageOptions: { parser: vueParser, parserOptions: { parser: tseslint.parser, sourceType: 'module' } }
   },
   {
-    languageOptions: {
-      globals: { window: 'readonly', document: 'readonly', console: 'readonly', process: 'readonly' }
-    },
+    languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'vue/multi-word-component-names': 'off',
@@ -26,6 +25,10 @@ export default tseslint.config(
       'vue/html-closing-bracket-newline': 'off',
       'vue/multiline-html-element-content-newline': 'off'
     }
+  },
+  {
+    files: ['src/renderer/**/*.{ts,vue}', 'test/renderer/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } }
   },
   {
     // Where code runs decides what it may import (docs/ARCHITECTURE.md).
