@@ -3,10 +3,8 @@ import {
   sessionsCreate,
   sessionsFork,
   sessionsGet,
-  sessionsGetMessage,
   sessionsList,
   sessionsListInteractions,
-  sessionsListMessages,
   sessionsPin,
   sessionsPurge,
   sessionsRename,
@@ -25,11 +23,6 @@ export function registerSessionRoutes(router: Router, { sessions }: Pick<Present
   router.handle(sessionsFork, ({ sessionId, messageId, title }) => ({
     session: sessions.forkFromMessage(sessionId, messageId, { title })
   }))
-  router.handle(sessionsListMessages, ({ sessionId, ...page }) => {
-    sessions.require(sessionId)
-    return sessions.messages.list(sessionId, page)
-  })
-  router.handle(sessionsGetMessage, ({ messageId }) => ({ message: sessions.messages.require(messageId) }))
   router.handle(sessionsListInteractions, ({ sessionId, pendingOnly }) => {
     sessions.require(sessionId)
     return { interactions: sessions.interactions.list({ sessionId, status: pendingOnly ? 'pending' : undefined }) }

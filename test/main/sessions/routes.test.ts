@@ -8,12 +8,12 @@ import {
   sessionsGet,
   sessionsList,
   sessionsListInteractions,
-  sessionsListMessages,
   sessionsPin,
   sessionsPurge,
   sessionsRename,
   sessionsSearchHistory
 } from '@shared/contracts/routes/sessions.routes'
+import { chatGetMessages } from '@shared/contracts/routes/chat.routes'
 import { tapeAnchors, tapeContext, tapeEntries, tapeForks, tapeInfo, tapeSearch } from '@shared/contracts/routes/tape.routes'
 import { useTempDirs } from '../helpers/tempDir'
 
@@ -48,7 +48,7 @@ describe('sessions.* and tape.* routes', () => {
     expect((await router.call(sessionsPin, { sessionId: session.id, pinned: true })).session.pinned).toBe(true)
     expect((await router.call(sessionsList, {})).sessions.map((s) => s.id)).toEqual([session.id])
     expect((await router.call(sessionsGet, { sessionId: session.id })).children).toEqual([])
-    const { messages } = await router.call(sessionsListMessages, { sessionId: session.id })
+    const { messages } = await router.call(chatGetMessages, { sessionId: session.id })
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant'])
     expect((await router.call(sessionsListInteractions, { sessionId: session.id })).interactions).toEqual([])
 

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { defineRoute } from '../define'
 import {
   CreateSessionInput,
-  MessageRecord,
   PendingInteraction,
   SessionRecord,
   SessionSearchHit
@@ -55,23 +54,8 @@ export const sessionsFork = defineRoute({
   output: z.object({ session: SessionRecord })
 })
 
-export const sessionsListMessages = defineRoute({
-  name: 'sessions.listMessages',
-  input: z
-    .object({
-      sessionId: SessionId,
-      beforeOrderSeq: z.number().int().positive().optional(),
-      limit: z.number().int().min(1).max(200).optional()
-    })
-    .strict(),
-  output: z.object({ messages: z.array(MessageRecord), hasMore: z.boolean() })
-})
-
-export const sessionsGetMessage = defineRoute({
-  name: 'sessions.getMessage',
-  input: z.object({ messageId: MessageId }).strict(),
-  output: z.object({ message: MessageRecord })
-})
+// Messages are read through chat.getMessages / chat.getMessage, which know about retried and
+// edited turns; there is deliberately no second reading API here.
 
 export const sessionsListInteractions = defineRoute({
   name: 'sessions.listInteractions',
