@@ -4,7 +4,7 @@
 //     SQLite projection flushes, tape facts at the end) vs consuming coreStream raw (goal <= 1.3x);
 //  2. main-process time the loop spends per token around token 20,000 vs around token 1,000
 //     (goal <= 1.2x: the cost per token must not grow with the message).
-import { register } from 'node:module'
+import { registerRawImports } from './rawImports'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,19 +12,7 @@ import { performance } from 'node:perf_hooks'
 import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
 import { median, report } from './lib'
 
-// Tool descriptions are `?raw` Markdown imports (a Vite feature); teach plain Node the same.
-const rawHook = `
-import { readFile } from 'node:fs/promises';
-export async function resolve(specifier, context, next) {
-  if (specifier.endsWith('?raw')) return { url: new URL(specifier, context.parentURL).href, shortCircuit: true };
-  return next(specifier, context);
-}
-export async function load(url, context, next) {
-  if (!url.endsWith('?raw')) return next(url, context);
-  const text = await readFile(new URL(url.slice(0, -4)), 'utf8');
-  return { format: 'module', source: 'export default ' + JSON.stringify(text), shortCircuit: true };
-}`
-register(`data:text/javascript,${encodeURIComponent(rawHook)}`)
+registerRawImports()
 
 const { createNodePlatform } = await import('../src/main/platform/nodePlatform')
 const { createPresenters } = await import('../src/main/presenter/index')

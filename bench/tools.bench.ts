@@ -2,7 +2,7 @@
 //   grep vs the raw `rg` CLI on a large generated tree (goal <= 1.2x),
 //   glob vs raw fast-glob (goal <= 1.3x),
 //   getAllToolDefinitions with 1,000 MCP tools (goal < 5 ms).
-import { register } from 'node:module'
+import { registerRawImports } from './rawImports'
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,19 +11,7 @@ import fg from 'fast-glob'
 import { performance } from 'node:perf_hooks'
 import { median, report, sample } from './lib'
 
-// Tool descriptions are `?raw` Markdown imports (a Vite feature); teach plain Node the same.
-const rawHook = `
-import { readFile } from 'node:fs/promises';
-export async function resolve(specifier, context, next) {
-  if (specifier.endsWith('?raw')) return { url: new URL(specifier, context.parentURL).href, shortCircuit: true };
-  return next(specifier, context);
-}
-export async function load(url, context, next) {
-  if (!url.endsWith('?raw')) return next(url, context);
-  const text = await readFile(new URL(url.slice(0, -4)), 'utf8');
-  return { format: 'module', source: 'export default ' + JSON.stringify(text), shortCircuit: true };
-}`
-register(`data:text/javascript,${encodeURIComponent(rawHook)}`)
+registerRawImports()
 
 const { ToolPresenter } = await import('../src/main/presenter/toolPresenter/index')
 const { PermissionPresenter, PermissionRuleStore } = await import('../src/main/presenter/permission/index')
