@@ -33,12 +33,14 @@ describe('subagent control', () => {
 
     const [asked] = eventsNamed(h, 'subagents.interaction.changed')
     expect(asked).toMatchObject({ parentSessionId: sessionId, label: 'Self · Writer', interactions: [{ kind: 'permission', status: 'pending' }] })
-    const progress = eventsNamed(h, 'chat.stream.delta')
-      .filter((e) => e.sessionId === sessionId)
-      .flatMap((e) => e.ops)
-      .map((op: { block?: { data?: { progress?: string } } }) => op.block?.data?.progress)
-      .filter((p): p is string => !!p)
-    expect(progress.some((p) => p.includes('Writer (self): waiting for permission'))).toBe(true)
+    // Stream deltas are flushed in batches, so the progress line may land a moment after the task's status.
+    const progressLines = () =>
+      eventsNamed(h, 'chat.stream.delta')
+        .filter((e) => e.sessionId === sessionId)
+        .flatMap((e) => e.ops)
+        .map((op: { block?: { data?: { progress?: string } } }) => op.block?.data?.progress)
+        .filter((p): p is string => !!p)
+    await waitFor(() => progressLines().some((p) => p.includes('Writer (self): waiting for permission')), 5_000)
     const pending = await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })
     expect(pending.pending).toHaveLength(1)
     const interaction = asked.interactions[0]
