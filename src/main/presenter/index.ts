@@ -17,7 +17,7 @@ import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
 import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentState'
-import { createSessionSettingsPort } from './agentRuntimePresenter/sessionSettingsPort'
+import { createSessionSettingsPort, createUserSessionSettings, type UserSessionSettings } from './agentRuntimePresenter/sessionSettingsPort'
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
@@ -41,6 +41,8 @@ export interface Presenters {
   skills: SkillPresenter
   checkpoints: CheckpointPresenter
   subagents: SubagentPresenter
+  /** The user's per-chat model, permission mode, workspace and tool switches. */
+  sessionSettings: UserSessionSettings
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -91,6 +93,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
+    disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({ baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }) }),
     permissions,
@@ -112,6 +115,16 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     log
+  })
+  const sessionSettings = createUserSessionSettings({
+    sqlite,
+    sessions,
+    state: agentState,
+    providers: () => llmProviders.listProviders(),
+    agentTools: tools.agentTools,
+    mcpServers: () => mcp.listServers(),
+    toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
+    events
   })
   const agentRuntime = new AgentRuntimePresenter({
     sqlite,
@@ -158,6 +171,7 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
     memory,
     skills,
     subagents,
+    sessionSettings,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
     async dispose() {
       if (disposed) return

@@ -3,17 +3,19 @@ import {
   sessionsCreate,
   sessionsFork,
   sessionsGet,
+  sessionsGetSettings,
   sessionsList,
   sessionsListInteractions,
   sessionsPin,
   sessionsPurge,
   sessionsRename,
-  sessionsSearchHistory
+  sessionsSearchHistory,
+  sessionsUpdateSettings
 } from '@shared/contracts/routes/sessions.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerSessionRoutes(router: Router, { sessions }: Pick<Presenters, 'sessions'>): void {
+export function registerSessionRoutes(router: Router, { sessions, sessionSettings }: Pick<Presenters, 'sessions' | 'sessionSettings'>): void {
   router.handle(sessionsCreate, ({ session }) => ({ session: sessions.create(session) }))
   router.handle(sessionsList, (input) => sessions.list(input))
   router.handle(sessionsGet, ({ sessionId }) => ({ session: sessions.require(sessionId), children: sessions.children(sessionId) }))
@@ -31,4 +33,6 @@ export function registerSessionRoutes(router: Router, { sessions }: Pick<Present
     if (!query) throw new AppError('invalid_query', 'The search query is empty')
     return { hits: sessions.searchHistory(query, options) }
   })
+  router.handle(sessionsGetSettings, ({ sessionId }) => ({ settings: sessionSettings.get(sessionId) }))
+  router.handle(sessionsUpdateSettings, async ({ sessionId, patch }) => ({ settings: await sessionSettings.update(sessionId, patch) }))
 }

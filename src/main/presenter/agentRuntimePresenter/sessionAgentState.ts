@@ -11,8 +11,8 @@ interface StateRow {
 }
 
 /**
- * Per-session agent state the tools change: switched-off tools, switched-on diagnostic tools
- * and active skills. One row per session, removed with it.
+ * Per-session agent state the tools and the user change: switched-off tools, switched-on
+ * diagnostic tools, active skills and switched-off MCP servers. One row per session, removed with it.
  */
 export class SessionAgentStateStore {
   constructor(
@@ -51,6 +51,23 @@ export class SessionAgentStateStore {
         at: this.now()
       })
     return this.get(sessionId)
+  }
+
+  /** MCP servers switched off for this session (their tools are not offered to its model). */
+  disabledMcpServers(sessionId: string): string[] {
+    const row = this.sqlite.db.prepare('SELECT disabled_mcp_servers_json FROM session_agent_state WHERE session_id = ?').get(sessionId) as
+      | { disabled_mcp_servers_json: string }
+      | undefined
+    return row ? Names.parse(parseJson(row.disabled_mcp_servers_json)) : []
+  }
+
+  setDisabledMcpServers(sessionId: string, serverIds: string[]): string[] {
+    // A first row keeps the session's current tool state (the app-wide defaults included).
+    this.update(sessionId, {})
+    this.sqlite.db
+      .prepare('UPDATE session_agent_state SET disabled_mcp_servers_json = ?, updated_at = ? WHERE session_id = ?')
+      .run(JSON.stringify(unique(serverIds)), this.now(), sessionId)
+    return this.disabledMcpServers(sessionId)
   }
 }
 

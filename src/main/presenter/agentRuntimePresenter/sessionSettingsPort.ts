@@ -1,10 +1,17 @@
+import { statSync } from 'node:fs'
+import { isAbsolute, resolve } from 'node:path'
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import type { SessionSettingsPatch as UserSettingsPatch, SessionSettingsView as UserSettingsView } from '@shared/contracts/routes/sessions.routes'
+import { AppError } from '@shared/errors'
+import type { McpServerView } from '@shared/types/mcp'
+import type { PermissionMode } from '@shared/types/permission'
 import { GenerationSettings, type SessionRecord } from '@shared/types/session'
 import type { ProviderView } from '@shared/types/provider'
 import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionAgentStateStore } from './sessionAgentState'
-import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView } from '../toolPresenter/runtimePorts'
+import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
+import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView, SessionToolState } from '../toolPresenter/runtimePorts'
 
 export interface SessionSettingsPortDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
@@ -35,7 +42,7 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
       permissionMode: session.permissionMode,
       disabledTools: state.disabledTools,
       enabledTools: state.enabledTools,
-      availableModels: providers.filter((p) => p.enabled).flatMap((p) => p.models.filter((m) => m.enabled).map((m) => ({ providerId: p.id, modelId: m.id })))
+      availableModels: enabledModels(providers)
     }
   }
 
@@ -81,4 +88,150 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
   }
 
   return { read, update }
+}
+
+/** What the chat window's controls need besides the port's deps. */
+export interface UserSessionSettingsDeps extends Omit<SessionSettingsPortDeps, 'state' | 'knownTools'> {
+  state: Pick<SessionAgentStateStore, 'get' | 'update' | 'disabledMcpServers' | 'setDisabledMcpServers'>
+  agentTools: Pick<AgentToolManager, 'catalog' | 'get'>
+  mcpServers: () => McpServerView[]
+  /** A running turn re-reads its tool list before its next provider request. */
+  toolsChanged: (sessionId: string) => void
+}
+
+export interface UserSessionSettings {
+  get(sessionId: string): UserSettingsView
+  update(sessionId: string, patch: UserSettingsPatch): Promise<UserSettingsView>
+}
+
+/**
+ * The user's side of a session's settings (the chat input's pickers and tools popover). Unlike
+ * the model's settings tool, the user may widen the permission mode; a subagent still never gets
+ * more than its parent. Everything is checked before anything is written.
+ */
+export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSessionSettings {
+  const now = deps.now ?? Date.now
+
+  function get(sessionId: string): UserSettingsView {
+    const session = deps.sessions.require(sessionId)
+    const state = deps.state.get(sessionId)
+    const offServers = new Set(deps.state.disabledMcpServers(sessionId))
+    return {
+      sessionId,
+      providerId: session.providerId,
+      modelId: session.modelId,
+      permissionMode: session.permissionMode,
+      workspaceDir: session.workspaceDir,
+      tools: deps.agentTools.catalog().map((tool) => ({
+        name: tool.name,
+        group: tool.server,
+        readOnly: tool.readOnly,
+        enabled: isDiagnostic(tool.name) ? state.enabledTools.includes(tool.name) : !state.disabledTools.includes(tool.name)
+      })),
+      mcpServers: deps.mcpServers().map((server) => ({
+        id: server.id,
+        name: server.name,
+        state: server.status.state,
+        ...(server.status.lastError ? { lastError: server.status.lastError } : {}),
+        serverEnabled: server.enabled,
+        enabled: !offServers.has(server.id)
+      }))
+    }
+  }
+
+  function isDiagnostic(name: string): boolean {
+    return deps.agentTools.get(name)?.exposure === 'diagnostic'
+  }
+
+  async function update(sessionId: string, patch: UserSettingsPatch): Promise<UserSettingsView> {
+    const session = deps.sessions.require(sessionId)
+    if (patch.model) await requireEnabledModel(patch.model)
+    if (patch.permissionMode) requireWithinParent(session, patch.permissionMode)
+    const workspaceDir = patch.workspaceDir === undefined ? session.workspaceDir : patch.workspaceDir && resolveWorkspaceDir(patch.workspaceDir)
+    const toolState = patch.tools ? switchTools(deps.state.get(sessionId), patch.tools) : null
+    const offServers = patch.mcpServers ? switchServers(deps.state.disabledMcpServers(sessionId), patch.mcpServers) : null
+
+    deps.sqlite.transaction(() => {
+      deps.sqlite.db
+        .prepare(
+          `UPDATE sessions SET provider_id = @providerId, model_id = @modelId, permission_mode = @mode,
+             workspace_dir = @workspaceDir, updated_at = @at WHERE id = @id`
+        )
+        .run({
+          id: sessionId,
+          providerId: patch.model?.providerId ?? session.providerId,
+          modelId: patch.model?.modelId ?? session.modelId,
+          mode: patch.permissionMode ?? session.permissionMode,
+          workspaceDir,
+          at: now()
+        })
+      if (toolState) deps.state.update(sessionId, toolState)
+      if (offServers) deps.state.setDisabledMcpServers(sessionId, offServers)
+    })
+    if (toolState || offServers) deps.toolsChanged(sessionId)
+    deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
+    return get(sessionId)
+  }
+
+  async function requireEnabledModel(model: { providerId: string; modelId: string }): Promise<void> {
+    const available = enabledModels(await deps.providers())
+    if (!available.some((m) => m.providerId === model.providerId && m.modelId === model.modelId)) {
+      throw new AppError('invalid_model', `Model ${model.providerId}/${model.modelId} is not an enabled model. Enable it in Settings > Providers or pick another.`)
+    }
+  }
+
+  function requireWithinParent(session: SessionRecord, mode: PermissionMode): void {
+    if (!session.parentSessionId) return
+    const parent = deps.sessions.require(session.parentSessionId)
+    if (MODE_RANK[mode] > MODE_RANK[parent.permissionMode]) {
+      throw new AppError('invalid_permission_mode', `A subagent chat cannot have more access than its parent (${parent.permissionMode}).`)
+    }
+  }
+
+  function switchTools(state: SessionToolState, switches: Record<string, boolean>): Pick<SessionToolState, 'disabledTools' | 'enabledTools'> {
+    const known = new Set(deps.agentTools.catalog().map((t) => t.name))
+    const unknown = Object.keys(switches).filter((name) => !known.has(name))
+    if (unknown.length) throw new AppError('unknown_tool', `No built-in tool named ${unknown.join(', ')}.`)
+    const disabled = new Set(state.disabledTools)
+    const enabled = new Set(state.enabledTools)
+    for (const [name, on] of Object.entries(switches)) {
+      // Diagnostic tools are off unless switched on; every other tool is on unless switched off.
+      if (isDiagnostic(name)) toggle(enabled, name, on)
+      else toggle(disabled, name, !on)
+    }
+    return { disabledTools: [...disabled], enabledTools: [...enabled] }
+  }
+
+  function switchServers(current: string[], switches: Record<string, boolean>): string[] {
+    const known = new Set(deps.mcpServers().map((s) => s.id))
+    const off = new Set(current)
+    for (const [id, on] of Object.entries(switches)) {
+      // Switching a since-removed server back on just forgets it; nothing new may be switched off.
+      if (!known.has(id) && !(on && off.has(id))) throw new AppError('unknown_mcp_server', `There is no MCP server with id ${id}.`)
+      toggle(off, id, !on)
+    }
+    return [...off]
+  }
+
+  return { get, update }
+}
+
+function toggle(set: Set<string>, value: string, present: boolean): void {
+  if (present) set.add(value)
+  else set.delete(value)
+}
+
+function enabledModels(providers: ProviderView[]): { providerId: string; modelId: string }[] {
+  return providers.filter((p) => p.enabled).flatMap((p) => p.models.filter((m) => m.enabled).map((m) => ({ providerId: p.id, modelId: m.id })))
+}
+
+/** Only an absolute path to an existing folder: a session never runs in a missing one. */
+export function resolveWorkspaceDir(path: string): string {
+  const trimmed = path.trim()
+  if (!isAbsolute(trimmed)) throw new AppError('invalid_workspace', `The workspace folder must be an absolute path: ${trimmed}`)
+  const folder = resolve(trimmed) // normalised, without a trailing separator
+  const stats = statSync(folder, { throwIfNoEntry: false })
+  if (!stats) throw new AppError('invalid_workspace', `The folder does not exist: ${folder}`)
+  if (!stats.isDirectory()) throw new AppError('invalid_workspace', `Not a folder: ${folder}`)
+  return folder
 }

@@ -58,6 +58,8 @@ export interface ToolPresenterDeps {
   agentTools?: AgentToolManagerOptions
   /** The MCP server's own `autoApproveTools` setting: such tools run without asking (deny rules still win). */
   mcpAutoApprove?: (serverId: string, toolName: string) => boolean
+  /** MCP servers the user switched off for one session: their tools are neither offered nor run there. */
+  disabledMcpServers?: (sessionId: string) => readonly string[]
   log?: (message: string) => void
 }
 
@@ -77,6 +79,8 @@ export class ToolPresenter {
   private readonly mappers = new Map<string, ToolMapper>()
   /** Sessions whose tool list a tool just changed (skill activated, tools switched). */
   private readonly toolsChanged = new Set<string>()
+  /** Per session: tool name -> server name of MCP tools left out because the server is off there. */
+  private readonly hiddenMcpTools = new Map<string, Map<string, string>>()
   private readonly files: FilePermissionService
   private readonly commands: CommandPermissionService
 
@@ -97,9 +101,12 @@ export class ToolPresenter {
       this.deps.log?.(`MCP tools unavailable: ${error instanceof Error ? error.message : String(error)}`)
     }
     const enabled = ctx.enabledMcpServerIds ? new Set(ctx.enabledMcpServerIds) : null
+    const switchedOff = new Set(this.deps.disabledMcpServers?.(ctx.sessionId) ?? [])
+    const hidden = new Map<string, string>()
     const definitions: MCPToolDefinition[] = []
     for (const tool of mcpTools) {
-      if (enabled && !enabled.has(tool.serverId)) continue
+      if (switchedOff.has(tool.serverId)) hidden.set(tool.name, tool.serverName)
+      if (switchedOff.has(tool.serverId) || (enabled && !enabled.has(tool.serverId))) continue
       const name = mapper.registerMcpTool(tool.serverId, tool.serverName, tool.name, {
         readOnlyHint: tool.annotations?.readOnlyHint,
         destructiveHint: tool.annotations?.destructiveHint
@@ -117,6 +124,7 @@ export class ToolPresenter {
       definitions.push(definition)
     }
     this.mappers.set(ctx.sessionId, mapper)
+    this.hiddenMcpTools.set(ctx.sessionId, hidden)
     return definitions
   }
 
@@ -178,6 +186,11 @@ export class ToolPresenter {
     return this.toolsChanged.delete(sessionId)
   }
 
+  /** The user switched a session's tools: a running turn offers the new list from its next request. */
+  markToolsChanged(sessionId: string): void {
+    this.toolsChanged.add(sessionId)
+  }
+
   /**
    * Runs a runtime-only tool (never offered to the model), e.g. `tape_handoff` from a command
    * or compaction. Bad arguments are an AppError; tool failures come back as a failed result.
@@ -194,6 +207,7 @@ export class ToolPresenter {
   /** Forgets a session's tool names and plan state (session closed or deleted). */
   clearSessionToolMapping(sessionId: string): void {
     this.mappers.delete(sessionId)
+    this.hiddenMcpTools.delete(sessionId)
     this.agentTools.clearSession(sessionId)
   }
 
@@ -218,6 +232,11 @@ export class ToolPresenter {
   private async prepare(call: MCPToolCall, ctx: ToolSessionContext): Promise<Prepared> {
     if (!this.mappers.has(ctx.sessionId)) await this.getAllToolDefinitions(ctx)
     const route = this.mappers.get(ctx.sessionId)?.resolve(call.name)
+    const offServer = this.switchedOffServerOf(call.name, route, ctx.sessionId)
+    if (offServer) {
+      const message = `Tool ${call.name} belongs to the MCP server ${offServer}, which the user switched off for this chat. Do not call it.`
+      return { kind: 'error', result: errorResult(call, route ?? null, 'mcp_server_disabled', message) }
+    }
     if (!route) {
       return { kind: 'error', result: errorResult(call, null, 'unknown_tool', `Unknown tool: ${call.name}. Call only the tools you were given.`) }
     }
@@ -235,6 +254,12 @@ export class ToolPresenter {
     }
     const toolCtx = this.toolContext(call, ctx)
     return { kind: 'agent', tool, args: validated.data, need: tool.checkPermission(validated.data, toolCtx), route, toolCtx }
+  }
+
+  /** The server of a call whose MCP server is off in this session (switched off before or during the turn). */
+  private switchedOffServerOf(name: string, route: ToolRoute | undefined, sessionId: string): string | undefined {
+    if (!route) return this.hiddenMcpTools.get(sessionId)?.get(name)
+    return route.source === 'mcp' && this.deps.disabledMcpServers?.(sessionId).includes(route.serverId) ? route.serverId : undefined
   }
 
   private verdict(prepared: Exclude<Prepared, { kind: 'error' }>, ctx: ToolSessionContext): GateResult {

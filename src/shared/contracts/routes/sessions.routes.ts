@@ -7,6 +7,8 @@ import {
   SessionSearchHit
 } from '../../types/session'
 import { TapeEntryKind, TapeTimeBound } from '../../types/tape'
+import { PermissionMode } from '../../types/permission'
+import { McpServerState } from '../../types/mcp'
 
 const SessionId = z.string().min(1).max(100)
 const MessageId = z.string().min(1).max(100)
@@ -75,4 +77,70 @@ export const sessionsSearchHistory = defineRoute({
     })
     .strict(),
   output: z.object({ hits: z.array(SessionSearchHit) })
+})
+
+/** A built-in tool as the chat's tools popover shows it; `enabled` is this session's switch. */
+export const SessionToolSwitch = z.object({
+  name: z.string(),
+  /** The tool's group (`agent-filesystem`, `agent-core`, …). */
+  group: z.string(),
+  readOnly: z.boolean(),
+  enabled: z.boolean()
+})
+export type SessionToolSwitch = z.infer<typeof SessionToolSwitch>
+
+/** An MCP server for one session: `enabled` is this session's switch, `serverEnabled` the app-wide one. */
+export const SessionMcpServerSwitch = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: McpServerState,
+  lastError: z.string().optional(),
+  serverEnabled: z.boolean(),
+  enabled: z.boolean()
+})
+export type SessionMcpServerSwitch = z.infer<typeof SessionMcpServerSwitch>
+
+export const SessionSettingsView = z.object({
+  sessionId: z.string(),
+  providerId: z.string().nullable(),
+  modelId: z.string().nullable(),
+  permissionMode: PermissionMode,
+  workspaceDir: z.string().nullable(),
+  tools: z.array(SessionToolSwitch),
+  mcpServers: z.array(SessionMcpServerSwitch)
+})
+export type SessionSettingsView = z.infer<typeof SessionSettingsView>
+
+const switches = (what: string) =>
+  z
+    .record(z.string().min(1).max(200), z.boolean())
+    .refine((value) => Object.keys(value).length <= 200, `at most 200 ${what} at once`)
+
+/** What the user may change on an existing chat. Absent keys stay as they are. */
+export const SessionSettingsPatch = z
+  .object({
+    model: z.object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(200) }).strict().optional(),
+    /** The user may widen the mode too (the model's own settings tool may only narrow it). */
+    permissionMode: PermissionMode.optional(),
+    /** An absolute path to an existing folder, or null for none. */
+    workspaceDir: z.string().trim().min(1).max(4096).nullable().optional(),
+    /** Built-in tool name -> on/off for this session. */
+    tools: switches('tool switches').optional(),
+    /** MCP server id -> on/off for this session. */
+    mcpServers: switches('server switches').optional()
+  })
+  .strict()
+export type SessionSettingsPatch = z.infer<typeof SessionSettingsPatch>
+
+export const sessionsGetSettings = defineRoute({
+  name: 'sessions.getSettings',
+  input: z.object({ sessionId: SessionId }).strict(),
+  output: z.object({ settings: SessionSettingsView })
+})
+
+/** Applies from the session's next provider request; a running turn keeps going. */
+export const sessionsUpdateSettings = defineRoute({
+  name: 'sessions.updateSettings',
+  input: z.object({ sessionId: SessionId, patch: SessionSettingsPatch }).strict(),
+  output: z.object({ settings: SessionSettingsView })
 })

@@ -4,6 +4,7 @@ import { sessionsTapeMigration } from './002_sessions_tape'
 import { permissionRulesMigration } from './003_permission_rules'
 import { memoryMigration } from './004_memory'
 import { subagentsMigration } from './005_subagents'
+import { sessionMcpSwitchesMigration } from './006_session_mcp_switches'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
-export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration, subagentsMigration]
+export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration, subagentsMigration, sessionMcpSwitchesMigration]

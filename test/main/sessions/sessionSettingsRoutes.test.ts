@@ -1,0 +1,188 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are checked by shape */
+import { describe, expect, it } from 'vitest'
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness, waitFor, tempDir, type LoopHarness } from '../loop/helpers'
+
+const harness = useLoopHarness()
+const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
+
+function toolNames(body: any): string[] {
+  return ((body.tools ?? []) as any[]).map((t) => t.function.name)
+}
+
+async function startTestServer(h: LoopHarness): Promise<void> {
+  await h.presenters.mcp.addServer({ id: 't', name: 'test server', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+  await h.presenters.mcp.startServer('t')
+}
+
+async function expectRefused(h: LoopHarness, input: unknown, code: string): Promise<void> {
+  await expect(route(h, 'sessions.updateSettings', input)).rejects.toMatchObject({ code })
+}
+
+describe('sessions.getSettings / sessions.updateSettings', () => {
+  it("switches an existing chat's model: the next request goes to the new model; a disabled model is refused", async () => {
+    const h = await harness([textReply('First.'), textReply('Second.')])
+    await h.presenters.llmProviders.addProvider({
+      id: 'other',
+      kind: 'openai',
+      name: 'Other',
+      baseUrl: h.llm.baseUrl,
+      apiKey: 'sk-test-0123456789abcd',
+      models: [
+        { id: 'second-model', name: 'Second model' },
+        { id: 'switched-off', name: 'Off', enabled: false }
+      ],
+      maxRetries: 0
+    })
+    const { sessionId } = await h.send('hello')
+    await h.idle(sessionId)
+
+    await expectRefused(h, { sessionId, patch: { model: { providerId: 'other', modelId: 'switched-off' } } }, 'invalid_model')
+    await expectRefused(h, { sessionId, patch: { model: { providerId: 'nope', modelId: 'second-model' } } }, 'invalid_model')
+    const { settings } = await route(h, 'sessions.updateSettings', { sessionId, patch: { model: { providerId: 'other', modelId: 'second-model' } } })
+    expect(settings).toMatchObject({ providerId: 'other', modelId: 'second-model' })
+    expect(eventsNamed(h, 'sessions.list.updated')).toContainEqual({ sessionIds: [sessionId], reason: 'updated' })
+
+    await h.send('again', { sessionId })
+    await h.idle(sessionId)
+    expect(h.bodies().map((b) => b.model)).toEqual(['fake-model', 'second-model'])
+    expect((await route(h, 'sessions.getSettings', { sessionId })).settings.modelId).toBe('second-model')
+  }, 30_000)
+
+  it('lets the user widen the permission mode: a write outside the workspace then runs without asking', async () => {
+    const outside = tempDir()
+    const target = join(outside, 'widened.txt')
+    const h = await harness([textReply('Hi.'), callsReply(toolCall('w1', 'write', { path: target, content: 'yes' })), textReply('Written.')])
+    const { sessionId } = await h.send('hello')
+    await h.idle(sessionId)
+    await expectRefused(h, { sessionId, patch: { permissionMode: 'everything' } }, 'invalid_input')
+
+    const { settings } = await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'full_access' } })
+    expect(settings.permissionMode).toBe('full_access')
+    await h.send('write it', { sessionId })
+    await h.idle(sessionId)
+    expect(h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })).toEqual([])
+    expect(existsSync(target)).toBe(true)
+
+    // And back: narrowing is a user choice too.
+    expect((await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'default' } })).settings.permissionMode).toBe('default')
+  }, 30_000)
+
+  it('refuses a workspace that is relative, missing or a file, and keeps the old one; a real folder is used from the next turn', async () => {
+    const h = await harness([textReply('Hi.'), callsReply(toolCall('w1', 'write', { path: 'moved.txt', content: 'here' })), textReply('Done.')])
+    const { sessionId } = await h.send('hello', { permissionMode: 'accept_edits' })
+    await h.idle(sessionId)
+    const file = join(h.workspace, 'plain.txt')
+    writeFileSync(file, 'x')
+    for (const workspaceDir of ['relative/dir', join(h.workspace, 'missing'), file]) {
+      await expectRefused(h, { sessionId, patch: { workspaceDir } }, 'invalid_workspace')
+    }
+    // A bad value in the same patch loses nothing: the valid parts are not applied either.
+    await expectRefused(h, { sessionId, patch: { permissionMode: 'full_access', workspaceDir: 'nope' } }, 'invalid_workspace')
+    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({ workspaceDir: h.workspace, permissionMode: 'accept_edits' })
+
+    const next = tempDir()
+    const { settings } = await route(h, 'sessions.updateSettings', { sessionId, patch: { workspaceDir: `${next}/` } })
+    expect(settings.workspaceDir).toBe(next)
+    await h.send('write', { sessionId })
+    await h.idle(sessionId)
+    expect(existsSync(join(next, 'moved.txt'))).toBe(true)
+    expect(existsSync(join(h.workspace, 'moved.txt'))).toBe(false)
+  }, 30_000)
+
+  it("switching an MCP server off for chat A hides its tools from A's next request but not from B's, and refuses a call", async () => {
+    const h = await harness([
+      textReply('A1.'),
+      textReply('B1.'),
+      callsReply(toolCall('e1', 'echo', { message: 'hi' })),
+      textReply('A refused.'),
+      textReply('B2.')
+    ])
+    await startTestServer(h)
+    const a = (await h.send('a', { permissionMode: 'full_access' })).sessionId
+    await h.idle(a)
+    const b = (await h.send('b', { permissionMode: 'full_access' })).sessionId
+    await h.idle(b)
+    expect(toolNames(h.bodies()[0])).toContain('echo')
+
+    await expectRefused(h, { sessionId: a, patch: { mcpServers: { ghost: false } } }, 'unknown_mcp_server')
+    const { settings } = await route(h, 'sessions.updateSettings', { sessionId: a, patch: { mcpServers: { t: false } } })
+    const serverT = (list: any[]) => list.find((s) => s.id === 't')
+    expect(serverT(settings.mcpServers)).toEqual({ id: 't', name: 'test server', state: 'running', serverEnabled: false, enabled: false })
+    expect(serverT((await route(h, 'sessions.getSettings', { sessionId: b })).settings.mcpServers).enabled).toBe(true)
+
+    await h.send('call echo', { sessionId: a })
+    await h.idle(a)
+    const [, , aRequest, aAfterCall] = h.bodies()
+    expect(toolNames(aRequest)).not.toContain('echo')
+    expect(toolNames(aRequest)).toContain('read')
+    expect(toolResults(aAfterCall)[0].content).toMatch(/MCP server test server, which the user switched off for this chat/)
+
+    await h.send('b again', { sessionId: b })
+    await h.idle(b)
+    expect(toolNames(h.bodies()[4])).toContain('echo')
+  }, 30_000)
+
+  it('switches a built-in tool off (and a diagnostic one on) for one chat only', async () => {
+    const h = await harness([textReply('A1.'), textReply('B1.'), textReply('A2.'), textReply('B2.')])
+    const a = (await h.send('a')).sessionId
+    await h.idle(a)
+    const b = (await h.send('b')).sessionId
+    await h.idle(b)
+    expect(toolNames(h.bodies()[0])).toContain('write')
+
+    await expectRefused(h, { sessionId: a, patch: { tools: { no_such_tool: false } } }, 'unknown_tool')
+    const { settings } = await route(h, 'sessions.updateSettings', { sessionId: a, patch: { tools: { write: false, tape_info: true } } })
+    const byName = Object.fromEntries(settings.tools.map((t: any) => [t.name, t]))
+    expect(byName.write).toMatchObject({ enabled: false, group: 'agent-filesystem', readOnly: false })
+    expect(byName.tape_info.enabled).toBe(true)
+    expect(byName.read.enabled).toBe(true)
+
+    await h.send('a2', { sessionId: a })
+    await h.idle(a)
+    await h.send('b2', { sessionId: b })
+    await h.idle(b)
+    const [, , aNext, bNext] = h.bodies()
+    expect(toolNames(aNext)).not.toContain('write')
+    expect(toolNames(aNext)).toContain('tape_info')
+    expect(toolNames(bNext)).toContain('write')
+    expect(toolNames(bNext)).not.toContain('tape_info')
+  }, 30_000)
+
+  it('a switch made while a turn runs applies from its next provider request; the turn keeps going', async () => {
+    const h = await harness([callsReply(toolCall('s1', 'slow', { ms: 800 })), textReply('Slept.')])
+    await startTestServer(h)
+    const { sessionId, assistantMessageId } = await h.send('sleep', { permissionMode: 'full_access' })
+    await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((block) => block.kind === 'tool_call' && block.status === 'loading'))
+    await route(h, 'sessions.updateSettings', { sessionId, patch: { mcpServers: { t: false }, tools: { exec: false } } })
+    await h.idle(sessionId)
+    expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('sent')
+    expect(toolResults(h.bodies()[1])).toEqual([{ tool_call_id: 's1', content: 'slept 800' }])
+    expect(toolNames(h.bodies()[0])).toEqual(expect.arrayContaining(['slow', 'exec']))
+    expect(toolNames(h.bodies()[1])).not.toContain('slow')
+    expect(toolNames(h.bodies()[1])).not.toContain('exec')
+  }, 30_000)
+
+  it('does not let a subagent chat get more access than its parent', async () => {
+    const h = await harness([textReply('Hi.')])
+    const { sessionId } = await h.send('hello')
+    await h.idle(sessionId)
+    const child = h.presenters.sessions.createSubagent(sessionId, { title: 'child', meta: { slotId: 'helper', displayName: 'Helper' } })
+    await expectRefused(h, { sessionId: child.id, patch: { permissionMode: 'full_access' } }, 'invalid_permission_mode')
+    await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'full_access' } })
+    expect((await route(h, 'sessions.updateSettings', { sessionId: child.id, patch: { permissionMode: 'full_access' } })).settings.permissionMode).toBe('full_access')
+  }, 30_000)
+
+  it('answers session_not_found for an unknown session', async () => {
+    const h = await harness([])
+    await expect(route(h, 'sessions.getSettings', { sessionId: 'missing' })).rejects.toMatchObject({ code: 'session_not_found' })
+  })
+})
+
+describe('app.pickFolder', () => {
+  it('says the headless host has no native folder dialog', async () => {
+    const h = await harness([])
+    expect(await route(h, 'app.pickFolder', {})).toEqual({ supported: false })
+  })
+})
