@@ -1,8 +1,8 @@
-import { app, Notification, safeStorage, shell } from 'electron'
+import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileSecretStore, type SecretCodec } from '../platform/fileSecretStore'
-import type { Platform } from '../platform/types'
+import type { PickFolderOptions, Platform } from '../platform/types'
 import { APP_NAME, APP_VERSION } from '../appMeta'
 
 /** Encrypts each secret with the OS keychain; refuses to store in clear when that is missing. */
@@ -33,8 +33,21 @@ export function createElectronPlatform(options: { appRoot: string }): Platform {
     notify(title, body) {
       if (Notification.isSupported()) new Notification({ title, body }).show()
     },
+    pickFolder,
     sqliteNativeBinding: electronSqliteBinding(options.appRoot)
   }
+}
+
+/** Opens over the focused window (modal to it) so the choice belongs to the chat that asked. */
+async function pickFolder(options: PickFolderOptions): Promise<string | null> {
+  const dialogOptions: Electron.OpenDialogOptions = {
+    title: options.title,
+    defaultPath: options.defaultPath,
+    properties: ['openDirectory', 'createDirectory']
+  }
+  const window = BrowserWindow.getFocusedWindow()
+  const result = window ? await dialog.showOpenDialog(window, dialogOptions) : await dialog.showOpenDialog(dialogOptions)
+  return result.canceled ? null : (result.filePaths[0] ?? null)
 }
 
 /**

@@ -16,6 +16,17 @@ export interface Platform {
   readonly secrets: SecretStore
   openExternal(url: string): Promise<void>
   notify(title: string, body: string): void
+  /**
+   * A native "choose folder" dialog: the chosen absolute path, or null when cancelled. Absent
+   * where there is no desktop to show it on (the headless host): the UI then asks for a path.
+   */
+  pickFolder?(options: PickFolderOptions): Promise<string | null>
   /** Where better-sqlite3's native binding lives when it differs from the Node build. */
   readonly sqliteNativeBinding?: string
+}
+
+export interface PickFolderOptions {
+  title?: string
+  /** Where the dialog opens (for example the current workspace). */
+  defaultPath?: string
 }

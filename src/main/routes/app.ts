@@ -1,4 +1,4 @@
-import { appGetInfo, appOpenExternal } from '@shared/contracts/routes/app.routes'
+import { appGetInfo, appOpenExternal, appPickFolder } from '@shared/contracts/routes/app.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
@@ -13,5 +13,9 @@ export function registerAppRoutes(router: Router, { platform }: Pick<Presenters,
   router.handle(appOpenExternal, async ({ url }) => {
     await platform.openExternal(url)
     return { opened: true }
+  })
+  router.handle(appPickFolder, async (options) => {
+    if (!platform.pickFolder) return { supported: false as const }
+    return { supported: true as const, path: await platform.pickFolder(options) }
   })
 }
