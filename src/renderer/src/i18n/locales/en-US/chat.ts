@@ -73,7 +73,29 @@ export default {
       agentTools: 'Built-in tools',
       mcpServers: 'MCP servers',
       noMcpServers: 'No MCP servers configured.',
-      fullAccessWarning: 'Full access: the agent runs commands and edits files anywhere without asking.'
+      fullAccessWarning: 'Full access: the agent runs commands and edits files anywhere without asking.',
+      fullAccessConfirmTitle: 'Give this chat full access?',
+      fullAccessConfirmBody: 'From its next request on, the agent in this chat runs commands and edits files anywhere without asking you.',
+      fullAccessConfirm: 'Allow full access',
+      chooseFolder: 'Choose folder…',
+      chooseFolderTitle: 'Workspace folder for this chat',
+      toolsScopeSession: 'Switches for this chat only. They apply from its next request.',
+      toolGroups: {
+        'agent-filesystem': 'Files and commands',
+        'agent-core': 'Agent',
+        'agent-tape': 'Session history',
+        'agent-skills': 'Skills',
+        'agent-memory': 'Memory',
+        'deepchat-settings': 'Chat settings',
+        'agent-image-generation': 'Image generation',
+        'agent-subagents': 'Subagents'
+      },
+      mcpState: { starting: 'Starting', running: 'Running', error: 'Error', stopped: 'Stopped' },
+      settingsErrors: {
+        invalid_workspace: 'That folder cannot be used: enter the absolute path of an existing folder.',
+        invalid_model: 'That model is not available. Enable it in Settings › Model providers or pick another.',
+        invalid_permission_mode: 'A subagent chat cannot have more access than its parent chat.'
+      }
     },
     permissionMode: { default: 'Ask before acting', accept_edits: 'Accept edits', full_access: 'Full access' },
     risk: { low: 'Low risk', medium: 'Medium risk', high: 'High risk', critical: 'Critical risk' },

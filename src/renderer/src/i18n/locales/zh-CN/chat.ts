@@ -75,7 +75,29 @@ export default {
       agentTools: '内置工具',
       mcpServers: 'MCP 服务器',
       noMcpServers: '尚未配置 MCP 服务器。',
-      fullAccessWarning: '完全访问：智能体可在任何位置执行命令、修改文件，不再询问。'
+      fullAccessWarning: '完全访问：智能体可在任何位置执行命令、修改文件，不再询问。',
+      fullAccessConfirmTitle: '为此对话开启完全访问？',
+      fullAccessConfirmBody: '从下一次请求起，此对话中的智能体可在任何位置执行命令、修改文件，不再询问你。',
+      fullAccessConfirm: '开启完全访问',
+      chooseFolder: '选择文件夹…',
+      chooseFolderTitle: '此对话的工作目录',
+      toolsScopeSession: '这些开关只对此对话生效，从下一次请求起应用。',
+      toolGroups: {
+        'agent-filesystem': '文件与命令',
+        'agent-core': '智能体',
+        'agent-tape': '会话历史',
+        'agent-skills': '技能',
+        'agent-memory': '记忆',
+        'deepchat-settings': '对话设置',
+        'agent-image-generation': '图像生成',
+        'agent-subagents': '子智能体'
+      },
+      mcpState: { starting: '启动中', running: '运行中', error: '出错', stopped: '已停止' },
+      settingsErrors: {
+        invalid_workspace: '无法使用该文件夹：请输入一个已存在文件夹的绝对路径。',
+        invalid_model: '该模型不可用。请在 设置 › 模型服务商 中启用它，或选择其他模型。',
+        invalid_permission_mode: '子智能体对话的权限不能超过其父对话。'
+      }
     },
     permissionMode: { default: '操作前询问', accept_edits: '自动接受编辑', full_access: '完全访问' },
     risk: { low: '低风险', medium: '中风险', high: '高风险', critical: '极高风险' },
