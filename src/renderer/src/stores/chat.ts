@@ -18,8 +18,15 @@ import {
   chatStreamFailed,
   chatStreamPaused
 } from '@shared/contracts/events/chat.events'
-import { sessionsInteractionsChanged } from '@shared/contracts/events/sessions.events'
-import { sessionsFork, sessionsListInteractions } from '@shared/contracts/routes/sessions.routes'
+import { sessionsInteractionsChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import {
+  sessionsFork,
+  sessionsGetSettings,
+  sessionsListInteractions,
+  sessionsUpdateSettings,
+  type SessionSettingsPatch,
+  type SessionSettingsView
+} from '@shared/contracts/routes/sessions.routes'
 import type { EventPayload } from '@shared/contracts/define'
 import type { ChatMessageView, InteractionResponse, QueuedInput } from '@shared/types/chat'
 import type { PendingInteraction, SessionRecord } from '@shared/types/session'
@@ -42,12 +49,15 @@ export const useChatStore = defineStore('chat', () => {
   const interactions = ref<PendingInteraction[]>([])
   const queue = ref<QueuedInput[]>([])
   const lastError = ref<string | null>(null)
+  /** The open chat's model, permission mode, workspace and tool switches (its input area shows these). */
+  const settings = ref<SessionSettingsView | null>(null)
   /** Sessions whose interactions the dialogs show: the open one and its subagent children. */
   const watchedSessionIds = ref<string[]>([])
   const byId = new Map<string, ChatMessageView>()
   const refetching = new Map<string, DeltaPayload[]>()
   let unsubscribers: Array<() => void> = []
   let openToken = 0
+  let settingsTimer: ReturnType<typeof setTimeout> | undefined
 
   const visibleMessages = computed(() => messages.value.filter(isVisibleMessage))
   const activeAssistant = computed(() =>
@@ -75,6 +85,12 @@ export const useChatStore = defineStore('chat', () => {
       }),
       bridge.on(sessionsInteractionsChanged, ({ sessionId: sid }) => {
         if (watchedSessionIds.value.includes(sid)) void loadInteractions()
+      }),
+      // Another window (or the model's settings tool) changed this chat: a burst costs one read.
+      bridge.on(sessionsUpdated, ({ sessionIds }) => {
+        if (!sessionId.value || !sessionIds.includes(sessionId.value)) return
+        clearTimeout(settingsTimer)
+        settingsTimer = setTimeout(() => void loadSettings().catch(() => undefined), 150)
       })
     ]
   }
@@ -94,10 +110,13 @@ export const useChatStore = defineStore('chat', () => {
     messages.value = []
     interactions.value = []
     queue.value = []
+    settings.value = null
     hasMore.value = false
     watchedSessionIds.value = id ? [id, ...childIds] : []
     if (!id) return
     loading.value = true
+    // Settings failing to load leaves the pickers empty; it never keeps the messages from opening.
+    void loadSettings().catch((e) => (lastError.value = errorText(e)))
     try {
       const [page] = await Promise.all([useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE }), loadInteractions()])
       if (token !== openToken) return
@@ -156,6 +175,22 @@ export const useChatStore = defineStore('chat', () => {
     for (const m of next) byId.set(m.id, m)
     messages.value = next
     hasMore.value = page.hasMore
+  }
+
+  async function loadSettings(): Promise<void> {
+    const id = sessionId.value
+    if (!id) return
+    const result = await useBridge().call(sessionsGetSettings, { sessionId: id })
+    if (id === sessionId.value) settings.value = result.settings
+  }
+
+  /** Changes the open chat's settings; they apply from its next provider request. Throws the route's error. */
+  async function updateSettings(patch: SessionSettingsPatch): Promise<void> {
+    const id = sessionId.value
+    if (!id) return
+    // Plain data: Vue proxies cannot cross Electron's structured clone.
+    const result = await useBridge().call(sessionsUpdateSettings, JSON.parse(JSON.stringify({ sessionId: id, patch })))
+    if (id === sessionId.value) settings.value = result.settings
   }
 
   async function loadInteractions(): Promise<void> {
@@ -282,6 +317,7 @@ export const useChatStore = defineStore('chat', () => {
   function dispose(): void {
     unsubscribers.forEach((off) => off())
     unsubscribers = []
+    clearTimeout(settingsTimer)
   }
 
   return {
@@ -295,7 +331,10 @@ export const useChatStore = defineStore('chat', () => {
     pendingInteractions,
     queue,
     lastError,
+    settings,
     open,
+    loadSettings,
+    updateSettings,
     watchChildren,
     loadOlder,
     reloadLatest,

@@ -1,0 +1,127 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import ChatInput from '@renderer/components/chat/input/ChatInput.vue'
+import { createAppI18n } from '@renderer/i18n'
+import { useChatStore } from '@renderer/stores/chat'
+import { eventually } from '../settings/helpers'
+import { useRealBridge } from '../helpers/realBridge'
+
+let bridge: ReturnType<typeof useRealBridge> | undefined
+const cleanup: Array<() => void> = []
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) step()
+  await bridge?.dispose()
+  bridge = undefined
+})
+
+/** The input area of an existing chat, wired to the real back end. */
+async function openExistingChat() {
+  bridge = useRealBridge()
+  const { presenters } = bridge
+  await presenters.llmProviders.addProvider({
+    id: 'p',
+    kind: 'openai',
+    name: 'Provider',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: 'sk-test-0123456789abcd',
+    models: [
+      { id: 'alpha', name: 'Alpha' },
+      { id: 'beta', name: 'Beta' }
+    ]
+  })
+  const workspace = mkdtempSync(join(tmpdir(), 'chat-ws-'))
+  cleanup.push(() => rmSync(workspace, { recursive: true, force: true }))
+  const session = presenters.sessions.create({ title: 'Existing', providerId: 'p', modelId: 'alpha', workspaceDir: workspace })
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  const chat = useChatStore()
+  await chat.open(session.id)
+  cleanup.push(() => chat.dispose())
+  const providers = await presenters.llmProviders.listProviders()
+  const wrapper = mount(ChatInput, {
+    props: {
+      running: false,
+      blocked: false,
+      locked: true,
+      providers,
+      options: { providerId: 'p', modelId: 'alpha', permissionMode: 'default' as const, workspaceDir: workspace }
+    },
+    global: { plugins: [pinia, createAppI18n('en-US')] },
+    attachTo: document.body
+  })
+  cleanup.push(() => wrapper.unmount())
+  await eventually(() => expect((wrapper.get('[data-testid="model-picker"]').element as HTMLSelectElement).disabled).toBe(false))
+  return { wrapper, presenters, sessionId: session.id, workspace }
+}
+
+describe('chat input on an existing chat', () => {
+  it("changes the chat's model through the picker", async () => {
+    const { wrapper, presenters, sessionId } = await openExistingChat()
+    const picker = wrapper.get('[data-testid="model-picker"]')
+    expect((picker.element as HTMLSelectElement).value).toBe('p\u0000alpha')
+    await picker.setValue('p\u0000beta')
+    await eventually(() => expect(presenters.sessions.require(sessionId).modelId).toBe('beta'))
+    await eventually(() => expect((picker.element as HTMLSelectElement).value).toBe('p\u0000beta'))
+  })
+
+  it('widens to full access only after confirmation; cancel keeps the old mode', async () => {
+    const { wrapper, presenters, sessionId } = await openExistingChat()
+    const picker = wrapper.get('[data-testid="permission-mode-picker"]')
+    await picker.setValue('full_access')
+    await eventually(() => expect(document.querySelector('[data-testid="confirm-dialog"]')).not.toBeNull())
+    expect((picker.element as HTMLSelectElement).value).toBe('default')
+    ;(document.querySelector('[data-testid="confirm-cancel"]') as HTMLButtonElement).click()
+    await flushPromises()
+    expect(document.querySelector('[data-testid="confirm-dialog"]')).toBeNull()
+    expect(presenters.sessions.require(sessionId).permissionMode).toBe('default')
+
+    await picker.setValue('full_access')
+    await eventually(() => expect(document.querySelector('[data-testid="confirm-ok"]')).not.toBeNull())
+    ;(document.querySelector('[data-testid="confirm-ok"]') as HTMLButtonElement).click()
+    await eventually(() => expect(presenters.sessions.require(sessionId).permissionMode).toBe('full_access'))
+    await eventually(() => expect(wrapper.find('[data-testid="full-access-warning"]').exists()).toBe(true))
+    // Narrowing needs no confirmation.
+    await picker.setValue('accept_edits')
+    await eventually(() => expect(presenters.sessions.require(sessionId).permissionMode).toBe('accept_edits'))
+  })
+
+  it('explains a refused workspace path and applies an existing folder', async () => {
+    const { wrapper, presenters, sessionId, workspace } = await openExistingChat()
+    expect(wrapper.find('[data-testid="workspace-choose"]').exists()).toBe(false) // no native dialog outside Electron
+    const field = wrapper.get('[data-testid="workspace-input"]')
+    await field.setValue(join(workspace, 'missing'))
+    await field.trigger('change')
+    await eventually(() => expect(wrapper.get('[data-testid="settings-error"]').text()).toContain('absolute path of an existing folder'))
+    expect(presenters.sessions.require(sessionId).workspaceDir).toBe(workspace)
+
+    const other = mkdtempSync(join(tmpdir(), 'chat-ws2-'))
+    cleanup.push(() => rmSync(other, { recursive: true, force: true }))
+    await field.setValue(other)
+    await field.trigger('change')
+    await eventually(() => expect(presenters.sessions.require(sessionId).workspaceDir).toBe(other))
+    expect(wrapper.find('[data-testid="settings-error"]').exists()).toBe(false)
+  })
+
+  it("switches a built-in tool off for this chat only, grouped in the popover", async () => {
+    const { wrapper, presenters, sessionId } = await openExistingChat()
+    await wrapper.get('[data-testid="tools-button"]').trigger('click')
+    await eventually(() => expect(wrapper.get('[data-testid="tools-popover"]').attributes('data-scope')).toBe('session'))
+    expect(wrapper.get('[data-testid="tool-group-agent-filesystem"]').text()).toContain('Files and commands')
+    const write = wrapper.get('[data-testid="tool-toggle-write"]')
+    expect((write.element as HTMLInputElement).checked).toBe(true)
+    await write.setValue(false)
+    await eventually(() => expect(presenters.sessionSettings.get(sessionId).tools.find((t) => t.name === 'write')?.enabled).toBe(false))
+    expect(presenters.config.getSettings().disabledAgentTools).toEqual([])
+    // The built-in MCP servers are listed with their state and a switch of their own.
+    const servers = presenters.mcp.listServers()
+    expect(servers.length).toBeGreaterThan(0)
+    await eventually(() => expect(wrapper.find(`[data-testid="mcp-toggle-${servers[0].id}"]`).exists()).toBe(true))
+    await wrapper.get(`[data-testid="mcp-toggle-${servers[0].id}"]`).setValue(false)
+    await eventually(() => expect(presenters.sessionSettings.get(sessionId).mcpServers[0].enabled).toBe(false))
+    expect(presenters.mcp.getServer(servers[0].id).enabled).toBe(servers[0].enabled)
+  })
+})
