@@ -1,87 +1,206 @@
-import { readFileSync, statSync } from 'node:fs'
+import { readFileSync, readdir, statSync, type Dirent } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isInside } from '../../permission/paths'
 
-/** One `.gitignore` that governs a search, and where its rules apply. */
-interface GitignoreSource {
-  file: string
-  /** '' = the searched folder; 'a/b' = a subfolder; '^a/b' = an ancestor, `a/b` is the way down to the searched folder. */
-  scope: string
-  version: string
+const GITIGNORE = '.gitignore'
+
+/** One `.gitignore` that governs a folder, and how to turn a root-relative path into its terms. */
+interface GitignoreRules {
+  matcher: Ignore
+  /** No rule has a slash (other than a trailing one): a file's own name alone decides. */
+  byName: boolean
+  /** Characters to cut from the front (a `.gitignore` in a subfolder: `a/b/` is cut). */
+  cut: number
+  /** Put in front (a `.gitignore` in an ancestor of the searched folder: the way down to it). */
+  prefix: string
 }
 
 /**
- * Applies every `.gitignore` that governs a search: those inside the searched folder (paths
- * relative to it, POSIX) and those in its ancestors up to the workspace root.
+ * Compiled `.gitignore` files, reused while a file keeps its size and mtime. `ignore` also
+ * caches its answer per path, so repeated searches of the same tree stay cheap.
  */
-export class GitignoreFilter {
-  private readonly rules: { scope: string; matcher: Ignore }[] = []
+const matcherCache = new Map<string, { version: string; matcher: CompiledGitignore | null }>()
+const MATCHER_CACHE_SIZE = 128
 
-  constructor(sources: GitignoreSource[]) {
-    for (const source of sources) {
+interface CompiledGitignore {
+  matcher: Ignore
+  byName: boolean
+}
+
+function loadMatcher(file: string): CompiledGitignore | null {
+  const info = statSync(file, { throwIfNoEntry: false })
+  if (!info?.isFile()) return null
+  const version = `${info.size}:${info.mtimeMs}`
+  const hit = matcherCache.get(file)
+  if (hit && hit.version === version) return hit.matcher
+  let matcher: CompiledGitignore | null = null
+  try {
+    const text = readFileSync(file, 'utf8')
+    matcher = { matcher: ignore().add(text), byName: rulesMatchByName(text) }
+  } catch {
+    // Unreadable: as if it were not there.
+  }
+  matcherCache.delete(file)
+  matcherCache.set(file, { version, matcher })
+  if (matcherCache.size > MATCHER_CACHE_SIZE) matcherCache.delete(matcherCache.keys().next().value as string)
+  return matcher
+}
+
+/**
+ * True when no rule contains a slash except a trailing one. Such rules match a name at any depth,
+ * so for a file in a folder that is not ignored, its name alone gives the same answer as its
+ * path. Conservative: an escaped slash also counts as a slash.
+ */
+export function rulesMatchByName(text: string): boolean {
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    if (line === '' || line.startsWith('#')) continue
+    const body = line.replace(/\/+$/, '')
+    if (body === '' || body.includes('/')) return false
+  }
+  return true
+}
+
+/** Git's answer from a chain of `.gitignore` files, deepest first: the deepest that decides wins. */
+function decide(chain: GitignoreRules[], path: string): boolean {
+  for (const rules of chain) {
+    const result = rules.matcher.test(rules.prefix ? rules.prefix + path : rules.cut ? path.slice(rules.cut) : path)
+    if (result.ignored) return true
+    if (result.unignored) return false
+  }
+  return false
+}
+
+function decideByName(chain: GitignoreRules[], name: string): boolean {
+  for (const { matcher } of chain) {
+    const result = matcher.test(name)
+    if (result.ignored) return true
+    if (result.unignored) return false
+  }
+  return false
+}
+
+function parentOf(relDir: string): string {
+  const cut = relDir.lastIndexOf('/')
+  return cut < 0 ? '' : relDir.slice(0, cut)
+}
+
+type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: (Dirent | string)[]) => void
+
+/**
+ * The `.gitignore` view of one search below `root`. Paths are relative to `root`, POSIX.
+ * `readdir` is handed to fast-glob as its file system: every folder the walk lists reports its
+ * `.gitignore` on the way (no extra lookups), and ignored subfolders are dropped from the
+ * listing so they are never walked. Folders the walk did not list (above a pattern's base, or
+ * for patterns without wildcards) are looked up on demand.
+ */
+export class GitignoreScope {
+  private readonly sources = new Map<string, CompiledGitignore | null>()
+  private readonly nameAnswers = new WeakMap<GitignoreRules[], Map<string, boolean>>()
+  private readonly chains = new Map<string, GitignoreRules[]>()
+  private readonly ignoredDirs = new Map<string, boolean>([['', false]])
+  private readonly ancestorRules: GitignoreRules[]
+  private readonly rootPrefixLength: number
+
+  /** `realRoot` and `workspaceRoot` are real paths; `.gitignore` files between them also apply. */
+  constructor(
+    private readonly root: string,
+    realRoot: string,
+    workspaceRoot: string
+  ) {
+    this.ancestorRules = ancestorRules(realRoot, workspaceRoot)
+    this.rootPrefixLength = root.endsWith(sep) ? root.length : root.length + 1
+  }
+
+  /** The `.gitignore` files that govern the files directly in `relDir`, deepest first. */
+  rulesFor(relDir: string): GitignoreRules[] {
+    let chain = this.chains.get(relDir)
+    if (chain) return chain
+    const inherited = relDir === '' ? this.ancestorRules : this.rulesFor(parentOf(relDir))
+    const own = this.sourceAt(relDir)
+    chain = own ? [{ ...own, cut: relDir ? relDir.length + 1 : 0, prefix: '' }, ...inherited] : inherited
+    this.chains.set(relDir, chain)
+    return chain
+  }
+
+  /** True when `relDir` or a folder above it (below root) is ignored: nothing inside can come back. */
+  isDirectoryIgnored(relDir: string): boolean {
+    const known = this.ignoredDirs.get(relDir)
+    if (known !== undefined) return known
+    const parent = parentOf(relDir)
+    const ignored = this.isDirectoryIgnored(parent) || decide(this.rulesFor(parent), `${relDir}/`)
+    this.ignoredDirs.set(relDir, ignored)
+    return ignored
+  }
+
+  /** The files of one folder (root-relative paths, all directly in `relDir`) that are not ignored. */
+  keep(relDir: string, files: string[]): string[] {
+    if (this.isDirectoryIgnored(relDir)) return []
+    const chain = this.rulesFor(relDir)
+    if (chain.length === 0) return files
+    if (!chain.every((rules) => rules.byName)) return files.filter((file) => !decide(chain, file))
+    // Folders share one chain object when none of them adds a .gitignore, and most names repeat.
+    let answers = this.nameAnswers.get(chain)
+    if (!answers) this.nameAnswers.set(chain, (answers = new Map()))
+    const cut = relDir ? relDir.length + 1 : 0
+    return files.filter((file) => {
+      const name = cut ? file.slice(cut) : file
+      let ignored = answers.get(name)
+      if (ignored === undefined) answers.set(name, (ignored = decideByName(chain, name)))
+      return !ignored
+    })
+  }
+
+  /** A drop-in for `fs.readdir` as fast-glob calls it. */
+  readonly readdir = (path: string, options: object, callback: ReaddirCallback): void => {
+    readdir(path, options as { withFileTypes: true }, (error, entries) => {
+      if (error) return callback(error, entries)
+      let listed: (Dirent | string)[] = entries
       try {
-        this.rules.push({ scope: source.scope, matcher: ignore().add(readFileSync(source.file, 'utf8')) })
+        listed = this.noteListing(this.relativeDir(path), entries)
       } catch {
-        // Unreadable: as if it were not there.
+        // The listing stays whole; files are filtered again after the walk anyway.
       }
-    }
+      callback(null, listed)
+    })
   }
 
-  get empty(): boolean {
-    return this.rules.length === 0
+  private relativeDir(path: string): string {
+    if (path.length < this.rootPrefixLength) return ''
+    const rel = path.slice(this.rootPrefixLength)
+    return sep === '/' ? rel : rel.split(sep).join('/')
   }
 
-  /** `path` is relative to the searched folder, POSIX. */
-  ignores(path: string): boolean {
-    for (const { scope, matcher } of this.rules) {
-      if (scope === '') {
-        if (matcher.ignores(path)) return true
-      } else if (scope.startsWith('^')) {
-        if (matcher.ignores(`${scope.slice(1)}/${path}`)) return true
-      } else if (path.startsWith(`${scope}/`) && matcher.ignores(path.slice(scope.length + 1))) {
-        return true
-      }
+  private noteListing(relDir: string, entries: (Dirent | string)[]): (Dirent | string)[] {
+    if (!this.sources.has(relDir)) {
+      const hasGitignore = entries.some((entry) => (typeof entry === 'string' ? entry : entry.name) === GITIGNORE)
+      this.sources.set(relDir, hasGitignore ? loadMatcher(join(this.root, relDir, GITIGNORE)) : null)
     }
-    return false
+    if (this.rulesFor(relDir).length === 0) return entries
+    const base = relDir ? `${relDir}/` : ''
+    const dropped = (entry: Dirent | string): boolean => typeof entry !== 'string' && entry.isDirectory() && this.isDirectoryIgnored(base + entry.name)
+    return entries.some(dropped) ? entries.filter((entry) => !dropped(entry)) : entries
+  }
+
+  private sourceAt(relDir: string): CompiledGitignore | null {
+    let matcher = this.sources.get(relDir)
+    if (matcher === undefined) {
+      matcher = loadMatcher(join(this.root, relDir, GITIGNORE))
+      this.sources.set(relDir, matcher)
+    }
+    return matcher
   }
 }
 
-const cache = new Map<string, { key: string; filter: GitignoreFilter }>()
-const CACHE_SIZE = 8
-
-/**
- * The filter for a search below `root`. `candidates` are `.gitignore` paths (relative to root)
- * that may exist. The matcher is reused while the same files with the same size and mtime
- * govern the folder: `ignore` caches its answers per path, so repeated searches stay cheap.
- */
-export function gitignoreFilterFor(root: string, workspaceRoot: string, candidates: string[]): GitignoreFilter {
-  const sources = [...ancestorSources(root, workspaceRoot), ...nestedSources(root, candidates)]
-  const key = sources.map((s) => `${s.file}:${s.version}`).join('|')
-  const hit = cache.get(root)
-  if (hit && hit.key === key) return hit.filter
-  const filter = new GitignoreFilter(sources)
-  cache.delete(root)
-  cache.set(root, { key, filter })
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value as string)
-  return filter
-}
-
-function ancestorSources(root: string, workspaceRoot: string): GitignoreSource[] {
+/** `.gitignore` files in the folders above `root` up to the workspace root, deepest first. */
+function ancestorRules(root: string, workspaceRoot: string): GitignoreRules[] {
   if (!isInside(root, workspaceRoot) || root === workspaceRoot) return []
-  const ancestors: string[] = []
+  const chain: GitignoreRules[] = []
   for (let dir = dirname(root); isInside(dir, workspaceRoot); dir = dirname(dir)) {
-    ancestors.unshift(dir)
+    const compiled = loadMatcher(join(dir, GITIGNORE))
+    if (compiled) chain.push({ ...compiled, cut: 0, prefix: `${relative(dir, root).split(sep).join('/')}/` })
     if (dir === workspaceRoot) break
   }
-  return ancestors.flatMap((dir) => source(join(dir, '.gitignore'), `^${relative(dir, root).split(sep).join('/')}`))
-}
-
-function nestedSources(root: string, candidates: string[]): GitignoreSource[] {
-  return candidates.flatMap((file) => source(join(root, file), file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : ''))
-}
-
-function source(file: string, scope: string): GitignoreSource[] {
-  const info = statSync(file, { throwIfNoEntry: false })
-  return info?.isFile() ? [{ file, scope, version: `${info.size}:${info.mtimeMs}` }] : []
+  return chain
 }

@@ -1,10 +1,11 @@
+import type { readdir } from 'node:fs'
 import fg from 'fast-glob'
 import { z } from 'zod'
 import description from './descriptions/glob.md?raw'
 import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
 import { statOrThrow } from './fsErrors'
 import { createFuzzyMatcher } from './fuzzyPath'
-import { gitignoreFilterFor } from './gitignoreFilter'
+import { GitignoreScope } from './gitignoreFilter'
 import { realPathOf } from '../../permission/paths'
 
 export const GLOB_DEFAULT_RESULTS = 100
@@ -52,45 +53,58 @@ export interface GlobResult {
 export async function findFiles(root: string, workspaceRoot: string, pattern: string, max: number, signal?: AbortSignal): Promise<GlobResult> {
   const isGlob = GLOB_CHARS.test(pattern)
   const userPattern = isGlob ? normaliseGlob(pattern) : '**/*'
+  const gitignore = new GitignoreScope(root, realPathOf(root), workspaceRoot)
   const found = await fg(userPattern, {
     cwd: root,
     dot: true,
     onlyFiles: true,
     followSymbolicLinks: false,
     suppressErrors: true,
-    ignore: GLOB_ALWAYS_IGNORED
+    ignore: GLOB_ALWAYS_IGNORED,
+    // The walk itself finds the .gitignore files and skips ignored folders.
+    fs: { readdir: gitignore.readdir as unknown as typeof readdir }
   })
   if (signal?.aborted) throw new ToolError('aborted', 'glob was cancelled')
-  const filter = gitignoreFilterFor(realPathOf(root), workspaceRoot, gitignoreCandidates(found))
-  const files = filter.empty ? found : found.filter((f) => !filter.ignores(f))
-  if (isGlob) return { mode: 'glob', files: rankByDepth(files, max), total: files.length }
+  const folders = keptByFolder(found, gitignore)
+  if (isGlob) return { mode: 'glob', files: rankByDepth(folders, max), total: countFiles(folders) }
   const scored: { path: string; score: number }[] = []
   const score = createFuzzyMatcher(pattern)
-  for (const file of files) {
-    const value = score(file)
-    if (value !== null) scored.push({ path: file, score: value })
+  for (const files of folders.values()) {
+    for (const file of files) {
+      const value = score(file)
+      if (value !== null) scored.push({ path: file, score: value })
+    }
   }
   scored.sort((a, b) => b.score - a.score || a.path.localeCompare(b.path))
   return { mode: 'fuzzy', files: scored.slice(0, max).map((s) => s.path), total: scored.length }
 }
 
-/**
- * The only `.gitignore` files that can affect these results sit in a folder that contains one
- * of them: the searched folder and every folder on the way down to a result. Looking just there
- * avoids a second walk of the whole tree.
- */
-function gitignoreCandidates(found: string[]): string[] {
-  const dirs = new Set<string>([''])
+/** Results grouped by folder ('' = the searched folder), .gitignore'd files left out. */
+function keptByFolder(found: string[], gitignore: GitignoreScope): Map<string, string[]> {
+  const folders = new Map<string, string[]>()
+  // The walk lists a folder's files together, so most files join the previous one's folder;
+  // checking that with a prefix compare avoids cutting and hashing a folder name per file.
+  let current: string[] = []
+  let currentFolder = '\0'
   for (const file of found) {
-    let cut = file.lastIndexOf('/')
-    while (cut > 0) {
-      const dir = file.slice(0, cut)
-      if (dirs.has(dir)) break
-      dirs.add(dir)
-      cut = dir.lastIndexOf('/')
+    const cut = file.lastIndexOf('/')
+    if (cut < 0 ? currentFolder === '' : cut === currentFolder.length && file.startsWith(currentFolder)) {
+      current.push(file)
+      continue
     }
+    currentFolder = cut < 0 ? '' : file.slice(0, cut)
+    const files = folders.get(currentFolder)
+    if (files) (current = files).push(file)
+    else folders.set(currentFolder, (current = [file]))
   }
-  return [...dirs].map((dir) => (dir ? `${dir}/.gitignore` : '.gitignore'))
+  for (const [folder, files] of folders) folders.set(folder, gitignore.keep(folder, files))
+  return folders
+}
+
+function countFiles(folders: Map<string, string[]>): number {
+  let total = 0
+  for (const files of folders.values()) total += files.length
+  return total
 }
 
 function normaliseGlob(pattern: string): string {
@@ -102,17 +116,21 @@ function normaliseGlob(pattern: string): string {
 }
 
 /**
- * Shallower paths first, then by name. Paths are bucketed by depth in one pass and only the
- * buckets needed to fill `max` are sorted, with the engine's native string sort.
+ * Shallower paths first, then by name (plain string order of the whole path). Among paths of
+ * one depth, the files of a folder `d` are exactly those starting with `d/`, a contiguous run in
+ * that order, and runs are ordered by `d/`. So folders are sorted, then only the folders needed
+ * to fill `max` have their files sorted.
  */
-function rankByDepth(files: string[], max: number): string[] {
-  const buckets: string[][] = []
-  for (const path of files) (buckets[countSlashes(path)] ??= []).push(path)
+function rankByDepth(folders: Map<string, string[]>, max: number): string[] {
+  const order: { depth: number; key: string; files: string[] }[] = []
+  for (const [folder, files] of folders) {
+    if (files.length > 0) order.push({ depth: folder ? countSlashes(folder) + 1 : 0, key: folder ? `${folder}/` : '', files })
+  }
+  order.sort((a, b) => a.depth - b.depth || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const ranked: string[] = []
-  for (const bucket of buckets) {
-    if (!bucket) continue
-    bucket.sort()
-    for (const path of bucket) {
+  for (const { files } of order) {
+    files.sort()
+    for (const path of files) {
       if (ranked.length >= max) return ranked
       ranked.push(path)
     }
