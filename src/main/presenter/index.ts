@@ -65,7 +65,10 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
+  // One login-shell resolution for stdio MCP servers and exec, started now in the background so
+  // the first server start or command finds it done (or nearly) instead of starting it.
   const shellEnv = createShellEnvResolver()
+  void shellEnv()
   const mcp = new McpPresenter({
     config,
     events,
