@@ -25,6 +25,7 @@ import type { McpServerConfig } from '@shared/types/mcp'
 import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
 import type { McpClientHandlers } from './clientHandlers'
 import { killProcesses, listDescendants } from './killTree'
+import { LazyJsonSchemaValidator } from './lazySchemaValidator'
 import type { McpOAuthProvider } from './oauth'
 import { mapCallResult } from './resultMapper'
 import { createHttpTransport, createInMemoryTransport, createStdioTransport, type TransportDeps } from './transports'
@@ -176,7 +177,8 @@ export class McpClient {
         elicitation: { form: { applyDefaults: true } },
         sampling: {},
         roots: { listChanged: true }
-      }
+      },
+      jsonSchemaValidator: new LazyJsonSchemaValidator()
     })
     this.registerHandlers(client)
     // Starting (npx downloading a package, a cold interpreter) can take longer than a tool call.
