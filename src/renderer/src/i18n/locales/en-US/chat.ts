@@ -13,7 +13,7 @@ export default {
     copyCode: 'Copy',
     copied: 'Copied',
     copyFailed: 'Copy failed',
-    imageAlt: 'Image from the model',
+    image: { alt: 'Image from the model', open: 'Open the image at full size' },
     dialogCounter: '{n} of {total}',
     status: { running: 'Running', error: 'Failed', cancelled: 'Cancelled', done: 'Done' },
     user: { edit: 'Edit', editLabel: 'Edit your message', resend: 'Send again' },
@@ -31,7 +31,20 @@ export default {
         error: 'The turn failed before the plan finished.'
       }
     },
-    subagent: { open: 'Subagent: {name}' },
+    subagent: {
+      open: 'Open the subagent chat: {name}',
+      tasks: 'Subagent tasks',
+      status: {
+        queued: 'Queued',
+        running: 'Running',
+        waiting_permission: 'Waiting for permission',
+        waiting_question: 'Waiting for an answer',
+        completed: 'Done',
+        error: 'Failed',
+        cancelled: 'Cancelled',
+        timeout: 'Timed out'
+      }
+    },
     errors: {
       user_cancelled: 'Stopped',
       interrupted: 'Interrupted',

@@ -6,6 +6,7 @@ export default {
     empty: 'No conversations yet',
     settings: 'Settings'
   },
+  dialog: { close: 'Close' },
   languages: { 'en-US': 'English', 'zh-CN': '简体中文' },
   errors: { loadFailed: 'Could not load: {message}' }
 }

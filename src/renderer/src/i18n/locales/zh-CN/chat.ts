@@ -15,7 +15,7 @@ export default {
     copyCode: '复制',
     copied: '已复制',
     copyFailed: '复制失败',
-    imageAlt: '模型生成的图片',
+    image: { alt: '模型生成的图片', open: '查看大图' },
     dialogCounter: '第 {n} 个，共 {total} 个',
     status: { running: '运行中', error: '失败', cancelled: '已取消', done: '完成' },
     user: { edit: '编辑', editLabel: '编辑你的消息', resend: '重新发送' },
@@ -33,7 +33,20 @@ export default {
         error: '计划完成前本轮出错。'
       }
     },
-    subagent: { open: '子智能体：{name}' },
+    subagent: {
+      open: '打开子智能体对话：{name}',
+      tasks: '子智能体任务',
+      status: {
+        queued: '排队中',
+        running: '运行中',
+        waiting_permission: '等待授权',
+        waiting_question: '等待回答',
+        completed: '完成',
+        error: '失败',
+        cancelled: '已取消',
+        timeout: '已超时'
+      }
+    },
     errors: {
       user_cancelled: '已停止',
       interrupted: '已中断',

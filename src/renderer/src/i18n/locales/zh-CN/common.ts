@@ -8,6 +8,7 @@ export default {
     empty: '还没有对话',
     settings: '设置'
   },
+  dialog: { close: '关闭' },
   languages: { 'en-US': 'English', 'zh-CN': '简体中文' },
   errors: { loadFailed: '加载失败：{message}' }
 } satisfies typeof en
