@@ -1,0 +1,77 @@
+import { onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue'
+import { subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
+import { subagentsListRuns } from '@shared/contracts/routes/subagents.routes'
+import type { SubagentRunView } from '@shared/types/subagents'
+import { useBridge } from '@renderer/api/bridge'
+
+/** What a `subagent_orchestrator` call asked for, as far as its (maybe streaming) arguments say. */
+export interface OrchestratorCall {
+  runId?: string
+  taskTitles: string[]
+  createdAt: number
+}
+
+/**
+ * The run a call belongs to. Calls that name a run (`wait`, `log`…) say which; a `run` call does
+ * not know its id, so it is the first run started after the call whose tasks carry the same titles
+ * in the same order (a later identical call starts later, so it gets the later run).
+ */
+export function runForCall(call: OrchestratorCall, runs: readonly SubagentRunView[]): SubagentRunView | null {
+  if (call.runId) return runs.find((r) => r.runId === call.runId) ?? null
+  if (call.taskTitles.length === 0) return null
+  const sameTasks = runs
+    .filter((r) => r.tasks.length === call.taskTitles.length && r.tasks.every((t, i) => t.title === call.taskTitles[i]))
+    .sort((a, b) => a.createdAt - b.createdAt)
+  return sameTasks.find((r) => r.createdAt >= call.createdAt) ?? null
+}
+
+/** Parses the arguments of an orchestrator call into what `runForCall` needs. */
+export function orchestratorCall(args: Record<string, unknown> | null, createdAt: number): OrchestratorCall {
+  const runId = typeof args?.runId === 'string' ? args.runId : undefined
+  const tasks = Array.isArray(args?.tasks) ? args.tasks : []
+  const taskTitles = tasks.map((t) => (t && typeof t === 'object' && typeof (t as { title?: unknown }).title === 'string' ? (t as { title: string }).title.trim() : ''))
+  return { runId, taskTitles, createdAt }
+}
+
+/**
+ * The subagent runs of a parent session, kept live: read once, then every `subagents.run.updated`
+ * for this parent replaces its run (the event carries the whole run view).
+ */
+export function useSubagentRuns(parentSessionId: Ref<string>): Ref<SubagentRunView[]> {
+  const runs = ref<SubagentRunView[]>([])
+  const bridge = useBridge()
+  let unsubscribe: (() => void) | null = null
+
+  function upsert(run: SubagentRunView): void {
+    const index = runs.value.findIndex((r) => r.runId === run.runId)
+    // Events and the initial read can cross: the newer view wins.
+    if (index === -1) runs.value = [...runs.value, run]
+    else if (runs.value[index].updatedAt <= run.updatedAt) runs.value = runs.value.map((r, i) => (i === index ? run : r))
+  }
+
+  async function load(id: string): Promise<void> {
+    try {
+      const result = await bridge.call(subagentsListRuns, { parentSessionId: id })
+      if (id !== parentSessionId.value) return
+      for (const run of result.runs) upsert(run)
+    } catch {
+      // A parent without runs (or gone) simply shows no rows.
+    }
+  }
+
+  onMounted(() => {
+    unsubscribe = bridge.on(subagentsRunUpdated, (payload) => {
+      if (payload.parentSessionId === parentSessionId.value) upsert(payload.run)
+    })
+  })
+  onBeforeUnmount(() => unsubscribe?.())
+  watch(
+    parentSessionId,
+    (id) => {
+      runs.value = []
+      void load(id)
+    },
+    { immediate: true }
+  )
+  return runs
+}

@@ -1,0 +1,234 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import { providersAdd } from '@shared/contracts/routes/providers.routes'
+import { startFakeLlm, type FakeLlm, type FakeResponse } from '../fixtures/llm/fakeLlm'
+import { patternPng } from '../fixtures/llm/fakeImages'
+import { splitScript, userTexts } from '../main/subagents/helpers'
+import { artifactPath, launchBrowser } from './helpers/browser'
+import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHost, textReply, toolCall, type ChatHost } from './helpers/chatHost'
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- provider request bodies are read by shape */
+
+const IMAGE = patternPng(240, 160)
+/** How long each child keeps working, so its row is seen running before it completes. */
+const CHILD_WORK_MS = { alpha: 1500, beta: 3500 }
+
+let chat: ChatHost
+let browser: Browser
+let gemini: FakeLlm
+
+function lastUserText(body: any): string {
+  const texts = userTexts(body)
+  return texts[texts.length - 1] ?? ''
+}
+
+/** The parent conversation: answers by keyword; after a tool round it quotes the tool result. */
+function parentReply(body: any): FakeResponse {
+  const last = body.messages[body.messages.length - 1]
+  if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 400)}`)
+  const text = lastUserText(body)
+  if (text.includes('split the work')) {
+    return callsReply(
+      toolCall('s1', 'subagent_orchestrator', {
+        operation: 'run',
+        mode: 'parallel',
+        tasks: [
+          { slotId: 'self', title: 'Alpha survey', prompt: 'Find alpha.' },
+          { slotId: 'self', title: 'Beta survey', prompt: 'Find beta.' }
+        ]
+      })
+    )
+  }
+  if (text.includes('pick a fruit')) {
+    return callsReply(toolCall('q1', 'deepchat_question', { question: 'Which fruit?', options: [{ label: 'Apple' }, { label: 'Pear', description: 'the green one' }] }))
+  }
+  if (text.includes('ask and let me skip')) {
+    return callsReply(toolCall('q2', 'deepchat_question', { question: 'Any preference?', options: [{ label: 'Tea' }, { label: 'Coffee' }], custom: false }))
+  }
+  return textReply(`You said: ${text}`)
+}
+
+/** A child works for a while (visible as running), then answers with its result. */
+function childReply(handoff: string): FakeResponse {
+  const name = handoff.includes('Find alpha.') ? 'alpha' : 'beta'
+  return {
+    steps: [
+      { type: 'text', text: [`Working on ${name}. `] },
+      { type: 'delay', ms: CHILD_WORK_MS[name] },
+      { type: 'text', text: [`${name.toUpperCase()}-RESULT`] }
+    ]
+  }
+}
+
+async function setTheme(theme: 'light' | 'dark', page: Page): Promise<void> {
+  await chat.bridge.call(configUpdateSettings, { patch: { theme } })
+  await expect.poll(() => page.locator('html').getAttribute('class')).toSatisfy((c: string | null) => (theme === 'dark') === Boolean(c?.includes('dark')))
+}
+
+/** Screenshots in both themes (ending in light) with an axe check of each. */
+async function shootBothThemes(page: Page, name: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await setTheme(theme, page)
+    await page.screenshot({ path: artifactPath(`${name}-${theme}.png`) })
+    expect(await seriousA11yViolations(page)).toEqual([])
+  }
+  await setTheme('light', page)
+}
+
+const lastAssistant = (page: Page) => page.getByTestId('assistant-message').last()
+
+/** The chat page, with a short default wait so a missing element fails with its name. */
+async function open(): Promise<{ page: Page; errors: string[] }> {
+  const opened = await openChat(browser, chat.host)
+  opened.page.setDefaultTimeout(15_000)
+  return opened
+}
+
+beforeAll(async () => {
+  chat = await startChatHost(splitScript({ parent: parentReply, child: childReply }))
+  gemini = await startFakeLlm({
+    kind: 'gemini',
+    script: () => ({
+      steps: [
+        { type: 'text', text: ['Here is ', 'your picture.'] },
+        { type: 'image', mimeType: 'image/png', data: IMAGE.toString('base64') },
+        { type: 'usage', promptTokens: 12, completionTokens: 30 }
+      ]
+    })
+  })
+  await chat.bridge.call(providersAdd, {
+    provider: {
+      id: 'fake-gemini',
+      kind: 'gemini',
+      name: 'Fake Gemini',
+      baseUrl: gemini.baseUrl,
+      apiKey: 'gemini-test-0123456789',
+      models: [{ id: 'gemini-fake-image', name: 'Gemini image fake', contextLength: 32_000, maxOutputTokens: 8192, vision: true, toolCalling: true, reasoning: false, enabled: true }],
+      maxRetries: 0
+    }
+  })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await chat?.stop()
+  await gemini?.close()
+})
+
+describe('chat blocks against the served host and a fake provider', () => {
+  it('shows one live row per subagent task, each opening its child chat nested under the parent', async () => {
+    const { page, errors } = await open()
+    await sendFromInput(page, 'split the work in two')
+    await page.waitForURL(/#\/chat\//)
+    const parentUrl = page.url()
+    const parentId = parentUrl.split('/chat/')[1]
+    const answer = lastAssistant(page)
+    const rows = answer.getByTestId('subagent-row')
+    // Both children run at once (parallel): each row shows its own task and live status.
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2)
+    expect(await rows.nth(0).getByTestId('subagent-row-title').textContent()).toContain('Alpha survey')
+    expect(await rows.nth(1).getByTestId('subagent-row-title').textContent()).toContain('Beta survey')
+    await expect.poll(() => rows.nth(1).getAttribute('data-status'), { timeout: 10_000 }).toBe('running')
+    // Alpha finishes first while Beta still works: the rows update one by one.
+    await expect.poll(() => rows.nth(0).getAttribute('data-status'), { timeout: 10_000 }).toBe('completed')
+    expect(await rows.nth(1).getAttribute('data-status')).toBe('running')
+    await page.screenshot({ path: artifactPath('subagents-running-light.png') })
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 20_000 }).toBe('sent')
+    expect(await rows.nth(1).getAttribute('data-status')).toBe('completed')
+    expect(await answer.getByTestId('markdown').last().textContent()).toContain('ALPHA-RESULT')
+    await shootBothThemes(page, 'subagents')
+
+    // The row links to the child session: its chat opens and it is nested under the parent.
+    const childId = await rows.nth(1).getAttribute('data-child-session-id')
+    expect(childId).toBeTruthy()
+    await rows.nth(1).getByTestId('subagent-row-link').click()
+    await page.waitForURL(new RegExp(`#/chat/${childId}$`))
+    await expect.poll(() => lastAssistant(page).textContent(), { timeout: 10_000 }).toContain('BETA-RESULT')
+    const parentItem = page.locator(`[data-testid="session-item"][data-session-id="${parentId}"]`)
+    const nested = page.locator(`[data-testid="session-item"][data-session-id="${parentId}"] ~ [data-testid="session-child"]`)
+    await expect.poll(() => nested.count()).toBe(2)
+    expect(await parentItem.count()).toBe(1)
+    expect(await page.locator(`[data-testid="session-child"][data-session-id="${childId}"] a`).getAttribute('aria-current')).toBe('page')
+    await page.screenshot({ path: artifactPath('subagent-child-light.png') })
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('renders an image the model sends, with alt text, and opens it larger on click', async () => {
+    const { page, errors } = await open()
+    await page.getByTestId('model-picker').selectOption({ label: 'Gemini image fake' })
+    await sendFromInput(page, 'draw me a pattern')
+    await page.waitForURL(/#\/chat\//)
+    const answer = lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const image = answer.getByTestId('image-open').locator('img')
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240)
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(160)
+    expect((await image.getAttribute('alt'))?.trim()).toBeTruthy()
+    expect(await answer.getByTestId('markdown').first().textContent()).toContain('Here is your picture.')
+    await shootBothThemes(page, 'image-block')
+
+    await answer.getByTestId('image-open').click()
+    const viewer = page.getByTestId('image-viewer')
+    await viewer.waitFor()
+    const large = viewer.locator('img')
+    expect(await large.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240)
+    expect(await large.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBeGreaterThan(
+      await image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)
+    )
+    expect(await large.getAttribute('alt')).toBe(await image.getAttribute('alt'))
+    await shootBothThemes(page, 'image-viewer')
+    await page.keyboard.press('Escape')
+    await viewer.waitFor({ state: 'detached' })
+    // Focus goes back to the image that opened the viewer.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('image-open')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('answers a single-choice question with one click on an option button', async () => {
+    const { page, errors } = await open()
+    await sendFromInput(page, 'pick a fruit for me')
+    const dialog = page.getByTestId('question-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    expect(await dialog.getByTestId('question-text').textContent()).toBe('Which fruit?')
+    const pear = dialog.getByTestId('question-option-Pear')
+    expect(await pear.evaluate((el) => el.tagName)).toBe('BUTTON')
+    expect(await dialog.locator('input[type="checkbox"]').count()).toBe(0)
+    await shootBothThemes(page, 'question-single')
+
+    await pear.click()
+    await dialog.waitFor({ state: 'detached' })
+    const answer = lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const toolResult = String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
+    expect(toolResult).toContain('Pear')
+    expect(toolResult).not.toContain('Apple')
+    expect(await answer.getByTestId('action-block').textContent()).toContain('Pear')
+    expect(await answer.getByTestId('markdown').last().textContent()).toContain('Tool answered:')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('tells the model when the user skips a question, and the answer continues', async () => {
+    const { page, errors } = await open()
+    await sendFromInput(page, 'ask and let me skip')
+    const dialog = page.getByTestId('question-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    expect(await dialog.getByTestId('question-custom').count()).toBe(0)
+    await dialog.getByTestId('question-skip').click()
+    await dialog.waitFor({ state: 'detached' })
+    const answer = lastAssistant(page)
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    const body = chat.llm.generationRequests().at(-1)!.body as any
+    const toolMessage = body.messages.at(-1)
+    expect(toolMessage.role).toBe('tool')
+    expect(String(toolMessage.content)).toMatch(/skipped/i)
+    expect(await answer.getByTestId('markdown').last().textContent()).toMatch(/Tool answered: .*skipped/i)
+    await shootBothThemes(page, 'question-skipped')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
