@@ -152,6 +152,14 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(await parentItem.count()).toBe(1)
     expect(await page.locator(`[data-testid="session-child"][data-session-id="${childId}"] a`).getAttribute('aria-current')).toBe('page')
     await page.screenshot({ path: artifactPath('subagent-child-light.png') })
+
+    // Back on the parent after a reload: the rows come from the stored run, links and all.
+    await page.goto(parentUrl)
+    await page.reload()
+    const stored = lastAssistant(page).getByTestId('subagent-row')
+    await expect.poll(() => stored.count(), { timeout: 10_000 }).toBe(2)
+    expect(await stored.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual(['completed', 'completed'])
+    expect(await stored.nth(1).getAttribute('data-child-session-id')).toBe(childId)
     expect(errors).toEqual([])
     await page.close()
   })
@@ -184,6 +192,10 @@ describe('chat blocks against the served host and a fake provider', () => {
     await viewer.waitFor({ state: 'detached' })
     // Focus goes back to the image that opened the viewer.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('image-open')
+    // The image is part of the stored message: a reload shows it again.
+    await page.reload()
+    const reloaded = lastAssistant(page).getByTestId('image-open').locator('img')
+    await expect.poll(() => reloaded.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBe(240)
     expect(errors).toEqual([])
     await page.close()
   })
