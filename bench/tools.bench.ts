@@ -116,10 +116,15 @@ let pass = report('grep tool / raw rg (median)', median(toolGrep) / median(rawGr
 
 // glob
 const fgOptions = { cwd: workspace, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore: ['**/node_modules/**', '**/.git/**'] }
-const expected = (await fg('**/*.ts', fgOptions)).length
+const rawFiles = await fg('**/*.ts', fgOptions)
+const expected = rawFiles.length
 const globResult = await callTool('glob', { pattern: '**/*.ts', max_results: 1000 })
-const globTotal = (globResult.rawData.toolResult.data as { total: number }).total
-if (globTotal !== expected) throw new Error(`glob found ${globTotal} files, fast-glob ${expected}`)
+const globData = globResult.rawData.toolResult.data as { total: number; files: string[] }
+if (globData.total !== expected) throw new Error(`glob found ${globData.total} files, fast-glob ${expected}`)
+// The tool must return the right 1,000 in the right order, not just the right count.
+const depth = (p: string): number => p.split('/').length
+const expectedFirst = rawFiles.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, 1000)
+if (globData.files.join('\n') !== expectedFirst.join('\n')) throw new Error('glob returned other files or another order than ranked fast-glob results')
 const [rawGlob, toolGlob] = await interleaved(() => fg('**/*.ts', fgOptions), () => callTool('glob', { pattern: '**/*.ts', max_results: 1000 }), 21)
 console.log(`glob: raw fast-glob median ${median(rawGlob).toFixed(1)} ms, glob tool median ${median(toolGlob).toFixed(1)} ms`)
 pass = report('glob tool / raw fast-glob (median)', median(toolGlob) / median(rawGlob), 'x', { max: 1.3 }) && pass
