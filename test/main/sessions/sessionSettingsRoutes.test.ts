@@ -151,14 +151,18 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
   }, 30_000)
 
   it('a switch made while a turn runs applies from its next provider request; the turn keeps going', async () => {
-    const h = await harness([callsReply(toolCall('s1', 'slow', { ms: 800 })), textReply('Slept.')])
+    const h = await harness([callsReply(toolCall('s1', 'slow', { ms: 800 }), toolCall('s2', 'slow', { ms: 10 })), textReply('Slept.')])
     await startTestServer(h)
     const { sessionId, assistantMessageId } = await h.send('sleep', { permissionMode: 'full_access' })
     await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((block) => block.kind === 'tool_call' && block.status === 'loading'))
     await route(h, 'sessions.updateSettings', { sessionId, patch: { mcpServers: { t: false }, tools: { exec: false } } })
     await h.idle(sessionId)
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('sent')
-    expect(toolResults(h.bodies()[1])).toEqual([{ tool_call_id: 's1', content: 'slept 800' }])
+    const [first, second] = toolResults(h.bodies()[1])
+    expect(first).toEqual({ tool_call_id: 's1', content: 'slept 800' })
+    // The round's next call to that server is refused: it was switched off meanwhile.
+    expect(second.tool_call_id).toBe('s2')
+    expect(second.content).toMatch(/belongs to the MCP server t, which the user switched off for this chat/)
     expect(toolNames(h.bodies()[0])).toEqual(expect.arrayContaining(['slow', 'exec']))
     expect(toolNames(h.bodies()[1])).not.toContain('slow')
     expect(toolNames(h.bodies()[1])).not.toContain('exec')
