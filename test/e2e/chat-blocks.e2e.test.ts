@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
@@ -17,6 +19,7 @@ const CHILD_WORK_MS = { alpha: 1500, beta: 3500 }
 let chat: ChatHost
 let browser: Browser
 let gemini: FakeLlm
+let outside: string
 
 function lastUserText(body: any): string {
   const texts = userTexts(body)
@@ -40,6 +43,9 @@ function parentReply(body: any): FakeResponse {
       })
     )
   }
+  if (text.includes('delegate a write')) {
+    return callsReply(toolCall('s2', 'subagent_orchestrator', { mode: 'parallel', tasks: [{ slotId: 'self', title: 'Note writer', prompt: 'Write the note outside.' }] }))
+  }
   if (text.includes('pick a fruit')) {
     return callsReply(toolCall('q1', 'deepchat_question', { question: 'Which fruit?', options: [{ label: 'Apple' }, { label: 'Pear', description: 'the green one' }] }))
   }
@@ -50,7 +56,12 @@ function parentReply(body: any): FakeResponse {
 }
 
 /** A child works for a while (visible as running), then answers with its result. */
-function childReply(handoff: string): FakeResponse {
+function childReply(handoff: string, body: any): FakeResponse {
+  if (handoff.includes('Write the note outside.')) {
+    const last = body.messages[body.messages.length - 1]
+    if (last.role === 'tool') return textReply(`NOTE-WRITTEN: ${String(last.content).slice(0, 80)}`)
+    return callsReply(toolCall('w1', 'write', { path: join(outside, 'child-note.txt'), content: 'from the child' }))
+  }
   const name = handoff.includes('Find alpha.') ? 'alpha' : 'beta'
   return {
     steps: [
@@ -87,6 +98,7 @@ async function open(): Promise<{ page: Page; errors: string[] }> {
 
 beforeAll(async () => {
   chat = await startChatHost(splitScript({ parent: parentReply, child: childReply }))
+  outside = chat.outsideDir()
   gemini = await startFakeLlm({
     kind: 'gemini',
     script: () => ({
@@ -160,6 +172,27 @@ describe('chat blocks against the served host and a fake provider', () => {
     await expect.poll(() => stored.count(), { timeout: 10_000 }).toBe(2)
     expect(await stored.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual(['completed', 'completed'])
     expect(await stored.nth(1).getAttribute('data-child-session-id')).toBe(childId)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it("asks in the parent's window for a subagent's permission, naming it; the row waits, then completes", async () => {
+    const { page, errors } = await open()
+    await sendFromInput(page, 'delegate a write please')
+    const dialog = page.getByTestId('permission-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    expect(await dialog.getByTestId('permission-subagent').textContent()).toContain('Self')
+    expect(await dialog.getByTestId('permission-paths').textContent()).toContain(join(outside, 'child-note.txt'))
+    const row = lastAssistant(page).getByTestId('subagent-row')
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('waiting_permission')
+    await shootBothThemes(page, 'subagent-permission')
+
+    await dialog.getByTestId('permission-allow-once').click()
+    await dialog.waitFor({ state: 'detached' })
+    await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('completed')
+    await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(existsSync(join(outside, 'child-note.txt')) && readFileSync(join(outside, 'child-note.txt'), 'utf8')).toBe('from the child')
+    expect(await lastAssistant(page).getByTestId('markdown').last().textContent()).toContain('NOTE-WRITTEN')
     expect(errors).toEqual([])
     await page.close()
   })
