@@ -14,7 +14,7 @@ import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHo
 
 const IMAGE = patternPng(240, 160)
 /** How long each child keeps working, so its row is seen running before it completes. */
-const CHILD_WORK_MS = { alpha: 1500, beta: 3500 }
+const CHILD_WORK_MS = { alpha: 1500, beta: 6000 }
 
 let chat: ChatHost
 let browser: Browser
@@ -151,6 +151,11 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(await rows.nth(1).getAttribute('data-status')).toBe('completed')
     expect(await answer.getByTestId('markdown').last().textContent()).toContain('ALPHA-RESULT')
     await shootBothThemes(page, 'subagents')
+    await chat.bridge.call(configUpdateSettings, { patch: { language: 'zh-CN', theme: 'dark' } })
+    await expect.poll(() => rows.nth(0).getByTestId('subagent-row-status').textContent()).toBe('完成')
+    await page.screenshot({ path: artifactPath('subagents-zh-dark.png') })
+    await chat.bridge.call(configUpdateSettings, { patch: { language: 'en-US', theme: 'light' } })
+    await expect.poll(() => rows.nth(0).getByTestId('subagent-row-status').textContent()).toBe('Done')
 
     // The row links to the child session: its chat opens and it is nested under the parent.
     const childId = await rows.nth(1).getAttribute('data-child-session-id')
@@ -174,7 +179,7 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(await stored.nth(1).getAttribute('data-child-session-id')).toBe(childId)
     expect(errors).toEqual([])
     await page.close()
-  })
+  }, 120_000)
 
   it("asks in the parent's window for a subagent's permission, naming it; the row waits, then completes", async () => {
     const { page, errors } = await open()
