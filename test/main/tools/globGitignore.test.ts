@@ -163,6 +163,18 @@ describe('GitignoreScope', () => {
     expect(listed.sort()).toEqual(['', 'cache', 'pkg', 'pkg/src'])
   })
 
+  it('also works as a plain readdir (names only) and passes listing errors through', async () => {
+    write('.gitignore', '*.tmp\n')
+    write('a.tmp')
+    write('b.ts')
+    const scope = new GitignoreScope(dir, dir, dir)
+    const list = (path: string): Promise<unknown[]> =>
+      new Promise((resolve, reject) => scope.readdir(path, (error, entries) => (error ? reject(error) : resolve(entries))))
+    expect((await list(dir)).sort()).toEqual(['.gitignore', 'a.tmp', 'b.ts'])
+    expect(scope.keep('', ['a.tmp', 'b.ts'])).toEqual(['b.ts'])
+    await expect(list(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' })
+  })
+
   it('does not walk ignored folders through the glob tool either', async () => {
     write('.gitignore', 'big/\n')
     for (let i = 0; i < 50; i++) write(`big/f${i}/x.ts`)

@@ -153,7 +153,9 @@ export class GitignoreScope {
   }
 
   /** A drop-in for `fs.readdir` as fast-glob calls it. */
-  readonly readdir = (path: string, options: object, callback: ReaddirCallback): void => {
+  readonly readdir = (path: string, optionsOrCallback: object | ReaddirCallback, maybeCallback?: ReaddirCallback): void => {
+    const callback = typeof optionsOrCallback === 'function' ? (optionsOrCallback as ReaddirCallback) : maybeCallback!
+    const options = typeof optionsOrCallback === 'function' ? {} : optionsOrCallback
     readdir(path, options as { withFileTypes: true }, (error, entries) => {
       if (error) return callback(error, entries)
       let listed: (Dirent | string)[] = entries
