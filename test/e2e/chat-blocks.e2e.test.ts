@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
+import { mcpAdd, mcpList } from '@shared/contracts/routes/mcp.routes'
 import { startFakeLlm, type FakeLlm, type FakeResponse } from '../fixtures/llm/fakeLlm'
 import { patternPng } from '../fixtures/llm/fakeImages'
 import { splitScript, userTexts } from '../main/subagents/helpers'
@@ -13,6 +14,8 @@ import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHo
 /* eslint-disable @typescript-eslint/no-explicit-any -- provider request bodies are read by shape */
 
 const IMAGE = patternPng(240, 160)
+const EVERYTHING = join(import.meta.dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js')
+const LONG_OPERATION = 'trigger-long-running-operation'
 /** How long each child keeps working, so its row is seen running before it completes. */
 const CHILD_WORK_MS = { alpha: 1500, beta: 6000 }
 
@@ -46,6 +49,7 @@ function parentReply(body: any): FakeResponse {
   if (text.includes('delegate a write')) {
     return callsReply(toolCall('s2', 'subagent_orchestrator', { mode: 'parallel', tasks: [{ slotId: 'self', title: 'Note writer', prompt: 'Write the note outside.' }] }))
   }
+  if (text.includes('run the slow tool')) return callsReply(toolCall('m1', LONG_OPERATION, { duration: 3, steps: 3 }))
   if (text.includes('pick a fruit')) {
     return callsReply(toolCall('q1', 'deepchat_question', { question: 'Which fruit?', options: [{ label: 'Apple' }, { label: 'Pear', description: 'the green one' }] }))
   }
@@ -201,6 +205,28 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(errors).toEqual([])
     await page.close()
   })
+
+  it("shows an MCP tool's progress on its row while it runs", async () => {
+    await chat.bridge.call(mcpAdd, { server: { id: 'everything', name: 'everything', type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], enabled: true } })
+    await expect
+      .poll(async () => (await chat.bridge.call(mcpList, {})).servers.find((s) => s.id === 'everything')?.status.state, { timeout: 30_000 })
+      .toBe('running')
+    const { page, errors } = await open()
+    await sendFromInput(page, 'run the slow tool')
+    // MCP tools ask first; once allowed, the row shows the server's progress notifications.
+    const dialog = page.getByTestId('permission-dialog')
+    await dialog.waitFor({ timeout: 15_000 })
+    await dialog.getByTestId('permission-allow-once').click()
+    const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`)
+    await expect.poll(() => tool.getByTestId('tool-call-progress').textContent(), { timeout: 10_000 }).toMatch(/^[12]\/3$/)
+    await page.screenshot({ path: artifactPath('tool-progress-light.png') })
+    await expect.poll(() => tool.getAttribute('data-status'), { timeout: 15_000 }).toBe('success')
+    expect(await tool.getByTestId('tool-call-progress').count()).toBe(0)
+    await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(await lastAssistant(page).getByTestId('markdown').last().textContent()).toContain('Long running operation completed')
+    expect(errors).toEqual([])
+    await page.close()
+  }, 120_000)
 
   it('renders an image the model sends, with alt text, and opens it larger on click', async () => {
     const { page, errors } = await open()
