@@ -2,6 +2,10 @@
 import { describe, expect, it } from 'vitest'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { appPickFolder } from '@shared/contracts/routes/app.routes'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters } from '../../../src/main/presenter'
+import { createRouter } from '../../../src/main/routes'
 import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness, waitFor, tempDir, type LoopHarness } from '../loop/helpers'
 
 const harness = useLoopHarness()
@@ -188,5 +192,26 @@ describe('app.pickFolder', () => {
   it('says the headless host has no native folder dialog', async () => {
     const h = await harness([])
     expect(await route(h, 'app.pickFolder', {})).toEqual({ supported: false })
+  })
+
+  it("returns the platform dialog's choice (null when cancelled) where there is one", async () => {
+    const dataDir = tempDir()
+    const asked: unknown[] = []
+    const answers = ['/home/me/project', null]
+    // Electron's dialog needs a display; the route only depends on the Platform method.
+    const pickFolder = async (options: unknown) => {
+      asked.push(options)
+      return answers.shift() ?? null
+    }
+    const platform = { ...createNodePlatform({ dataDir, log: () => {} }), pickFolder }
+    const presenters = createPresenters(platform, { log: () => {} })
+    try {
+      const router = createRouter(presenters)
+      expect(await router.call(appPickFolder, { title: 'Workspace', defaultPath: '/home/me' })).toEqual({ supported: true, path: '/home/me/project' })
+      expect(await router.call(appPickFolder, {})).toEqual({ supported: true, path: null })
+      expect(asked).toEqual([{ title: 'Workspace', defaultPath: '/home/me' }, {}])
+    } finally {
+      await presenters.dispose()
+    }
   })
 })
