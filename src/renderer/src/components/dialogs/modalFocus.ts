@@ -7,8 +7,8 @@ const FOCUSABLE =
 const openModals: symbol[] = []
 
 export interface ModalFocusOptions {
-  /** Escape on the topmost modal; null when the modal cannot be dismissed (Escape does nothing). */
-  onEscape: (() => void) | null
+  /** Escape on the topmost modal (a modal that cannot be dismissed ignores it). */
+  onEscape: () => void
 }
 
 /**
@@ -46,7 +46,7 @@ export function useModalFocus(panel: Ref<HTMLElement | null>, options: ModalFocu
     if (event.key === 'Escape') {
       // Handled here whether or not the modal may close: nothing underneath reacts to it.
       event.preventDefault()
-      options.onEscape?.()
+      options.onEscape()
     } else if (event.key === 'Tab') {
       wrapTab(event)
     }
