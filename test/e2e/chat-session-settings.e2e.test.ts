@@ -70,6 +70,10 @@ describe('settings of an existing chat', () => {
       await page.screenshot({ path: artifactPath(`tools-popover-session-${theme}.png`) })
       expect(await seriousA11yViolations(page)).toEqual([])
     }
+    await chat.bridge.call(configUpdateSettings, { patch: { language: 'zh-CN' } })
+    await expect.poll(() => popover.getByTestId('tools-scope').textContent()).toContain('只对此对话生效')
+    await page.screenshot({ path: artifactPath('tools-popover-session-zh-dark.png') })
+    await chat.bridge.call(configUpdateSettings, { patch: { language: 'en-US' } })
     await setTheme('light', page)
     await page.keyboard.press('Escape')
     await expect.poll(() => popover.count()).toBe(0)
