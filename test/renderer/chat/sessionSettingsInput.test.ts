@@ -10,6 +10,8 @@ import { useChatStore } from '@renderer/stores/chat'
 import { eventually } from '../settings/helpers'
 import { useRealBridge } from '../helpers/realBridge'
 
+const TEST_SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'testServer.mjs')
+
 let bridge: ReturnType<typeof useRealBridge> | undefined
 const cleanup: Array<() => void> = []
 afterEach(async () => {
@@ -124,4 +126,13 @@ describe('chat input on an existing chat', () => {
     await eventually(() => expect(presenters.sessionSettings.get(sessionId).mcpServers[0].enabled).toBe(false))
     expect(presenters.mcp.getServer(servers[0].id).enabled).toBe(servers[0].enabled)
   })
+
+  it('shows a server starting up while the popover is open', async () => {
+    const { wrapper, presenters } = await openExistingChat()
+    await presenters.mcp.addServer({ id: 't', name: 'Test server', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+    await wrapper.get('[data-testid="tools-button"]').trigger('click')
+    await eventually(() => expect(wrapper.get('[data-testid="mcp-state-t"]').text()).toBe('Stopped'))
+    await presenters.mcp.startServer('t')
+    await eventually(() => expect(wrapper.get('[data-testid="mcp-state-t"]').text()).toBe('Running'), 20_000)
+  }, 30_000)
 })
