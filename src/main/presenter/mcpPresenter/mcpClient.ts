@@ -9,6 +9,8 @@ import {
   CancelledNotificationSchema,
   CreateMessageRequestSchema,
   ElicitRequestSchema,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
@@ -54,6 +56,21 @@ export interface McpClientDeps extends TransportDeps {
 function isUnauthorized(error: unknown): boolean {
   if (error instanceof UnauthorizedError) return true
   return (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401
+}
+
+/**
+ * The SDK hands notifications to their handlers a microtask later but settles responses at
+ * once, so progress notifications that arrive in the same read as the result (a fast tool, a
+ * busy machine) find their request already finished and are dropped. Settling responses a
+ * microtask later too keeps the order the server wrote them in.
+ */
+function deliverInArrivalOrder(transport: Transport): void {
+  const dispatch = transport.onmessage
+  if (!dispatch) return
+  transport.onmessage = (message, extra) => {
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) queueMicrotask(() => dispatch(message, extra))
+    else dispatch(message, extra)
+  }
 }
 
 export interface CallToolOptions extends McpCallOptions {
@@ -183,6 +200,7 @@ export class McpClient {
     this.registerHandlers(client)
     // Starting (npx downloading a package, a cold interpreter) can take longer than a tool call.
     await client.connect(transport, { timeout: Math.max(this.config.timeoutMs, CONNECT_TIMEOUT_MS) })
+    deliverInArrivalOrder(transport)
     this.client = client
     this.transport = transport
     this.transportKind = kind
