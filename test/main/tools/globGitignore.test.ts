@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { readdir as fsReaddir, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
@@ -84,6 +85,14 @@ describe('glob and .gitignore', () => {
     expect(await glob({ pattern: 'build/**/*.js' })).toEqual([])
   })
 
+  it('treats a rule without a slash as matching folders of that name too', async () => {
+    put('.gitignore', 'cache\n')
+    put('cache/a.js')
+    put('src/cache/deep/b.js')
+    put('src/cache.js')
+    expect(await glob({ pattern: '**/*.js' })).toEqual(['src/cache.js'])
+  })
+
   it('anchors rules with a slash to the folder of their .gitignore', async () => {
     put('.gitignore', '/only-root.ts\r\nsrc/gen/\r\n')
     put('only-root.ts')
@@ -118,6 +127,39 @@ describe('glob and .gitignore', () => {
     expect(result.rawData.toolResult.data).toMatchObject({ total: 31, truncated: true })
     expect(files(result)).toEqual(['.gitignore', 'd0/f0.txt', 'd0/f12.txt', 'd0/f15.txt', 'd0/f18.txt'])
     expect(h.text(result)).toContain('[Showing the best 5 of 31; narrow the pattern or path.]')
+  })
+})
+
+describe('glob agrees with git', () => {
+  // Git itself is the reference: `git ls-files --others --exclude-standard` lists exactly the
+  // files no .gitignore excludes (nothing is tracked in a fresh repository).
+  const gitUntracked = (cwd: string, scope = '.'): string[] =>
+    execFileSync('git', ['ls-files', '--others', '--exclude-standard', '-z', '--', scope], {
+      cwd,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' }
+    })
+      .split('\0')
+      .filter(Boolean)
+
+  it('returns the files git does not ignore, from the root and from a subfolder', async () => {
+    put('.gitignore', '*.log\n!keep.log\nbuild/\n/root-only.txt\ndocs/*.md\nout/*\n!out/keep/\ncache\n')
+    put('docs/.gitignore', '!README.md\n')
+    put('src/.gitignore', '*.gen.ts\n!important.gen.ts\n')
+    put('src/lib/.gitignore', 'important.gen.ts\n')
+    const tree = [
+      'a.log', 'keep.log', 'sub/b.log', 'sub/keep.log', 'build/x.js', 'src/build/y.js', 'root-only.txt', 'src/root-only.txt',
+      'docs/README.md', 'docs/other.md', 'docs/sub/deep.md', 'out/keep/a.ts', 'out/drop/b.ts', 'out/c.ts', 'cache/z.js',
+      'src/cache/q.js', 'src/a.gen.ts', 'src/important.gen.ts', 'src/lib/important.gen.ts', 'src/lib/other.gen.ts', 'src/main.ts', 'README.md'
+    ]
+    for (const file of tree) put(file)
+    execFileSync('git', ['init', '-q'], { cwd: h.workspace })
+    const fromRoot = gitUntracked(h.workspace)
+    expect(fromRoot).toContain('src/important.gen.ts') // the fixture means something to git
+    expect(fromRoot).not.toContain('src/lib/important.gen.ts')
+    expect((await glob({ pattern: '**/*', max_results: 1000 })).sort()).toEqual(fromRoot.sort())
+    const fromSrc = gitUntracked(h.workspace, 'src').map((file) => file.slice('src/'.length))
+    expect((await glob({ pattern: '**/*', path: 'src', max_results: 1000 })).sort()).toEqual(fromSrc.sort())
   })
 })
 

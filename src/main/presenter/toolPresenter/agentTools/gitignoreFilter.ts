@@ -16,17 +16,17 @@ interface GitignoreRules {
   prefix: string
 }
 
-/**
- * Compiled `.gitignore` files, reused while a file keeps its size and mtime. `ignore` also
- * caches its answer per path, so repeated searches of the same tree stay cheap.
- */
-const matcherCache = new Map<string, { version: string; matcher: CompiledGitignore | null }>()
-const MATCHER_CACHE_SIZE = 128
-
 interface CompiledGitignore {
   matcher: Ignore
   byName: boolean
 }
+
+/**
+ * Compiled `.gitignore` files, reused while a file keeps its size and mtime. `ignore` also
+ * caches its answer per path or name, so repeated searches of the same tree stay cheap.
+ */
+const matcherCache = new Map<string, { version: string; matcher: CompiledGitignore | null }>()
+const MATCHER_CACHE_SIZE = 128
 
 function loadMatcher(file: string): CompiledGitignore | null {
   const info = statSync(file, { throwIfNoEntry: false })
