@@ -172,6 +172,18 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(toolNames(h.bodies()[1])).not.toContain('exec')
   }, 30_000)
 
+  it('keeps both of two changes sent at once (a model check in flight does not overwrite the mode)', async () => {
+    const h = await harness([textReply('Hi.')])
+    await h.presenters.llmProviders.addProvider({ id: 'other', kind: 'openai', name: 'Other', baseUrl: h.llm.baseUrl, apiKey: 'sk-test-0123456789abcd', models: [{ id: 'second-model', name: 'Second' }], maxRetries: 0 })
+    const { sessionId } = await h.send('hello')
+    await h.idle(sessionId)
+    await Promise.all([
+      route(h, 'sessions.updateSettings', { sessionId, patch: { model: { providerId: 'other', modelId: 'second-model' } } }),
+      route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'accept_edits' } })
+    ])
+    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({ modelId: 'second-model', permissionMode: 'accept_edits' })
+  }, 30_000)
+
   it('does not let a subagent chat get more access than its parent', async () => {
     const h = await harness([textReply('Hi.')])
     const { sessionId } = await h.send('hello')

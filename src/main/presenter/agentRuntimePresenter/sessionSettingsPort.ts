@@ -47,8 +47,8 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
   }
 
   async function update(sessionId: string, patch: SessionSettingsPatch): Promise<SessionSettingsView> {
-    const session = deps.sessions.require(sessionId)
     const current = await read(sessionId)
+    const session = deps.sessions.require(sessionId) // after the await: nothing concurrent is overwritten
     if (patch.model && !current.availableModels.some((m) => m.providerId === patch.model!.providerId && m.modelId === patch.model!.modelId)) {
       throw new Error(`Model ${patch.model.providerId}/${patch.model.modelId} is not an enabled model; pick one of availableModels.`)
     }
@@ -144,8 +144,10 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
   }
 
   async function update(sessionId: string, patch: UserSettingsPatch): Promise<UserSettingsView> {
-    const session = deps.sessions.require(sessionId)
+    deps.sessions.require(sessionId)
     if (patch.model) await requireEnabledModel(patch.model)
+    // Read after the await and write without another: a concurrent change is never overwritten.
+    const session = deps.sessions.require(sessionId)
     if (patch.permissionMode) requireWithinParent(session, patch.permissionMode)
     const workspaceDir = patch.workspaceDir === undefined ? session.workspaceDir : patch.workspaceDir && resolveWorkspaceDir(patch.workspaceDir)
     const toolState = patch.tools ? switchTools(deps.state.get(sessionId), patch.tools) : null
