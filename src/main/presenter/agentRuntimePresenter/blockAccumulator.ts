@@ -30,6 +30,8 @@ export class BlockAccumulator {
   error: { code: string; message: string } | null = null
   /** Whether this round produced anything the user can see (text, reasoning, calls, images). */
   roundHadOutput = false
+  /** Tool name -> its server's display name, so each call's row can say where the tool comes from. */
+  toolServerNames: ReadonlyMap<string, string> = new Map()
 
   constructor(
     initial: readonly MessageBlock[],
@@ -163,7 +165,8 @@ export class BlockAccumulator {
   private startCall(id: string, name: string): void {
     this.closeNarrative()
     this.roundHadOutput = true
-    const block = this.add({ kind: 'tool_call', status: 'pending', text: '', toolCall: { id, name, params: '' } })
+    const serverName = this.toolServerNames.get(name)
+    const block = this.add({ kind: 'tool_call', status: 'pending', text: '', toolCall: { id, name, params: '', ...(serverName ? { serverName } : {}) } })
     this.openCalls.set(id, block)
   }
 

@@ -119,6 +119,7 @@ export class ChatRun {
     const ctx = this.toolContext()
     const loadTools = async () => {
       this.definitions = await this.deps.tools.getAllToolDefinitions(ctx)
+      this.acc.toolServerNames = new Map(this.definitions.map((d) => [d.function.name, d.server.name]))
       const tools: LLMToolDefinition[] = this.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }))
       const prompt = [spec.session.generationSettings.systemPrompt ?? '', this.deps.tools.buildToolSystemPrompt(this.definitions)].filter(Boolean).join('\n\n')
       return { tools, prompt }
