@@ -154,6 +154,11 @@ describe('retry and edit', () => {
     const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
     expect(messages.map((m: any) => m.id)).toEqual([expect.any(String), retried.assistantMessageId])
     expect(messages[1].blocks[0].text).toBe('Answer two.')
+    // Windows hear that the old answer left before they hear of the new one.
+    const names = h.events.map((e) => e.name)
+    const superseded = names.indexOf('chat.messages.superseded')
+    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([{ sessionId: first.sessionId, messageIds: [first.assistantMessageId], reason: 'retry' }])
+    expect(superseded).toBeLessThan(h.events.findIndex((e) => e.name === 'chat.message.created' && (e.payload as any).message.id === retried.assistantMessageId))
   })
 
   it('edit-and-resend replaces the prompt and everything after it', async () => {
@@ -168,5 +173,6 @@ describe('retry and edit', () => {
     expect(body).not.toContain('cats')
     const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
     expect(messages.map((m: any) => m.content?.text ?? m.blocks[0]?.text)).toEqual(['tell me about dogs', 'About dogs.'])
+    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([{ sessionId: first.sessionId, messageIds: before.map((m: any) => m.id), reason: 'edit' }])
   })
 })

@@ -4,7 +4,7 @@ import type { ChatImageInput, ChatMessageView, QueuedInput, StreamCursor } from 
 import type { MessageBlock, MessageRecord, SessionRecord, UserMessageContent } from '@shared/types/session'
 import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
-import { chatMessageCreated, chatQueueChanged, chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
+import { chatMessageCreated, chatMessagesSuperseded, chatQueueChanged, chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
 import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionPresenter } from '../sessionPresenter'
@@ -134,7 +134,7 @@ export class AgentRuntimePresenter {
     const all = this.history.current(session)
     const user = [...all].reverse().find((m) => m.role === 'user' && m.orderSeq < target.orderSeq)
     if (!user) throw new AppError('invalid_input', 'There is no user message to answer again')
-    this.history.supersede(session, all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id), 'retry')
+    this.supersede(session, all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id), 'retry')
     return this.startRun(session, user, this.createAssistant(session.id))
   }
 
@@ -145,8 +145,14 @@ export class AgentRuntimePresenter {
     if (target.sessionId !== sessionId || target.role !== 'user') throw new AppError('invalid_input', 'Only a user message of this session can be edited')
     if (!text.trim()) throw new AppError('invalid_message', 'Message cannot be empty')
     const later = this.history.current(session).filter((m) => m.orderSeq >= target.orderSeq)
-    this.history.supersede(session, later.map((m) => m.id), 'edit')
+    this.supersede(session, later.map((m) => m.id), 'edit')
     return this.startTurn(session, { text, files: target.content?.files ?? [], links: [] })
+  }
+
+  /** Windows drop the messages before the new turn's first event reaches them, so old and new never show together. */
+  private supersede(session: SessionRecord, messageIds: string[], reason: 'retry' | 'edit'): void {
+    this.history.supersede(session, messageIds, reason)
+    if (messageIds.length) this.deps.events.emit(chatMessagesSuperseded, { sessionId: session.id, messageIds, reason })
   }
 
   listQueue(sessionId: string): QueuedInput[] {

@@ -12,6 +12,7 @@ import {
 } from '@shared/contracts/routes/chat.routes'
 import {
   chatMessageCreated,
+  chatMessagesSuperseded,
   chatQueueChanged,
   chatStreamCompleted,
   chatStreamDelta,
@@ -80,6 +81,9 @@ export const useChatStore = defineStore('chat', () => {
         if (sid !== sessionId.value || byId.has(message.id)) return
         addMessages([reactiveCopy({ ...message, stream: null })])
       }),
+      bridge.on(chatMessagesSuperseded, ({ sessionId: sid, messageIds }) => {
+        if (sid === sessionId.value) removeMessages(messageIds)
+      }),
       bridge.on(chatQueueChanged, ({ sessionId: sid, items }) => {
         if (sid === sessionId.value) queue.value = items
       }),
@@ -93,6 +97,12 @@ export const useChatStore = defineStore('chat', () => {
         settingsTimer = setTimeout(() => void loadSettings().catch(() => undefined), 150)
       })
     ]
+  }
+
+  function removeMessages(ids: string[]): void {
+    const gone = new Set(ids)
+    for (const id of ids) byId.delete(id)
+    messages.value = messages.value.filter((m) => !gone.has(m.id))
   }
 
   function addMessages(list: ChatMessageView[], atStart = false): void {
