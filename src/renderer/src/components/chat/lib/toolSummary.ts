@@ -25,6 +25,40 @@ export function summarizeArgs(params: string): string {
   return first === undefined ? '' : String(first).replace(/\s+/g, ' ').slice(0, 120)
 }
 
+/** What an orchestrator call does: the tasks it runs, or the operation and the run it names. */
+function summarizeOrchestrator(args: Record<string, unknown>): string {
+  const tasks = Array.isArray(args.tasks) ? args.tasks : []
+  const titles = tasks.map((t) => (t && typeof t === 'object' ? (t as { title?: unknown }).title : null)).filter((t): t is string => typeof t === 'string' && Boolean(t.trim()))
+  if (titles.length) return titles.join(', ')
+  const operation = typeof args.operation === 'string' ? args.operation : 'run'
+  return [operation, typeof args.runId === 'string' ? args.runId : ''].filter(Boolean).join(' ')
+}
+
+/** The row's one-line summary of a call; some tools say more in their own terms. */
+export function summarizeCall(name: string, params: string): string {
+  if (name === 'subagent_orchestrator') {
+    const args = parseArgs(params)
+    if (args) return oneLine(summarizeOrchestrator(args))
+  }
+  return summarizeArgs(params)
+}
+
+/**
+ * The progress shown on the row beside the summary: its first line, without a lead the summary
+ * already shows (a progress text that starts by repeating it reads "parallel parallel · …").
+ */
+export function rowProgress(progress: unknown, summary: string): string {
+  if (typeof progress !== 'string') return ''
+  const first = progress.split('\n')[0].trim()
+  const lead = summary.trim()
+  if (!lead || !first.startsWith(lead)) return first
+  return first.slice(lead.length).replace(/^[\s·:,\-–—]+/, '') || first
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').slice(0, 120)
+}
+
 export function prettyJson(params: string): string {
   const args = parseArgs(params)
   return args ? JSON.stringify(args, null, 2) : params
