@@ -146,6 +146,12 @@ describe('chat blocks against the served host and a fake provider', () => {
     await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(2)
     expect(await rows.nth(0).getByTestId('subagent-row-title').textContent()).toContain('Alpha survey')
     expect(await rows.nth(1).getByTestId('subagent-row-title').textContent()).toContain('Beta survey')
+    // The call's own row says what it runs, and its progress doesn't start by repeating the mode.
+    const orchestrator = answer.locator('[data-testid="tool-call"][data-tool="subagent_orchestrator"]')
+    expect(await orchestrator.getByTestId('tool-call-summary').textContent()).toBe('Alpha survey, Beta survey')
+    expect(await orchestrator.getByTestId('tool-call-server').textContent()).toContain('agent-subagents')
+    await expect.poll(() => orchestrator.getByTestId('tool-call-progress').textContent()).toMatch(/^parallel · 2 subagents · /)
+    expect((await orchestrator.getByTestId('tool-call-toggle').innerText()).replace(/\s+/g, ' ')).not.toMatch(/\b(\w+) \1\b/)
     await expect.poll(() => rows.nth(1).getAttribute('data-status'), { timeout: 10_000 }).toBe('running')
     // Alpha finishes first while Beta still works: the rows update one by one.
     await expect.poll(() => rows.nth(0).getAttribute('data-status'), { timeout: 10_000 }).toBe('completed')
@@ -172,7 +178,10 @@ describe('chat blocks against the served host and a fake provider', () => {
     await expect.poll(() => nested.count()).toBe(2)
     expect(await parentItem.count()).toBe(1)
     expect(await page.locator(`[data-testid="session-child"][data-session-id="${childId}"] a`).getAttribute('aria-current')).toBe('page')
-    await page.screenshot({ path: artifactPath('subagent-child-light.png') })
+    // Two children of one slot are told apart by their tasks; the slot stands beside each.
+    expect(await nested.getByTestId('session-title').allTextContents()).toEqual(expect.arrayContaining(['Alpha survey', 'Beta survey']))
+    expect(await nested.getByTestId('session-slot').allTextContents()).toEqual(['Self', 'Self'])
+    await shootBothThemes(page, 'subagent-child')
 
     // Back on the parent after a reload: the rows come from the stored run, links and all.
     await page.goto(parentUrl)
@@ -190,8 +199,11 @@ describe('chat blocks against the served host and a fake provider', () => {
     await sendFromInput(page, 'delegate a write please')
     const dialog = page.getByTestId('permission-dialog')
     await dialog.waitFor({ timeout: 15_000 })
-    expect(await dialog.getByTestId('permission-subagent').textContent()).toContain('Self')
+    // Named by its task (slot · title), with the child's own call arguments.
+    expect(await dialog.getByTestId('permission-subagent').textContent()).toContain('Self · Note writer')
     expect(await dialog.getByTestId('permission-paths').textContent()).toContain(join(outside, 'child-note.txt'))
+    await expect.poll(() => dialog.getByTestId('permission-args').textContent()).toContain('from the child')
+    expect(await dialog.getByTestId('permission-args').textContent()).toContain('child-note.txt')
     const row = lastAssistant(page).getByTestId('subagent-row')
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('waiting_permission')
     await shootBothThemes(page, 'subagent-permission')
@@ -207,7 +219,7 @@ describe('chat blocks against the served host and a fake provider', () => {
   })
 
   it("shows an MCP tool's progress on its row while it runs", async () => {
-    await chat.bridge.call(mcpAdd, { server: { id: 'everything', name: 'everything', type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], enabled: true } })
+    await chat.bridge.call(mcpAdd, { server: { id: 'everything', name: 'Everything demo', type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], enabled: true } })
     await expect
       .poll(async () => (await chat.bridge.call(mcpList, {})).servers.find((s) => s.id === 'everything')?.status.state, { timeout: 30_000 })
       .toBe('running')
@@ -219,11 +231,18 @@ describe('chat blocks against the served host and a fake provider', () => {
     await dialog.getByTestId('permission-allow-once').click()
     const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`)
     await expect.poll(() => tool.getByTestId('tool-call-progress').textContent(), { timeout: 10_000 }).toMatch(/^[12]\/3$/)
+    // The row says which server the tool comes from (its display name).
+    expect(await tool.getByTestId('tool-call-name').textContent()).toBe(LONG_OPERATION)
+    expect(await tool.getByTestId('tool-call-server').textContent()).toContain('Everything demo')
     await page.screenshot({ path: artifactPath('tool-progress-light.png') })
     await expect.poll(() => tool.getAttribute('data-status'), { timeout: 15_000 }).toBe('success')
     expect(await tool.getByTestId('tool-call-progress').count()).toBe(0)
     await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     expect(await lastAssistant(page).getByTestId('markdown').last().textContent()).toContain('Long running operation completed')
+    await shootBothThemes(page, 'mcp-tool-row')
+    // Stored with the block: a reload still names the server.
+    await page.reload()
+    await expect.poll(() => lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`).getByTestId('tool-call-server').textContent(), { timeout: 10_000 }).toContain('Everything demo')
     expect(errors).toEqual([])
     await page.close()
   }, 120_000)
