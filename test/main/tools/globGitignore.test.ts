@@ -176,6 +176,18 @@ describe('glob ranking', () => {
   })
 })
 
+describe('glob duplicates', () => {
+  it('lists a file once, whether patterns overlap in one walk or walks overlap', async () => {
+    put('src/a.ts')
+    put('src/main/b.ts')
+    put('src/main/deep/c.ts')
+    const all = ['src/a.ts', 'src/main/b.ts', 'src/main/deep/c.ts']
+    expect(await glob({ pattern: '**/*.{ts,ts}' })).toEqual(all)
+    expect(await glob({ pattern: '{src,src/main}/**/*.ts' })).toEqual(all)
+    expect(await glob({ pattern: '{src/main,src/main/deep}/*.ts' })).toEqual(['src/main/b.ts', 'src/main/deep/c.ts'])
+  })
+})
+
 describe('GitignoreScope', () => {
   let dir: string
   beforeEach(() => {

@@ -54,7 +54,7 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
   const isGlob = GLOB_CHARS.test(pattern)
   const userPattern = isGlob ? normaliseGlob(pattern) : '**/*'
   const gitignore = new GitignoreScope(root, realPathOf(root), workspaceRoot)
-  const found = await fg(userPattern, {
+  const options: fg.Options = {
     cwd: root,
     dot: true,
     onlyFiles: true,
@@ -63,7 +63,11 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
     ignore: GLOB_ALWAYS_IGNORED,
     // The walk itself finds the .gitignore files and skips ignored folders.
     fs: { readdir: gitignore.readdir as unknown as typeof readdir }
-  })
+  }
+  // `unique` costs a hash lookup per entry walked; only walks from several bases (`{a,a/b}/**`)
+  // can reach a path twice. One walk without following links lists each path once.
+  options.unique = fg.generateTasks(userPattern, options).length > 1
+  const found = await fg(userPattern, options)
   if (signal?.aborted) throw new ToolError('aborted', 'glob was cancelled')
   const folders = keptByFolder(found, gitignore)
   if (isGlob) return { mode: 'glob', files: rankByDepth(folders, max), total: countFiles(folders) }
