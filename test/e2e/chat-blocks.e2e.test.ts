@@ -207,6 +207,9 @@ describe('chat blocks against the served host and a fake provider', () => {
     const row = lastAssistant(page).getByTestId('subagent-row')
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('waiting_permission')
     await shootBothThemes(page, 'subagent-permission')
+    await dialog.getByTestId('permission-args').locator('xpath=ancestor::details[1]/summary').click()
+    expect(await dialog.getByTestId('permission-args').isVisible()).toBe(true)
+    await shootBothThemes(page, 'subagent-permission-args')
 
     await dialog.getByTestId('permission-allow-once').click()
     await dialog.waitFor({ state: 'detached' })
