@@ -66,6 +66,16 @@ export function slugifyServerName(name: string): string {
  * credential-looking env and header values moved to secret storage.
  */
 export class McpConfigStore {
+  /**
+   * The parsed document. This store is its only writer, and every start, view and call reads
+   * it, so it is parsed once per write instead of once per read (ten parallel starts read it
+   * dozens of times, each parse validating every server). Frozen: readers share it.
+   */
+  private cached?: McpConfigDocument
+  /** Ids of servers whose add is storing secrets and not yet written. */
+  private readonly adding = new Set<string>()
+  private seeding?: Promise<void>
+
   constructor(private readonly backend: McpConfigBackend) {}
 
   list(): StoredServerConfig[] {
@@ -97,15 +107,22 @@ export class McpConfigStore {
   async add(input: McpServerInput): Promise<StoredServerConfig> {
     const parsed = McpServerInput.safeParse(input)
     if (!parsed.success) throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(parsed.error)}`)
-    const doc = this.read()
-    const taken = new Set(doc.servers.map((s) => s.id))
+    const taken = new Set([...this.read().servers.map((s) => s.id), ...this.adding])
     let id = parsed.data.id
     if (id && taken.has(id)) throw new AppError('mcp_server_exists', `An MCP server with id "${id}" already exists`)
     if (!id) id = uniqueId(slugifyServerName(parsed.data.name), taken)
     const { id: _ignored, ...fields } = parsed.data
-    const stored = await this.splitSecrets({ ...fields, id }, undefined)
-    this.write({ ...doc, servers: [...doc.servers, stored] })
-    return toPublic(stored)
+    // Reserved while its secrets are stored, so a concurrent add cannot take the id (and its secrets).
+    this.adding.add(id)
+    try {
+      const stored = await this.splitSecrets({ ...fields, id }, undefined)
+      // Read again: other servers may have been added or changed during the await.
+      const doc = this.read()
+      this.write({ ...doc, servers: [...doc.servers, stored] })
+      return toPublic(stored)
+    } finally {
+      this.adding.delete(id)
+    }
   }
 
   async update(id: string, patch: McpServerPatch): Promise<StoredServerConfig> {
@@ -120,9 +137,13 @@ export class McpConfigStore {
     const checked = McpServerConfig.safeParse(merged)
     if (!checked.success) throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(checked.error)}`)
     const stored = await this.splitSecrets(checked.data, previous)
-    const servers = [...doc.servers]
-    servers[index] = stored
-    this.write({ ...doc, servers })
+    // Read again: other servers may have been added or changed during the await.
+    const current = this.read()
+    const currentIndex = current.servers.findIndex((s) => s.id === id)
+    if (currentIndex < 0) throw new AppError('mcp_server_not_found', `MCP server "${id}" was removed while it was being changed`)
+    const servers = [...current.servers]
+    servers[currentIndex] = stored
+    this.write({ ...current, servers })
     return toPublic(stored)
   }
 
@@ -138,22 +159,33 @@ export class McpConfigStore {
   }
 
   /** Adds each built-in server the first time this install sees it. */
-  async seedBuiltins(defaults: (McpServerInput & { id: string })[]): Promise<void> {
+  seedBuiltins(defaults: (McpServerInput & { id: string })[]): Promise<void> {
+    // One seeding at a time: a second caller (launch and a settings page both starting servers)
+    // waits for the first instead of adding the same built-ins again.
+    this.seeding ??= this.seedFresh(defaults).finally(() => {
+      this.seeding = undefined
+    })
+    return this.seeding
+  }
+
+  private async seedFresh(defaults: (McpServerInput & { id: string })[]): Promise<void> {
     const seeded = new Set(this.read().seededBuiltins)
     const fresh = defaults.filter((d) => !seeded.has(d.id))
     if (fresh.length === 0) return
     for (const input of fresh) {
       if (!this.get(input.id)) await this.add(input)
     }
-    this.write({ ...this.read(), seededBuiltins: [...seeded, ...fresh.map((d) => d.id)] })
+    const doc = this.read()
+    this.write({ ...doc, seededBuiltins: [...new Set([...doc.seededBuiltins, ...fresh.map((d) => d.id)])] })
   }
 
   private read(): McpConfigDocument {
-    return this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, { version: 1, servers: [], seededBuiltins: [] })
+    this.cached ??= deepFreeze(this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, { version: 1, servers: [], seededBuiltins: [] }))
+    return this.cached
   }
 
   private write(doc: McpConfigDocument): void {
-    this.backend.setDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, doc)
+    this.cached = deepFreeze(this.backend.setDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, doc))
   }
 
   /**
@@ -190,6 +222,14 @@ export class McpConfigStore {
     }
     return { plain, secretNames }
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
 }
 
 function uniqueId(base: string, taken: Set<string>): string {
