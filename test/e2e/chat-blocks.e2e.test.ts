@@ -231,6 +231,10 @@ describe('chat blocks against the served host and a fake provider', () => {
     // MCP tools ask first; once allowed, the row shows the server's progress notifications.
     const dialog = page.getByTestId('permission-dialog')
     await dialog.waitFor({ timeout: 15_000 })
+    // The dialog names the server as the user called it, with the id rules match on beside it.
+    await expect.poll(() => dialog.getByTestId('permission-server-name').textContent()).toBe('Everything demo')
+    expect(await dialog.getByTestId('permission-server-id').textContent()).toBe('everything')
+    await page.screenshot({ path: artifactPath('mcp-permission-light.png') })
     await dialog.getByTestId('permission-allow-once').click()
     const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`)
     await expect.poll(() => tool.getByTestId('tool-call-progress').textContent(), { timeout: 10_000 }).toMatch(/^[12]\/3$/)

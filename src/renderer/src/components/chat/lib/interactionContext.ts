@@ -17,22 +17,28 @@ interface Sources {
   session: (id: string) => SessionRecord | undefined
 }
 
-/** The arguments of the call `toolCallId` in a message's blocks, if it is there. */
-export function callParams(message: Pick<ChatMessageView, 'blocks'> | undefined, toolCallId: string): string | null {
-  return message?.blocks.find((b) => b.toolCall?.id === toolCallId)?.toolCall?.params ?? null
+type ToolCall = NonNullable<ChatMessageView['blocks'][number]['toolCall']>
+
+/** The call `toolCallId` in a message's blocks (its arguments and server), if it is there. */
+export function findCall(message: Pick<ChatMessageView, 'blocks'> | undefined, toolCallId: string): ToolCall | null {
+  return message?.blocks.find((b) => b.toolCall?.id === toolCallId)?.toolCall ?? null
 }
 
 /**
  * What a permission or question dialog needs beyond the request itself: who asks (a child's
- * label, "slot · task title") and the call's arguments. A child's messages are not loaded in
+ * label, "slot · task title"), the call's arguments and its server's display name. A child's messages are not loaded in
  * the parent's window, so its call is read from the back end once per request.
  */
-export function useInteractionContext(sources: Sources): { askedBy: ComputedRef<string | null>; args: ComputedRef<string | null> } {
+export function useInteractionContext(sources: Sources): {
+  askedBy: ComputedRef<string | null>
+  args: ComputedRef<string | null>
+  serverName: ComputedRef<string | null>
+} {
   const bridge = useBridge()
   /** Child session id -> its label, as the subagent events and routes give it. */
   const labels = ref<Record<string, string>>({})
-  /** Interaction id -> the child's call arguments (fetched). */
-  const childArgs = ref<Record<string, string | null>>({})
+  /** Interaction id -> the child's call (fetched). */
+  const childCalls = ref<Record<string, ToolCall | null>>({})
 
   const unsubscribe = bridge.on(subagentsInteractionChanged, (p) => {
     if (p.parentSessionId === sources.sessionId.value) labels.value = { ...labels.value, [p.childSessionId]: p.label }
@@ -50,9 +56,9 @@ export function useInteractionContext(sources: Sources): { askedBy: ComputedRef<
   }
 
   async function loadChildArgs(interaction: PendingInteraction): Promise<void> {
-    if (!interaction.toolCallId || interaction.id in childArgs.value) return
+    if (!interaction.toolCallId || interaction.id in childCalls.value) return
     const { message } = await bridge.call(chatGetMessage, { messageId: interaction.messageId })
-    childArgs.value = { ...childArgs.value, [interaction.id]: callParams(message, interaction.toolCallId) }
+    childCalls.value = { ...childCalls.value, [interaction.id]: findCall(message, interaction.toolCallId) }
   }
 
   watch(
@@ -73,14 +79,16 @@ export function useInteractionContext(sources: Sources): { askedBy: ComputedRef<
     const child = sources.session(interaction.sessionId)
     return labels.value[interaction.sessionId] ?? child?.title ?? child?.subagentMeta?.displayName ?? null
   })
-  const args = computed(() => {
+  const call = computed(() => {
     const interaction = sources.current.value
     if (!interaction?.toolCallId) return null
-    if (fromChild(interaction)) return childArgs.value[interaction.id] ?? null
-    return callParams(
+    if (fromChild(interaction)) return childCalls.value[interaction.id] ?? null
+    return findCall(
       sources.messages().find((m) => m.id === interaction.messageId),
       interaction.toolCallId
     )
   })
-  return { askedBy, args }
+  const args = computed(() => call.value?.params ?? null)
+  const serverName = computed(() => call.value?.serverName ?? null)
+  return { askedBy, args, serverName }
 }
