@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import fg from 'fast-glob'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { GitignoreScope, rulesMatchByName } from '../../../src/main/presenter/toolPresenter/agentTools/gitignoreFilter'
+import { GitignoreScope, fileRuleEndings, rulesMatchByName } from '../../../src/main/presenter/toolPresenter/agentTools/gitignoreFilter'
 import { findFiles } from '../../../src/main/presenter/toolPresenter/agentTools/glob'
 import { createHarness, type Harness } from './helpers'
 
@@ -91,6 +91,17 @@ describe('glob and .gitignore', () => {
     put('src/cache/deep/b.js')
     put('src/cache.js')
     expect(await glob({ pattern: '**/*.js' })).toEqual(['src/cache.js'])
+  })
+
+  it('matches rules without regard to case, as before', async () => {
+    put('.gitignore', '*.LOG\nreadme\n*.Txt\n')
+    put('a.log')
+    put('B.LOG')
+    put('docs/README')
+    put('docs/x.TXT')
+    put('docs/y.txt')
+    put('c.md')
+    expect(await glob({ pattern: '**/*' })).toEqual(['.gitignore', 'c.md'])
   })
 
   it('anchors rules with a slash to the folder of their .gitignore', async () => {
@@ -244,6 +255,22 @@ describe('GitignoreScope', () => {
     expect((await findFiles(dir, dir, '**/*.ts', 100)).files).toEqual(['a.ts', 'sub/b.ts'])
     write('.gitignore', 'a.ts\n')
     expect((await findFiles(dir, dir, '**/*.ts', 100)).files).toEqual(['sub/b.ts'])
+  })
+})
+
+describe('fileRuleEndings', () => {
+  const endings = (text: string): string | null => {
+    const table = fileRuleEndings(text)
+    return table && [...table.keys()].filter((code) => table[code]).map((code) => String.fromCharCode(code)).join('')
+  }
+
+  it('lists the last characters of rules that can ignore a file, in both cases', () => {
+    expect(endings('*.log\nbuild/\n!keep.ts\n# comment*\n\ndist  \n')).toBe('GTgt')
+    expect(endings('')).toBe('')
+  })
+
+  it('gives up when a rule does not pin its last character', () => {
+    for (const text of ['*.lo?', 'cache*', 'x[ab]', 'name\\ ', 'tab\t', 'caf\u00e9']) expect(endings(text)).toBeNull()
   })
 })
 

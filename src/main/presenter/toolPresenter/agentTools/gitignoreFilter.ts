@@ -10,6 +10,8 @@ interface GitignoreRules {
   matcher: Ignore
   /** No rule has a slash (other than a trailing one): a file's own name alone decides. */
   byName: boolean
+  /** See `fileRuleEndings`. */
+  endings: Uint8Array | null
   /** Characters to cut from the front (a `.gitignore` in a subfolder: `a/b/` is cut). */
   cut: number
   /** Put in front (a `.gitignore` in an ancestor of the searched folder: the way down to it). */
@@ -19,6 +21,7 @@ interface GitignoreRules {
 interface CompiledGitignore {
   matcher: Ignore
   byName: boolean
+  endings: Uint8Array | null
 }
 
 /**
@@ -37,7 +40,7 @@ function loadMatcher(file: string): CompiledGitignore | null {
   let matcher: CompiledGitignore | null = null
   try {
     const text = readFileSync(file, 'utf8')
-    matcher = { matcher: ignore().add(text), byName: rulesMatchByName(text) }
+    matcher = { matcher: ignore().add(text), byName: rulesMatchByName(text), endings: fileRuleEndings(text) }
   } catch {
     // Unreadable: as if it were not there.
   }
@@ -53,13 +56,38 @@ function loadMatcher(file: string): CompiledGitignore | null {
  * path. Conservative: an escaped slash also counts as a slash.
  */
 export function rulesMatchByName(text: string): boolean {
-  for (const raw of text.split('\n')) {
-    const line = raw.trim()
-    if (line === '' || line.startsWith('#')) continue
+  for (const line of patternLines(text)) {
     const body = line.replace(/\/+$/, '')
     if (body === '' || body.includes('/')) return false
   }
   return true
+}
+
+/**
+ * Which last characters (ASCII codes, as a lookup table) a file path can have when a rule of
+ * this file ignores it: a rule that ends in a plain character only matches paths ending in it
+ * (either case: `ignore` is case-insensitive). Negations never ignore, and folder rules
+ * (`dir/`) never match a file itself, so both are left out. Null when some rule ends in a
+ * wildcard, an escape, a space or a non-ASCII character: then every file must be tested.
+ */
+export function fileRuleEndings(text: string): Uint8Array | null {
+  const endings = new Uint8Array(128)
+  for (const line of patternLines(text)) {
+    if (line.startsWith('!') || line.endsWith('/')) continue
+    const last = line[line.length - 1]
+    if (last.charCodeAt(0) >= 128 || /[\s*?\]\\]/.test(last)) return null
+    endings[last.toLowerCase().charCodeAt(0)] = 1
+    endings[last.toUpperCase().charCodeAt(0)] = 1
+  }
+  return endings
+}
+
+/** The pattern lines of a .gitignore: no comments or blank lines; line endings and unescaped trailing spaces removed, as git does. */
+function patternLines(text: string): string[] {
+  return text.split('\n').flatMap((raw) => {
+    const line = raw.replace(/\r$/, '').replace(/(?<!\\) +$/, '')
+    return line.trim() === '' || line.startsWith('#') ? [] : [line]
+  })
 }
 
 /** Git's answer from a chain of `.gitignore` files, deepest first: the deepest that decides wins. */
@@ -81,6 +109,31 @@ function decideByName(chain: GitignoreRules[], name: string): boolean {
   return false
 }
 
+/** Whether a chain ignores a file (in a folder that is not ignored), with the cheap answers first. */
+class FileTest {
+  private readonly endings: Uint8Array | null
+  private readonly byName: boolean
+  private readonly nameAnswers = new Map<string, boolean>()
+
+  constructor(private readonly chain: GitignoreRules[]) {
+    this.byName = chain.every((rules) => rules.byName)
+    this.endings = chain.some((rules) => rules.endings === null) ? null : new Uint8Array(128)
+    for (const rules of chain) for (let code = 0; code < 128; code++) if (this.endings && rules.endings![code]) this.endings[code] = 1
+  }
+
+  /** `cut` is where the file's name starts in `path`. */
+  ignores(path: string, cut: number): boolean {
+    const last = path.charCodeAt(path.length - 1)
+    if (this.endings && last < 128 && this.endings[last] === 0) return false
+    if (!this.byName) return decide(this.chain, path)
+    // Most names repeat from folder to folder.
+    const name = cut ? path.slice(cut) : path
+    let ignored = this.nameAnswers.get(name)
+    if (ignored === undefined) this.nameAnswers.set(name, (ignored = decideByName(this.chain, name)))
+    return ignored
+  }
+}
+
 function parentOf(relDir: string): string {
   const cut = relDir.lastIndexOf('/')
   return cut < 0 ? '' : relDir.slice(0, cut)
@@ -97,7 +150,7 @@ type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: (Dirent | 
  */
 export class GitignoreScope {
   private readonly sources = new Map<string, CompiledGitignore | null>()
-  private readonly nameAnswers = new WeakMap<GitignoreRules[], Map<string, boolean>>()
+  private readonly fileTests = new WeakMap<GitignoreRules[], FileTest>()
   private readonly chains = new Map<string, GitignoreRules[]>()
   private readonly ignoredDirs = new Map<string, boolean>([['', false]])
   private readonly ancestorRules: GitignoreRules[]
@@ -139,17 +192,17 @@ export class GitignoreScope {
     if (this.isDirectoryIgnored(relDir)) return []
     const chain = this.rulesFor(relDir)
     if (chain.length === 0) return files
-    if (!chain.every((rules) => rules.byName)) return files.filter((file) => !decide(chain, file))
-    // Folders share one chain object when none of them adds a .gitignore, and most names repeat.
-    let answers = this.nameAnswers.get(chain)
-    if (!answers) this.nameAnswers.set(chain, (answers = new Map()))
+    // Folders share one chain object when none of them adds a .gitignore.
+    let test = this.fileTests.get(chain)
+    if (!test) this.fileTests.set(chain, (test = new FileTest(chain)))
     const cut = relDir ? relDir.length + 1 : 0
-    return files.filter((file) => {
-      const name = cut ? file.slice(cut) : file
-      let ignored = answers.get(name)
-      if (ignored === undefined) answers.set(name, (ignored = decideByName(chain, name)))
-      return !ignored
-    })
+    let kept: string[] | null = null
+    for (let i = 0; i < files.length; i++) {
+      const file = files[i]
+      if (test.ignores(file, cut)) kept ??= files.slice(0, i)
+      else kept?.push(file)
+    }
+    return kept ?? files
   }
 
   /** A drop-in for `fs.readdir` as fast-glob calls it. */
