@@ -117,8 +117,10 @@ class FileTest {
 
   constructor(private readonly chain: GitignoreRules[]) {
     this.byName = chain.every((rules) => rules.byName)
-    this.endings = chain.some((rules) => rules.endings === null) ? null : new Uint8Array(128)
-    for (const rules of chain) for (let code = 0; code < 128; code++) if (this.endings && rules.endings![code]) this.endings[code] = 1
+    // Any file of the chain that can ignore a path ending in a character makes it worth a test.
+    const endings = chain.some((rules) => rules.endings === null) ? null : new Uint8Array(128)
+    if (endings) for (const rules of chain) rules.endings!.forEach((flag, code) => (endings[code] |= flag))
+    this.endings = endings
   }
 
   /** `cut` is where the file's name starts in `path`. */
