@@ -38,7 +38,10 @@ export function runElectronApp(mainDir: string): void {
 
   void app.whenReady().then(() => {
     installContentSecurityPolicy()
-    presenters = createPresenters(createElectronPlatform({ appRoot: join(mainDir, '../..') }), { builtinSkillsDir: join(mainDir, '../../resources/skills') })
+    presenters = createPresenters(createElectronPlatform({ appRoot: join(mainDir, '../..') }), {
+      builtinSkillsDir: join(mainDir, '../../resources/skills'),
+      resolveShellEnvAtLaunch: true
+    })
     const router = createRouter(presenters, (message, error) => console.error(message, error ?? ''))
     detach = attachIpcTransport({
       router,

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const platform = createNodePlatform({ dataDir: args.dataDir })
-  const presenters = createPresenters(platform)
+  const presenters = createPresenters(platform, { resolveShellEnvAtLaunch: true })
   const router = createRouter(presenters, (message, error) => console.error(message, error ?? ''))
   const host = await startHost({
     router,

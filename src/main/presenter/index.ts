@@ -53,7 +53,17 @@ export const DATABASE_FILE = 'deepchat.db'
  * The composition root: the only place that calls `new` on presenters and hands each one the
  * narrow interfaces it needs.
  */
-export function createPresenters(platform: Platform, options: { log?: (message: string) => void; builtinSkillsDir?: string } = {}): Presenters {
+export interface CreatePresentersOptions {
+  log?: (message: string) => void
+  builtinSkillsDir?: string
+  /**
+   * The app and the headless host read the login shell at launch, so the first server start or
+   * command does not wait for it; tests leave it lazy (most never need it).
+   */
+  resolveShellEnvAtLaunch?: boolean
+}
+
+export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
   const log = options.log ?? ((message: string) => console.error(message))
   const events = new EventHub(log)
   const sqlite = new SqlitePresenter({
@@ -65,10 +75,9 @@ export function createPresenters(platform: Platform, options: { log?: (message: 
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
-  // One login-shell resolution for stdio MCP servers and exec, started now in the background so
-  // the first server start or command finds it done (or nearly) instead of starting it.
+  // One login-shell resolution for stdio MCP servers and exec.
   const shellEnv = createShellEnvResolver()
-  void shellEnv()
+  if (options.resolveShellEnvAtLaunch) void shellEnv()
   const mcp = new McpPresenter({
     config,
     events,

@@ -49,7 +49,7 @@ describe('login-shell environment at launch', () => {
     process.env.HOME = home
     process.env.SHELL = '/bin/bash'
 
-    presenters = createPresenters(createNodePlatform({ dataDir: join(dir, 'data'), log: () => {} }), { log: () => {} })
+    presenters = createPresenters(createNodePlatform({ dataDir: join(dir, 'data'), log: () => {} }), { log: () => {}, resolveShellEnvAtLaunch: true })
     // Nothing has started a server or run a command yet: the launch itself reads the profile.
     await until(() => existsSync(runs), 10_000, 'the login profile to run at launch')
 

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -42,6 +42,19 @@ describe('stdio server environment', () => {
     const env = await createShellEnvResolver({ timeoutMs: 500 })()
     expect(Date.now() - started).toBeLessThan(5_000)
     expect(env.PATH).toBe(mergePaths(process.env.PATH))
+  })
+
+  it('stops a hanging shell so its profile can clean up (a lock file its EXIT trap removes)', async () => {
+    const shell = fakeShell('')
+    const lock = join(dir!, 'rehash.lock')
+    // Like pyenv's rehash: a lock file removed by an EXIT trap. A KILL would leave it behind and
+    // every later login shell of the user would wait on it.
+    writeFileSync(shell, `#!/bin/bash\ntrap 'rm -f "${lock}"' EXIT\ntouch "${lock}"\nsleep 30\n`)
+    process.env.SHELL = shell
+    expect(await readLoginShellPath(500)).toBeUndefined()
+    const until = Date.now() + 2_500
+    while (existsSync(lock) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+    expect(existsSync(lock)).toBe(false)
   })
 
   it('a real stdio server sees the login PATH and its configured env, not the rest of the app env', async () => {

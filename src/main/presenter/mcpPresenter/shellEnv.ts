@@ -34,11 +34,10 @@ export function readLoginShellPath(timeoutMs = 5_000): Promise<string | undefine
       env: { ...process.env, DISABLE_AUTO_UPDATE: 'true' }
     })
     const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(-child.pid, 'SIGKILL')
-      } catch {
-        // already gone
-      }
+      // TERM first: profiles hold lock files (pyenv's rehash lock) that their EXIT traps remove;
+      // a KILL leaves them behind and every later shell of the user waits on them.
+      signalGroup(child.pid, 'SIGTERM')
+      setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS).unref()
       finish(undefined)
     }, timeoutMs)
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -49,6 +48,16 @@ export function readLoginShellPath(timeoutMs = 5_000): Promise<string | undefine
     child.once('error', () => finish(undefined))
     child.once('close', () => finish(undefined))
   })
+}
+
+const KILL_GRACE_MS = 3_000
+
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  try {
+    if (pid) process.kill(-pid, signal)
+  } catch {
+    // already gone
+  }
 }
 
 /** Login-shell PATH first, then anything from the app's PATH it lacks, without duplicates. */
