@@ -9,26 +9,25 @@ import { GenerationSettings, type SessionRecord } from '@shared/types/session'
 import type { ProviderView } from '@shared/types/provider'
 import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
+import type { SessionPresenter } from '../sessionPresenter'
 import type { SessionAgentStateStore } from './sessionAgentState'
 import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
 import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView, SessionToolState } from '../toolPresenter/runtimePorts'
 
 export interface SessionSettingsPortDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
-  sessions: { require(sessionId: string): SessionRecord }
+  sessions: Pick<SessionPresenter, 'require' | 'updateSettings'>
   state: Pick<SessionAgentStateStore, 'get' | 'update'>
   providers: () => Promise<ProviderView[]>
   /** Every built-in tool name (a switch for anything else is a mistake). */
   knownTools: () => string[]
   events: EventSink
-  now?: () => number
 }
 
 const MODE_RANK = { default: 0, accept_edits: 1, full_access: 2 } as const
 
 /** Reads and changes one session's model, generation settings, permission mode and tool switches. */
 export function createSessionSettingsPort(deps: SessionSettingsPortDeps): SessionSettingsPort {
-  const now = deps.now ?? Date.now
 
   async function read(sessionId: string): Promise<SessionSettingsView> {
     const session = deps.sessions.require(sessionId)
@@ -66,19 +65,11 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
     if (!generation.success) throw new Error(`Invalid settings: ${generation.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
 
     deps.sqlite.transaction(() => {
-      deps.sqlite.db
-        .prepare(
-          `UPDATE sessions SET provider_id = @providerId, model_id = @modelId, permission_mode = @mode,
-             generation_settings_json = @settings, updated_at = @at WHERE id = @id`
-        )
-        .run({
-          id: sessionId,
-          providerId: patch.model?.providerId ?? session.providerId,
-          modelId: patch.model?.modelId ?? session.modelId,
-          mode: patch.permissionMode ?? session.permissionMode,
-          settings: JSON.stringify(generation.data),
-          at: now()
-        })
+      deps.sessions.updateSettings(sessionId, {
+        ...(patch.model ? { providerId: patch.model.providerId, modelId: patch.model.modelId } : {}),
+        ...(patch.permissionMode ? { permissionMode: patch.permissionMode } : {}),
+        generationSettings: generation.data
+      })
       if (patch.disabledTools || patch.enabledTools) {
         deps.state.update(sessionId, { disabledTools: patch.disabledTools ?? current.disabledTools, enabledTools: patch.enabledTools ?? current.enabledTools })
       }
@@ -110,7 +101,6 @@ export interface UserSessionSettings {
  * more than its parent. Everything is checked before anything is written.
  */
 export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSessionSettings {
-  const now = deps.now ?? Date.now
 
   function get(sessionId: string): UserSettingsView {
     const session = deps.sessions.require(sessionId)
@@ -154,19 +144,11 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
     const offServers = patch.mcpServers ? switchServers(deps.state.disabledMcpServers(sessionId), patch.mcpServers) : null
 
     deps.sqlite.transaction(() => {
-      deps.sqlite.db
-        .prepare(
-          `UPDATE sessions SET provider_id = @providerId, model_id = @modelId, permission_mode = @mode,
-             workspace_dir = @workspaceDir, updated_at = @at WHERE id = @id`
-        )
-        .run({
-          id: sessionId,
-          providerId: patch.model?.providerId ?? session.providerId,
-          modelId: patch.model?.modelId ?? session.modelId,
-          mode: patch.permissionMode ?? session.permissionMode,
-          workspaceDir,
-          at: now()
-        })
+      deps.sessions.updateSettings(sessionId, {
+        ...(patch.model ? { providerId: patch.model.providerId, modelId: patch.model.modelId } : {}),
+        ...(patch.permissionMode ? { permissionMode: patch.permissionMode } : {}),
+        workspaceDir
+      })
       if (toolState) deps.state.update(sessionId, toolState)
       if (offServers) deps.state.setDisabledMcpServers(sessionId, offServers)
     })

@@ -166,6 +166,23 @@ export class SessionPresenter {
     return this.updateColumns(sessionId, { pinned: pinned ? 1 : 0 })
   }
 
+  /**
+   * Changes a session's model, permission mode, workspace or generation settings; callers check
+   * the values and emit `sessions.updated` once their whole change (with tool state) is written.
+   */
+  updateSettings(
+    sessionId: string,
+    fields: Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode' | 'workspaceDir' | 'generationSettings'>>
+  ): SessionRecord {
+    const columns: Record<string, string | number | null> = {}
+    if (fields.providerId !== undefined) columns.provider_id = fields.providerId
+    if (fields.modelId !== undefined) columns.model_id = fields.modelId
+    if (fields.permissionMode !== undefined) columns.permission_mode = fields.permissionMode
+    if (fields.workspaceDir !== undefined) columns.workspace_dir = fields.workspaceDir
+    if (fields.generationSettings !== undefined) columns.generation_settings_json = JSON.stringify(fields.generationSettings)
+    return this.updateColumns(sessionId, columns, { silent: true })
+  }
+
   setStatus(sessionId: string, status: SessionStatus): SessionRecord {
     const session = this.updateColumns(sessionId, { status }, { silent: true })
     this.deps.events.emit(sessionsStatusChanged, { sessionId, status, version: ++this.statusVersion })
@@ -309,7 +326,7 @@ export class SessionPresenter {
       )
   }
 
-  private updateColumns(sessionId: string, columns: Record<string, string | number>, options: { silent?: boolean } = {}): SessionRecord {
+  private updateColumns(sessionId: string, columns: Record<string, string | number | null>, options: { silent?: boolean } = {}): SessionRecord {
     const names = Object.keys(columns)
     const result = this.deps.sqlite.db
       .prepare(`UPDATE sessions SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @now WHERE id = @id`)
