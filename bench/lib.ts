@@ -1,14 +1,17 @@
 import { performance } from 'node:perf_hooks'
 
+/** Milliseconds one call of `fn` takes. */
+export async function timed(fn: () => unknown | Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+
 /** Runs `fn` `runs` times after `warmup` runs and returns the sorted durations in ms. */
 export async function sample(fn: () => unknown | Promise<unknown>, runs: number, warmup = 3): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn()
   const times: number[] = []
-  for (let i = 0; i < runs; i++) {
-    const start = performance.now()
-    await fn()
-    times.push(performance.now() - start)
-  }
+  for (let i = 0; i < runs; i++) times.push(await timed(fn))
   return times.sort((a, b) => a - b)
 }
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
-import { median, report } from './lib'
+import { median, report, timed } from './lib'
 
 registerRawImports()
 
@@ -147,12 +147,6 @@ function perToken(costs: Array<{ token: number; ms: number; tokens: number }>, a
   window.sort((x, y) => x - y)
   const kept = window.slice(0, Math.ceil(window.length * 0.99))
   return kept.reduce((sum, ms) => sum + ms, 0) / kept.length
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now()
-  await fn()
-  return performance.now() - start
 }
 
 void main().catch((error: unknown) => {

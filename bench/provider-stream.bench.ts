@@ -4,7 +4,7 @@
 import type { z } from 'zod'
 import { LlmProviderPresenter } from '../src/main/presenter/llmProviderPresenter'
 import type { ProviderConfigPort } from '../src/main/presenter/llmProviderPresenter/providerStore'
-import { median, report } from './lib'
+import { median, report, timed } from './lib'
 
 // The fake server belongs to the test program (tsconfig.test.json), which this bench's
 // program does not include; it is loaded by path and typed by the little it is used for.
@@ -110,12 +110,6 @@ async function main(): Promise<void> {
   const pass = report('provider-stream coreStream / fetch+SSE (paired)', median(sorted(pairRatios)), 'x', { max: 1.5 })
   await server.close()
   process.exitCode = pass ? 0 : 1
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const start = performance.now()
-  await fn()
-  return performance.now() - start
 }
 
 void main().catch((error: unknown) => {
