@@ -1,3 +1,5 @@
+import { existsSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTapeFixture, message, workerCommand, type TapeFixture } from './helpers'
@@ -27,11 +29,17 @@ describe('tape appends from several connections', () => {
   })
 
   it('keeps ids gap-free and unique when two processes append at the same time', async () => {
+    // Both wait at a start line: on a loaded machine one could otherwise finish before the other boots.
+    const go = join(fx.dir, 'go')
     const run = (name: string) => {
-      const command = workerCommand('appendWorker.ts', [fx.file, 'shared', name, '100', '5'])
+      const command = workerCommand('appendWorker.ts', [fx.file, 'shared', name, '100', '5', go])
       return execa(command.file, command.args, command.options)
     }
-    const [a, b] = await Promise.all([run('A'), run('B')])
+    const workers = Promise.all([run('A'), run('B')])
+    const deadline = Date.now() + 60_000
+    while (!(existsSync(`${go}.A.ready`) && existsSync(`${go}.B.ready`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    writeFileSync(go, '')
+    const [a, b] = await workers
     expect(a.stdout).toContain('done')
     expect(b.stdout).toContain('done')
     const ids = entryIds(fx, 'shared')
