@@ -237,7 +237,7 @@ describe('chat window against the served host and a fake provider', () => {
     await sendFromInput(page, 'plan and run it')
     await page.waitForURL(/#\/chat\//)
     expect(await page.getByTestId('model-picker').inputValue()).toContain('claude-fake')
-    expect(thinking.generationRequests().length).toBeGreaterThan(0)
+    await expect.poll(() => thinking.generationRequests().length, { timeout: 15_000 }).toBeGreaterThan(0)
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     expect(await answer.getByTestId('reasoning-timer').textContent()).toMatch(/^Thought for \d+s$/)
@@ -305,6 +305,8 @@ describe('chat window against the served host and a fake provider', () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'write outside after a reload')
     await page.getByTestId('permission-dialog').waitFor({ timeout: 15_000 })
+    // The address names the chat before its dialog shows, so the reload comes back to it.
+    expect(page.url()).toMatch(/#\/chat\//)
     await page.reload()
     const dialog = page.getByTestId('permission-dialog')
     await dialog.waitFor({ timeout: 15_000 })

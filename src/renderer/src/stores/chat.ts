@@ -271,6 +271,7 @@ export const useChatStore = defineStore('chat', () => {
       .catch(() => undefined)
   }
 
+  /** Sends into the open chat, or starts a new one; returns the session id (the caller routes to a new one). */
   async function send(text: string, options: { newSession?: NewSessionOptions } = {}): Promise<string> {
     subscribe()
     lastError.value = null
@@ -278,8 +279,9 @@ export const useChatStore = defineStore('chat', () => {
       text,
       ...(sessionId.value ? { sessionId: sessionId.value } : { newSession: options.newSession ?? {} })
     })
-    if (result.sessionId !== sessionId.value) await open(result.sessionId)
-    else await ensureMessages([result.userMessageId, result.assistantMessageId])
+    // A new chat is opened by its route, so the address names it before anything (a permission
+    // dialog) can show: a reload then lands on the chat, not on an empty new-chat page.
+    if (result.sessionId === sessionId.value) await ensureMessages([result.userMessageId, result.assistantMessageId])
     return result.sessionId
   }
 
