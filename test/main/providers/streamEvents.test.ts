@@ -26,13 +26,15 @@ interface WireCase {
   reasoning: boolean
   /** Gemini sends whole calls and has no call ids of its own. */
   streamsArguments: boolean
+  /** Only Anthropic says that a stop sequence ended the reply; the others send a plain stop. */
+  namesStopSequence?: boolean
 }
 
 const WIRES: WireCase[] = [
   { wire: 'OpenAI chat completions (openai-compatible, reasoning_content)', provider: 'openai-compatible', server: 'openai', reasoning: true, streamsArguments: true },
   { wire: 'OpenAI chat completions (openai kind)', provider: 'openai', server: 'openai', reasoning: false, streamsArguments: true },
   { wire: 'Ollama (OpenAI-compatible /v1 under the Ollama root)', provider: 'ollama', server: 'ollama', reasoning: true, streamsArguments: true },
-  { wire: 'Anthropic messages', provider: 'anthropic', server: 'anthropic', reasoning: true, streamsArguments: true },
+  { wire: 'Anthropic messages', provider: 'anthropic', server: 'anthropic', reasoning: true, streamsArguments: true, namesStopSequence: true },
   { wire: 'Gemini streamGenerateContent', provider: 'gemini', server: 'gemini', reasoning: true, streamsArguments: false }
 ]
 
@@ -135,6 +137,12 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
   it('reports max_tokens when the reply was cut by the length limit', async () => {
     const events = await run(wire, [{ type: 'text', text: 'Once upon a' }, { type: 'finish', reason: 'max_tokens' }])
     expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'max_tokens' })
+  })
+
+  it('reports stop_sequence where the wire names it, complete where it cannot tell', async () => {
+    const events = await run(wire, [{ type: 'text', text: 'Step one' }, { type: 'finish', reason: 'stop_sequence' }])
+    expect(textOf(events)).toBe('Step one')
+    expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: wire.namesStopSequence ? 'stop_sequence' : 'complete' })
   })
 })
 
