@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import type { ScriptStep } from '../../fixtures/llm/script'
+import { eventsNamed, useLoopHarness } from './helpers'
+
+const harness = useLoopHarness()
+
+describe('streaming to the renderer', () => {
+  it('batches deltas at most every 50 ms while the provider sends a token every few ms', async () => {
+    // 40 tokens, 8 ms apart: about 320 ms of streaming, one provider event per token.
+    const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `)
+    const steps: ScriptStep[] = tokens.flatMap((t) => [{ type: 'text' as const, text: t }, { type: 'delay' as const, ms: 8 }])
+    const h = await harness([{ steps }])
+    const emittedAt: number[] = []
+    h.presenters.events.subscribe((name) => {
+      if (name === 'chat.stream.delta') emittedAt.push(performance.now())
+    })
+    const { sessionId, assistantMessageId } = await h.send('stream slowly')
+    await h.idle(sessionId)
+
+    const message = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.status).toBe('sent')
+    expect(message.blocks[0]).toMatchObject({ kind: 'content', text: tokens.join('') })
+    const deltas = eventsNamed(h, 'chat.stream.delta').filter((d) => d.messageId === assistantMessageId)
+    expect(deltas).toHaveLength(emittedAt.length)
+    // Far fewer events than tokens: appends to the same block are merged into one op.
+    expect(deltas.length).toBeLessThan(tokens.length / 3)
+    expect(deltas.length).toBeGreaterThan(1) // and the text did arrive in several batches
+    // Timed batches are at least 50 ms apart; only the flush before the terminal event may come sooner.
+    const gaps = emittedAt.slice(1, -1).map((at, i) => at - emittedAt[i])
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(48)
+    // Every delta names its block and carries the next sequence number.
+    expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i + 1))
+    const blockId = message.blocks[0].id
+    for (const delta of deltas) {
+      for (const op of delta.ops) expect(op.op === 'append' ? op.blockId : op.block.id).toBe(blockId)
+    }
+  })
+})
