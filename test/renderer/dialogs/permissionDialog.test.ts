@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { flushPromises, mount } from '@vue/test-utils'
+import { ActionBlockData, type InteractionResponse } from '@shared/types/chat'
+import type { MessageRecord, PendingInteraction } from '@shared/types/session'
+import type { PermissionRequest } from '@shared/types/permission'
+import PermissionDialog from '@renderer/components/dialogs/PermissionDialog.vue'
+import { createAppI18n } from '@renderer/i18n'
+import { CommandPermissionService } from '../../../src/main/presenter/permission'
+import { applyAnswer } from '../../../src/main/presenter/agentRuntimePresenter/interactionAnswers'
+import { useRealBridge } from '../helpers/realBridge'
+
+let bridge: ReturnType<typeof useRealBridge> | undefined
+let workspace: string | undefined
+afterEach(async () => {
+  await bridge?.dispose()
+  bridge = undefined
+  if (workspace) rmSync(workspace, { recursive: true, force: true })
+  workspace = undefined
+})
+
+/** A command request as the real classifier builds it, wrapped as the paused message stores it. */
+function pausedCommand(sessionId: string, command: string) {
+  workspace = mkdtempSync(join(tmpdir(), 'deepchat-perm-dialog-'))
+  const request = new CommandPermissionService(workspace).check(command, { sessionId, workspaceDir: workspace, cwd: workspace, tool: 'exec', server: 'agent-core' })
+  if (!request) throw new Error('the command should need permission')
+  const data = ActionBlockData.parse({ actionType: 'permission', interactionId: 'i1', toolCallId: 'c1', toolName: 'exec', request })
+  const interaction: PendingInteraction = {
+    id: 'i1', sessionId, messageId: 'm1', blockId: 'a1', toolCallId: 'c1', kind: 'permission', status: 'pending', request: data, response: null, createdAt: 1, resolvedAt: null
+  }
+  const message = {
+    id: 'm1',
+    sessionId,
+    blocks: [
+      { id: 'a1', kind: 'action', status: 'pending', text: '', data, createdAt: 1, updatedAt: 1 },
+      { id: 'b1', kind: 'tool_call', status: 'pending', text: '', toolCall: { id: 'c1', name: 'exec', params: JSON.stringify({ command }) }, createdAt: 1, updatedAt: 1 }
+    ]
+  } as unknown as MessageRecord
+  return { request, interaction, message }
+}
+
+function mountDialog(interaction: PendingInteraction, total: number, answers: InteractionResponse[]) {
+  return mount(PermissionDialog, {
+    props: { interaction, position: 1, total, submit: async (response: InteractionResponse) => void answers.push(response) },
+    global: { plugins: [createAppI18n('en-US')] },
+    attachTo: document.body
+  })
+}
+
+/** The answer goes the way the chat route sends it: applied to the paused message, then decided. */
+function decide(request: PermissionRequest, interaction: PendingInteraction, message: MessageRecord, response: InteractionResponse) {
+  const effect = applyAnswer(interaction, message, response)
+  return bridge!.presenters.permissions.decide(request, effect.permission!.decision, effect.permission!.rule)
+}
+
+describe('the permission dialog', () => {
+  it('counts the pending requests, shows the rule Always allow saves, and saves exactly that rule', async () => {
+    bridge = useRealBridge()
+    const { request, interaction, message } = pausedCommand('s1', 'npm install left-pad && rm -rf build')
+    const answers: InteractionResponse[] = []
+    const wrapper = mountDialog(interaction, 2, answers)
+    await flushPromises()
+    expect(wrapper.get('[data-testid="permission-counter"]').text()).toBe('1 of 2')
+    // Keyboard first: focus starts on Deny, the safe answer.
+    expect(document.activeElement?.getAttribute('data-testid')).toBe('permission-deny')
+    const shown = wrapper.get('[data-testid="permission-rule"]').text()
+    expect(shown).toContain(`exec: ${request.suggestedRule!.pattern}`)
+
+    await wrapper.get('[data-testid="permission-allow-always"]').trigger('click')
+    await flushPromises()
+    expect(answers).toEqual([{ kind: 'permission', decision: 'allow_always' }])
+    const saved = decide(request, interaction, message, answers[0])
+    expect(saved).toMatchObject({ kind: 'exec', effect: 'allow' })
+    expect(shown).toContain(`${saved!.kind}: ${saved!.pattern}`)
+    expect(bridge.presenters.permissions.listRules().map((r) => r.pattern)).toEqual([saved!.pattern])
+    wrapper.unmount()
+  })
+
+  it('has no counter for a single request; Allow for this session grants this session only', async () => {
+    bridge = useRealBridge()
+    const { request, interaction, message } = pausedCommand('s2', 'rm -rf build')
+    const answers: InteractionResponse[] = []
+    const wrapper = mountDialog(interaction, 1, answers)
+    await flushPromises()
+    expect(wrapper.find('[data-testid="permission-counter"]').exists()).toBe(false)
+    expect(bridge.presenters.permissions.evaluate(request, 'default').status).toBe('ask')
+
+    await wrapper.get('[data-testid="permission-allow-session"]').trigger('click')
+    await flushPromises()
+    expect(answers).toEqual([{ kind: 'permission', decision: 'allow_session' }])
+    expect(decide(request, interaction, message, answers[0])).toBeNull()
+    expect(bridge.presenters.permissions.evaluate(request, 'default')).toMatchObject({ status: 'allow', via: 'session' })
+    expect(bridge.presenters.permissions.evaluate({ ...request, sessionId: 'other' }, 'default').status).toBe('ask')
+    expect(bridge.presenters.permissions.listRules()).toEqual([])
+    wrapper.unmount()
+  })
+})
