@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { FilePermissionRequiredError } from '../../../src/main/presenter/permission'
 import { READ_MAX_CHARS, READ_MAX_IMAGE_BYTES, READ_MAX_LINES } from '../../../src/main/presenter/toolPresenter/agentTools/read'
+import { fsToolError } from '../../../src/main/presenter/toolPresenter/agentTools/fsErrors'
 import { createHarness, type Harness } from './helpers'
 
 let h: Harness
@@ -174,5 +175,25 @@ describe('edit', () => {
     expect(readFileSync(join(h.workspace, 'w.txt'), 'utf8')).toBe('uno\r\ndos\r\nextra\r\nthree\r\n')
     await h.call('edit', { path: 'w.txt', old_string: 'three', new_string: 'tres', replace_all: true })
     expect(readFileSync(join(h.workspace, 'w.txt'), 'utf8')).toBe('uno\r\ndos\r\nextra\r\ntres\r\n')
+  })
+})
+
+describe('file system errors', () => {
+  // The tests run as root here, so a real EACCES cannot be provoked; the mapping is checked directly.
+  it.each([
+    ['EACCES', 'access_denied', 'denied access'],
+    ['EPERM', 'access_denied', 'denied access'],
+    ['ENOENT', 'not_found', 'File not found'],
+    ['ENOTDIR', 'not_found', 'is not a folder'],
+    ['EISDIR', 'is_directory', 'is a directory']
+  ])('maps %s to %s', (errno, code, text) => {
+    const error = fsToolError(Object.assign(new Error('raw'), { code: errno }), '/x/y') as Error & { code: string }
+    expect(error.code).toBe(code)
+    expect(error.message).toContain(text)
+  })
+
+  it('passes other errors through unchanged', () => {
+    const raw = Object.assign(new Error('disk on fire'), { code: 'EIO' })
+    expect(fsToolError(raw, '/x')).toBe(raw)
   })
 })
