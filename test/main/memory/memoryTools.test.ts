@@ -78,6 +78,25 @@ describe('memory tools', () => {
   })
 })
 
+describe('memory per agent', () => {
+  it('keeps each agent\'s memories apart: recall, list and forget see only their own agent', async () => {
+    const { memory } = h.presenters
+    const mine = h.json(await h.call('memory_remember', { content: 'The build server is called osprey' }))
+    const theirs = memory.remember('other-agent', { content: 'The build server is called condor' })
+    expect(memory.recall(DEFAULT_AGENT_ID, 'build server').map((m) => m.content)).toEqual(['The build server is called osprey'])
+    expect(memory.recall('other-agent', 'build server').map((m) => m.content)).toEqual(['The build server is called condor'])
+    expect(h.json(await h.call('memory_recall', { query: 'condor' })).memories).toEqual([])
+    // Another agent cannot forget this agent's memory, through the presenter or the tool.
+    expect(memory.forget('other-agent', mine.id)).toBe(false)
+    expect((await h.call('memory_forget', { memoryId: theirs.id })).rawData.toolResult.error?.code).toBe('not_found')
+    expect(memory.list(DEFAULT_AGENT_ID)).toHaveLength(1)
+    expect(memory.list('other-agent')).toHaveLength(1)
+    // Switching one agent's memory off leaves the other's on.
+    memory.setEnabled(false, 'other-agent')
+    expect(await h.toolNames()).toContain('memory_recall')
+  })
+})
+
 describe('memory tools in dispatch', () => {
   it('memory_recall and skill_list join read-only (parallel) batches; memory_remember and skill_view do not', async () => {
     const { isReadOnly } = await import('../../../src/main/presenter/agentRuntimePresenter/dispatch')
