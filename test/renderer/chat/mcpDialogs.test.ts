@@ -48,7 +48,7 @@ describe('MCP elicitation dialog', () => {
 
     // The required name is missing: the form says so and nothing is sent.
     await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
-    expect(wrapper.text()).toContain('Required')
+    expect(wrapper.get('[data-testid="elicitation-dialog"] [role="alert"]').text()).toBe('Required.')
     await wrapper.get('[data-testid="param-name"]').setValue('Ada')
     await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
     expect(JSON.parse(textOf(await call))).toEqual({ action: 'accept', content: { name: 'Ada', color: 'blue', age: 30 } })
@@ -64,6 +64,16 @@ describe('MCP elicitation dialog', () => {
     expect(JSON.parse(textOf(await call))).toEqual({ action: 'decline' })
     wrapper.unmount()
   }, 30_000)
+
+  it('cancels', async () => {
+    const wrapper = await setup()
+    const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})
+    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await wrapper.get('[data-testid="elicitation-cancel"]').trigger('click')
+    expect(JSON.parse(textOf(await call))).toEqual({ action: 'cancel' })
+    await until(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    wrapper.unmount()
+  }, 30_000)
 })
 
 describe('MCP sampling dialog', () => {
@@ -77,6 +87,36 @@ describe('MCP sampling dialog', () => {
     const result = await call
     expect(result.isError).toBe(true)
     expect(textOf(result).toLowerCase()).toMatch(/reject|declin|denied/)
+    await until(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
+    wrapper.unmount()
+  }, 30_000)
+})
+
+describe('MCP sampling approval', () => {
+  it('approves with the model picked in the dialog', async () => {
+    const wrapper = await setup()
+    const { llmProviders } = bridge!.presenters
+    for (const [id, model] of [['first', 'model-a'], ['second', 'model-b']]) {
+      await llmProviders.addProvider({ id, kind: 'openai', name: id, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-0123456789abcd', models: [{ id: model, name: model }] })
+    }
+    // The dialog's answer is recorded on its way in and refused, so no model runs here (the
+    // provider's fetch cannot run in this DOM environment); test/main/mcp/sampling.test.ts runs an
+    // approved request on the chosen model.
+    const { mcp } = bridge!.presenters
+    const decisions: unknown[] = []
+    const answer = mcp.answerSampling.bind(mcp)
+    mcp.answerSampling = (requestId, decision) => {
+      decisions.push(decision)
+      answer(requestId, { approved: false })
+    }
+    const call = mcp.callTool('t', 'sample', { prompt: 'what is 2+2' })
+    await until(() => wrapper.find('[data-testid="sampling-dialog"]').exists())
+    const picker = wrapper.get('[data-testid="sampling-dialog"] [data-testid="model-picker"]')
+    await until(() => picker.findAll('option').some((o) => o.text() === 'model-b'))
+    await picker.setValue('second\u0000model-b')
+    await wrapper.get('[data-testid="sampling-approve"]').trigger('click')
+    await call
+    expect(decisions).toEqual([{ approved: true, providerId: 'second', modelId: 'model-b' }])
     await until(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
     wrapper.unmount()
   }, 30_000)

@@ -139,8 +139,7 @@ export default {
     elicitation: {
       title: '{server} asks for information',
       accept: 'Submit',
-      decline: 'Decline',
-      errors: { required: 'Required', number: 'Enter a number', integer: 'Enter a whole number', json: 'Enter valid JSON' }
+      decline: 'Decline'
     },
     sampling: {
       title: '{server} asks to use a model',

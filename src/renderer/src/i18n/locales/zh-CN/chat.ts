@@ -141,8 +141,7 @@ export default {
     elicitation: {
       title: '{server} 请求填写信息',
       accept: '提交',
-      decline: '拒绝',
-      errors: { required: '必填', number: '请输入数字', integer: '请输入整数', json: '请输入有效的 JSON' }
+      decline: '拒绝'
     },
     sampling: {
       title: '{server} 请求使用模型',
