@@ -157,6 +157,9 @@ describe('subagent_orchestrator runs', () => {
     expect(result.content).toContain('Subagent slot not found or not enabled: nope')
     expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
     await expect(h.presenters.subagents.start(sessionId, { mode: 'chain', tasks: [] })).rejects.toMatchObject({ code: 'invalid_input' })
+    const six = Array.from({ length: 6 }, (_, i) => ({ slotId: 'self', title: `T${i}`, prompt: 'P' }))
+    await expect(h.presenters.subagents.start(sessionId, { mode: 'parallel', tasks: six })).rejects.toMatchObject({ code: 'invalid_input' })
+    expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
   })
 
   it('slots are per session: switching subagents off hides the tool; a child inherits the permission mode of its parent', async () => {
