@@ -66,14 +66,15 @@ describe('the permission dialog', () => {
     // Keyboard first: focus starts on Deny, the safe answer.
     expect(document.activeElement?.getAttribute('data-testid')).toBe('permission-deny')
     const shown = wrapper.get('[data-testid="permission-rule"]').text()
-    expect(shown).toContain(`exec: ${request.suggestedRule!.pattern}`)
+    // The rule's scope reads as the Permissions page words it.
+    expect(shown).toBe(`“Always allow” saves the rule Run commands: ${request.suggestedRule!.pattern}`)
 
     await wrapper.get('[data-testid="permission-allow-always"]').trigger('click')
     await flushPromises()
     expect(answers).toEqual([{ kind: 'permission', decision: 'allow_always' }])
     const saved = decide(request, interaction, message, answers[0])
     expect(saved).toMatchObject({ kind: 'exec', effect: 'allow' })
-    expect(shown).toContain(`${saved!.kind}: ${saved!.pattern}`)
+    expect(shown).toBe(`“Always allow” saves the rule Run commands: ${saved!.pattern}`)
     expect(bridge.presenters.permissions.listRules().map((r) => r.pattern)).toEqual([saved!.pattern])
     wrapper.unmount()
   })
