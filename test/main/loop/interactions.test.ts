@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
 
@@ -45,6 +45,36 @@ describe('pause and resume', () => {
       ['content', 'success']
     ])
     expect(h.presenters.sessions.require(sessionId).status).toBe('idle')
+  })
+
+  it('runs the calls of a batch that need nothing before pausing for the one that does; results go back in model order', async () => {
+    const target = join(tempDir(), 'mixed.txt')
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: target, content: 'later' }), toolCall('r1', 'read', { path: 'a.txt' })),
+      textReply('Both handled.')
+    ])
+    writeFileSync(join(h.workspace, 'a.txt'), 'alpha content')
+    const { sessionId, assistantMessageId } = await h.send('write and read')
+    await h.idle(sessionId)
+    expect(h.llm.generationRequests()).toHaveLength(1)
+    const paused = h.presenters.sessions.messages.require(assistantMessageId)
+    expect(paused.status).toBe('awaiting_interaction')
+    const calls = paused.blocks.filter((b) => b.kind === 'tool_call')
+    expect(calls.map((b) => [b.toolCall?.id, b.status])).toEqual([
+      ['w1', 'pending'],
+      ['r1', 'success']
+    ])
+    expect(calls[1].toolCall?.response).toContain('alpha content') // the read ran before the pause
+    expect(existsSync(target)).toBe(false)
+    const pending = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
+    expect(pending.map((i) => i.toolCallId)).toEqual(['w1'])
+    await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending[0].id, response: { kind: 'permission', decision: 'allow_once' } })
+    await h.idle(sessionId)
+    expect(readFileSync(target, 'utf8')).toBe('later')
+    const results = toolResults(h.bodies()[1])
+    expect(results.map((r) => r.tool_call_id)).toEqual(['w1', 'r1'])
+    expect(results[1].content).toContain('alpha content')
+    expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('sent')
   })
 
   it('sends the model "User denied the request." as an error result on deny', async () => {
