@@ -135,4 +135,29 @@ describe('chat input on an existing chat', () => {
     await presenters.mcp.startServer('t')
     await eventually(() => expect(wrapper.get('[data-testid="mcp-state-t"]').text()).toBe('Running'), 20_000)
   }, 30_000)
+
+  it('sends on Enter, keeps Shift+Enter for a new line, and offers Stop while a run is active', async () => {
+    const { wrapper } = await openExistingChat()
+    const input = wrapper.get('[data-testid="chat-input-text"]')
+    const press = (shiftKey: boolean) => {
+      const event = new KeyboardEvent('keydown', { key: 'Enter', shiftKey, bubbles: true, cancelable: true })
+      input.element.dispatchEvent(event)
+      return event
+    }
+    await input.setValue('line one')
+    // Shift+Enter is left to the textarea (its default adds the line break); nothing is sent.
+    expect(press(true).defaultPrevented).toBe(false)
+    await flushPromises()
+    expect(wrapper.emitted('send')).toBeUndefined()
+    await input.setValue('line one\nline two')
+    expect(press(false).defaultPrevented).toBe(true)
+    await flushPromises()
+    expect(wrapper.emitted('send')).toEqual([['line one\nline two']])
+    expect((input.element as HTMLTextAreaElement).value).toBe('')
+
+    await wrapper.setProps({ running: true })
+    expect(wrapper.find('[data-testid="send-button"]').exists()).toBe(false)
+    await wrapper.get('[data-testid="stop-button"]').trigger('click')
+    expect(wrapper.emitted('stop')).toHaveLength(1)
+  })
 })
