@@ -63,6 +63,21 @@ describe('the tool call row', () => {
     expect(summarizeCall('subagent_orchestrator', JSON.stringify({ operation: 'run', mode: 'chain', tasks: [{ title: 'A' }, { title: 'B' }] }))).toBe('A, B')
   })
 
+  it('expands an edit to a line diff of the replaced text, whichever argument names the model used', async () => {
+    for (const params of [
+      { path: '/w/a.ts', old_string: 'const a = 1\nkeep', new_string: 'const a = 2\nkeep' },
+      { file_path: '/w/a.ts', oldText: 'const a = 1\nkeep', newText: 'const a = 2\nkeep' }
+    ]) {
+      const wrapper = mountRow(callBlock('edit', params, { status: 'success' }))
+      expect(wrapper.find('[data-testid="tool-diff"]').exists()).toBe(false)
+      await wrapper.get('[data-testid="tool-call-toggle"]').trigger('click')
+      expect(wrapper.get('[data-testid="tool-diff-path"]').text()).toBe('/w/a.ts')
+      // Each line: its marker (+, - or a space), then the text.
+      const lines = wrapper.findAll('[data-testid="tool-diff"] > div').map((line) => line.text())
+      expect(lines).toEqual(['-const a = 1', '+const a = 2', 'keep'])
+    }
+  })
+
   it('drops a progress lead the summary already shows, but never empties the progress', () => {
     expect(rowProgress('parallel · 1 subagent · running\nmore', 'parallel')).toBe('1 subagent · running')
     expect(rowProgress('2/3', '')).toBe('2/3')
