@@ -33,6 +33,8 @@ describe('providers settings in the browser', () => {
   it('adds a custom OpenAI-compatible provider against the fake server, verifies it and fetches its models', async () => {
     const { page, errors } = await openSettings(browser, host, 'providers')
     await page.getByTestId('providers-empty').waitFor()
+    // The presets are listed before any is added.
+    expect(await page.getByTestId('providers-available').getByRole('button').allTextContents()).toContain('Ollama')
     await shootAndCheck(page, 'providers-empty-light')
 
     await page.getByTestId('provider-add').click()

@@ -31,6 +31,25 @@ describe('Settings > Model providers', () => {
     expect(wrapper.get('[data-testid="provider-key-state"]').text()).toBe('No key stored.')
   })
 
+  it('lists the presets not added yet; switching one on adds it, opening one preselects it in the add dialog', async () => {
+    const { wrapper, bridge } = await mountPage(ProvidersSettings)
+    const available = () => wrapper.findAll('[data-testid^="provider-preset-item-"]').map((b) => b.attributes('data-testid')!.replace('provider-preset-item-', ''))
+    await eventually(() => expect(available()).toContain('ollama'))
+    expect(available()).not.toContain('custom')
+    expect(available()).toEqual(expect.arrayContaining(['openai', 'anthropic', 'gemini', 'deepseek', 'ollama', 'lmstudio', 'openrouter', 'siliconflow']))
+
+    await wrapper.get('[data-testid="provider-enabled-ollama"]').setValue(true)
+    await eventually(async () => expect((await bridge.presenters.llmProviders.listProviders()).map((p) => [p.id, p.enabled])).toEqual([['ollama', true]]))
+    await eventually(() => expect(wrapper.get('[data-testid="provider-detail-name"]').text()).toBe('Ollama'))
+    expect(available()).not.toContain('ollama')
+    expect(wrapper.find('[data-testid="provider-item-ollama"]').exists()).toBe(true)
+
+    await wrapper.get('[data-testid="provider-search"]').setValue('deep')
+    expect(available()).toEqual(['deepseek'])
+    await wrapper.get('[data-testid="provider-preset-item-deepseek"]').trigger('click')
+    expect((wrapper.get('[data-testid="provider-preset"]').element as HTMLSelectElement).value).toBe('deepseek')
+  })
+
   it('refuses a custom provider without a name, and with a bad URL shows main’s error', async () => {
     const { wrapper, bridge } = await mountPage(ProvidersSettings)
     await wrapper.get('[data-testid="provider-add"]').trigger('click')
