@@ -28,7 +28,7 @@ describe('streaming to the renderer', () => {
     // while one batch is validated, but the span between the first and the last timed batch cannot).
     const timed = emittedAt.slice(0, -1)
     const span = timed[timed.length - 1] - timed[0]
-    expect((timed.length - 1) * 50).toBeLessThanOrEqual(span + 25)
+    expect((timed.length - 1) * 50).toBeLessThanOrEqual(span + 50) // one interval of slack for a slow first batch
     const gaps = timed.slice(1).map((at, i) => at - timed[i]).sort((a, b) => a - b)
     if (gaps.length) expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(45)
     // Every delta names its block and carries the next sequence number.
