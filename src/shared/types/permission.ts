@@ -18,6 +18,16 @@ export type RiskLevel = z.infer<typeof RiskLevel>
 export const CommandCategory = z.enum(['read_only', 'writes', 'network', 'destructive', 'unknown'])
 export type CommandCategory = z.infer<typeof CommandCategory>
 
+/**
+ * A reason in a form the UI can translate: a stable code (`find_delete`, `git_network`, ...) and
+ * the values its wording needs. The English text stays in the plain string fields beside it.
+ */
+export const ReasonCode = z.object({
+  code: z.string(),
+  params: z.record(z.string(), z.string()).optional()
+})
+export type ReasonCode = z.infer<typeof ReasonCode>
+
 /** One simple command inside a shell line, as the command classifier saw it. */
 export const SubCommand = z.object({
   text: z.string(),
@@ -25,6 +35,8 @@ export const SubCommand = z.object({
   category: CommandCategory,
   risk: RiskLevel,
   reasons: z.array(z.string()),
+  /** `reasons` as codes, same order and length (absent in requests stored before codes existed). */
+  reasonCodes: z.array(ReasonCode).optional(),
   /** Absolute paths this sub-command touches that lie outside the workspace. */
   outsidePaths: z.array(z.string())
 })
@@ -45,6 +57,8 @@ export const PermissionRequest = z.object({
   sessionId: z.string(),
   risk: RiskLevel,
   reason: z.string(),
+  /** The parts `reason` was made of, as codes (joined with `; ` in `reason`). */
+  reasonCodes: z.array(ReasonCode).optional(),
   /** Real paths (after symlinks) for file requests. */
   paths: z.array(z.string()).optional(),
   command: z.string().optional(),
@@ -52,6 +66,8 @@ export const PermissionRequest = z.object({
   subCommands: z.array(SubCommand).optional(),
   /** Risks of the line as a whole (substitution, subshell, parse errors, cwd outside). */
   lineReasons: z.array(z.string()).optional(),
+  /** `lineReasons` as codes, same order and length. */
+  lineReasonCodes: z.array(ReasonCode).optional(),
   /** What "Always allow" would store if the user does not edit it. */
   suggestedRule: z.lazy(() => RuleDraft).optional()
 })

@@ -1,8 +1,9 @@
 import { homedir } from 'node:os'
 import { forEachChild, parse, type SyntaxNode } from 'unbash'
-import type { RiskLevel, SubCommand } from '@shared/types/permission'
+import type { ReasonCode, RiskLevel, SubCommand } from '@shared/types/permission'
 import { isInside, realPathOf } from './paths'
 import { SubCommandJudge, maxRisk, type Scope } from './subCommandJudge'
+import { ReasonList, reasonOf, type Reason } from './reasonText'
 
 export { maxRisk }
 
@@ -11,15 +12,17 @@ export interface CommandAnalysis {
   subCommands: SubCommand[]
   /** Reasons that belong to the line, not one command: substitutions, subshells, parse errors. */
   lineReasons: string[]
+  /** `lineReasons` as codes, same order. */
+  lineReasonCodes: ReasonCode[]
   risk: RiskLevel
 }
 
-const LINE_REASONS: Partial<Record<SyntaxNode['type'], string>> = {
-  Subshell: 'runs a subshell',
-  CommandExpansion: 'uses command substitution',
-  ProcessSubstitution: 'uses process substitution',
-  Function: 'defines a shell function',
-  Coproc: 'starts a coprocess'
+const LINE_REASONS: Partial<Record<SyntaxNode['type'], Reason>> = {
+  Subshell: reasonOf('subshell'),
+  CommandExpansion: reasonOf('command_substitution'),
+  ProcessSubstitution: reasonOf('process_substitution'),
+  Function: reasonOf('shell_function'),
+  Coproc: reasonOf('coprocess')
 }
 
 /**
@@ -30,10 +33,10 @@ const LINE_REASONS: Partial<Record<SyntaxNode['type'], string>> = {
 export function analyzeCommand(command: string, options: { cwd: string; workspaceDir: string; home?: string }): CommandAnalysis {
   const scope: Scope = { workspace: realPathOf(options.workspaceDir), cwd: options.cwd, home: options.home ?? homedir() }
   const subCommands: SubCommand[] = []
-  const lineReasons = new Set<string>()
-  if (!isInside(realPathOf(options.cwd), scope.workspace)) lineReasons.add('runs outside the workspace')
+  const lineReasons = new ReasonList()
+  if (!isInside(realPathOf(options.cwd), scope.workspace)) lineReasons.add(reasonOf('cwd_outside'))
   const ast = parse(command)
-  if (ast.errors?.length) lineReasons.add(`the line does not parse cleanly: ${ast.errors[0].message}`)
+  if (ast.errors?.length) lineReasons.add(reasonOf('parse_error', { message: ast.errors[0].message }))
 
   const visit = (node: SyntaxNode, pipedInput: boolean): void => {
     const reason = LINE_REASONS[node.type]
@@ -49,16 +52,16 @@ export function analyzeCommand(command: string, options: { cwd: string; workspac
       node.commands.forEach((child, index) => visit(child, index > 0))
       return
     } else if (node.type === 'Statement' && node.background) {
-      lineReasons.add('runs a command in the background')
+      lineReasons.add(reasonOf('background'))
     }
     forEachChild(node, (child) => visit(child, false))
   }
   visit(ast, false)
 
-  if (subCommands.length === 0 && command.trim() !== '') lineReasons.add('no command could be recognised')
+  if (subCommands.length === 0 && command.trim() !== '') lineReasons.add(reasonOf('no_command'))
   let risk = subCommands.reduce<RiskLevel>((acc, sub) => maxRisk(acc, sub.risk), 'low')
   if (lineReasons.size > 0) risk = maxRisk(risk, ast.errors?.length ? 'high' : 'medium')
-  return { command, subCommands, lineReasons: [...lineReasons], risk }
+  return { command, subCommands, lineReasons: lineReasons.texts, lineReasonCodes: lineReasons.codes, risk }
 }
 
 function textOf(source: string, node: { pos: number; end: number }): string {

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
 import { analyzeCommand, type CommandAnalysis } from './commandClassifier'
+import { ReasonList, reasonOf } from './reasonText'
 
 export interface CommandScope {
   sessionId: string
@@ -24,7 +25,7 @@ export class CommandPermissionService {
   check(command: string, scope: CommandScope, mode: PermissionMode = 'default'): PermissionRequest | null {
     const analysis = this.analyze(command, scope)
     if (runsUnasked(analysis, mode)) return null
-    const reasons = [...analysis.lineReasons, ...analysis.subCommands.flatMap((s) => s.reasons)]
+    const reasons = requestReasons(analysis)
     const firstAsking = analysis.subCommands.find((s) => s.risk !== 'low') ?? analysis.subCommands[0]
     return {
       type: 'command',
@@ -32,14 +33,27 @@ export class CommandPermissionService {
       server: scope.server,
       sessionId: scope.sessionId,
       risk: analysis.risk,
-      reason: reasons.length ? [...new Set(reasons)].join('; ') : 'the command may change things',
+      reason: reasons.texts.join('; '),
+      reasonCodes: reasons.codes,
       command,
       cwd: scope.cwd,
       subCommands: analysis.subCommands,
       lineReasons: analysis.lineReasons,
+      lineReasonCodes: analysis.lineReasonCodes,
       suggestedRule: { kind: 'exec', pattern: firstAsking ? `${firstAsking.text}*` : command, effect: 'allow' }
     }
   }
+}
+
+/** The line's reasons, then each sub-command's, without repeats; a generic one when there are none. */
+function requestReasons(analysis: CommandAnalysis): ReasonList {
+  const list = new ReasonList()
+  analysis.lineReasons.forEach((text, i) => list.add({ text, code: analysis.lineReasonCodes[i] }))
+  for (const sub of analysis.subCommands) {
+    sub.reasons.forEach((text, i) => list.add({ text, code: sub.reasonCodes?.[i] ?? { code: 'unknown' } }))
+  }
+  if (list.size === 0) list.add(reasonOf('command_may_change'))
+  return list
 }
 
 export function runsUnasked(analysis: CommandAnalysis, mode: PermissionMode): boolean {

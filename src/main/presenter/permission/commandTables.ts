@@ -1,4 +1,11 @@
 import type { CommandCategory } from '@shared/types/permission'
+import { reasonOf, type Reason } from './reasonText'
+
+/** A program's category and, when it is not plainly read-only, why. */
+export interface Classified {
+  category: CommandCategory
+  reason?: Reason
+}
 
 /** Programs that only look at things (unless an option below says otherwise). */
 export const READ_ONLY_PROGRAMS = new Set([
@@ -47,25 +54,25 @@ const GIT_NETWORK = new Set(['push', 'pull', 'fetch', 'clone', 'ls-remote', 'sub
 const GIT_DESTRUCTIVE = new Set(['clean', 'rm', 'filter-branch', 'gc', 'prune'])
 
 /** git's category depends on the subcommand and a few options. */
-export function classifyGit(args: string[]): { category: CommandCategory; reason?: string } {
+export function classifyGit(args: string[]): Classified {
   const rest = [...args]
   // Global options come before the subcommand: `git -C dir --no-pager status`.
   while (rest.length && rest[0].startsWith('-')) {
     const option = rest.shift() as string
     // A config override can name a pager, editor or hook: git would run it.
-    if (option === '-c' || option.startsWith('--exec-path')) return { category: 'unknown', reason: `git ${option} can make git run other programs` }
+    if (option === '-c' || option.startsWith('--exec-path')) return { category: 'unknown', reason: reasonOf('git_runs_programs', { option }) }
     if (option === '-C') rest.shift()
   }
   const sub = rest[0] ?? ''
   const opts = rest.slice(1)
   if (sub === '') return { category: 'read_only' }
-  if (opts.some((o) => o === '--output' || o.startsWith('--output=') || o === '-o')) return { category: 'writes', reason: `git ${sub} writes a file` }
+  if (opts.some((o) => o === '--output' || o.startsWith('--output=') || o === '-o')) return { category: 'writes', reason: reasonOf('git_writes_file', { sub }) }
   if (GIT_READ.has(sub)) return { category: 'read_only' }
   if (sub === 'branch' || sub === 'tag' || sub === 'remote' || sub === 'stash') {
     const listing = opts.length === 0 || opts.every((o) => ['-a', '-r', '-l', '-v', '-vv', '--list', '--all', 'list', 'show'].includes(o))
     if (listing) return { category: 'read_only' }
     if (opts.some((o) => o === '-D' || o === '--delete' || o === 'drop' || o === 'clear')) {
-      return { category: 'destructive', reason: `git ${sub} deletes` }
+      return { category: 'destructive', reason: reasonOf('git_deletes', { sub }) }
     }
     return { category: 'writes' }
   }
@@ -75,14 +82,14 @@ export function classifyGit(args: string[]): { category: CommandCategory; reason
       : { category: 'writes' }
   }
   if (sub === 'push' && opts.some((o) => o === '-f' || o === '--force' || o.startsWith('--force-with-lease') || o === '--delete')) {
-    return { category: 'destructive', reason: 'force push rewrites the remote' }
+    return { category: 'destructive', reason: reasonOf('git_force_push') }
   }
-  if (GIT_NETWORK.has(sub)) return { category: 'network', reason: `git ${sub} talks to a remote` }
-  if (sub === 'reset' && opts.includes('--hard')) return { category: 'destructive', reason: 'git reset --hard drops changes' }
+  if (GIT_NETWORK.has(sub)) return { category: 'network', reason: reasonOf('git_network', { sub }) }
+  if (sub === 'reset' && opts.includes('--hard')) return { category: 'destructive', reason: reasonOf('git_reset_hard') }
   if ((sub === 'checkout' || sub === 'restore') && (opts.includes('--') || opts.includes('.') || opts.includes('-f'))) {
-    return { category: 'destructive', reason: `git ${sub} discards working changes` }
+    return { category: 'destructive', reason: reasonOf('git_discards_changes', { sub }) }
   }
-  if (GIT_DESTRUCTIVE.has(sub)) return { category: 'destructive', reason: `git ${sub} deletes files or history` }
+  if (GIT_DESTRUCTIVE.has(sub)) return { category: 'destructive', reason: reasonOf('git_deletes_history', { sub }) }
   return { category: 'writes' }
 }
 
@@ -91,12 +98,12 @@ const PM_READ = new Set(['ls', 'list', '--version', '-v', 'version', 'outdated',
 const PM_INSTALL = new Set(['install', 'i', 'add', 'ci', 'update', 'upgrade', 'remove', 'uninstall', 'get', 'sync', 'publish'])
 
 /** Package managers: listing is read-only, installing is network, everything else runs project code. */
-export function classifyPackageManager(program: string, args: string[]): { category: CommandCategory; reason?: string } | null {
+export function classifyPackageManager(program: string, args: string[]): Classified | null {
   if (!PACKAGE_MANAGERS.has(program)) return null
   const sub = args.find((a) => !a.startsWith('-')) ?? args[0] ?? ''
   if (PM_READ.has(sub) && !(sub === 'config' && args.includes('set'))) return { category: 'read_only' }
-  if (PM_INSTALL.has(sub)) return { category: 'network', reason: `${program} ${sub} downloads and runs install scripts` }
-  return { category: 'unknown', reason: `${program} ${sub || ''} runs project code`.replace(/\s+/g, ' ').trim() }
+  if (PM_INSTALL.has(sub)) return { category: 'network', reason: reasonOf('package_install', { program, sub }) }
+  return { category: 'unknown', reason: reasonOf('package_runs_code', { program, sub }) }
 }
 
 /** sed commands we can read: `5p`, `1,10d`, `/re/p`, `s/a/b/g`. `w`, `e`, `r` and the like change things. */
@@ -121,19 +128,19 @@ function isSafeSedCommand(command: string): boolean {
   return /^[gpiIm0-9]*$/.test(text.slice(index))
 }
 
-export function classifySed(args: string[]): { category: CommandCategory; reason?: string } {
+export function classifySed(args: string[]): Classified {
   if (args.some((a) => a === '-i' || /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
-    return { category: 'writes', reason: 'sed -i edits files in place' }
+    return { category: 'writes', reason: reasonOf('sed_in_place') }
   }
   const scripts: string[] = []
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '-e' || args[i] === '--expression') scripts.push(args[++i] ?? '')
-    else if (args[i] === '-f' || args[i] === '--file') return { category: 'unknown', reason: 'sed runs a script file' }
+    else if (args[i] === '-f' || args[i] === '--file') return { category: 'unknown', reason: reasonOf('sed_script_file') }
   }
   if (scripts.length === 0) {
     const first = args.find((a) => !a.startsWith('-'))
     if (first !== undefined) scripts.push(first)
   }
   if (scripts.every((script) => script.split(/[;\n]/).every(isSafeSedCommand))) return { category: 'read_only' }
-  return { category: 'unknown', reason: 'the sed script may write files or run commands' }
+  return { category: 'unknown', reason: reasonOf('sed_unsafe_script') }
 }

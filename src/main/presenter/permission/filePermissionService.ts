@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import type { PermissionRequest, RiskLevel } from '@shared/types/permission'
 import { isInside, isSensitivePath, realPathOf, resolveUserPath, tildify } from './paths'
+import { reasonOf } from './reasonText'
 
 export type FileAccess = 'read' | 'write'
 
@@ -46,13 +47,16 @@ export class FilePermissionService {
     const unique = [...new Set(outside)].sort()
     const sensitive = unique.some(isSensitivePath)
     const risk: RiskLevel = access === 'write' ? (sensitive ? 'critical' : 'high') : sensitive ? 'high' : 'medium'
+    const shown = unique.map((p) => tildify(p, this.home)).join(', ')
+    const reason = reasonOf(access === 'read' ? 'outside_workspace_read' : 'outside_workspace_write', { paths: shown })
     return {
       type: access,
       tool: scope.tool,
       server: scope.server,
       sessionId: scope.sessionId,
       risk,
-      reason: `${access === 'read' ? 'Read' : 'Write'} access outside the workspace: ${unique.map((p) => tildify(p, this.home)).join(', ')}`,
+      reason: reason.text,
+      reasonCodes: [reason.code],
       paths: unique,
       suggestedRule: { kind: access, pattern: tildify(unique[0], this.home), effect: 'allow' }
     }

@@ -1,4 +1,5 @@
 import type { PermissionRequest } from '@shared/types/permission'
+import { reasonOf } from './reasonText'
 
 export interface SettingsChange {
   sessionId: string
@@ -12,13 +13,15 @@ export interface SettingsChange {
 /** Every settings change a tool makes is shown to the user first. */
 export class SettingsPermissionService {
   check(change: SettingsChange): PermissionRequest {
+    const reason = reasonOf('change_setting', { setting: change.setting, summary: change.summary })
     return {
       type: 'settings',
       tool: change.tool,
       server: change.server,
       sessionId: change.sessionId,
       risk: 'medium',
-      reason: `Change setting ${change.setting}: ${change.summary}`,
+      reason: reason.text,
+      reasonCodes: [reason.code],
       suggestedRule: { kind: 'settings', pattern: change.tool, effect: 'allow' }
     }
   }

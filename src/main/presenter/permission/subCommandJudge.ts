@@ -4,8 +4,10 @@ import type { CommandCategory, RiskLevel, SubCommand } from '@shared/types/permi
 import { isInside, isSensitivePath, realPathOf, resolveUserPath } from './paths'
 import {
   DESTRUCTIVE_PROGRAMS, ELEVATORS, INTERPRETERS, NETWORK_PROGRAMS, READ_ONLY_PROGRAMS, WRAPPERS, WRITING_PROGRAMS,
-  classifyGit, classifyPackageManager, classifySed
+  classifyGit, classifyPackageManager, classifySed,
+  type Classified
 } from './commandTables'
+import { ReasonList, reasonOf, type Reason } from './reasonText'
 
 export interface Scope {
   /** Real path of the workspace. */
@@ -47,7 +49,7 @@ export function wordValue(word: Word, home: string): { value: string; dynamic: b
 export class SubCommandJudge {
   category: CommandCategory = 'read_only'
   private risk: RiskLevel = 'low'
-  private readonly reasons: string[] = []
+  private readonly reasons = new ReasonList()
   private readonly outside = new Set<string>()
 
   constructor(
@@ -56,13 +58,21 @@ export class SubCommandJudge {
     private program = ''
   ) {}
 
-  raise(level: RiskLevel, reason?: string): void {
+  raise(level: RiskLevel, reason?: Reason): void {
     this.risk = maxRisk(this.risk, level)
-    if (reason && !this.reasons.includes(reason)) this.reasons.push(reason)
+    if (reason) this.reasons.add(reason)
   }
 
   result(): SubCommand {
-    return { text: this.text, program: this.program || '(none)', category: this.category, risk: this.risk, reasons: this.reasons, outsidePaths: [...this.outside] }
+    return {
+      text: this.text,
+      program: this.program || '(none)',
+      category: this.category,
+      risk: this.risk,
+      reasons: this.reasons.texts,
+      reasonCodes: this.reasons.codes,
+      outsidePaths: [...this.outside]
+    }
   }
 
   /** Classifies a simple command: program, wrappers, arguments, paths and redirects. */
@@ -71,21 +81,21 @@ export class SubCommandJudge {
     const name = node.name ? wordValue(node.name, home) : { value: '', dynamic: false }
     const words = node.args.filter((a): a is Word => a.type === 'Word').map((w) => wordValue(w, home))
     for (const prefix of node.prefix) {
-      if (prefix.type === 'Assignment' && LOADER_VARIABLES.test(prefix.name)) this.raise('high', `sets ${prefix.name}, which changes what runs`)
+      if (prefix.type === 'Assignment' && LOADER_VARIABLES.test(prefix.name)) this.raise('high', reasonOf('loader_variable', { name: prefix.name }))
     }
     const { program, args } = this.unwrap(basename(name.value), words.map((w) => w.value))
     this.program = program
     const classified = classifyProgram(program, args)
     this.category = name.dynamic ? 'unknown' : classified.category
-    if (name.dynamic) this.raise('high', 'the program name is computed at run time')
+    if (name.dynamic) this.raise('high', reasonOf('dynamic_program'))
     if (classified.reason) this.raise('low', classified.reason)
     this.raise(baseRisk(this.category))
-    if (program === 'eval' || program === 'source' || program === '.') this.raise('high', `${program} runs code assembled at run time`)
+    if (program === 'eval' || program === 'source' || program === '.') this.raise('high', reasonOf('eval_code', { program }))
     if (INTERPRETERS.has(program) && pipedInput) {
       this.category = 'unknown'
-      this.raise('critical', `pipes text into ${program}, which runs it`)
+      this.raise('critical', reasonOf('pipe_to_interpreter', { program }))
     }
-    if (words.some((w) => w.dynamic) && program !== 'echo' && program !== 'printf') this.raise('medium', 'an argument is computed at run time')
+    if (words.some((w) => w.dynamic) && program !== 'echo' && program !== 'printf') this.raise('medium', reasonOf('dynamic_argument'))
 
     const positional = args.filter((a, i) => !(a.startsWith('-') && !a.includes('=')) && !(i === 0 && PATTERN_FIRST.has(program)))
     for (const raw of positional) {
@@ -100,7 +110,7 @@ export class SubCommandJudge {
   /** Later relative paths resolve from where `cd` went; `cd` alone goes home, `cd -` is unknown. */
   private followCd(target: string | undefined): void {
     if (target === '-') {
-      this.raise('medium', 'cd - goes to a folder only known at run time')
+      this.raise('medium', reasonOf('cd_previous'))
       this.scope.cwd = '/'
       return
     }
@@ -111,7 +121,7 @@ export class SubCommandJudge {
   /** `sudo`, `env`, `xargs`, `timeout 5`, ...: the wrapped command is what runs. */
   private unwrap(program: string, args: string[]): { program: string; args: string[] } {
     for (let depth = 0; depth < 4; depth++) {
-      if (ELEVATORS.has(program)) this.raise('critical', `${program} runs with elevated privileges`)
+      if (ELEVATORS.has(program)) this.raise('critical', reasonOf('elevated', { program }))
       else if (!(program in WRAPPERS)) break
       let index = 0
       while (index < args.length && (args[index].startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[index]))) index++
@@ -131,15 +141,15 @@ export class SubCommandJudge {
     const real = realPathOf(resolveUserPath(raw, cwd, home))
     const sensitive = isSensitivePath(real)
     if (isInside(real, workspace)) {
-      if (sensitive && access === 'write') this.raise('high', `writes a sensitive file: ${raw}`)
+      if (sensitive && access === 'write') this.raise('high', reasonOf('sensitive_write', { path: raw }))
       return
     }
     this.outside.add(real)
     const broad = real === '/' || real === home || isInside(workspace, real)
-    if (access === 'write' && broad) this.raise('critical', `changes a whole top-level folder: ${raw}`)
-    else if (access === 'read') this.raise(sensitive ? 'high' : 'medium', `reads outside the workspace: ${raw}`)
-    else if (this.category === 'destructive') this.raise('critical', `deletes or changes outside the workspace: ${raw}`)
-    else this.raise(sensitive ? 'critical' : 'high', `writes outside the workspace: ${raw}`)
+    if (access === 'write' && broad) this.raise('critical', reasonOf('broad_write', { path: raw }))
+    else if (access === 'read') this.raise(sensitive ? 'high' : 'medium', reasonOf('outside_read', { path: raw }))
+    else if (this.category === 'destructive') this.raise('critical', reasonOf('outside_destructive', { path: raw }))
+    else this.raise(sensitive ? 'critical' : 'high', reasonOf('outside_write', { path: raw }))
   }
 
   checkRedirect(redirect: Redirection): void {
@@ -150,7 +160,7 @@ export class SubCommandJudge {
     if (HARMLESS_TARGETS.has(target)) return
     if (op === '<') return this.checkPath(target, 'read')
     if (this.category === 'read_only') this.category = 'writes'
-    this.raise('medium', `redirects output to ${target}`)
+    this.raise('medium', reasonOf('redirect_output', { target }))
     this.checkPath(target.includes('/') || target.startsWith('~') ? target : `./${target}`, 'write')
   }
 }
@@ -160,7 +170,7 @@ function baseRisk(category: CommandCategory): RiskLevel {
   return category === 'network' || category === 'destructive' ? 'high' : 'medium'
 }
 
-function classifyProgram(program: string, args: string[]): { category: CommandCategory; reason?: string } {
+function classifyProgram(program: string, args: string[]): Classified {
   if (program === '') return { category: 'read_only' }
   if (program === 'git') return classifyGit(args)
   const pm = classifyPackageManager(program, args)
@@ -169,26 +179,26 @@ function classifyProgram(program: string, args: string[]): { category: CommandCa
   if (program === 'sed') return classifySed(args)
   if (program === 'sort' && args.some((a) => a === '-o' || a.startsWith('--output'))) return { category: 'writes' }
   if (program === 'tail' && args.some((a) => a === '-f' || a === '-F' || a.startsWith('--follow'))) {
-    return { category: 'unknown', reason: 'tail -f never ends' }
+    return { category: 'unknown', reason: reasonOf('tail_follow') }
   }
-  if ((program === 'less' || program === 'more') && args.length === 0) return { category: 'unknown', reason: 'interactive pager' }
+  if ((program === 'less' || program === 'more') && args.length === 0) return { category: 'unknown', reason: reasonOf('interactive_pager') }
   if (program === 'tar' && args[0] && /^-?[a-z]*t/.test(args[0]) && !/[xc]/.test(args[0])) return { category: 'read_only' }
   if (READ_ONLY_PROGRAMS.has(program)) return { category: 'read_only' }
-  if (DESTRUCTIVE_PROGRAMS.has(program)) return { category: 'destructive', reason: `${program} deletes or stops things` }
+  if (DESTRUCTIVE_PROGRAMS.has(program)) return { category: 'destructive', reason: reasonOf('destructive_program', { program }) }
   if (NETWORK_PROGRAMS.has(program)) {
     const writes = args.some((a) => a === '-o' || a === '-O' || a.startsWith('--output'))
-    return { category: 'network', reason: `${program} uses the network${writes ? ' and writes a file' : ''}` }
+    return { category: 'network', reason: reasonOf(writes ? 'network_program_writes' : 'network_program', { program }) }
   }
   if (WRITING_PROGRAMS.has(program)) return { category: 'writes' }
-  if (INTERPRETERS.has(program)) return { category: 'unknown', reason: `${program} runs arbitrary code` }
-  return { category: 'unknown', reason: `${program} is not a known read-only command` }
+  if (INTERPRETERS.has(program)) return { category: 'unknown', reason: reasonOf('interpreter', { program }) }
+  return { category: 'unknown', reason: reasonOf('unknown_program', { program }) }
 }
 
-function classifyFind(args: string[]): { category: CommandCategory; reason?: string } {
-  if (args.includes('-delete')) return { category: 'destructive', reason: 'find -delete removes files' }
+function classifyFind(args: string[]): Classified {
+  if (args.includes('-delete')) return { category: 'destructive', reason: reasonOf('find_delete') }
   if (args.some((a) => ['-exec', '-execdir', '-ok', '-okdir'].includes(a))) {
-    return { category: 'unknown', reason: 'find -exec runs another command' }
+    return { category: 'unknown', reason: reasonOf('find_exec') }
   }
-  if (args.some((a) => ['-fprint', '-fprint0', '-fprintf', '-fls'].includes(a))) return { category: 'writes', reason: 'find writes a file' }
+  if (args.some((a) => ['-fprint', '-fprint0', '-fprintf', '-fls'].includes(a))) return { category: 'writes', reason: reasonOf('find_writes') }
   return { category: 'read_only' }
 }
