@@ -58,11 +58,10 @@ const ENGLISH = {
   background: () => 'runs a command in the background',
   no_command: () => 'no command could be recognised',
   command_may_change: () => 'the command may change things',
-  // file, settings and MCP requests
+  // file and settings requests
   outside_workspace_read: (p: { paths: string }) => `Read access outside the workspace: ${p.paths}`,
   outside_workspace_write: (p: { paths: string }) => `Write access outside the workspace: ${p.paths}`,
-  change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`,
-  mcp_call: (p: { tool: string; server: string }) => `Call MCP tool ${p.tool} on server ${p.server}`
+  change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`
 } as const
 
 type English = typeof ENGLISH
