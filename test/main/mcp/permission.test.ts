@@ -26,7 +26,14 @@ describe('the settings test call goes through the permission services', () => {
 
     const asked = await router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'hi' } }).catch((e) => e)
     expect(asked).toMatchObject({ code: 'permission_required' })
-    expect(asked.details).toMatchObject({ type: 'mcp', server: 't', originalTool: 'echo', suggestedRule: { kind: 'mcp', pattern: 't/echo' } })
+    expect(asked.details).toMatchObject({
+      type: 'mcp',
+      server: 't',
+      originalTool: 'echo',
+      reason: 'Call MCP tool echo on server t',
+      reasonCodes: [{ code: 'mcp_call', params: { tool: 'echo', server: 't' } }],
+      suggestedRule: { kind: 'mcp', pattern: 't/echo' }
+    })
 
     presenters.permissions.addRule({ kind: 'mcp', pattern: 't/echo', effect: 'allow' })
     const { result } = await router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'hi' } })

@@ -109,11 +109,18 @@ describe('permission reason codes', () => {
     expect(englishReason('no_such_code', { x: '1' })).toBe('no_such_code')
   })
 
-  it('every listed code is produced somewhere in the permission sources, and every produced code is listed', () => {
-    const dir = join(__dirname, '../../../src/main/presenter/permission')
-    const source = readdirSync(dir)
-      .filter((f) => f.endsWith('.ts') && f !== 'reasonText.ts')
-      .map((f) => readFileSync(join(dir, f), 'utf8'))
+  it('every listed code is produced somewhere in the permission and MCP gate sources, and every produced code is listed', () => {
+    const presenters = join(__dirname, '../../../src/main/presenter')
+    const dir = join(presenters, 'permission')
+    // MCP calls build their request where the call is routed (chat) or gated (settings panel).
+    const mcpSources = ['toolPresenter/index.ts', 'mcpPresenter/permissionGate.ts'].map((f) => join(presenters, f))
+    const source = [
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith('.ts') && f !== 'reasonText.ts')
+        .map((f) => join(dir, f)),
+      ...mcpSources
+    ]
+      .map((f) => readFileSync(f, 'utf8'))
       .join('\n')
     for (const code of REASON_CODES) expect(source, code).toContain(`'${code}'`)
     const direct = [...source.matchAll(/reasonOf\('(\w+)'/g)].map((m) => m[1])

@@ -107,7 +107,14 @@ describe('callTool routing and envelopes', () => {
     await withMcp()
     const error = await h.call('weather__read', { station: 'KOSL' }).catch((e) => e)
     expect(error).toBeInstanceOf(McpPermissionRequiredError)
-    expect(error.request).toMatchObject({ type: 'mcp', tool: 'weather__read', server: 'weather', originalTool: 'read', suggestedRule: { pattern: 'weather/read' } })
+    expect(error.request).toMatchObject({
+      type: 'mcp',
+      tool: 'weather__read',
+      server: 'weather',
+      originalTool: 'read',
+      reasonCodes: [{ code: 'mcp_call', params: { tool: 'read', server: 'weather' } }],
+      suggestedRule: { pattern: 'weather/read' }
+    })
     h.gate.decide(error.request, 'session')
     const result = await h.call('weather__read', { station: 'KOSL' })
     expect(result.content).toEqual([{ type: 'text', text: 'station KOSL: 21C' }])

@@ -1,6 +1,7 @@
 import { AppError } from '@shared/errors'
 import type { PermissionRequest } from '@shared/types/permission'
 import { permissionErrorFor, type PermissionGate } from '../permission'
+import { reasonOf } from '../permission/reasonText'
 import type { McpPermissionGate } from '.'
 
 /**
@@ -11,6 +12,7 @@ import type { McpPermissionGate } from '.'
 export function createMcpPermissionGate(permissions: Pick<PermissionGate, 'evaluate'>, sessionId = 'mcp-settings'): McpPermissionGate {
   return {
     async assertAllowed({ serverId, toolName, autoApproved, annotations }) {
+      const reason = reasonOf('mcp_call', { tool: toolName, server: serverId })
       const request: PermissionRequest = {
         type: 'mcp',
         tool: toolName,
@@ -18,7 +20,8 @@ export function createMcpPermissionGate(permissions: Pick<PermissionGate, 'evalu
         originalTool: toolName,
         sessionId,
         risk: annotations?.destructiveHint ? 'high' : annotations?.readOnlyHint ? 'low' : 'medium',
-        reason: `Call MCP tool ${toolName} on server ${serverId}`,
+        reason: reason.text,
+        reasonCodes: [reason.code],
         suggestedRule: { kind: 'mcp', pattern: `${serverId}/${toolName}`, effect: 'allow' }
       }
       const verdict = permissions.evaluate(request, 'default')

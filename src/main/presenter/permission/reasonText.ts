@@ -61,7 +61,9 @@ const ENGLISH = {
   // file and settings requests
   outside_workspace_read: (p: { paths: string }) => `Read access outside the workspace: ${p.paths}`,
   outside_workspace_write: (p: { paths: string }) => `Write access outside the workspace: ${p.paths}`,
-  change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`
+  change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`,
+  // MCP
+  mcp_call: (p: { tool: string; server: string }) => `Call MCP tool ${p.tool} on server ${p.server}`
 } as const
 
 type English = typeof ENGLISH

@@ -6,6 +6,7 @@ import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import { permissionErrorFor, type GateResult, type PermissionGate } from '../permission'
 import { FilePermissionService } from '../permission/filePermissionService'
 import { CommandPermissionService } from '../permission/commandPermissionService'
+import { reasonOf } from '../permission/reasonText'
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
 import { ToolMapper, type ToolRoute } from './toolMapper'
@@ -319,6 +320,7 @@ export class ToolPresenter {
 }
 
 function mcpNeed(call: MCPToolCall, route: ToolRoute, ctx: ToolSessionContext, risk: RiskLevel): PermissionRequest {
+  const reason = reasonOf('mcp_call', { tool: route.originalName, server: route.serverId })
   return {
     type: 'mcp',
     tool: call.name,
@@ -326,7 +328,8 @@ function mcpNeed(call: MCPToolCall, route: ToolRoute, ctx: ToolSessionContext, r
     originalTool: route.originalName,
     sessionId: ctx.sessionId,
     risk,
-    reason: `Call MCP tool ${route.originalName} on server ${route.serverId}`,
+    reason: reason.text,
+    reasonCodes: [reason.code],
     suggestedRule: { kind: 'mcp', pattern: `${route.serverId}/${route.originalName}`, effect: 'allow' }
   }
 }

@@ -78,7 +78,8 @@ export default {
     command_may_change: 'the command may change things',
     outside_workspace_read: 'Read access outside the workspace: {paths}',
     outside_workspace_write: 'Write access outside the workspace: {paths}',
-    change_setting: 'Change setting {setting}: {summary}'
+    change_setting: 'Change setting {setting}: {summary}',
+    mcp_call: 'Call MCP tool {tool} on server {server}'
   },
   /** Joins several translated reasons in one line. */
   permissionReasonSeparator: '; '

@@ -80,7 +80,8 @@ export default {
     command_may_change: '该命令可能会修改内容',
     outside_workspace_read: '读取工作区之外的文件：{paths}',
     outside_workspace_write: '写入工作区之外的文件：{paths}',
-    change_setting: '更改设置 {setting}：{summary}'
+    change_setting: '更改设置 {setting}：{summary}',
+    mcp_call: '调用服务器 {server} 上的 MCP 工具 {tool}'
   },
   /** Joins several translated reasons in one line. */
   permissionReasonSeparator: '；'
