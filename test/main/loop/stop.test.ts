@@ -107,4 +107,39 @@ describe('steering', () => {
     expect(messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
     expect(messages[3].blocks[0].text).toBe('Answer to the steer.')
   }, 15_000)
+
+  it('keeps queued input across a restart; the next message carries it first, and a cancelled item stays out', async () => {
+    const h = await harness([{ steps: [{ type: 'text', text: 'Working on it' }, { type: 'stall' }] }, textReply('Got both.')])
+    const first = await h.send('start a long job')
+    await waitFor(() => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1)
+    const kept = await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'also check the tests' })
+    const dropped = await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'never mind this one' })
+    expect(await route(h, 'chat.cancelQueued', { sessionId: first.sessionId, inputId: dropped.queued.id })).toEqual({ removed: true })
+
+    await h.restart()
+    const { items } = await route(h, 'chat.listQueue', { sessionId: first.sessionId })
+    expect(items).toEqual([{ id: kept.queued.id, text: 'also check the tests', createdAt: kept.queued.createdAt }])
+
+    const next = await h.send('and then summarise', { sessionId: first.sessionId })
+    await h.idle(next.sessionId)
+    expect(h.bodies()[1].messages.at(-1)).toMatchObject({ role: 'user', content: 'also check the tests\n\nand then summarise' })
+    expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
+    expect(eventsNamed(h, 'chat.queue.changed').at(-1)).toEqual({ sessionId: first.sessionId, items: [] })
+  }, 15_000)
+
+  it('stop drops the queue, and purging a session removes its queued input', async () => {
+    const h = await harness([{ steps: [{ type: 'text', text: 'Working' }, { type: 'stall' }] }, { steps: [{ type: 'text', text: 'Again' }, { type: 'stall' }] }])
+    const first = await h.send('job one')
+    await waitFor(() => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1)
+    await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then stopped' })
+    await route(h, 'chat.stop', { sessionId: first.sessionId })
+    expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
+
+    await h.send('job two', { sessionId: first.sessionId })
+    await waitFor(() => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 2)
+    await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then purged' })
+    await route(h, 'sessions.purge', { sessionId: first.sessionId })
+    const left = h.presenters.sqlite.db.prepare('SELECT COUNT(*) AS n FROM queued_inputs').get() as { n: number }
+    expect(left.n).toBe(0)
+  }, 15_000)
 })

@@ -16,6 +16,7 @@ import type { ModelLimits } from './contextBuilder'
 import { applyAnswer, denyEffect } from './interactionAnswers'
 import { saveImages, titleFrom } from './turnInputs'
 import { MessageHistory } from './messageHistory'
+import { SteeringQueue } from './steeringQueue'
 
 export { LoopRuntimePort } from './runtimePort'
 export type { ModelLimits } from './contextBuilder'
@@ -60,7 +61,7 @@ interface ActiveRun {
  */
 export class AgentRuntimePresenter {
   private readonly active = new Map<string, ActiveRun>()
-  private readonly queues = new Map<string, QueuedInput[]>()
+  private readonly queue: SteeringQueue
   private readonly cursors = new Map<string, StreamCursor>()
   private readonly newId: () => string
   private readonly history: MessageHistory
@@ -69,6 +70,7 @@ export class AgentRuntimePresenter {
   constructor(private readonly deps: AgentRuntimeDeps) {
     this.newId = deps.newId ?? (() => randomUUID())
     this.history = new MessageHistory({ db: deps.sqlite.db, messages: deps.sessions.messages, tape: deps.tape })
+    this.queue = new SteeringQueue(deps.sqlite.db)
   }
 
   /** Accepts a user message: starts a run now, or queues it behind the active one. */
@@ -79,18 +81,19 @@ export class AgentRuntimePresenter {
     if (this.active.has(session.id)) {
       if (input.images?.length) throw new AppError('session_busy', 'Images cannot be queued while a reply is streaming; stop it first')
       const queued: QueuedInput = { id: this.newId(), text: input.text, createdAt: Date.now() }
-      this.queues.set(session.id, [...(this.queues.get(session.id) ?? []), queued])
+      this.queue.add(session.id, queued)
       this.emitQueue(session.id)
       return { sessionId: session.id, started: false, userMessageId: null, assistantMessageId: null, queued }
     }
     const files = saveImages(this.deps.tools.sessionDataDir(session.id), input.images ?? [])
-    return this.startTurn(session, { text: input.text, files, links: [] })
+    // Input still queued from before a restart goes first, in the order it was written.
+    return this.startQueuedTurn(session, [input.text], files)
   }
 
   /** Stops the run, or denies every open interaction of a paused message. */
   async stop(sessionId: string): Promise<{ stopped: boolean; messageId: string | null }> {
     this.deps.sessions.require(sessionId)
-    if (this.queues.delete(sessionId)) this.emitQueue(sessionId)
+    if (this.queue.clear(sessionId)) this.emitQueue(sessionId)
     const active = this.active.get(sessionId)
     if (active) {
       active.controller.abort(new AppError('user_cancelled', 'Stopped by the user'))
@@ -156,14 +159,11 @@ export class AgentRuntimePresenter {
   }
 
   listQueue(sessionId: string): QueuedInput[] {
-    return [...(this.queues.get(sessionId) ?? [])]
+    return this.queue.list(sessionId)
   }
 
   cancelQueued(sessionId: string, inputId: string): boolean {
-    const list = this.queues.get(sessionId) ?? []
-    const next = list.filter((q) => q.id !== inputId)
-    if (next.length === list.length) return false
-    this.queues.set(sessionId, next)
+    if (!this.queue.remove(sessionId, inputId)) return false
     this.emitQueue(sessionId)
     return true
   }
@@ -192,7 +192,7 @@ export class AgentRuntimePresenter {
 
   /** A deleted session: its run is aborted (nothing left to write to) and its queue dropped. */
   forgetSession(sessionId: string): void {
-    this.queues.delete(sessionId)
+    this.queue.clear(sessionId)
     this.active.get(sessionId)?.controller.abort(new AppError('session_deleted', 'The session was deleted'))
   }
 
@@ -211,8 +211,7 @@ export class AgentRuntimePresenter {
   }
 
   async dispose(): Promise<void> {
-    this.disposed = true
-    this.queues.clear()
+    this.disposed = true // queued input stays in SQLite for the next start
     const runs = [...this.active.values()]
     for (const run of runs) run.controller.abort(new AppError('shutdown', 'The app is closing'))
     await Promise.all(runs.map((r) => r.done))
@@ -286,14 +285,25 @@ export class AgentRuntimePresenter {
 
   /** Queued steering input becomes the next turn (several queued texts become one message). */
   private drainQueue(sessionId: string): void {
-    const queued = this.queues.get(sessionId)
-    if (!queued?.length || this.disposed) return
-    this.queues.delete(sessionId)
-    this.emitQueue(sessionId)
-    const session = this.deps.sessions.require(sessionId)
-    this.startTurn(session, { text: queued.map((q) => q.text).join('\n\n'), files: [], links: [] }).catch((error: unknown) =>
+    if (this.disposed || !this.queue.has(sessionId)) return
+    this.startQueuedTurn(this.deps.sessions.require(sessionId), [], []).catch((error: unknown) =>
       this.deps.log?.(`queued input could not start: ${String(error)}`)
     )
+  }
+
+  /**
+   * A turn whose message is the session's queued input followed by `texts`. The queued items
+   * leave the queue only once the turn has started, so a turn that cannot start loses nothing.
+   */
+  private async startQueuedTurn(session: SessionRecord, texts: string[], files: UserMessageContent['files']): Promise<TurnAccepted> {
+    const queued = this.queue.list(session.id)
+    const text = [...queued.map((q) => q.text), ...texts].filter((t) => t !== '').join('\n\n')
+    const accepted = await this.startTurn(session, { text, files, links: [] })
+    if (queued.length) {
+      for (const item of queued) this.queue.remove(session.id, item.id)
+      this.emitQueue(session.id)
+    }
+    return accepted
   }
 
   private async resume(session: SessionRecord, messageId: string): Promise<void> {
@@ -345,7 +355,7 @@ export class AgentRuntimePresenter {
       },
       events: this.deps.events,
       newId: this.newId,
-      hasQueuedInput: (sessionId) => (this.queues.get(sessionId)?.length ?? 0) > 0,
+      hasQueuedInput: (sessionId) => this.queue.has(sessionId),
       deltaIntervalMs: this.deps.deltaIntervalMs,
       flushIntervalMs: this.deps.flushIntervalMs,
       log: this.deps.log

@@ -5,6 +5,7 @@ import { permissionRulesMigration } from './003_permission_rules'
 import { memoryMigration } from './004_memory'
 import { subagentsMigration } from './005_subagents'
 import { sessionMcpSwitchesMigration } from './006_session_mcp_switches'
+import { queuedInputsMigration } from './007_queued_inputs'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
-export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration, subagentsMigration, sessionMcpSwitchesMigration]
+export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration, subagentsMigration, sessionMcpSwitchesMigration, queuedInputsMigration]
