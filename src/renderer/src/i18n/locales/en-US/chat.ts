@@ -150,7 +150,7 @@ export default {
       reject: 'Reject',
       approve: 'Run and send'
     },
-    queue: { label: 'Queued messages', queued: 'Queued' },
+    queue: { label: 'Queued messages', queued: 'Queued', withNext: 'Goes out with your next message' },
     sidebar: {
       search: 'Search all chats',
       searchPlaceholder: 'Search history…',

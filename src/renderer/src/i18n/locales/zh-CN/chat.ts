@@ -152,7 +152,7 @@ export default {
       reject: '拒绝',
       approve: '运行并发送'
     },
-    queue: { label: '排队中的消息', queued: '排队中' },
+    queue: { label: '排队中的消息', queued: '排队中', withNext: '将随你的下一条消息一起发送' },
     sidebar: {
       search: '搜索所有对话',
       searchPlaceholder: '搜索历史…',
