@@ -150,7 +150,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     tools,
     permissions,
     events,
-    log
+    log,
+    autoTitle: () => config.getSettings().autoTitle
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.

@@ -16,7 +16,9 @@ const settingFields = {
   /** Absolute folder new sessions use as their workspace; '' means none chosen. */
   defaultWorkspaceDir: z.string().max(4096),
   /** Built-in agent tools switched off for new sessions (by tool name). */
-  disabledAgentTools: z.array(z.string().min(1).max(100)).max(100)
+  disabledAgentTools: z.array(z.string().min(1).max(100)).max(100),
+  /** A new chat is named by its model after the first answer (else its first line stays). */
+  autoTitle: z.boolean()
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
@@ -24,7 +26,8 @@ export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(ty
   theme: 'system',
   defaultPermissionMode: 'default',
   defaultWorkspaceDir: '',
-  disabledAgentTools: []
+  disabledAgentTools: [],
+  autoTitle: true
 }
 
 /**

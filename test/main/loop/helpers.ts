@@ -27,13 +27,16 @@ export const tempDir = useTempDirs()
 const CTX = { transport: 'test' as const, clientId: 'test' }
 
 /** Real presenters on a temp dir with an OpenAI-format fake server as the only provider. */
-export function useLoopHarness(): (script: FakeScript, options?: { contextLength?: number; maxOutputTokens?: number; providerKind?: 'openai' | 'openai-compatible' }) => Promise<LoopHarness> {
+export function useLoopHarness(): (
+  script: FakeScript,
+  options?: { contextLength?: number; maxOutputTokens?: number; providerKind?: 'openai' | 'openai-compatible'; titleReply?: string }
+) => Promise<LoopHarness> {
   const cleanups: Array<() => Promise<void>> = []
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
   })
   return async (script, options = {}) => {
-    const llm = await startFakeLlm({ kind: 'openai', script })
+    const llm = await startFakeLlm({ kind: 'openai', script, titleReply: options.titleReply })
     cleanups.push(() => llm.close())
     const dataDir = tempDir()
     const workspace = tempDir()

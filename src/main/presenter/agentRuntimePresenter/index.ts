@@ -17,13 +17,14 @@ import { applyAnswer, denyEffect } from './interactionAnswers'
 import { saveImages, titleFrom } from './turnInputs'
 import { MessageHistory } from './messageHistory'
 import { SteeringQueue } from './steeringQueue'
+import { askForTitle } from './titleNamer'
 
 export { LoopRuntimePort } from './runtimePort'
 export type { ModelLimits } from './contextBuilder'
 
 export interface AgentRuntimeDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
-  sessions: Pick<SessionPresenter, 'create' | 'require' | 'setStatus' | 'messages' | 'interactions' | 'pauseMessage' | 'resolveInteraction'>
+  sessions: Pick<SessionPresenter, 'create' | 'require' | 'rename' | 'setStatus' | 'messages' | 'interactions' | 'pauseMessage' | 'resolveInteraction'>
   tape: Pick<TapePresenter, 'inheritedView' | 'appendAnchor' | 'appendEvent'>
   llm: {
     coreStream(request: LLMRequest, signal: AbortSignal): AsyncIterable<LLMCoreStreamEvent>
@@ -35,6 +36,8 @@ export interface AgentRuntimeDeps {
   events: EventSink
   newId?: () => string
   log?: (message: string) => void
+  /** Whether a new chat is named by its model after the first answer (the `autoTitle` setting). */
+  autoTitle?: () => boolean
   deltaIntervalMs?: number
   flushIntervalMs?: number
 }
@@ -62,6 +65,9 @@ interface ActiveRun {
 export class AgentRuntimePresenter {
   private readonly active = new Map<string, ActiveRun>()
   private readonly queue: SteeringQueue
+  /** New chats still carrying their first-line title, until their first completed answer. */
+  private readonly untitled = new Map<string, { placeholder: string; userText: string }>()
+  private readonly titleRequests = new Map<Promise<void>, AbortController>()
   private readonly cursors = new Map<string, StreamCursor>()
   private readonly newId: () => string
   private readonly history: MessageHistory
@@ -193,6 +199,7 @@ export class AgentRuntimePresenter {
   /** A deleted session: its run is aborted (nothing left to write to) and its queue dropped. */
   forgetSession(sessionId: string): void {
     this.queue.clear(sessionId)
+    this.untitled.delete(sessionId)
     this.active.get(sessionId)?.controller.abort(new AppError('session_deleted', 'The session was deleted'))
   }
 
@@ -214,19 +221,49 @@ export class AgentRuntimePresenter {
     this.disposed = true // queued input stays in SQLite for the next start
     const runs = [...this.active.values()]
     for (const run of runs) run.controller.abort(new AppError('shutdown', 'The app is closing'))
-    await Promise.all(runs.map((r) => r.done))
+    for (const controller of this.titleRequests.values()) controller.abort(new AppError('shutdown', 'The app is closing'))
+    await Promise.all([...runs.map((r) => r.done), ...this.titleRequests.keys()])
   }
 
   private createSession(text: string, options: NewSessionOptions = {}): SessionRecord {
     const model = options.providerId && options.modelId ? { providerId: options.providerId, modelId: options.modelId } : this.deps.llm.getDefaultModel()
     if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
-    return this.deps.sessions.create({
+    const session = this.deps.sessions.create({
       title: titleFrom(text),
       providerId: model.providerId,
       modelId: model.modelId,
       workspaceDir: options.workspaceDir ?? null,
       permissionMode: options.permissionMode
     })
+    this.untitled.set(session.id, { placeholder: session.title, userText: text })
+    return session
+  }
+
+  /**
+   * After a new chat's first completed answer, its model names it — in the background, and only
+   * if the user has not renamed it meanwhile. Any failure keeps the first-line title.
+   */
+  private nameSession(sessionId: string, run: ChatRun): void {
+    const pending = this.untitled.get(sessionId)
+    if (!pending || this.disposed) return
+    this.untitled.delete(sessionId)
+    if (!this.deps.autoTitle?.()) return
+    const answerText = this.deps.sessions.messages
+      .require(run.spec.messageId)
+      .blocks.filter((b) => b.kind === 'content')
+      .map((b) => b.text)
+      .join('\n')
+    const controller = new AbortController()
+    const source = { providerId: run.spec.providerId, modelId: run.spec.modelId, userText: pending.userText, answerText }
+    const task: Promise<void> = askForTitle((request, signal) => this.deps.llm.coreStream(request, signal), source, controller.signal)
+      .then((title) => {
+        if (title && !controller.signal.aborted && this.deps.sessions.require(sessionId).title === pending.placeholder) {
+          this.deps.sessions.rename(sessionId, title)
+        }
+      })
+      .catch((error: unknown) => this.deps.log?.(`chat title not generated: ${String(error)}`))
+      .finally(() => this.titleRequests.delete(task))
+    this.titleRequests.set(task, controller)
   }
 
   private startTurn(session: SessionRecord, content: UserMessageContent): Promise<TurnAccepted> {
@@ -280,6 +317,7 @@ export class AgentRuntimePresenter {
       this.deps.log?.(`session status not saved: ${String(error)}`) // the session was deleted meanwhile
       return
     }
+    if (outcome.status === 'completed') this.nameSession(sessionId, entry.run)
     if (outcome.status !== 'paused' && outcome.status !== 'aborted') this.drainQueue(sessionId)
   }
 
