@@ -29,6 +29,18 @@ describe('Settings > General', () => {
     expect(wrapper.get('[data-testid="theme-system"]').attributes('aria-checked')).toBe('true')
   })
 
+  it('switches model-named chat titles off and on through the bridge', async () => {
+    const wrapper = await mountPage()
+    const toggle = wrapper.get('[data-testid="auto-title"]')
+    expect((toggle.element as HTMLInputElement).checked).toBe(true)
+    await toggle.setValue(false)
+    await flushPromises()
+    expect(bridge!.presenters.config.getSettings().autoTitle).toBe(false)
+    await toggle.setValue(true)
+    await flushPromises()
+    expect(bridge!.presenters.config.getSettings().autoTitle).toBe(true)
+  })
+
   it('saves the theme through the bridge and marks it selected', async () => {
     const wrapper = await mountPage()
     await wrapper.get('[data-testid="theme-dark"]').trigger('click')

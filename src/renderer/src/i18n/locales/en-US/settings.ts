@@ -10,6 +10,8 @@ export default {
       theme: 'Theme',
       themeHint: 'Follow the system, or pick light or dark.',
       themes: { light: 'Light', dark: 'Dark', system: 'System' },
+      autoTitle: 'Name new chats with the model',
+      autoTitleHint: 'After the first answer the chat’s model suggests a short title; otherwise the first line of your message stays.',
       saved: 'Saved',
       saveFailed: 'Could not save: {message}'
     },

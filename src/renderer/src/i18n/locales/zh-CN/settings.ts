@@ -12,6 +12,8 @@ export default {
       theme: '主题',
       themeHint: '跟随系统，或选择浅色、深色。',
       themes: { light: '浅色', dark: '深色', system: '跟随系统' },
+      autoTitle: '由模型为新对话命名',
+      autoTitleHint: '第一次回答后，由该对话的模型拟一个简短标题；关闭则保留你第一条消息的首行。',
       saved: '已保存',
       saveFailed: '保存失败：{message}'
     },
