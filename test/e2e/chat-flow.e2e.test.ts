@@ -80,7 +80,10 @@ async function lastAssistant(page: Page) {
 }
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  // Only the chat that asks for it gets a model title; the others keep their first line.
+  chat = await startChatHost((request) => reply(request.body), {
+    titleReply: (request) => (JSON.stringify(request.body).includes('name this chat') ? 'Named by the model' : '')
+  })
   outside = chat.outsideDir()
   thinking = await startFakeLlm({ kind: 'anthropic', script: (request) => thinkingReply(request.body) })
   await chat.bridge.call(providersAdd, {
@@ -274,6 +277,15 @@ describe('chat window against the served host and a fake provider', () => {
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled')
     expect(await answer.getByTestId('markdown').first().textContent()).toContain('Once upon a time')
     await page.getByTestId('send-button').waitFor()
+    await page.close()
+  })
+
+  it('renames a new chat in the sidebar with the title its model suggests', async () => {
+    const { page } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'please name this chat')
+    await page.waitForURL(/#\/chat\//)
+    const item = page.locator(`[data-session-id="${page.url().split('/chat/')[1]}"]`)
+    await expect.poll(() => item.textContent(), { timeout: 15_000 }).toContain('Named by the model')
     await page.close()
   })
 

@@ -7,7 +7,7 @@ import { BridgeClient } from '@renderer/api/bridge'
 import { websocketTransport } from '@renderer/api/transports'
 import { providersAdd, providersSetDefault } from '@shared/contracts/routes/providers.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
-import { startFakeLlm, type FakeLlm, type FakeScript, type ScriptedToolCall } from '../../fixtures/llm/fakeLlm'
+import { startFakeLlm, type FakeLlm, type FakeLlmOptions, type FakeScript, type ScriptedToolCall } from '../../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './host'
 
 const AXE_PATH = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
@@ -41,11 +41,11 @@ export interface ChatHost {
  * The built headless host on a temp data folder, with an OpenAI-format fake LLM added through
  * the providers routes as the default model, and a workspace folder as the default workspace.
  */
-export async function startChatHost(script: FakeScript): Promise<ChatHost> {
+export async function startChatHost(script: FakeScript, options: Pick<FakeLlmOptions, 'titleReply'> = {}): Promise<ChatHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-e2e-chat-'))
   const workspace = mkdtempSync(join(tmpdir(), 'deepchat-e2e-ws-'))
   const extra: string[] = []
-  const llm = await startFakeLlm({ kind: 'openai', script })
+  const llm = await startFakeLlm({ kind: 'openai', script, ...options })
   const host = await serve(dataDir)
   const bridge = hostBridge(host)
   await bridge.call(providersAdd, {
