@@ -17,7 +17,7 @@ import { applyAnswer, denyEffect } from './interactionAnswers'
 import { saveImages, titleFrom } from './turnInputs'
 import { MessageHistory } from './messageHistory'
 import { SteeringQueue } from './steeringQueue'
-import { askForTitle } from './titleNamer'
+import { ChatTitler } from './titleNamer'
 
 export { LoopRuntimePort } from './runtimePort'
 export type { ModelLimits } from './contextBuilder'
@@ -65,9 +65,7 @@ interface ActiveRun {
 export class AgentRuntimePresenter {
   private readonly active = new Map<string, ActiveRun>()
   private readonly queue: SteeringQueue
-  /** New chats still carrying their first-line title, until their first completed answer. */
-  private readonly untitled = new Map<string, { placeholder: string; userText: string }>()
-  private readonly titleRequests = new Map<Promise<void>, AbortController>()
+  private readonly titler: ChatTitler
   private readonly cursors = new Map<string, StreamCursor>()
   private readonly newId: () => string
   private readonly history: MessageHistory
@@ -77,6 +75,12 @@ export class AgentRuntimePresenter {
     this.newId = deps.newId ?? (() => randomUUID())
     this.history = new MessageHistory({ db: deps.sqlite.db, messages: deps.sessions.messages, tape: deps.tape })
     this.queue = new SteeringQueue(deps.sqlite.db)
+    this.titler = new ChatTitler({
+      coreStream: (request, signal) => deps.llm.coreStream(request, signal),
+      sessions: deps.sessions,
+      enabled: () => deps.autoTitle?.() ?? false,
+      log: deps.log
+    })
   }
 
   /** Accepts a user message: starts a run now, or queues it behind the active one. */
@@ -199,7 +203,7 @@ export class AgentRuntimePresenter {
   /** A deleted session: its run is aborted (nothing left to write to) and its queue dropped. */
   forgetSession(sessionId: string): void {
     this.queue.clear(sessionId)
-    this.untitled.delete(sessionId)
+    this.titler.forget(sessionId)
     this.active.get(sessionId)?.controller.abort(new AppError('session_deleted', 'The session was deleted'))
   }
 
@@ -221,8 +225,7 @@ export class AgentRuntimePresenter {
     this.disposed = true // queued input stays in SQLite for the next start
     const runs = [...this.active.values()]
     for (const run of runs) run.controller.abort(new AppError('shutdown', 'The app is closing'))
-    for (const controller of this.titleRequests.values()) controller.abort(new AppError('shutdown', 'The app is closing'))
-    await Promise.all([...runs.map((r) => r.done), ...this.titleRequests.keys()])
+    await Promise.all([...runs.map((r) => r.done), this.titler.dispose()])
   }
 
   private createSession(text: string, options: NewSessionOptions = {}): SessionRecord {
@@ -235,35 +238,8 @@ export class AgentRuntimePresenter {
       workspaceDir: options.workspaceDir ?? null,
       permissionMode: options.permissionMode
     })
-    this.untitled.set(session.id, { placeholder: session.title, userText: text })
+    this.titler.remember(session, text)
     return session
-  }
-
-  /**
-   * After a new chat's first completed answer, its model names it — in the background, and only
-   * if the user has not renamed it meanwhile. Any failure keeps the first-line title.
-   */
-  private nameSession(sessionId: string, run: ChatRun): void {
-    const pending = this.untitled.get(sessionId)
-    if (!pending || this.disposed) return
-    this.untitled.delete(sessionId)
-    if (!this.deps.autoTitle?.()) return
-    const answerText = this.deps.sessions.messages
-      .require(run.spec.messageId)
-      .blocks.filter((b) => b.kind === 'content')
-      .map((b) => b.text)
-      .join('\n')
-    const controller = new AbortController()
-    const source = { providerId: run.spec.providerId, modelId: run.spec.modelId, userText: pending.userText, answerText }
-    const task: Promise<void> = askForTitle((request, signal) => this.deps.llm.coreStream(request, signal), source, controller.signal)
-      .then((title) => {
-        if (title && !controller.signal.aborted && this.deps.sessions.require(sessionId).title === pending.placeholder) {
-          this.deps.sessions.rename(sessionId, title)
-        }
-      })
-      .catch((error: unknown) => this.deps.log?.(`chat title not generated: ${String(error)}`))
-      .finally(() => this.titleRequests.delete(task))
-    this.titleRequests.set(task, controller)
   }
 
   private startTurn(session: SessionRecord, content: UserMessageContent): Promise<TurnAccepted> {
@@ -317,7 +293,7 @@ export class AgentRuntimePresenter {
       this.deps.log?.(`session status not saved: ${String(error)}`) // the session was deleted meanwhile
       return
     }
-    if (outcome.status === 'completed') this.nameSession(sessionId, entry.run)
+    if (outcome.status === 'completed' && !this.disposed) this.titler.afterAnswer(sessionId, entry.run.spec)
     if (outcome.status !== 'paused' && outcome.status !== 'aborted') this.drainQueue(sessionId)
   }
 

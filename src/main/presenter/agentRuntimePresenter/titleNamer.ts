@@ -1,4 +1,7 @@
+import { AppError } from '@shared/errors'
 import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
+import type { SessionRecord } from '@shared/types/session'
+import type { SessionPresenter } from '../sessionPresenter'
 
 /** The system prompt of a title request (test servers recognise title requests by it). */
 export const TITLE_SYSTEM_PROMPT =
@@ -63,4 +66,61 @@ export function cleanTitle(raw: string): string | null {
   const cut = bare.slice(0, MAX_TITLE_CHARS)
   const space = cut.lastIndexOf(' ')
   return `${space > 20 ? cut.slice(0, space) : cut}…`
+}
+
+export interface ChatTitlerDeps {
+  coreStream: (request: LLMRequest, signal: AbortSignal) => AsyncIterable<LLMCoreStreamEvent>
+  sessions: Pick<SessionPresenter, 'require' | 'rename' | 'messages'>
+  /** The `autoTitle` setting, read when the answer arrives. */
+  enabled: () => boolean
+  log?: (message: string) => void
+}
+
+/**
+ * Names new chats: after a chat's first completed answer its model is asked for a title, in the
+ * background, and the title replaces the first-line one unless the user renamed the chat meanwhile.
+ */
+export class ChatTitler {
+  /** New chats still carrying their first-line title, until their first completed answer. */
+  private readonly untitled = new Map<string, { placeholder: string; userText: string }>()
+  private readonly inFlight = new Map<Promise<void>, AbortController>()
+
+  constructor(private readonly deps: ChatTitlerDeps) {}
+
+  remember(session: SessionRecord, userText: string): void {
+    this.untitled.set(session.id, { placeholder: session.title, userText })
+  }
+
+  forget(sessionId: string): void {
+    this.untitled.delete(sessionId)
+  }
+
+  afterAnswer(sessionId: string, answer: { messageId: string; providerId: string; modelId: string }): void {
+    const pending = this.untitled.get(sessionId)
+    if (!pending) return
+    this.untitled.delete(sessionId)
+    if (!this.deps.enabled()) return
+    const answerText = this.deps.sessions.messages
+      .require(answer.messageId)
+      .blocks.filter((b) => b.kind === 'content')
+      .map((b) => b.text)
+      .join('\n')
+    const controller = new AbortController()
+    const source = { providerId: answer.providerId, modelId: answer.modelId, userText: pending.userText, answerText }
+    const task: Promise<void> = askForTitle(this.deps.coreStream, source, controller.signal)
+      .then((title) => {
+        if (title && !controller.signal.aborted && this.deps.sessions.require(sessionId).title === pending.placeholder) {
+          this.deps.sessions.rename(sessionId, title)
+        }
+      })
+      .catch((error: unknown) => this.deps.log?.(`chat title not generated: ${String(error)}`))
+      .finally(() => this.inFlight.delete(task))
+    this.inFlight.set(task, controller)
+  }
+
+  /** Cancels titles still being asked for and waits for them to settle. */
+  async dispose(): Promise<void> {
+    for (const controller of this.inFlight.values()) controller.abort(new AppError('shutdown', 'The app is closing'))
+    await Promise.all(this.inFlight.keys())
+  }
 }
