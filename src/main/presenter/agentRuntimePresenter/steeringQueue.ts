@@ -15,7 +15,7 @@ export class SteeringQueue {
   private readonly clearStatement
   private readonly hasStatement
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.listStatement = db.prepare('SELECT id, text, created_at FROM queued_inputs WHERE session_id = ? ORDER BY created_at, rowid')
     this.insertStatement = db.prepare('INSERT INTO queued_inputs (id, session_id, text, created_at) VALUES (?, ?, ?, ?)')
     this.removeStatement = db.prepare('DELETE FROM queued_inputs WHERE session_id = ? AND id = ?')
@@ -38,15 +38,6 @@ export class SteeringQueue {
   /** Empties the session's queue; true when something was in it. */
   clear(sessionId: string): boolean {
     return this.clearStatement.run(sessionId).changes > 0
-  }
-
-  /** Everything queued, removed in the same transaction (a turn takes it whole). */
-  take(sessionId: string): QueuedInput[] {
-    return this.db.transaction(() => {
-      const items = this.list(sessionId)
-      if (items.length) this.clear(sessionId)
-      return items
-    })()
   }
 
   has(sessionId: string): boolean {
