@@ -18,6 +18,7 @@ const safeStorageCodec: SecretCodec = {
 
 export function createElectronPlatform(options: { appRoot: string }): Platform {
   const userDataDir = app.getPath('userData')
+  const secretsFile = join(userDataDir, 'secrets.enc.json')
   return {
     kind: 'electron',
     appName: APP_NAME,
@@ -28,7 +29,8 @@ export function createElectronPlatform(options: { appRoot: string }): Platform {
       electron: process.versions.electron ?? null,
       chrome: process.versions.chrome ?? null
     },
-    secrets: new FileSecretStore(join(userDataDir, 'secrets.enc.json'), safeStorageCodec),
+    secrets: new FileSecretStore(secretsFile, safeStorageCodec),
+    secretsFile,
     openExternal: (url) => shell.openExternal(url),
     notify(title, body) {
       if (Notification.isSupported()) new Notification({ title, body }).show()

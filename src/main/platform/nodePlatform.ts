@@ -9,13 +9,15 @@ import { APP_NAME, APP_VERSION } from '../appMeta'
 export function createNodePlatform(options: { dataDir: string; log?: (line: string) => void }): Platform {
   mkdirSync(options.dataDir, { recursive: true })
   const log = options.log ?? ((line: string) => console.log(line))
+  const secretsFile = join(options.dataDir, 'secrets.json')
   return {
     kind: 'node',
     appName: APP_NAME,
     appVersion: APP_VERSION,
     userDataDir: options.dataDir,
     versions: { node: process.versions.node, electron: null, chrome: null },
-    secrets: new FileSecretStore(join(options.dataDir, 'secrets.json')),
+    secrets: new FileSecretStore(secretsFile),
+    secretsFile,
     async openExternal(url) {
       // Headless: the user is at a browser already; best effort to open the system one.
       const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'

@@ -14,6 +14,8 @@ export interface Platform {
   readonly userDataDir: string
   readonly versions: { node: string; electron: string | null; chrome: string | null }
   readonly secrets: SecretStore
+  /** The file `secrets` keeps its values in: no tool may read or write it. */
+  readonly secretsFile: string
   openExternal(url: string): Promise<void>
   notify(title: string, body: string): void
   /**

@@ -2,10 +2,19 @@ import { z } from 'zod'
 
 /**
  * How much a session may do without asking. A missing or unknown value is `default`: the safe
- * choice, never the permissive one.
+ * choice, never the permissive one. `sandboxed` runs any command unasked inside the OS sandbox
+ * (workspace writable except protected paths, no network); `full_access` runs everything.
  */
-export const PermissionMode = z.enum(['default', 'accept_edits', 'full_access'])
+export const PermissionMode = z.enum(['default', 'accept_edits', 'sandboxed', 'full_access'])
 export type PermissionMode = z.infer<typeof PermissionMode>
+
+/** Modes in order of how much they allow without asking: a child or a tool may never widen past its parent. */
+export const PERMISSION_MODE_RANK: Record<PermissionMode, number> = { default: 0, accept_edits: 1, sandboxed: 2, full_access: 3 }
+
+/** True when `mode` allows more than `than`. */
+export function isWiderMode(mode: PermissionMode, than: PermissionMode): boolean {
+  return PERMISSION_MODE_RANK[mode] > PERMISSION_MODE_RANK[than]
+}
 
 export function normalizePermissionMode(value: unknown): PermissionMode {
   const parsed = PermissionMode.safeParse(value)

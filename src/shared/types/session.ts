@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { PermissionMode as PermissionModeEnum } from './permission'
 
 export const SessionKind = z.enum(['regular', 'subagent'])
 export type SessionKind = z.infer<typeof SessionKind>
 
 /** Unknown or missing means `default` (ask): least privilege, never the widest mode. */
-export const PermissionMode = z.enum(['default', 'accept_edits', 'full_access']).catch('default')
+export const PermissionMode = PermissionModeEnum.catch('default')
 export type PermissionMode = z.infer<typeof PermissionMode>
 
 export const SessionStatus = z.enum(['idle', 'generating', 'awaiting_interaction', 'error'])

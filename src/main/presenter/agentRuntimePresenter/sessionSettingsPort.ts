@@ -4,7 +4,7 @@ import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import type { SessionSettingsPatch as UserSettingsPatch, SessionSettingsView as UserSettingsView } from '@shared/contracts/routes/sessions.routes'
 import { AppError } from '@shared/errors'
 import type { McpServerView } from '@shared/types/mcp'
-import type { PermissionMode } from '@shared/types/permission'
+import { isWiderMode, type PermissionMode } from '@shared/types/permission'
 import { GenerationSettings, type SessionRecord } from '@shared/types/session'
 import type { ProviderView } from '@shared/types/provider'
 import type { EventSink } from '../../bridge/events'
@@ -23,8 +23,6 @@ export interface SessionSettingsPortDeps {
   knownTools: () => string[]
   events: EventSink
 }
-
-const MODE_RANK = { default: 0, accept_edits: 1, full_access: 2 } as const
 
 /** Reads and changes one session's model, generation settings, permission mode and tool switches. */
 export function createSessionSettingsPort(deps: SessionSettingsPortDeps): SessionSettingsPort {
@@ -51,7 +49,7 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
     if (patch.model && !current.availableModels.some((m) => m.providerId === patch.model!.providerId && m.modelId === patch.model!.modelId)) {
       throw new Error(`Model ${patch.model.providerId}/${patch.model.modelId} is not an enabled model; pick one of availableModels.`)
     }
-    if (patch.permissionMode && MODE_RANK[patch.permissionMode] > MODE_RANK[session.permissionMode]) {
+    if (patch.permissionMode && isWiderMode(patch.permissionMode, session.permissionMode)) {
       throw new Error(`The permission mode can only be narrowed (it is ${session.permissionMode}).`)
     }
     const known = new Set(deps.knownTools())
@@ -167,7 +165,7 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
   function requireWithinParent(session: SessionRecord, mode: PermissionMode): void {
     if (!session.parentSessionId) return
     const parent = deps.sessions.require(session.parentSessionId)
-    if (MODE_RANK[mode] > MODE_RANK[parent.permissionMode]) {
+    if (isWiderMode(mode, parent.permissionMode)) {
       throw new AppError('invalid_permission_mode', `A subagent chat cannot have more access than its parent (${parent.permissionMode}).`)
     }
   }

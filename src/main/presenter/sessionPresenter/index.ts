@@ -19,6 +19,7 @@ import {
   type SessionStatus
 } from '@shared/types/session'
 import { SESSION_START, type TapeSearchOptions } from '@shared/types/tape'
+import { isWiderMode } from '@shared/types/permission'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
 import type { EventSink } from '../../bridge/events'
@@ -38,7 +39,6 @@ export interface SessionPresenterDeps {
   newId?: () => string
 }
 
-const MODE_RANK: Record<PermissionMode, number> = { default: 0, accept_edits: 1, full_access: 2 }
 const DEFAULT_TITLE = 'New Chat'
 
 /**
@@ -102,7 +102,7 @@ export class SessionPresenter {
       const parent = this.require(parentSessionId)
       if (parent.kind !== 'regular') throw new AppError('invalid_input', 'Subagents cannot start subagents')
       const requested = input.permissionMode ?? parent.permissionMode
-      const permissionMode = MODE_RANK[requested] <= MODE_RANK[parent.permissionMode] ? requested : parent.permissionMode
+      const permissionMode = isWiderMode(requested, parent.permissionMode) ? parent.permissionMode : requested
       const fork = this.deps.tape.fork(parent.tapeId, { forkId: input.forkId ?? meta.data.forkId, sessionId: id })
       this.insertSession({
         id,

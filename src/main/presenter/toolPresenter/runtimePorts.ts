@@ -1,4 +1,5 @@
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
+import type { PermissionMode } from '@shared/types/permission'
 import type { SubagentRunView } from '@shared/types/subagents'
 
 /** The content a file had before `write` or `edit` changed it (null: it did not exist). */
@@ -155,7 +156,7 @@ export interface SessionSettingsView {
   modelId: string | null
   temperature: number | null
   systemPrompt: string
-  permissionMode: 'default' | 'accept_edits' | 'full_access'
+  permissionMode: PermissionMode
   disabledTools: string[]
   enabledTools: string[]
   availableModels: { providerId: string; modelId: string }[]
@@ -165,7 +166,7 @@ export interface SessionSettingsPatch {
   model?: { providerId: string; modelId: string }
   temperature?: number | null
   systemPrompt?: string
-  permissionMode?: 'default' | 'accept_edits' | 'full_access'
+  permissionMode?: PermissionMode
   disabledTools?: string[]
   enabledTools?: string[]
 }

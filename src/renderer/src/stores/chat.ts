@@ -31,6 +31,7 @@ import {
 import type { EventPayload } from '@shared/contracts/define'
 import type { ChatMessageView, InteractionResponse, QueuedInput } from '@shared/types/chat'
 import type { PendingInteraction, SessionRecord } from '@shared/types/session'
+import type { PermissionMode } from '@shared/types/permission'
 import { useBridge } from '@renderer/api/bridge'
 import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/components/chat/lib/applyDelta'
 
@@ -365,7 +366,7 @@ export interface NewSessionOptions {
   providerId?: string
   modelId?: string
   workspaceDir?: string | null
-  permissionMode?: 'default' | 'accept_edits' | 'full_access'
+  permissionMode?: PermissionMode
 }
 
 /** Each message is reactive on its own, so a delta re-renders only what reads the changed block. */

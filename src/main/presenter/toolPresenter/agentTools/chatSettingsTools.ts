@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { PermissionRequest } from '@shared/types/permission'
+import { PermissionMode, isWiderMode, type PermissionRequest } from '@shared/types/permission'
 import readDescription from './descriptions/deepchat_settings_read.md?raw'
 import modelDescription from './descriptions/deepchat_settings_set_model.md?raw'
 import temperatureDescription from './descriptions/deepchat_settings_set_temperature.md?raw'
@@ -12,7 +12,6 @@ import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView } f
 
 /** The built-in skill that unlocks these tools. */
 export const SETTINGS_SKILL = 'deepchat-settings'
-const MODE_RANK = { default: 0, accept_edits: 1, full_access: 2 } as const
 const settingsPermissions = new SettingsPermissionService()
 
 const available = ({ runtime, sessionId }: ToolScope) =>
@@ -95,7 +94,7 @@ export const settingsSetSystemPromptTool = defineAgentTool({
   execute: async (args, ctx) => apply(ctx, 'systemPrompt', { systemPrompt: args.systemPrompt })
 })
 
-const modeInput = z.strictObject({ permissionMode: z.enum(['default', 'accept_edits', 'full_access']) })
+const modeInput = z.strictObject({ permissionMode: PermissionMode })
 /** Only narrower: a model may give up its own permissions, never widen them. Narrowing needs no approval. */
 export const settingsSetPermissionModeTool = defineAgentTool({
   name: 'deepchat_settings_set_permission_mode',
@@ -107,7 +106,7 @@ export const settingsSetPermissionModeTool = defineAgentTool({
   checkPermission: () => null,
   async execute(args, ctx) {
     const current = (await port(ctx).read(ctx.sessionId)).permissionMode
-    if (MODE_RANK[args.permissionMode] > MODE_RANK[current]) {
+    if (isWiderMode(args.permissionMode, current)) {
       throw new ToolError('widening_not_allowed', `The permission mode can only be narrowed (it is ${current}); only the user can widen it.`)
     }
     return apply(ctx, 'permissionMode', { permissionMode: args.permissionMode })

@@ -110,7 +110,7 @@ export default {
         invalid_permission_mode: 'A subagent chat cannot have more access than its parent chat.'
       }
     },
-    permissionMode: { default: 'Ask before acting', accept_edits: 'Accept edits', full_access: 'Full access' },
+    permissionMode: { default: 'Ask before acting', accept_edits: 'Accept edits', sandboxed: 'Auto in sandbox', full_access: 'Full access' },
     risk: { low: 'Low risk', medium: 'Medium risk', high: 'High risk', critical: 'Critical risk' },
     permission: {
       title: 'Permission required',

@@ -6,8 +6,9 @@ export default {
     defaultMode: 'Default mode for new chats',
     defaultModeHint: 'Each chat can still change its own mode.',
     modes: {
-      default: { label: 'Ask', hint: 'Ask before writing files, running commands or calling tools that change things.' },
-      accept_edits: { label: 'Accept edits', hint: 'Edit files in the workspace without asking; still ask for commands and tools.' },
+      default: { label: 'Ask before acting', hint: 'Read-only commands run in the sandbox; ask before commands that change things, protected files and tools.' },
+      accept_edits: { label: 'Accept edits', hint: 'Also edit files in the workspace and run commands that only change workspace files, in the sandbox; still ask for everything else.' },
+      sandboxed: { label: 'Auto in sandbox', hint: 'Any command runs unasked inside the sandbox: workspace writable except protected files, no network. Ask only for network, outside writes and protected files.' },
       full_access: { label: 'Full access', hint: 'Never ask. Deny rules still apply. Use only in folders you can afford to lose.' }
     },
     saved: 'Saved',

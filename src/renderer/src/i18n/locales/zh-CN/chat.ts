@@ -112,7 +112,7 @@ export default {
         invalid_permission_mode: '子智能体对话的权限不能超过其父对话。'
       }
     },
-    permissionMode: { default: '操作前询问', accept_edits: '自动接受编辑', full_access: '完全访问' },
+    permissionMode: { default: '操作前询问', accept_edits: '自动接受编辑', sandboxed: '沙箱内自动', full_access: '完全访问' },
     risk: { low: '低风险', medium: '中风险', high: '高风险', critical: '极高风险' },
     permission: {
       title: '需要授权',

@@ -8,8 +8,9 @@ export default {
     defaultMode: '新对话的默认模式',
     defaultModeHint: '每个对话仍可单独修改自己的模式。',
     modes: {
-      default: { label: '询问', hint: '写入文件、运行命令或调用会改动内容的工具前先询问。' },
-      accept_edits: { label: '接受编辑', hint: '直接编辑工作区内的文件；运行命令和工具仍会询问。' },
+      default: { label: '操作前询问', hint: '只读命令在沙箱中运行；会改动内容的命令、受保护文件和工具先询问。' },
+      accept_edits: { label: '自动接受编辑', hint: '还可直接编辑工作区内的文件，并在沙箱中运行只改动工作区文件的命令；其余仍会询问。' },
+      sandboxed: { label: '沙箱内自动', hint: '任何命令都在沙箱中直接运行：工作区可写（受保护文件除外），无网络。仅在需要网络、写入外部或受保护文件时询问。' },
       full_access: { label: '完全访问', hint: '从不询问，但拒绝规则依然生效。仅在可以承受损失的文件夹中使用。' }
     },
     saved: '已保存',
