@@ -66,7 +66,8 @@ async function main(): Promise<void> {
     llm: { coreStream, getDefaultModel: () => null, modelLimits: modelLimitsFrom(presenters.llmProviders) },
     tools: presenters.tools,
     permissions: presenters.permissions,
-    events: presenters.events
+    events: presenters.events,
+    workspaces: { forNewChat: () => null, ensure: (path) => presenters.workspaces.ensure(path) }
   })
 
   async function wholeTurn(): Promise<void> {

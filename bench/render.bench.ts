@@ -12,6 +12,7 @@ import { median, report } from './lib'
 import { SqlitePresenter } from '../src/main/presenter/sqlitePresenter'
 import { TapePresenter } from '../src/main/presenter/tapePresenter'
 import { SessionPresenter } from '../src/main/presenter/sessionPresenter'
+import { Workspaces } from '../src/main/presenter/sessionPresenter/workspaces'
 import { startFakeLlm, type ScriptStep } from '../test/fixtures/llm/fakeLlm'
 import { chromiumPath } from '../test/e2e/helpers/browser'
 import { serve } from '../test/e2e/helpers/host'
@@ -44,7 +45,7 @@ function replySteps(): ScriptStep[] {
 function seedLargeSession(dataDir: string): string {
   // Written straight into the host's database file before the host starts.
   const sqlite = new SqlitePresenter({ file: join(dataDir, 'deepchat.db') })
-  const sessions = new SessionPresenter({ sqlite, tape: new TapePresenter({ sqlite }), events: { emit: () => {} } })
+  const sessions = new SessionPresenter({ sqlite, tape: new TapePresenter({ sqlite }), events: { emit: () => {} }, workspaces: new Workspaces({ dataDir }) })
   const session = sessions.create({ title: 'Two thousand messages' })
   const paragraph = 'A stored answer with **some markdown**, a list:\n\n- one\n- two\n\nand a closing sentence.'
   for (let i = 0; i < SESSION_MESSAGES / 2; i++) {

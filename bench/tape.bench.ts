@@ -10,6 +10,7 @@ import { percentile, report, sample } from './lib'
 import { SqlitePresenter } from '../src/main/presenter/sqlitePresenter'
 import { TapePresenter } from '../src/main/presenter/tapePresenter'
 import { SessionPresenter } from '../src/main/presenter/sessionPresenter'
+import { Workspaces } from '../src/main/presenter/sessionPresenter/workspaces'
 import type { TapeEntryInput } from '../src/shared/types/tape'
 
 const SEARCH_ENTRIES = 100_000
@@ -130,7 +131,7 @@ async function benchSearch(dir: string): Promise<void> {
 async function benchFirstPage(dir: string): Promise<void> {
   const sqlite = new SqlitePresenter({ file: join(dir, 'session.db') })
   const tape = new TapePresenter({ sqlite })
-  const sessions = new SessionPresenter({ sqlite, tape, events: { emit: () => {} } })
+  const sessions = new SessionPresenter({ sqlite, tape, events: { emit: () => {} }, workspaces: new Workspaces({ dataDir: dir }) })
   const session = sessions.create({ title: 'long' })
   const build = performance.now()
   for (let i = 0; i < SESSION_MESSAGES / 2; i++) {

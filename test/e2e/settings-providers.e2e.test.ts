@@ -97,26 +97,35 @@ describe('providers settings in the browser', () => {
 })
 
 describe('agent tools settings in the browser', () => {
-  it('switches a built-in tool off and sets the default workspace folder', async () => {
+  it('switches a built-in tool off, and sets the default workspace folder in General', async () => {
     const { page, errors } = await openSettings(browser, host, 'agent-tools')
     await page.getByTestId('agent-tool-exec').waitFor()
     await page.getByTestId('agent-tool-enabled-exec').uncheck({ force: true })
     await expect.poll(() => page.getByTestId('agent-tools-status').textContent()).toBe('Saved')
-
-    await page.getByTestId('workspace-folder').fill('/definitely/not/here')
-    await page.getByTestId('workspace-save').click()
-    await expect.poll(() => page.getByTestId('agent-tools-status').textContent()).toContain('does not exist')
-    await page.getByTestId('workspace-folder').fill(dataDir)
-    await page.getByTestId('workspace-save').click()
-    await expect.poll(() => page.getByTestId('agent-tools-status').textContent()).toBe('Workspace folder saved.')
     await shootAndCheck(page, 'agent-tools-light')
 
+    const workspace = mkdtempSync(join(tmpdir(), 'deepchat-e2e-workspace-'))
+    await gotoSection(page, 'general')
+    await page.getByTestId('default-workspace').fill('/definitely/not/here')
+    await page.getByTestId('default-workspace-save').click()
+    await expect.poll(() => page.getByTestId('settings-status').textContent()).toContain('does not exist')
+    // The app's own data folder can never be a workspace.
+    await page.getByTestId('default-workspace').fill(dataDir)
+    await page.getByTestId('default-workspace-save').click()
+    await expect.poll(() => page.getByTestId('settings-status').textContent()).toContain('data folder cannot be a workspace')
+    await page.getByTestId('default-workspace').fill(workspace)
+    await page.getByTestId('default-workspace-save').click()
+    await expect.poll(() => page.getByTestId('settings-status').textContent()).toBe('Default workspace saved.')
+    await shootAndCheck(page, 'settings-general-workspace-light')
+
     await page.reload()
-    await page.getByTestId('settings-agent-tools').waitFor()
+    await page.getByTestId('default-workspace').waitFor()
+    await expect.poll(() => page.getByTestId('default-workspace').inputValue()).toBe(workspace)
+    await gotoSection(page, 'agent-tools')
     await page.getByTestId('agent-tool-exec').waitFor()
     expect(await page.getByTestId('agent-tool-enabled-exec').isChecked()).toBe(false)
     expect(await page.getByTestId('agent-tool-enabled-read').isChecked()).toBe(true)
-    expect(await page.getByTestId('workspace-folder').inputValue()).toBe(dataDir)
+    rmSync(workspace, { recursive: true, force: true })
 
     await gotoSection(page, 'general')
     await page.getByTestId('language-select').selectOption('zh-CN')

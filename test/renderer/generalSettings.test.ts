@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
@@ -23,6 +26,26 @@ async function mountPage() {
 }
 
 describe('Settings > General', () => {
+  it('saves an existing folder as the default workspace, explains a missing one and clears it', async () => {
+    const wrapper = await mountPage()
+    const folder = mkdtempSync(join(tmpdir(), 'general-ws-'))
+    await wrapper.get('[data-testid="default-workspace"]').setValue(join(folder, 'missing'))
+    await wrapper.get('[data-testid="default-workspace-save"]').trigger('submit')
+    await flushPromises()
+    expect(wrapper.get('[data-testid="settings-status"]').text()).toContain('does not exist')
+    expect(bridge!.presenters.config.getSettings().defaultWorkspaceDir).toBe('')
+
+    await wrapper.get('[data-testid="default-workspace"]').setValue(folder)
+    await wrapper.get('form').trigger('submit')
+    await flushPromises()
+    expect(bridge!.presenters.config.getSettings().defaultWorkspaceDir).toBe(folder)
+    expect(wrapper.get('[data-testid="settings-status"]').text()).toBe('Default workspace saved.')
+    await wrapper.get('[data-testid="default-workspace-clear"]').trigger('click')
+    await flushPromises()
+    expect(bridge!.presenters.config.getSettings().defaultWorkspaceDir).toBe('')
+    expect((wrapper.get('[data-testid="default-workspace"]').element as HTMLInputElement).value).toBe('')
+  })
+
   it('shows the stored language and theme', async () => {
     const wrapper = await mountPage()
     expect((wrapper.get('[data-testid="language-select"]').element as HTMLSelectElement).value).toBe('en-US')

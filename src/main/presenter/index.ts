@@ -6,6 +6,7 @@ import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
+import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
@@ -33,6 +34,8 @@ export interface Presenters {
   llmProviders: LlmProviderPresenter
   tape: TapePresenter
   sessions: SessionPresenter
+  /** Chats' folders: validation of chosen ones, scratch folders for the rest. */
+  workspaces: Workspaces
   permissions: PermissionPresenter
   tools: ToolPresenter
   mcp: McpPresenter
@@ -73,7 +76,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
-  const sessions = new SessionPresenter({ sqlite, tape, events })
+  const workspaces = new Workspaces({ dataDir: platform.userDataDir })
+  const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
   const shellEnv = createShellEnvResolver()
@@ -136,6 +140,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     agentTools: tools.agentTools,
     mcpServers: () => mcp.listServers(),
     toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
+    validateWorkspace: (path) => workspaces.validate(path),
     events
   })
   const agentRuntime = new AgentRuntimePresenter({
@@ -151,7 +156,11 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     permissions,
     events,
     log,
-    autoTitle: () => config.getSettings().autoTitle
+    autoTitle: () => config.getSettings().autoTitle,
+    workspaces: {
+      forNewChat: (requested) => newChatWorkspace(requested, config.getSettings().defaultWorkspaceDir, workspaces),
+      ensure: (path) => workspaces.ensure(path)
+    }
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
@@ -177,6 +186,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     llmProviders,
     tape,
     sessions,
+    workspaces,
     permissions,
     tools,
     mcp,

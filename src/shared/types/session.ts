@@ -40,7 +40,10 @@ export const SessionRecord = z.object({
   parentSessionId: z.string().nullable(),
   tapeId: z.string(),
   title: z.string(),
-  workspaceDir: z.string().nullable(),
+  /** The folder the chat works in: one the user chose, or its own scratch folder in the data folder. */
+  workspaceDir: z.string(),
+  /** True when `workspaceDir` is the chat's scratch folder (no folder was chosen). */
+  workspaceIsScratch: z.boolean(),
   providerId: z.string().nullable(),
   modelId: z.string().nullable(),
   permissionMode: PermissionMode,

@@ -16,7 +16,11 @@ export interface LoopHarness {
   workspace: string
   providerId: string
   /** Starts a turn in a new session (or `sessionId`) through the real route. */
-  send(text: string, options?: { sessionId?: string; permissionMode?: PermissionMode }): Promise<{ sessionId: string; assistantMessageId: string }>
+  /** `workspaceDir`: the harness workspace by default; null for a scratch folder; 'omit' leaves it to the settings. */
+  send(
+    text: string,
+    options?: { sessionId?: string; permissionMode?: PermissionMode; workspaceDir?: string | null | 'omit' }
+  ): Promise<{ sessionId: string; assistantMessageId: string }>
   idle(sessionId: string): Promise<void>
   /** Reopens the app on the same data folder (a restart). */
   restart(): Promise<void>
@@ -59,7 +63,14 @@ export function useLoopHarness(): (
           text,
           ...(opts.sessionId
             ? { sessionId: opts.sessionId }
-            : { newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: workspace, permissionMode: opts.permissionMode ?? 'default' } })
+            : {
+                newSession: {
+                  providerId: 'fake-openai',
+                  modelId: 'fake-model',
+                  ...(opts.workspaceDir === 'omit' ? {} : { workspaceDir: opts.workspaceDir === undefined ? workspace : opts.workspaceDir }),
+                  permissionMode: opts.permissionMode ?? 'default'
+                }
+              })
         }, CTX)) as any
         if (!result.ok) throw new Error(`send failed: ${JSON.stringify(result.error)}`)
         return { sessionId: result.data.sessionId, assistantMessageId: result.data.assistantMessageId }

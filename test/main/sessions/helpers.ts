@@ -6,6 +6,7 @@ import type { EventSink } from '../../../src/main/bridge/events'
 import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
 import { TapePresenter } from '../../../src/main/presenter/tapePresenter'
 import { SessionPresenter } from '../../../src/main/presenter/sessionPresenter'
+import { Workspaces } from '../../../src/main/presenter/sessionPresenter/workspaces'
 
 export class RecordingSink implements EventSink {
   readonly events: { name: string; payload: unknown }[] = []
@@ -34,7 +35,7 @@ export function openSessionFixture(options: { now?: () => number } = {}): Sessio
   const tape = new TapePresenter({ sqlite, now: options.now })
   const sink = new RecordingSink()
   let n = 0
-  const sessions = new SessionPresenter({ sqlite, tape, events: sink, now: options.now, newId: () => `id${++n}` })
+  const sessions = new SessionPresenter({ sqlite, tape, events: sink, workspaces: new Workspaces({ dataDir: dir }), now: options.now, newId: () => `id${++n}` })
   return {
     file,
     sqlite,

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { MessageBlockInput } from '@shared/types/session'
+import { dirname } from 'node:path'
 import { SessionPresenter } from '../../../src/main/presenter/sessionPresenter'
+import { Workspaces } from '../../../src/main/presenter/sessionPresenter/workspaces'
 import { openSessionFixture, RecordingSink, type SessionFixture } from './helpers'
 
 const text = (id: string, value: string, status: MessageBlockInput['status'] = 'pending'): MessageBlockInput => ({
@@ -86,7 +88,7 @@ describe('message projections and tape facts', () => {
         throw new Error('disk full')
       }
     }
-    const broken = new SessionPresenter({ sqlite: fx.sqlite, tape: failingTape, events: new RecordingSink() })
+    const broken = new SessionPresenter({ sqlite: fx.sqlite, tape: failingTape, events: new RecordingSink(), workspaces: new Workspaces({ dataDir: dirname(fx.file) }) })
     expect(() => broken.messages.appendUserMessage(sessionId, { text: 'lost?' })).toThrow('disk full')
     const assistant = fx.sessions.messages.createAssistantMessage(sessionId)
     fx.sessions.messages.saveStreamingBlocks(assistant.id, [text('c1', 'partial')])

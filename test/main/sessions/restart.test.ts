@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest'
 import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
 import { TapePresenter } from '../../../src/main/presenter/tapePresenter'
 import { SessionPresenter } from '../../../src/main/presenter/sessionPresenter'
+import { Workspaces } from '../../../src/main/presenter/sessionPresenter/workspaces'
 import { useTempDirs } from '../helpers/tempDir'
 import { RecordingSink } from './helpers'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 const tempDir = useTempDirs()
 
@@ -12,7 +13,7 @@ function open(file: string) {
   const sqlite = new SqlitePresenter({ file })
   const tape = new TapePresenter({ sqlite })
   const sink = new RecordingSink()
-  return { sqlite, tape, sink, sessions: new SessionPresenter({ sqlite, tape, events: sink }) }
+  return { sqlite, tape, sink, sessions: new SessionPresenter({ sqlite, tape, events: sink, workspaces: new Workspaces({ dataDir: dirname(file) }) }) }
 }
 
 describe('sessions across a restart', () => {

@@ -1,7 +1,5 @@
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { agentToolsList, agentToolsSetDefaultWorkspace, agentToolsSetEnabled } from '@shared/contracts/routes/agentTools.routes'
+import { agentToolsList, agentToolsSetEnabled } from '@shared/contracts/routes/agentTools.routes'
 import { configGetSettings, configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
@@ -23,7 +21,7 @@ function start(dataDir = tempDir()) {
 describe('agent tool settings routes', () => {
   it('lists every built-in tool, switched on by default', async () => {
     const { router } = start()
-    const { tools, defaultWorkspaceDir } = await router.call(agentToolsList, {})
+    const { tools } = await router.call(agentToolsList, {})
     const names = tools.map((t) => t.name)
     expect(names.slice(0, 9)).toEqual(['read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan'])
     // Tape, memory, skill, chat-settings and image tools follow; runtime-only tape_handoff never shows.
@@ -32,7 +30,6 @@ describe('agent tool settings routes', () => {
     expect(tools.every((t) => t.enabled)).toBe(true)
     expect(tools.find((t) => t.name === 'read')).toMatchObject({ server: 'agent-filesystem', readOnly: true })
     expect(tools.find((t) => t.name === 'write')?.readOnly).toBe(false)
-    expect(defaultWorkspaceDir).toBe('')
   })
 
   it('switches a tool off and on, stores it in settings and keeps it across a restart', async () => {
@@ -70,20 +67,6 @@ describe('agent tool settings routes', () => {
   it('refuses unknown tool names', async () => {
     const { router } = start()
     await expect(router.call(agentToolsSetEnabled, { name: 'rm_rf', enabled: false })).rejects.toMatchObject({ code: 'not_found' })
-  })
-
-  it('accepts an existing absolute folder as the default workspace, and refuses others without changing it', async () => {
-    const { router, presenters } = start()
-    const folder = tempDir()
-    expect((await router.call(agentToolsSetDefaultWorkspace, { path: folder })).defaultWorkspaceDir).toBe(folder)
-
-    const file = join(folder, 'note.txt')
-    writeFileSync(file, 'x')
-    for (const bad of ['relative/dir', join(folder, 'missing'), file]) {
-      await expect(router.call(agentToolsSetDefaultWorkspace, { path: bad })).rejects.toMatchObject({ code: 'invalid_workspace' })
-    }
-    expect(presenters.config.getSettings().defaultWorkspaceDir).toBe(folder)
-    expect((await router.call(agentToolsSetDefaultWorkspace, { path: '  ' })).defaultWorkspaceDir).toBe('')
   })
 
   it('stores the default permission mode for new sessions and never accepts an unknown one', async () => {

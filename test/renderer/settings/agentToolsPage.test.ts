@@ -1,7 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import AgentToolsSettings from '@renderer/pages/settings/AgentToolsSettings.vue'
 import { eventually, useSettingsPage } from './helpers'
 
@@ -19,20 +16,5 @@ describe('Settings > Agent tools', () => {
     await eventually(() => expect(bridge.presenters.config.getSettings().disabledAgentTools).toEqual(['write']))
     await wrapper.get('[data-testid="agent-tool-enabled-write"]').setValue(true)
     await eventually(() => expect(bridge.presenters.config.getSettings().disabledAgentTools).toEqual([]))
-  })
-
-  it('saves an existing folder as the default workspace and explains a missing one', async () => {
-    const { wrapper, bridge } = await mountPage(AgentToolsSettings)
-    const folder = mkdtempSync(join(tmpdir(), 'agent-ws-'))
-    await wrapper.get('[data-testid="workspace-folder"]').setValue(join(folder, 'missing'))
-    await wrapper.get('form').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="agent-tools-status"]').text()).toContain('does not exist'))
-    expect(bridge.presenters.config.getSettings().defaultWorkspaceDir).toBe('')
-
-    await wrapper.get('[data-testid="workspace-folder"]').setValue(folder)
-    await wrapper.get('form').trigger('submit')
-    await eventually(() => expect(bridge.presenters.config.getSettings().defaultWorkspaceDir).toBe(folder))
-    await wrapper.get('[data-testid="workspace-clear"]').trigger('click')
-    await eventually(() => expect(bridge.presenters.config.getSettings().defaultWorkspaceDir).toBe(''))
   })
 })

@@ -38,6 +38,12 @@ export interface AgentRuntimeDeps {
   log?: (message: string) => void
   /** Whether a new chat is named by its model after the first answer (the `autoTitle` setting). */
   autoTitle?: () => boolean
+  workspaces: {
+    /** The folder a new chat works in (validated), or null for its own scratch folder. */
+    forNewChat(requested: string | null | undefined): string | null
+    /** Creates a chat's scratch folder if it is missing (chats from before scratch folders existed). */
+    ensure(path: string): string
+  }
   deltaIntervalMs?: number
   flushIntervalMs?: number
 }
@@ -50,7 +56,10 @@ export interface TurnAccepted {
   queued: QueuedInput | null
 }
 
-export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'workspaceDir' | 'permissionMode'>>
+export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode'>> & {
+  /** A folder to work in; null asks for a scratch folder; absent means the default workspace from Settings. */
+  workspaceDir?: string | null
+}
 
 interface ActiveRun {
   run: ChatRun
@@ -235,7 +244,7 @@ export class AgentRuntimePresenter {
       title: titleFrom(text),
       providerId: model.providerId,
       modelId: model.modelId,
-      workspaceDir: options.workspaceDir ?? null,
+      workspaceDir: this.deps.workspaces.forNewChat(options.workspaceDir),
       permissionMode: options.permissionMode
     })
     this.titler.remember(session, text)
@@ -257,6 +266,7 @@ export class AgentRuntimePresenter {
 
   private async startRun(session: SessionRecord, user: MessageRecord | null, assistant: MessageRecord, grantedBlockIds: string[] = []): Promise<TurnAccepted> {
     const model = this.resolveModel(session)
+    this.deps.workspaces.ensure(session.workspaceDir)
     const controller = new AbortController()
     const run = new ChatRun(this.runDeps(), {
       session,

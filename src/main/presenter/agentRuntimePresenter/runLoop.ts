@@ -251,7 +251,7 @@ export class ChatRun {
     const { session, signal } = this.spec
     return {
       sessionId: session.id,
-      workspaceDir: session.workspaceDir ?? process.cwd(),
+      workspaceDir: session.workspaceDir,
       permissionMode: session.permissionMode,
       signal
     }

@@ -1,5 +1,3 @@
-import { statSync } from 'node:fs'
-import { isAbsolute, resolve } from 'node:path'
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import type { SessionSettingsPatch as UserSettingsPatch, SessionSettingsView as UserSettingsView } from '@shared/contracts/routes/sessions.routes'
 import { AppError } from '@shared/errors'
@@ -86,6 +84,8 @@ export interface UserSessionSettingsDeps extends Omit<SessionSettingsPortDeps, '
   mcpServers: () => McpServerView[]
   /** A running turn re-reads its tool list before its next provider request. */
   toolsChanged: (sessionId: string) => void
+  /** A folder the user chose, normalised; throws `invalid_workspace` for a missing one or the app's data folder. */
+  validateWorkspace: (path: string) => string
 }
 
 export interface UserSessionSettings {
@@ -110,6 +110,7 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
       modelId: session.modelId,
       permissionMode: session.permissionMode,
       workspaceDir: session.workspaceDir,
+      workspaceIsScratch: session.workspaceIsScratch,
       tools: deps.agentTools.catalog().map((tool) => ({
         name: tool.name,
         group: tool.server,
@@ -137,7 +138,8 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
     // Read after the await and write without another: a concurrent change is never overwritten.
     const session = deps.sessions.require(sessionId)
     if (patch.permissionMode) requireWithinParent(session, patch.permissionMode)
-    const workspaceDir = patch.workspaceDir === undefined ? session.workspaceDir : patch.workspaceDir && resolveWorkspaceDir(patch.workspaceDir)
+    // null goes back to the chat's scratch folder; a chosen folder must exist and not be app data.
+    const workspaceDir = patch.workspaceDir ? deps.validateWorkspace(patch.workspaceDir) : patch.workspaceDir
     const toolState = patch.tools ? switchTools(deps.state.get(sessionId), patch.tools) : null
     const offServers = patch.mcpServers ? switchServers(deps.state.disabledMcpServers(sessionId), patch.mcpServers) : null
 
@@ -145,7 +147,7 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
       deps.sessions.updateSettings(sessionId, {
         ...(patch.model ? { providerId: patch.model.providerId, modelId: patch.model.modelId } : {}),
         ...(patch.permissionMode ? { permissionMode: patch.permissionMode } : {}),
-        workspaceDir
+        ...(workspaceDir !== undefined ? { workspaceDir } : {})
       })
       if (toolState) deps.state.update(sessionId, toolState)
       if (offServers) deps.state.setDisabledMcpServers(sessionId, offServers)
@@ -205,15 +207,4 @@ function toggle(set: Set<string>, value: string, present: boolean): void {
 
 function enabledModels(providers: ProviderView[]): { providerId: string; modelId: string }[] {
   return providers.filter((p) => p.enabled).flatMap((p) => p.models.filter((m) => m.enabled).map((m) => ({ providerId: p.id, modelId: m.id })))
-}
-
-/** Only an absolute path to an existing folder: a session never runs in a missing one. */
-export function resolveWorkspaceDir(path: string): string {
-  const trimmed = path.trim()
-  if (!isAbsolute(trimmed)) throw new AppError('invalid_workspace', `The workspace folder must be an absolute path: ${trimmed}`)
-  const folder = resolve(trimmed) // normalised, without a trailing separator
-  const stats = statSync(folder, { throwIfNoEntry: false })
-  if (!stats) throw new AppError('invalid_workspace', `The folder does not exist: ${folder}`)
-  if (!stats.isDirectory()) throw new AppError('invalid_workspace', `Not a folder: ${folder}`)
-  return folder
 }

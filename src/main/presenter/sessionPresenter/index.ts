@@ -26,6 +26,7 @@ import type { EventSink } from '../../bridge/events'
 import { MessageStore } from './messageStore'
 import { InteractionStore, type InteractionRequest } from './interactions'
 import { toSession, type SessionRow } from './rows'
+import type { Workspaces } from './workspaces'
 import { copyHistory } from './sessionFork'
 
 export type { InteractionRequest } from './interactions'
@@ -35,6 +36,8 @@ export interface SessionPresenterDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
   tape: Pick<TapePresenter, 'append' | 'fork' | 'purge' | 'searchMany' | 'store'>
   events: EventSink
+  /** Scratch folders for chats without a chosen folder. */
+  workspaces: Pick<Workspaces, 'scratchDirOf' | 'isScratch' | 'ensure' | 'remove'>
   now?: () => number
   newId?: () => string
 }
@@ -72,8 +75,9 @@ export class SessionPresenter {
     const parsed = CreateSessionInput.safeParse(input)
     if (!parsed.success) throw new AppError('invalid_input', z.prettifyError(parsed.error))
     const id = this.newId()
+    const workspaceDir = parsed.data.workspaceDir ?? this.deps.workspaces.ensure(this.deps.workspaces.scratchDirOf(id))
     const session = this.deps.sqlite.transaction(() => {
-      this.insertSession({ id, kind: 'regular', parentSessionId: null, tapeId: id, ...parsed.data })
+      this.insertSession({ id, kind: 'regular', parentSessionId: null, tapeId: id, ...parsed.data, workspaceDir })
       this.deps.tape.store.createTape({ id, sessionId: id })
       this.deps.tape.append(id, {
         kind: 'anchor',
@@ -125,7 +129,7 @@ export class SessionPresenter {
 
   get(sessionId: string): SessionRecord | undefined {
     const row = this.deps.sqlite.db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as SessionRow | undefined
-    return row ? toSession(row) : undefined
+    return row ? toSession(row, this.deps.workspaces) : undefined
   }
 
   require(sessionId: string): SessionRecord {
@@ -145,7 +149,7 @@ export class SessionPresenter {
          ORDER BY pinned DESC, last_activity_at DESC, id LIMIT @limit`
       )
       .all({ none: after ? 0 : 1, pinned: after?.pinned ?? 0, at: after?.at ?? 0, id: after?.id ?? '', limit: limit + 1 }) as SessionRow[]
-    const page = rows.slice(0, limit).map(toSession)
+    const page = rows.slice(0, limit).map((row) => toSession(row, this.deps.workspaces))
     const last = page[page.length - 1]
     return { sessions: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
   }
@@ -153,7 +157,7 @@ export class SessionPresenter {
   children(sessionId: string): SessionRecord[] {
     return (this.deps.sqlite.db
       .prepare('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')
-      .all(sessionId) as SessionRow[]).map(toSession)
+      .all(sessionId) as SessionRow[]).map((row) => toSession(row, this.deps.workspaces))
   }
 
   rename(sessionId: string, title: string): SessionRecord {
@@ -172,13 +176,18 @@ export class SessionPresenter {
    */
   updateSettings(
     sessionId: string,
-    fields: Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode' | 'workspaceDir' | 'generationSettings'>>
+    fields: Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode' | 'generationSettings'>> & {
+      /** null: back to the chat's scratch folder. */
+      workspaceDir?: string | null
+    }
   ): SessionRecord {
     const columns: Record<string, string | number | null> = {}
     if (fields.providerId !== undefined) columns.provider_id = fields.providerId
     if (fields.modelId !== undefined) columns.model_id = fields.modelId
     if (fields.permissionMode !== undefined) columns.permission_mode = fields.permissionMode
-    if (fields.workspaceDir !== undefined) columns.workspace_dir = fields.workspaceDir
+    if (fields.workspaceDir !== undefined) {
+      columns.workspace_dir = fields.workspaceDir ?? this.deps.workspaces.ensure(this.deps.workspaces.scratchDirOf(sessionId))
+    }
     if (fields.generationSettings !== undefined) columns.generation_settings_json = JSON.stringify(fields.generationSettings)
     return this.updateColumns(sessionId, columns, { silent: true })
   }
@@ -236,11 +245,21 @@ export class SessionPresenter {
       this.deps.tape.purge(order.map((s) => s.tapeId))
       const remove = this.deps.sqlite.db.prepare('DELETE FROM sessions WHERE id = ?')
       for (const session of order) remove.run(session.id) // children first: the parent key needs it
-      return order.map((s) => s.id)
+      return order
     })
-    for (const listener of this.purgeListeners) listener(removed)
-    this.deps.events.emit(sessionsUpdated, { sessionIds: removed, reason: 'deleted' })
-    return removed
+    this.removeUnusedScratch(removed)
+    const ids = removed.map((s) => s.id)
+    for (const listener of this.purgeListeners) listener(ids)
+    this.deps.events.emit(sessionsUpdated, { sessionIds: ids, reason: 'deleted' })
+    return ids
+  }
+
+  /** A deleted chat's scratch folder goes with it, unless a fork still works there. */
+  private removeUnusedScratch(removed: SessionRecord[]): void {
+    const stillUsed = this.deps.sqlite.db.prepare('SELECT 1 FROM sessions WHERE workspace_dir = ? LIMIT 1')
+    for (const dir of new Set(removed.filter((s) => s.workspaceIsScratch).map((s) => s.workspaceDir))) {
+      if (!stillUsed.get(dir)) this.deps.workspaces.remove(dir)
+    }
   }
 
   /**
@@ -329,7 +348,7 @@ export class SessionPresenter {
   private updateColumns(sessionId: string, columns: Record<string, string | number | null>, options: { silent?: boolean } = {}): SessionRecord {
     const names = Object.keys(columns)
     const result = this.deps.sqlite.db
-      .prepare(`UPDATE sessions SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @now WHERE id = @id`)
+      .prepare(`UPDATE sessions SET ${names.map((n) => `${n} = @${n}, `).join('')}updated_at = @now WHERE id = @id`)
       .run({ ...columns, now: this.now(), id: sessionId })
     if (result.changes === 0) throw new AppError('session_not_found', `No session ${sessionId}`)
     if (!options.silent) this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })

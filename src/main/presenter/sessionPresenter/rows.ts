@@ -1,3 +1,4 @@
+import type { Workspaces } from './workspaces'
 import {
   GenerationSettings,
   PermissionMode,
@@ -79,7 +80,9 @@ function parseJson(text: string | null): unknown {
   }
 }
 
-export function toSession(row: SessionRow): SessionRecord {
+/** Sessions made before scratch folders existed have no folder stored: they get their scratch folder. */
+export function toSession(row: SessionRow, workspaces: Pick<Workspaces, 'scratchDirOf' | 'isScratch'>): SessionRecord {
+  const workspaceDir = row.workspace_dir ?? workspaces.scratchDirOf(row.id)
   const settings = GenerationSettings.safeParse(parseJson(row.generation_settings_json) ?? {})
   const meta = row.subagent_meta_json ? SubagentMeta.safeParse(parseJson(row.subagent_meta_json)) : null
   return {
@@ -88,7 +91,8 @@ export function toSession(row: SessionRow): SessionRecord {
     parentSessionId: row.parent_session_id,
     tapeId: row.tape_id,
     title: row.title,
-    workspaceDir: row.workspace_dir,
+    workspaceDir,
+    workspaceIsScratch: workspaces.isScratch(workspaceDir),
     providerId: row.provider_id,
     modelId: row.model_id,
     permissionMode: PermissionMode.parse(row.permission_mode),

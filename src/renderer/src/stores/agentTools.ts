@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { agentToolsList, agentToolsSetDefaultWorkspace, agentToolsSetEnabled } from '@shared/contracts/routes/agentTools.routes'
+import { agentToolsList, agentToolsSetEnabled } from '@shared/contracts/routes/agentTools.routes'
 import type { AgentToolInfo } from '@shared/types/agentTools'
 import { useBridge } from '@renderer/api/bridge'
 
@@ -12,13 +12,11 @@ function plain<T>(value: T): T {
 
 export const useAgentToolsStore = defineStore('agentTools', () => {
   const tools = ref<AgentToolInfo[]>([])
-  const defaultWorkspaceDir = ref('')
   const error = ref<string | null>(null)
   const loaded = ref(false)
 
-  function apply(view: { tools: AgentToolInfo[]; defaultWorkspaceDir: string }): void {
+  function apply(view: { tools: AgentToolInfo[] }): void {
     tools.value = view.tools
-    defaultWorkspaceDir.value = view.defaultWorkspaceDir
   }
 
   async function load(): Promise<void> {
@@ -36,9 +34,5 @@ export const useAgentToolsStore = defineStore('agentTools', () => {
     apply(await useBridge().call(agentToolsSetEnabled, plain({ name, enabled })))
   }
 
-  async function setDefaultWorkspace(path: string): Promise<void> {
-    apply(await useBridge().call(agentToolsSetDefaultWorkspace, plain({ path })))
-  }
-
-  return { tools, defaultWorkspaceDir, error, loaded, load, setEnabled, setDefaultWorkspace }
+  return { tools, error, loaded, load, setEnabled }
 })

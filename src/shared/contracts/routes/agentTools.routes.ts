@@ -2,9 +2,9 @@ import { z } from 'zod'
 import { defineRoute } from '../define'
 import { AgentToolInfo } from '../../types/agentTools'
 
-const toolsOut = z.object({ tools: z.array(AgentToolInfo), defaultWorkspaceDir: z.string() })
+const toolsOut = z.object({ tools: z.array(AgentToolInfo) })
 
-/** The built-in tools with their on/off state, and the default workspace folder. */
+/** The built-in tools with their on/off state for new sessions. */
 export const agentToolsList = defineRoute({
   name: 'agentTools.list',
   input: z.object({}).strict(),
@@ -15,12 +15,5 @@ export const agentToolsList = defineRoute({
 export const agentToolsSetEnabled = defineRoute({
   name: 'agentTools.setEnabled',
   input: z.object({ name: z.string().min(1).max(100), enabled: z.boolean() }).strict(),
-  output: toolsOut
-})
-
-/** Sets the folder new sessions work in: an existing absolute directory, or '' for none. */
-export const agentToolsSetDefaultWorkspace = defineRoute({
-  name: 'agentTools.setDefaultWorkspace',
-  input: z.object({ path: z.string().max(4096) }).strict(),
   output: toolsOut
 })

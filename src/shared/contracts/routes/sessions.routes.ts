@@ -105,7 +105,9 @@ export const SessionSettingsView = z.object({
   providerId: z.string().nullable(),
   modelId: z.string().nullable(),
   permissionMode: PermissionMode,
-  workspaceDir: z.string().nullable(),
+  workspaceDir: z.string(),
+  /** The chat works in its own scratch folder (the user chose none). */
+  workspaceIsScratch: z.boolean(),
   tools: z.array(SessionToolSwitch),
   mcpServers: z.array(SessionMcpServerSwitch)
 })
@@ -122,7 +124,7 @@ export const SessionSettingsPatch = z
     model: z.object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(200) }).strict().optional(),
     /** The user may widen the mode too (the model's own settings tool may only narrow it). */
     permissionMode: PermissionMode.optional(),
-    /** An absolute path to an existing folder, or null for none. */
+    /** An absolute path to an existing folder, or null for the chat's own scratch folder. */
     workspaceDir: z.string().trim().min(1).max(4096).nullable().optional(),
     /** Built-in tool name -> on/off for this session. */
     tools: switches('tool switches').optional(),

@@ -15,7 +15,14 @@ export default {
       autoTitle: '由模型为新对话命名',
       autoTitleHint: '第一次回答后，由该对话的模型拟一个简短标题；关闭则保留你第一条消息的首行。',
       saved: '已保存',
-      saveFailed: '保存失败：{message}'
+      saveFailed: '保存失败：{message}',
+      workspace: '默认工作区文件夹',
+      workspaceHint: '新对话在此文件夹中工作。未设置时，每个新对话在应用数据文件夹中获得自己的临时文件夹——绝不会使用启动应用时所在的文件夹。',
+      workspacePlaceholder: '/home/me/projects',
+      workspaceSave: '保存',
+      workspaceClear: '清除',
+      workspaceSaved: '默认工作区已保存。',
+      workspaceCleared: '新对话将获得各自的临时文件夹。'
     },
     about: {
       title: '关于',
