@@ -74,6 +74,9 @@ export class PermissionPresenter implements PermissionGate {
    */
   decide(request: PermissionRequest, decision: PermissionDecision, rule?: RuleDraft): PermissionRule | null {
     if (decision === 'deny') return null
+    if (decision === 'always' && request.risk === 'critical') {
+      throw new AppError('always_not_allowed', 'A critical request can be allowed once or for this session, never always.')
+    }
     if (decision === 'always') {
       const draft = rule ?? request.suggestedRule
       if (!draft) throw new AppError('invalid_rule', `no rule can be remembered for ${request.tool}`)
@@ -100,6 +103,16 @@ export class PermissionPresenter implements PermissionGate {
   revokeRule(id: string): boolean {
     return this.deps.rules.remove(id)
   }
+}
+
+/**
+ * What the user is offered: a critical request never suggests a rule to remember (no "Always
+ * allow", no wildcard), whichever service built it.
+ */
+export function offeredRequest(request: PermissionRequest | null): PermissionRequest | null {
+  if (!request || request.risk !== 'critical' || !request.suggestedRule) return request
+  const { suggestedRule: _dropped, ...rest } = request
+  return rest
 }
 
 /** Identity of a request for once/session grants: what is asked, not how risky it looked. */

@@ -3,7 +3,7 @@ import { AppError } from '@shared/errors'
 import { normalizePermissionMode, type PermissionMode, type PermissionRequest, type RiskLevel } from '@shared/types/permission'
 import type { MCPToolCall, MCPToolDefinition, ToolContentItem, ToolResultEnvelope, ToolSource } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
-import { permissionErrorFor, type GateResult, type PermissionGate } from '../permission'
+import { offeredRequest, permissionErrorFor, type GateResult, type PermissionGate } from '../permission'
 import { FilePermissionService } from '../permission/filePermissionService'
 import { CommandPermissionService } from '../permission/commandPermissionService'
 import { reasonOf } from '../permission/reasonText'
@@ -254,7 +254,7 @@ export class ToolPresenter {
       return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
     }
     const toolCtx = this.toolContext(call, ctx)
-    return { kind: 'agent', tool, args: validated.data, need: tool.checkPermission(validated.data, toolCtx), route, toolCtx }
+    return { kind: 'agent', tool, args: validated.data, need: offeredRequest(tool.checkPermission(validated.data, toolCtx)), route, toolCtx }
   }
 
   /** The server of a call whose MCP server is off in this session (switched off before or during the turn). */

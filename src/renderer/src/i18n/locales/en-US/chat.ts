@@ -125,6 +125,8 @@ export default {
       outside: 'outside the workspace: {path}',
       paths: 'Files',
       alwaysRule: '“Always allow” saves the rule {kind}: {pattern}',
+      runsOnHost: 'If you allow it, it runs outside the sandbox, with your own access to files and the network.',
+      criticalNoAlways: 'Critical: this can only be allowed once or for this chat, never always.',
       unreadable: 'This request could not be read.',
       deny: 'Deny',
       allowOnce: 'Allow once',

@@ -127,6 +127,8 @@ export default {
       outside: '工作目录之外：{path}',
       paths: '文件',
       alwaysRule: '“始终允许”将保存规则 {kind}：{pattern}',
+      runsOnHost: '若允许，它将在沙箱之外运行，拥有你对文件和网络的全部访问权限。',
+      criticalNoAlways: '严重风险：只能允许一次或在本对话中允许，不能始终允许。',
       unreadable: '无法读取此请求。',
       deny: '拒绝',
       allowOnce: '允许一次',
