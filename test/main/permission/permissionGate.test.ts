@@ -39,6 +39,23 @@ describe('PermissionPresenter', () => {
     expect(gate.evaluate(null, 'default').status).toBe('allow')
   })
 
+  it('tells an allowance someone gave (answer, grant, rule, full access) from one nothing needed', () => {
+    expect(gate.evaluate(null, 'default')).toMatchObject({ status: 'allow', byUser: false })
+    expect(gate.evaluate(readNotes, 'full_access')).toMatchObject({ status: 'allow', byUser: true })
+    gate.decide(mcpCall, 'session')
+    expect(gate.evaluate(mcpCall, 'default')).toMatchObject({ status: 'allow', byUser: true })
+    gate.addRule({ kind: 'read', pattern: '~/notes/**', effect: 'allow' })
+    expect(gate.evaluate(readNotes, 'default')).toMatchObject({ status: 'allow', byUser: true })
+  })
+
+  it('never remembers a critical request, even when the answer names a rule', () => {
+    const critical: PermissionRequest = { ...readNotes, type: 'write', risk: 'critical', suggestedRule: { kind: 'write', pattern: '~/**', effect: 'allow' } }
+    expect(() => gate.decide(critical, 'always')).toThrow(/never always/)
+    expect(() => gate.decide(critical, 'always', { kind: 'write', pattern: '~/notes/**', effect: 'allow' })).toThrow(/never always/)
+    expect(gate.listRules()).toEqual([])
+    expect(gate.decide(critical, 'once')).toBeNull()
+  })
+
   it('full_access allows everything except what a deny rule forbids', () => {
     expect(gate.evaluate(readNotes, 'full_access').status).toBe('allow')
     gate.addRule({ kind: 'read', pattern: '~/notes/**', effect: 'deny' })

@@ -12,7 +12,14 @@ export { SettingsPermissionService } from './settingsPermissionService'
 export { PermissionRuleStore } from './ruleStore'
 
 export type GateResult =
-  | { status: 'allow'; /** A once-grant to consume when the tool actually runs. */ onceGrant?: string; via: string }
+  | {
+      status: 'allow'
+      /** A once-grant to consume when the tool actually runs. */
+      onceGrant?: string
+      via: string
+      /** Someone decided (the user's answer, grant, rule or mode) rather than nothing being needed: commands then run as approved, outside the sandbox. */
+      byUser: boolean
+    }
   | { status: 'deny'; reason: string; rule?: PermissionRule }
   | { status: 'ask' }
 
@@ -45,20 +52,20 @@ export class PermissionPresenter implements PermissionGate {
   }
 
   evaluate(request: PermissionRequest | null, mode: PermissionMode): GateResult {
-    if (!request) return { status: 'allow', via: 'no approval needed' }
+    if (!request) return { status: 'allow', via: 'no approval needed', byUser: false }
     const rules = this.deps.rules.list()
     const deny = rules.find((r) => r.effect === 'deny' && ruleMatches(r, request, this.home))
     if (deny) return { status: 'deny', reason: `Denied by rule ${deny.kind}: ${deny.pattern}`, rule: deny }
     if (mode === 'full_access') {
       this.deps.log?.(`full_access allowed ${request.tool}: ${request.reason}`)
-      return { status: 'allow', via: 'full_access' }
+      return { status: 'allow', via: 'full_access', byUser: true }
     }
     const grant = this.grants.get(request.sessionId)?.find((g) => g.key === requestKey(request))
-    if (grant) return grant.once ? { status: 'allow', onceGrant: grant.id, via: 'once' } : { status: 'allow', via: 'session' }
+    if (grant) return grant.once ? { status: 'allow', onceGrant: grant.id, via: 'once', byUser: true } : { status: 'allow', via: 'session', byUser: true }
     const allows = rules.filter((r) => r.effect === 'allow')
     const rule = allows.find((r) => ruleMatches(r, request, this.home))
-    if (rule) return { status: 'allow', via: `rule ${rule.kind}: ${rule.pattern}` }
-    if (commandCoveredBySubRules(allows, request)) return { status: 'allow', via: 'exec rules' }
+    if (rule) return { status: 'allow', via: `rule ${rule.kind}: ${rule.pattern}`, byUser: true }
+    if (commandCoveredBySubRules(allows, request)) return { status: 'allow', via: 'exec rules', byUser: true }
     return { status: 'ask' }
   }
 

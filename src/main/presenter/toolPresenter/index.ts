@@ -159,7 +159,10 @@ export class ToolPresenter {
     if (ctx.signal?.aborted) return errorResult(call, prepared.route, 'aborted', `${call.name} was cancelled before it ran`)
     if (verdict.onceGrant) this.deps.permissions.consume(ctx.sessionId, verdict.onceGrant)
 
-    const result = prepared.kind === 'agent' ? await this.runAgentTool(prepared.tool, prepared.args, prepared.toolCtx) : await this.runMcpTool(prepared.route, prepared.args, ctx)
+    const result =
+      prepared.kind === 'agent'
+        ? await this.runAgentTool(prepared.tool, prepared.args, { ...prepared.toolCtx, approvedByUser: verdict.byUser })
+        : await this.runMcpTool(prepared.route, prepared.args, ctx)
     if (prepared.kind === 'agent' && result.ok && (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true) this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
@@ -266,7 +269,7 @@ export class ToolPresenter {
   private verdict(prepared: Exclude<Prepared, { kind: 'error' }>, ctx: ToolSessionContext): GateResult {
     const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
     if (verdict.status === 'ask' && prepared.kind === 'mcp' && this.deps.mcpAutoApprove?.(prepared.route.serverId, prepared.route.originalName)) {
-      return { status: 'allow', via: 'server autoApproveTools' }
+      return { status: 'allow', via: 'server autoApproveTools', byUser: true }
     }
     return verdict
   }
@@ -278,6 +281,7 @@ export class ToolPresenter {
       workspaceDir: ctx.workspaceDir,
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       permissionMode: normalizePermissionMode(ctx.permissionMode),
+      approvedByUser: false,
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       runtime: this.deps.runtime,

@@ -47,6 +47,11 @@ export interface ToolContext {
   /** The session's own data folder (spilled output, background logs). */
   sessionDataDir: string
   permissionMode: PermissionMode
+  /**
+   * The call runs because someone approved it (an answer, a grant, a rule, full access), not
+   * because it needed nothing: a command then runs as approved instead of in the sandbox.
+   */
+  approvedByUser: boolean
   signal?: AbortSignal
   /** Progress shown on the call's block while it runs (long tools such as subagent runs). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
