@@ -159,7 +159,11 @@ export class ToolPresenter {
     if (ctx.signal?.aborted) return errorResult(call, prepared.route, 'aborted', `${call.name} was cancelled before it ran`)
     if (verdict.onceGrant) this.deps.permissions.consume(ctx.sessionId, verdict.onceGrant)
 
-    const result = prepared.kind === 'agent' ? await this.runAgentTool(prepared.tool, prepared.args, prepared.toolCtx) : await this.runMcpTool(prepared.route, prepared.args, ctx)
+    const result =
+      prepared.kind === 'agent'
+        ? // The tool re-checks its paths against what the gate allowed, when it runs.
+          await this.runAgentTool(prepared.tool, prepared.args, { ...prepared.toolCtx, approved: prepared.need })
+        : await this.runMcpTool(prepared.route, prepared.args, ctx)
     if (prepared.kind === 'agent' && result.ok && (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true) this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
@@ -254,6 +258,9 @@ export class ToolPresenter {
       return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
     }
     const toolCtx = this.toolContext(call, ctx)
+    // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
+    const refused = tool.refuse?.(validated.data, toolCtx)
+    if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
     return { kind: 'agent', tool, args: validated.data, need: tool.checkPermission(validated.data, toolCtx), route, toolCtx }
   }
 
