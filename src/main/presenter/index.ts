@@ -1,3 +1,4 @@
+import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Platform } from '../platform/types'
 import { EventHub } from '../bridge/events'
@@ -7,7 +8,7 @@ import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
-import { PermissionPresenter, PermissionRuleStore } from './permission'
+import { FilePermissionService, PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
 import { McpPresenter } from './mcpPresenter'
@@ -77,6 +78,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
   const workspaces = new Workspaces({ dataDir: platform.userDataDir })
+  const appData = { dataDir: platform.userDataDir, secretsFiles: [platform.secretsFile], scratchRoot: workspaces.scratchRoot }
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
@@ -130,6 +132,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       })
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
+    // The data folder is outside every boundary; its secrets file no tool may touch.
+    files: new FilePermissionService(homedir(), { appData }),
     log
   })
   const sessionSettings = createUserSessionSettings({

@@ -81,4 +81,25 @@ describe('FilePermissionService', () => {
     expect(service.check('read', ['~/notes/a'], scope())?.type).toBe('read')
     expect(service.check('write', ['~/notes/a'], scope())?.type).toBe('write')
   })
+
+  it('makes one request for several kinds of path: the highest risk, one reason per kind, a rule only for a path worth remembering', () => {
+    symlinkSync('loop', join(workspace, 'loop'))
+    const request = service.check('write', ['loop', '~/notes/a.md', '.git/config'], scope())
+    expect(request).toMatchObject({ risk: 'high', paths: [join(home, 'notes', 'a.md'), join(workspace, '.git', 'config'), join(workspace, 'loop')].sort() })
+    expect(request?.reasonCodes?.map((c) => c.code)).toEqual(['unresolvable_path', 'protected_path', 'outside_workspace_write'])
+    expect(request?.reason.split('; ')).toHaveLength(3)
+    expect(request?.suggestedRule).toEqual({ kind: 'write', pattern: '~/notes/a.md', effect: 'allow' })
+  })
+
+  it('compares the app data boundary by real path when it is given through a symlink', () => {
+    mkdirSync(join(root, 'real-data', 'scratch'), { recursive: true })
+    writeFileSync(join(root, 'real-data', 'secrets.json'), '{}')
+    symlinkSync(join(root, 'real-data'), join(root, 'data-link'))
+    const guarded = new FilePermissionService(home, {
+      appData: { dataDir: join(root, 'data-link'), secretsFiles: [join(root, 'data-link', 'secrets.json')], scratchRoot: join(root, 'data-link', 'scratch') }
+    })
+    expect(guarded.refusal([join(root, 'real-data', 'secrets.json')], scope())).toMatch(/secrets file; no tool may read or change it/)
+    expect(guarded.check('read', [join(root, 'real-data', 'app.log')], scope())).toMatchObject({ risk: 'critical', reasonCodes: [{ code: 'app_data' }] })
+    expect(guarded.offLimitsBelow(root)).toEqual({ folders: [join(root, 'real-data')], files: [] })
+  })
 })

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -9,6 +9,7 @@ import type { MCPToolCall, ToolContentItem } from '@shared/types/tools'
 import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
 import { PermissionPresenter, PermissionRuleStore } from '../../../src/main/presenter/permission'
 import { FilePermissionService } from '../../../src/main/presenter/permission/filePermissionService'
+import type { AppDataBoundary } from '../../../src/main/presenter/permission/boundary'
 import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
 import { ToolPresenter, type ToolSessionContext } from '../../../src/main/presenter/toolPresenter'
 import type { McpServerTool, McpToolSource } from '../../../src/main/presenter/toolPresenter/mcpToolSource'
@@ -76,11 +77,18 @@ export async function connectMcp(servers: { id: string; name: string; server: Mc
   }
 }
 
+/** The provider key the harness's secrets file holds: no tool output may ever contain it. */
+export const TEST_SECRET = 'sk-test-9f8e7d6c5b4a-DO-NOT-LEAK'
+
 export interface Harness {
   root: string
   workspace: string
   home: string
   dataRoot: string
+  /** The app's data folder (the database lives here); with `appData`, under home like a macOS install. */
+  dataDir: string
+  /** With `appData`: the boundary the file service was given (secrets file holding TEST_SECRET). */
+  appData?: AppDataBoundary
   sqlite: SqlitePresenter
   gate: PermissionPresenter
   runtime: RecordingRuntime
@@ -93,14 +101,29 @@ export interface Harness {
 
 let callCounter = 0
 
-export function createHarness(options: { mcp?: McpToolSource; agentTools?: AgentToolManagerOptions; mcpAutoApprove?: (serverId: string, tool: string) => boolean } = {}): Harness {
+export interface HarnessOptions {
+  mcp?: McpToolSource
+  agentTools?: AgentToolManagerOptions
+  mcpAutoApprove?: (serverId: string, tool: string) => boolean
+  /**
+   * Put the app's data folder under home (`~/Library/Application Support/DeepChat`, with a secrets file and a scratch
+   * root) and give the file service its boundary, as createPresenters does.
+   */
+  appData?: boolean
+}
+
+export function createHarness(options: HarnessOptions = {}): Harness {
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'tools-')))
   const workspace = join(root, 'ws')
   const home = join(root, 'home')
-  const dataRoot = join(root, 'data', 'sessions')
+  // Not a hidden folder (as on macOS), so searches skip it only because the tools make them.
+  const dataDir = options.appData ? join(home, 'Library', 'Application Support', 'DeepChat') : join(root, 'data')
+  const dataRoot = join(dataDir, 'sessions')
   mkdirSync(workspace, { recursive: true })
   mkdirSync(home, { recursive: true })
-  const sqlite = new SqlitePresenter({ file: join(root, 'data', 'db.sqlite') })
+  mkdirSync(dataDir, { recursive: true })
+  const appData = options.appData ? createAppData(dataDir) : undefined
+  const sqlite = new SqlitePresenter({ file: join(dataDir, 'db.sqlite') })
   const gate = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), home })
   const runtime = new RecordingRuntime()
   const tools = new ToolPresenter({
@@ -108,7 +131,7 @@ export function createHarness(options: { mcp?: McpToolSource; agentTools?: Agent
     permissions: gate,
     runtime,
     sessionDataRoot: dataRoot,
-    files: new FilePermissionService(home),
+    files: new FilePermissionService(home, { appData }),
     commands: new CommandPermissionService(home),
     agentTools: options.agentTools,
     mcpAutoApprove: options.mcpAutoApprove
@@ -119,6 +142,8 @@ export function createHarness(options: { mcp?: McpToolSource; agentTools?: Agent
     workspace,
     home,
     dataRoot,
+    dataDir,
+    appData,
     sqlite,
     gate,
     runtime,
@@ -137,4 +162,11 @@ export function createHarness(options: { mcp?: McpToolSource; agentTools?: Agent
       rmSync(root, { recursive: true, force: true })
     }
   }
+}
+
+function createAppData(dataDir: string): AppDataBoundary {
+  const secretsFile = join(dataDir, 'secrets.json')
+  writeFileSync(secretsFile, JSON.stringify({ 'provider.openai.apiKey': TEST_SECRET }), { mode: 0o600 })
+  mkdirSync(join(dataDir, 'scratch'), { recursive: true })
+  return { dataDir, secretsFiles: [secretsFile], scratchRoot: join(dataDir, 'scratch') }
 }

@@ -12,14 +12,7 @@ export { SettingsPermissionService } from './settingsPermissionService'
 export { PermissionRuleStore } from './ruleStore'
 
 export type GateResult =
-  | {
-      status: 'allow'
-      /** A once-grant to consume when the tool actually runs. */
-      onceGrant?: string
-      via: string
-      /** Someone decided (the user's answer, grant, rule or mode) rather than nothing being needed: commands then run as approved, outside the sandbox. */
-      byUser: boolean
-    }
+  | { status: 'allow'; /** A once-grant to consume when the tool actually runs. */ onceGrant?: string; via: string }
   | { status: 'deny'; reason: string; rule?: PermissionRule }
   | { status: 'ask' }
 
@@ -52,20 +45,21 @@ export class PermissionPresenter implements PermissionGate {
   }
 
   evaluate(request: PermissionRequest | null, mode: PermissionMode): GateResult {
-    if (!request) return { status: 'allow', via: 'no approval needed', byUser: false }
+    if (!request) return { status: 'allow', via: 'no approval needed' }
     const rules = this.deps.rules.list()
     const deny = rules.find((r) => r.effect === 'deny' && ruleMatches(r, request, this.home))
     if (deny) return { status: 'deny', reason: `Denied by rule ${deny.kind}: ${deny.pattern}`, rule: deny }
     if (mode === 'full_access') {
       this.deps.log?.(`full_access allowed ${request.tool}: ${request.reason}`)
-      return { status: 'allow', via: 'full_access', byUser: true }
+      return { status: 'allow', via: 'full_access' }
     }
     const grant = this.grants.get(request.sessionId)?.find((g) => g.key === requestKey(request))
-    if (grant) return grant.once ? { status: 'allow', onceGrant: grant.id, via: 'once', byUser: true } : { status: 'allow', via: 'session', byUser: true }
-    const allows = rules.filter((r) => r.effect === 'allow')
+    if (grant) return grant.once ? { status: 'allow', onceGrant: grant.id, via: 'once' } : { status: 'allow', via: 'session' }
+    // A remembered rule never allows a critical request: those are allowed once or per session only.
+    const allows = request.risk === 'critical' ? [] : rules.filter((r) => r.effect === 'allow')
     const rule = allows.find((r) => ruleMatches(r, request, this.home))
-    if (rule) return { status: 'allow', via: `rule ${rule.kind}: ${rule.pattern}`, byUser: true }
-    if (commandCoveredBySubRules(allows, request)) return { status: 'allow', via: 'exec rules', byUser: true }
+    if (rule) return { status: 'allow', via: `rule ${rule.kind}: ${rule.pattern}` }
+    if (commandCoveredBySubRules(allows, request)) return { status: 'allow', via: 'exec rules' }
     return { status: 'ask' }
   }
 

@@ -61,6 +61,10 @@ const ENGLISH = {
   // file and settings requests
   outside_workspace_read: (p: { paths: string }) => `Read access outside the workspace: ${p.paths}`,
   outside_workspace_write: (p: { paths: string }) => `Write access outside the workspace: ${p.paths}`,
+  protected_path: (p: { paths: string }) => `Changes a protected workspace entry (git, editor, direnv or DeepChat config can make programs run later): ${p.paths}`,
+  app_data: (p: { paths: string }) => `Touches DeepChat Desk's own data folder (database, logs, other chats): ${p.paths}`,
+  secrets_file: (p: { paths: string }) => `DeepChat Desk's secrets file, which no tool may read or change: ${p.paths}`,
+  unresolvable_path: (p: { paths: string; error: string }) => `Cannot tell where ${p.paths} really leads (${p.error}), so it counts as outside the workspace`,
   change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`,
   // MCP
   mcp_call: (p: { tool: string; server: string }) => `Call MCP tool ${p.tool} on server ${p.server}`

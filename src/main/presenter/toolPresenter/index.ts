@@ -161,7 +161,8 @@ export class ToolPresenter {
 
     const result =
       prepared.kind === 'agent'
-        ? await this.runAgentTool(prepared.tool, prepared.args, { ...prepared.toolCtx, approvedByUser: verdict.byUser })
+        ? // The tool re-checks its paths against what the gate allowed, when it runs.
+          await this.runAgentTool(prepared.tool, prepared.args, { ...prepared.toolCtx, approved: prepared.need })
         : await this.runMcpTool(prepared.route, prepared.args, ctx)
     if (prepared.kind === 'agent' && result.ok && (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true) this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
@@ -257,6 +258,9 @@ export class ToolPresenter {
       return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
     }
     const toolCtx = this.toolContext(call, ctx)
+    // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
+    const refused = tool.refuse?.(validated.data, toolCtx)
+    if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
     return { kind: 'agent', tool, args: validated.data, need: offeredRequest(tool.checkPermission(validated.data, toolCtx)), route, toolCtx }
   }
 
@@ -269,7 +273,7 @@ export class ToolPresenter {
   private verdict(prepared: Exclude<Prepared, { kind: 'error' }>, ctx: ToolSessionContext): GateResult {
     const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
     if (verdict.status === 'ask' && prepared.kind === 'mcp' && this.deps.mcpAutoApprove?.(prepared.route.serverId, prepared.route.originalName)) {
-      return { status: 'allow', via: 'server autoApproveTools', byUser: true }
+      return { status: 'allow', via: 'server autoApproveTools' }
     }
     return verdict
   }
@@ -281,7 +285,6 @@ export class ToolPresenter {
       workspaceDir: ctx.workspaceDir,
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       permissionMode: normalizePermissionMode(ctx.permissionMode),
-      approvedByUser: false,
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       runtime: this.deps.runtime,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
 import type { ToolContentItem, ToolParametersSchema } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
-import type { FilePermissionService, FileAccess } from '../../permission/filePermissionService'
+import type { FilePermissionService, FileAccess, FileScope } from '../../permission/filePermissionService'
 import type { CommandPermissionService } from '../../permission/commandPermissionService'
 import type { AgentToolRuntimePort } from '../runtimePorts'
 import type { BackgroundProcessManager } from './processManager'
@@ -47,17 +47,18 @@ export interface ToolContext {
   /** The session's own data folder (spilled output, background logs). */
   sessionDataDir: string
   permissionMode: PermissionMode
-  /**
-   * The call runs because someone approved it (an answer, a grant, a rule, full access), not
-   * because it needed nothing: a command then runs as approved instead of in the sandbox.
-   */
-  approvedByUser: boolean
   signal?: AbortSignal
   /** Progress shown on the call's block while it runs (long tools such as subagent runs). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
   runtime: AgentToolRuntimePort
   files: FilePermissionService
   commands: CommandPermissionService
+  /**
+   * The request the permission gate allowed for this call (null: none was needed; absent: the
+   * call did not go through the gate). File tools re-check their paths against it when they run;
+   * exec runs an approved command as approved and an unapproved one in the sandbox.
+   */
+  approved?: PermissionRequest | null
   processes: BackgroundProcessManager
 }
 
@@ -90,6 +91,11 @@ export interface AgentTool<S extends z.ZodType = z.ZodType> {
    * before validation when the canonical key is absent. Not shown in the schema.
    */
   aliases?: Record<string, string>
+  /**
+   * Pure: why this call may never run, whatever the mode, grants and rules (the app's secrets
+   * file), or null. Checked before `checkPermission`; never throws.
+   */
+  refuse?(args: z.output<S>, ctx: ToolContext): ToolError | null
   /** Pure: what approval this call needs, or null. Never throws, never changes state. */
   checkPermission(args: z.output<S>, ctx: ToolContext): PermissionRequest | null
   execute(args: z.output<S>, ctx: ToolContext): Promise<AgentToolResult>
@@ -147,15 +153,44 @@ function stripSafeIntegerBounds(node: unknown): void {
   }
 }
 
+/** Longest path a tool accepts (PATH_MAX on Linux). */
+export const MAX_PATH_CHARS = 4096
+/** Longest single name in a path (NAME_MAX, in bytes). */
+export const MAX_NAME_BYTES = 255
+
+/** Why `value` cannot be a path, or null. */
+export function pathProblem(value: string): string | null {
+  if (value.trim() === '') return 'must not be empty or only spaces'
+  if (value.includes('\0')) return 'contains a NUL byte'
+  if (value.length > MAX_PATH_CHARS) return `is longer than ${MAX_PATH_CHARS} characters`
+  // eslint-disable-next-line no-control-regex
+  const control = /[\x01-\x1f\x7f]/.exec(value)
+  if (control) return `contains a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`
+  const long = value.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)
+  if (long !== undefined) return `has a name longer than ${MAX_NAME_BYTES} bytes (${long.slice(0, 40)}…)`
+  return null
+}
+
+/** Every tool argument that names a file or folder (read, write, edit, glob and grep roots, exec cwd). */
+export const pathArg = z.string().superRefine((value, issue) => {
+  const problem = pathProblem(value)
+  if (problem) issue.addIssue({ code: 'custom', message: `not a usable path: ${problem}` })
+})
+
 /** The file scope for a permission check made by `tool`. */
+export function fileScope(ctx: ToolContext, tool: string): FileScope {
+  return { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, sessionDataDir: ctx.sessionDataDir, tool, server: FILESYSTEM_SERVER }
+}
+
+/** The permission request for `tool` touching `paths`, or null. */
 export function checkFiles(ctx: ToolContext, tool: string, access: FileAccess, paths: string[]): PermissionRequest | null {
-  return ctx.files.check(access, paths, {
-    sessionId: ctx.sessionId,
-    workspaceDir: ctx.workspaceDir,
-    sessionDataDir: ctx.sessionDataDir,
-    tool,
-    server: FILESYSTEM_SERVER
-  })
+  return ctx.files.check(access, paths, fileScope(ctx, tool))
+}
+
+/** A refusal when any of `paths` is the app's secrets file (no approval can allow it). */
+export function refuseFiles(ctx: ToolContext, tool: string, paths: string[]): ToolError | null {
+  const message = ctx.files.refusal(paths, fileScope(ctx, tool))
+  return message ? new ToolError('secrets_file', message) : null
 }
 
 /** Absolute path the model meant (`~` expanded, relative to the workspace). */

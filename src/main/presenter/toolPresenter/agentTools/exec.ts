@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { z } from 'zod'
 import description from './descriptions/exec.md?raw'
-import { FILESYSTEM_SERVER, ToolError, defineAgentTool, ok, resolvePath, type ToolContext } from './defineTool'
+import { FILESYSTEM_SERVER, ToolError, defineAgentTool, ok, pathArg, resolvePath, type ToolContext } from './defineTool'
 import { TAIL_CHARS } from './processManager'
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
@@ -10,7 +10,7 @@ export const EXEC_DEFAULT_YIELD_MS = 10_000
 
 const input = z.strictObject({
   command: z.string().trim().min(1).describe('The shell command line to run'),
-  cwd: z.string().optional().describe('Working directory (default: the workspace)'),
+  cwd: pathArg.optional().describe('Working directory (default: the workspace)'),
   timeout_ms: z.number().int().min(100).max(EXEC_MAX_TIMEOUT_MS).optional().describe(`Kill the command after this many ms (default ${EXEC_DEFAULT_TIMEOUT_MS}; none for background)`),
   yield_ms: z.number().int().min(100).max(EXEC_MAX_TIMEOUT_MS).default(EXEC_DEFAULT_YIELD_MS).describe('Return a process id if still running after this many ms'),
   background: z.boolean().default(false).describe('Start and return at once (servers, watchers)'),

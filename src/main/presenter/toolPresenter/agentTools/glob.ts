@@ -2,11 +2,12 @@ import type { readdir } from 'node:fs'
 import fg from 'fast-glob'
 import { z } from 'zod'
 import description from './descriptions/glob.md?raw'
-import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
+import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, pathArg, refuseFiles, resolvePath } from './defineTool'
 import { statOrThrow } from './fsErrors'
 import { createFuzzyMatcher } from './fuzzyPath'
 import { GitignoreScope } from './gitignoreFilter'
 import { realPathOf } from '../../permission/paths'
+import { globIgnores, offLimitsPatterns, type OffLimits } from './offLimits'
 
 export const GLOB_DEFAULT_RESULTS = 100
 export const GLOB_MAX_RESULTS = 1_000
@@ -15,7 +16,7 @@ const GLOB_CHARS = /[*?[\]{}]/
 
 const input = z.strictObject({
   pattern: z.string().trim().min(1).describe('A glob such as src/**/*.ts, or a plain fuzzy path query such as chatstore'),
-  path: z.string().optional().describe('Folder to search in (default: the workspace)'),
+  path: pathArg.optional().describe('Folder to search in (default: the workspace)'),
   max_results: z.number().int().min(1).max(GLOB_MAX_RESULTS).default(GLOB_DEFAULT_RESULTS).describe('Maximum number of paths to return')
 })
 
@@ -26,11 +27,14 @@ export const globTool = defineAgentTool({
   description,
   input,
   aliases: { maxResults: 'max_results', query: 'pattern' },
+  refuse: (args, ctx) => refuseFiles(ctx, 'glob', [args.path ?? '.']),
   checkPermission: (args, ctx) => checkFiles(ctx, 'glob', 'read', [args.path ?? '.']),
   async execute(args, ctx) {
     const root = resolvePath(ctx, args.path ?? '.')
     if (!(await statOrThrow(root)).isDirectory()) throw new ToolError('not_a_directory', `${args.path} is not a folder`)
-    const result = await findFiles(root, realPathOf(ctx.workspaceDir), args.pattern, args.max_results, ctx.signal)
+    // The app's data folder and secrets file are never listed, even when the workspace holds them.
+    const offLimits = offLimitsPatterns(ctx.files.offLimitsBelow(realPathOf(root)), realPathOf(root))
+    const result = await findFiles(root, realPathOf(ctx.workspaceDir), args.pattern, args.max_results, ctx.signal, offLimits)
     const header = result.files.length === 0 ? `No files match ${args.pattern}` : `${result.total} file(s) match ${args.pattern} in ${args.path ?? 'the workspace'}`
     const more = result.total > result.files.length ? [`[Showing the best ${result.files.length} of ${result.total}; narrow the pattern or path.]`] : []
     return ok(header, [header, ...result.files, ...more].join('\n'), {
@@ -50,7 +54,14 @@ export interface GlobResult {
 }
 
 /** Glob or fuzzy search below `root`, .gitignore applied, ranked, cut to `max`. */
-export async function findFiles(root: string, workspaceRoot: string, pattern: string, max: number, signal?: AbortSignal): Promise<GlobResult> {
+export async function findFiles(
+  root: string,
+  workspaceRoot: string,
+  pattern: string,
+  max: number,
+  signal?: AbortSignal,
+  offLimits?: OffLimits
+): Promise<GlobResult> {
   const isGlob = GLOB_CHARS.test(pattern)
   const userPattern = isGlob ? normaliseGlob(pattern) : '**/*'
   const gitignore = new GitignoreScope(root, realPathOf(root), workspaceRoot)
@@ -60,14 +71,16 @@ export async function findFiles(root: string, workspaceRoot: string, pattern: st
     onlyFiles: true,
     followSymbolicLinks: false,
     suppressErrors: true,
-    ignore: GLOB_ALWAYS_IGNORED,
+    ignore: [...GLOB_ALWAYS_IGNORED, ...(offLimits ? globIgnores(offLimits, fg.escapePath) : [])],
     // The walk itself finds the .gitignore files and skips ignored folders.
     fs: { readdir: gitignore.readdir as unknown as typeof readdir }
   }
   // `unique` costs a hash lookup per entry walked; only walks from several bases (`{a,a/b}/**`)
   // can reach a path twice. One walk without following links lists each path once.
   options.unique = fg.generateTasks(userPattern, options).length > 1
-  const found = await fg(userPattern, options)
+  const walked = await fg(userPattern, options)
+  // Second check, on the results themselves: nothing below an off-limits path gets out.
+  const found = offLimits && (offLimits.folders.length || offLimits.files.length) ? walked.filter((file) => !offLimits.hides(file)) : walked
   if (signal?.aborted) throw new ToolError('aborted', 'glob was cancelled')
   const folders = keptByFolder(found, gitignore)
   if (isGlob) return { mode: 'glob', files: rankByDepth(folders, max), total: countFiles(folders) }

@@ -1,11 +1,10 @@
-import { createReadStream } from 'node:fs'
-import { open, readFile } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { extname } from 'node:path'
 import { z } from 'zod'
 import description from './descriptions/read.md?raw'
-import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
-import { statOrThrow } from './fsErrors'
+import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, pathArg, refuseFiles } from './defineTool'
+import { openVerified, resolveForRun } from './safeFile'
 
 export const READ_MAX_LINES = 2_000
 export const READ_MAX_CHARS = 25_000
@@ -21,7 +20,7 @@ const IMAGE_TYPES: Record<string, string> = {
 }
 
 const input = z.strictObject({
-  path: z.string().min(1).describe('File to read: relative to the workspace, absolute, or starting with ~'),
+  path: pathArg.describe('File to read: relative to the workspace, absolute, or starting with ~'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start at (default 1)'),
   limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe(`Number of lines to read (default and max ${READ_MAX_LINES})`)
 })
@@ -33,28 +32,35 @@ export const readTool = defineAgentTool({
   description,
   input,
   aliases: { file_path: 'path' },
+  refuse: (args, ctx) => refuseFiles(ctx, 'read', [args.path]),
   checkPermission: (args, ctx) => checkFiles(ctx, 'read', 'read', [args.path]),
   async execute(args, ctx) {
-    const path = resolvePath(ctx, args.path)
-    const info = await statOrThrow(path)
-    if (info.isDirectory()) throw new ToolError('is_directory', `${args.path} is a directory; use glob to list files`)
-    const imageType = IMAGE_TYPES[extname(path).toLowerCase()]
-    if (imageType) return readImage(path, args.path, imageType, info.size)
-    if (await looksBinary(path)) {
-      throw new ToolError(
-        'binary_file',
-        `Cannot read ${args.path} as text: it is a binary file (${info.size} bytes). Use a conversion tool or a script to extract its content.`
-      )
+    // Everything is read through one handle opened on the path checked just now, so a link
+    // swapped in after the permission check cannot redirect the read.
+    const real = resolveForRun(ctx, 'read', 'read', args.path)
+    const handle = await openVerified(real, args.path, 'read')
+    try {
+      const { size } = await handle.stat()
+      const imageType = IMAGE_TYPES[extname(real).toLowerCase()]
+      if (imageType) return await readImage(handle, args.path, imageType, size)
+      if (await looksBinary(handle)) {
+        throw new ToolError(
+          'binary_file',
+          `Cannot read ${args.path} as text: it is a binary file (${size} bytes). Use a conversion tool or a script to extract its content.`
+        )
+      }
+      return await readLines(handle, args.path, args.offset ?? 1, args.limit ?? READ_MAX_LINES)
+    } finally {
+      await handle.close()
     }
-    return readLines(path, args.path, args.offset ?? 1, args.limit ?? READ_MAX_LINES)
   }
 })
 
-async function readImage(path: string, shown: string, mimeType: string, size: number) {
+async function readImage(handle: FileHandle, shown: string, mimeType: string, size: number) {
   if (size > READ_MAX_IMAGE_BYTES) {
     throw new ToolError('image_too_large', `${shown} is ${size} bytes; images over ${READ_MAX_IMAGE_BYTES} bytes are not read`)
   }
-  const data = (await readFile(path)).toString('base64')
+  const data = (await handle.readFile()).toString('base64')
   return ok(`Read image ${shown} (${size} bytes)`, [
     { type: 'text' as const, text: `Image ${shown} (${mimeType}, ${size} bytes):` },
     { type: 'image' as const, data, mimeType }
@@ -62,27 +68,23 @@ async function readImage(path: string, shown: string, mimeType: string, size: nu
 }
 
 /** NUL bytes or many control characters in the first 8 KB mean binary. */
-async function looksBinary(path: string): Promise<boolean> {
-  const handle = await open(path, 'r')
-  try {
-    const buffer = Buffer.alloc(8192)
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-    if (bytesRead === 0) return false
-    let control = 0
-    for (let i = 0; i < bytesRead; i++) {
-      const byte = buffer[i]
-      if (byte === 0) return true
-      if (byte < 7 || (byte > 13 && byte < 32 && byte !== 27)) control++
-    }
-    return control / bytesRead > 0.1
-  } finally {
-    await handle.close()
+async function looksBinary(handle: FileHandle): Promise<boolean> {
+  const buffer = Buffer.alloc(8192)
+  const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
+  if (bytesRead === 0) return false
+  let control = 0
+  for (let i = 0; i < bytesRead; i++) {
+    const byte = buffer[i]
+    if (byte === 0) return true
+    if (byte < 7 || (byte > 13 && byte < 32 && byte !== 27)) control++
   }
+  return control / bytesRead > 0.1
 }
 
 /** Streams only the lines asked for, so a huge log costs no more than the window read. */
-async function readLines(path: string, shown: string, offset: number, limit: number) {
-  const stream = createReadStream(path, { encoding: 'utf8' })
+async function readLines(handle: FileHandle, shown: string, offset: number, limit: number) {
+  // The caller closes the handle; the stream must not.
+  const stream = handle.createReadStream({ encoding: 'utf8', start: 0, autoClose: false })
   const lines = createInterface({ input: stream, crlfDelay: Infinity })
   const out: string[] = []
   let lineNumber = 0

@@ -1,12 +1,11 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { z } from 'zod'
 import description from './descriptions/write.md?raw'
-import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, resolvePath } from './defineTool'
+import { FILESYSTEM_SERVER, checkFiles, defineAgentTool, ok, pathArg, refuseFiles, resolvePath } from './defineTool'
 import { fsToolError } from './fsErrors'
+import { ensureParentFolders, openForWrite, replaceContent, resolveForRun } from './safeFile'
 
 const input = z.strictObject({
-  path: z.string().min(1).describe('File to write: relative to the workspace, absolute, or starting with ~'),
+  path: pathArg.describe('File to write: relative to the workspace, absolute, or starting with ~'),
   content: z.string().describe('The complete new content of the file')
 })
 
@@ -17,16 +16,24 @@ export const writeTool = defineAgentTool({
   description,
   input,
   aliases: { file_path: 'path' },
+  refuse: (args, ctx) => refuseFiles(ctx, 'write', [args.path]),
   checkPermission: (args, ctx) => checkFiles(ctx, 'write', 'write', [args.path]),
   async execute(args, ctx) {
     const path = resolvePath(ctx, args.path)
-    const previous = await readExisting(path)
+    // The real path is checked again now, and written through a handle proven to be that file:
+    // a link swapped in after the permission check cannot send the write elsewhere.
+    const real = resolveForRun(ctx, 'write', 'write', args.path)
+    await ensureParentFolders(real, args.path)
+    const { handle, created } = await openForWrite(real, args.path)
+    let previous: string | null
     try {
-      await mkdir(dirname(path), { recursive: true })
+      previous = created ? null : await handle.readFile('utf8')
       await ctx.runtime.recordFileSnapshot({ sessionId: ctx.sessionId, toolCallId: ctx.toolCallId, tool: 'write', path, previousContent: previous })
-      await writeFile(path, args.content, 'utf8')
+      await replaceContent(handle, args.content)
     } catch (error) {
       throw fsToolError(error, args.path)
+    } finally {
+      await handle.close()
     }
     const bytes = Buffer.byteLength(args.content)
     const verb = previous === null ? 'Created' : 'Overwrote'
@@ -37,18 +44,6 @@ export const writeTool = defineAgentTool({
     })
   }
 })
-
-/** The current content, or null when the file does not exist yet. */
-async function readExisting(path: string): Promise<string | null> {
-  try {
-    const info = await stat(path)
-    if (info.isDirectory()) throw new ToolError('is_directory', `${path} is a directory`)
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error instanceof ToolError ? error : fsToolError(error, path)
-  }
-}
 
 function countLines(text: string): number {
   if (text === '') return 0

@@ -79,6 +79,10 @@ export default {
     command_may_change: 'the command may change things',
     outside_workspace_read: 'Read access outside the workspace: {paths}',
     outside_workspace_write: 'Write access outside the workspace: {paths}',
+    protected_path: 'Changes a protected workspace entry (git, editor, direnv or DeepChat config can make programs run later): {paths}',
+    app_data: "Touches DeepChat Desk's own data folder (database, logs, other chats): {paths}",
+    secrets_file: "DeepChat Desk's secrets file, which no tool may read or change: {paths}",
+    unresolvable_path: 'Cannot tell where {paths} really leads ({error}), so it counts as outside the workspace',
     change_setting: 'Change setting {setting}: {summary}',
     mcp_call: 'Call MCP tool {tool} on server {server}'
   },

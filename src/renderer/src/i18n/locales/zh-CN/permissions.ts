@@ -81,6 +81,10 @@ export default {
     command_may_change: '该命令可能会修改内容',
     outside_workspace_read: '读取工作区之外的文件：{paths}',
     outside_workspace_write: '写入工作区之外的文件：{paths}',
+    protected_path: '修改受保护的工作区条目（git、编辑器、direnv 或 DeepChat 的配置可能让程序稍后自动运行）：{paths}',
+    app_data: '访问 DeepChat Desk 自身的数据文件夹（数据库、日志、其他对话）：{paths}',
+    secrets_file: 'DeepChat Desk 的密钥文件，任何工具都不能读取或修改：{paths}',
+    unresolvable_path: '无法确定 {paths} 的真实位置（{error}），按工作区之外处理',
     change_setting: '更改设置 {setting}：{summary}',
     mcp_call: '调用服务器 {server} 上的 MCP 工具 {tool}'
   },
