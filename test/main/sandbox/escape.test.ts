@@ -192,7 +192,11 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     expect(sandboxed).toBe(true)
     await until(() => pidsOf(marker).length === 1, 'the sandboxed sleep runs')
     const [sleepPid] = pidsOf(marker)
-    host.kill('SIGKILL')
-    await until(() => !isAlive(sleepPid), 'the sandboxed sleep is gone')
+    try {
+      host.kill('SIGKILL')
+      await until(() => !isAlive(sleepPid), 'the sandboxed sleep is gone')
+    } finally {
+      if (isAlive(sleepPid)) process.kill(sleepPid, 'SIGKILL')
+    }
   })
 })

@@ -1,0 +1,133 @@
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { processStartTime } from './startTime'
+
+interface GroupRecord {
+  pid: number
+  startTime: string
+}
+
+interface HostRecord {
+  host: GroupRecord
+  groups: GroupRecord[]
+}
+
+/**
+ * The process groups this host started, written to `<dir>/<hostPid>.json` so that the next
+ * start can kill what a crashed host left running. A group is recorded by its leader's pid and
+ * start time, never by pid alone.
+ */
+export class ProcessGroupRegistry {
+  private readonly groups = new Map<number, { startTime: string | null }>()
+  private hostStart?: Promise<string | null>
+  private writing: Promise<void> = Promise.resolve()
+
+  constructor(
+    private readonly dir: string,
+    private readonly log: (message: string) => void = () => {}
+  ) {}
+
+  /** Records the group led by `pid`; resolves once it is on disk. */
+  record(pid: number): Promise<void> {
+    const entry = { startTime: null as string | null }
+    this.groups.set(pid, entry)
+    return processStartTime(pid).then((startTime) => {
+      if (this.groups.get(pid) !== entry) return this.writing
+      if (!startTime) {
+        this.groups.delete(pid)
+        return this.writing
+      }
+      entry.startTime = startTime
+      return this.persist()
+    })
+  }
+
+  /** Forgets the group led by `pid` (it exited or was killed). */
+  release(pid: number): Promise<void> {
+    const entry = this.groups.get(pid)
+    if (!entry) return this.writing
+    this.groups.delete(pid)
+    return entry.startTime ? this.persist() : this.writing
+  }
+
+  private persist(): Promise<void> {
+    this.writing = this.writing.then(() => this.writeNow()).catch((error) => this.log(`process records not written: ${String(error)}`))
+    return this.writing
+  }
+
+  private async writeNow(): Promise<void> {
+    this.hostStart ??= processStartTime(process.pid)
+    const hostStart = await this.hostStart
+    const file = join(this.dir, `${process.pid}.json`)
+    const groups = [...this.groups].flatMap(([pid, { startTime }]) => (startTime ? [{ pid, startTime }] : []))
+    if (!hostStart || groups.length === 0) {
+      rmSync(file, { force: true })
+      return
+    }
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 })
+    const record: HostRecord = { host: { pid: process.pid, startTime: hostStart }, groups }
+    writeFileSync(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 })
+    renameSync(`${file}.tmp`, file)
+  }
+}
+
+export interface ReapResult {
+  /** Group ids killed. */
+  killed: number[]
+  /** Recorded leaders whose pid now belongs to another process: left alone. */
+  reused: number[]
+}
+
+/**
+ * Kills the process groups that hosts which are no longer running left behind, then drops
+ * their records. A group is killed when its leader still has the recorded start time, or when
+ * the leader is gone (its members keep the group id, and a group id is never handed out again
+ * while the group has members). A leader pid that now has another start time is someone
+ * else's process and is left alone.
+ */
+export async function reapOrphanedGroups(dir: string, log: (message: string) => void = () => {}): Promise<ReapResult> {
+  const result: ReapResult = { killed: [], reused: [] }
+  let names: string[]
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.json'))
+  } catch {
+    return result
+  }
+  for (const name of names) {
+    const file = join(dir, name)
+    const record = readRecord(file)
+    if (record && (await isRunning(record.host))) continue
+    for (const group of record?.groups ?? []) await reapGroup(group, result)
+    rmSync(file, { force: true })
+  }
+  if (result.killed.length) log(`Killed ${result.killed.length} process group(s) left by a host that stopped: ${result.killed.join(', ')}`)
+  return result
+}
+
+async function reapGroup(group: GroupRecord, result: ReapResult): Promise<void> {
+  const now = await processStartTime(group.pid)
+  if (now !== null && now !== group.startTime) {
+    result.reused.push(group.pid)
+    return
+  }
+  try {
+    process.kill(-group.pid, 'SIGKILL')
+    result.killed.push(group.pid)
+  } catch {
+    // No member left.
+  }
+}
+
+async function isRunning(host: GroupRecord): Promise<boolean> {
+  return (await processStartTime(host.pid)) === host.startTime
+}
+
+function readRecord(file: string): HostRecord | null {
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as HostRecord
+    const valid = (g: GroupRecord): boolean => Number.isInteger(g?.pid) && g.pid > 1 && typeof g.startTime === 'string'
+    return valid(parsed.host) && Array.isArray(parsed.groups) && parsed.groups.every(valid) ? parsed : null
+  } catch {
+    return null
+  }
+}
