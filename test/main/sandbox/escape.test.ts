@@ -143,6 +143,17 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     expect(existsSync(join(data, 'planted'))).toBe(false)
   })
 
+  it('shows nothing of the data folder to a workspace inside it that is not a scratch folder', async () => {
+    const world = makeWorld(tempDir(), { dataDir: join(visibleTempDir(), 'DeepChat') })
+    const data = world.appData.dataDir
+    const manager = managerFor(world)
+    for (const workspaceDir of [data, join(data, 'scratch')]) {
+      const result = await run(manager, world, `cat ${data}/deepchat.db ${data}/secrets.json`, { workspaceDir, writableWorkspace: true }, '/')
+      expect(result.output).toMatch(/deepchat\.db: No such file or directory/)
+      expect(result.output).not.toContain(SECRET_KEY_TEXT)
+    }
+  })
+
   it("does not pass the parent's secret variables, CDPATH or the real HOME", async () => {
     const world = makeWorld(tempDir())
     const manager = managerFor(world, { GITHUB_TOKEN: SECRET_ENV_VALUE })

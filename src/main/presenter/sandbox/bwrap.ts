@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import { isInside } from '../permission/paths'
 import type { SandboxProfile } from './profile'
 
 /**
@@ -14,7 +13,7 @@ export function bwrapArgs(profile: SandboxProfile, shell: { file: string; args: 
   for (const dir of hidden) args.push('--tmpfs', dir)
   for (const dir of profile.toolchainDirs) args.push('--ro-bind', dir, dir)
   const dataDir = profile.dataDir
-  const workspaceInData = !!dataDir && isInside(profile.workspaceDir, dataDir)
+  const workspaceInData = !!dataDir && profile.scratchWorkspace
   // A scratch workspace lives in the data folder: mask the folder first, show the workspace in
   // it, and only then make the mask read-only (bwrap must create the workspace's mount point).
   if (dataDir && workspaceInData) args.push('--tmpfs', dataDir)

@@ -41,8 +41,10 @@ export interface SandboxProfile {
   protectedExisting: string[]
   /** Missing protected entries of a writable workspace: must not be creatable. */
   protectedMissing: string[]
-  /** The app's data folder when it would be visible; masked (the scratch workspace inside it stays). */
+  /** The app's data folder when it would be visible; masked (a scratch workspace inside it stays). */
   dataDir: string | null
+  /** The workspace is one of the chats' scratch folders in the data folder: it stays visible through the mask. */
+  scratchWorkspace: boolean
   /** Secret folders (masked by an empty folder) and files (masked by an empty file) that would be visible. */
   maskedDirs: string[]
   maskedFiles: string[]
@@ -71,9 +73,9 @@ export function buildProfile(plan: SandboxPlan, context: ProfileContext): Sandbo
     isInside(path, workspaceDir) || toolchainDirs.some((dir) => isInside(path, dir)) || !hiddenAreas.some((area) => isInside(path, area))
   const dataReal = context.appData && existing(context.appData.dataDir) ? realOrSelf(context.appData.dataDir) : null
   const dataDir = dataReal && visible(dataReal) ? dataReal : null
+  const scratchWorkspace = isScratchWorkspace(workspaceDir, context.appData)
   // The data mask hides everything in the data folder but a scratch workspace bound inside it.
-  const workspaceInData = !!dataDir && isInside(workspaceDir, dataDir)
-  const hiddenAfterMasks = (path: string): boolean => !!dataDir && isInside(path, dataDir) && !(workspaceInData && isInside(path, workspaceDir))
+  const hiddenAfterMasks = (path: string): boolean => !!dataDir && isInside(path, dataDir) && !(scratchWorkspace && isInside(path, workspaceDir))
   const masks = secretMasks(home ?? homeReal, context.appData, (path) => visible(path) && !hiddenAfterMasks(path))
   return {
     workspaceDir,
@@ -84,9 +86,17 @@ export function buildProfile(plan: SandboxPlan, context: ProfileContext): Sandbo
     protectedExisting: writableWorkspace ? (protectedEntries?.existing ?? []) : [],
     protectedMissing: writableWorkspace ? (protectedEntries?.missing ?? []) : [],
     dataDir,
+    scratchWorkspace,
     maskedDirs: masks.dirs,
     maskedFiles: masks.files
   }
+}
+
+/** Only a chat's scratch folder may be a workspace inside the data folder; any other place there stays masked. */
+function isScratchWorkspace(workspaceDir: string, appData: AppDataBoundary | undefined): boolean {
+  if (!appData) return false
+  const scratchRoot = realOrSelf(appData.scratchRoot)
+  return workspaceDir !== scratchRoot && isInside(workspaceDir, scratchRoot)
 }
 
 /** Folders on PATH that lie in a hidden area (and not in the workspace), widened to their tool's root. */

@@ -20,7 +20,7 @@ export interface SeatbeltExtras {
 export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras): string {
   const ws = profile.workspaceDir
   const dataDir = extras.dataDir
-  const workspaceInData = !!dataDir && isInside(ws, dataDir)
+  const workspaceInData = !!dataDir && profile.scratchWorkspace
   const lines = ['(version 1)', '(allow default)', '(deny network*)', '; Keychain items through securityd', '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))']
   // Home is hidden by content (file metadata stays readable so path lookups keep working).
   if (profile.home && !isInside(profile.home, ws)) lines.push(`(deny file-read-data ${subpath(profile.home)})`)
