@@ -50,13 +50,30 @@ describe.skipIf(!onLinux)('reaping process groups left by a crashed host (Linux:
       await until(() => isAlive(stranger.pid!), 'the stranger runs')
       const startTime = await processStartTime(stranger.pid!)
       expect(startTime).toMatch(/^\d+$/)
-      writeFileSync(join(root, '1.json'), JSON.stringify({ host: { pid: await deadPid(), startTime: '1' }, groups: [{ pid: stranger.pid, startTime: `${startTime}0` }] }))
+      writeFileSync(join(root, '1.json'), JSON.stringify({ host: { pid: await deadPid(), startTime: '1' }, mark: 'm', groups: [{ pid: stranger.pid, startTime: `${startTime}0` }] }))
       const result = await reapOrphanedGroups(root)
       expect(result).toEqual({ killed: [], reused: [stranger.pid] })
       expect(isAlive(stranger.pid!)).toBe(true)
       expect(existsSync(join(root, '1.json'))).toBe(false)
     } finally {
       stranger.kill('SIGKILL')
+    }
+  })
+
+  it("leaves alone the members of a leaderless group that lack the host's mark (the group id went to someone else)", async () => {
+    const root = tempDir()
+    const marker = ['sleep', `${6000 + (process.pid % 1000)}.5`]
+    // The shell leads a new group and exits at once; its background sleep stays in the group.
+    const shell = spawn('bash', ['-c', `${marker.join(' ')} > /dev/null 2>&1 &`], { detached: true, stdio: 'ignore' })
+    await new Promise((resolve) => shell.on('exit', resolve))
+    await until(() => pidsOf(marker).length === 1, 'the leaderless sleep runs')
+    const [sleepPid] = pidsOf(marker)
+    try {
+      writeFileSync(join(root, '2.json'), JSON.stringify({ host: { pid: await deadPid(), startTime: '1' }, mark: 'some-other-host', groups: [{ pid: shell.pid, startTime: '1' }] }))
+      expect(await reapOrphanedGroups(root)).toEqual({ killed: [], reused: [] })
+      expect(isAlive(sleepPid)).toBe(true)
+    } finally {
+      process.kill(sleepPid, 'SIGKILL')
     }
   })
 

@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { processStartTime } from './startTime'
+
+/** Every command a host starts carries this variable, with a value unique to that host run. */
+export const HOST_MARK_VARIABLE = 'DEEPCHAT_HOST_RUN'
 
 interface GroupRecord {
   pid: number
@@ -9,6 +13,8 @@ interface GroupRecord {
 
 interface HostRecord {
   host: GroupRecord
+  /** The value of HOST_MARK_VARIABLE in this host's commands. */
+  mark: string
   groups: GroupRecord[]
 }
 
@@ -18,6 +24,8 @@ interface HostRecord {
  * start time, never by pid alone.
  */
 export class ProcessGroupRegistry {
+  /** Put in every command's environment (`HOST_MARK_VARIABLE`): it tells our leftovers from anyone else's processes. */
+  readonly mark = randomBytes(12).toString('hex')
   private readonly groups = new Map<number, { startTime: string | null }>()
   private hostStart?: Promise<string | null>
   private writing: Promise<void> = Promise.resolve()
@@ -58,14 +66,14 @@ export class ProcessGroupRegistry {
   private async writeNow(): Promise<void> {
     this.hostStart ??= processStartTime(process.pid)
     const hostStart = await this.hostStart
-    const file = join(this.dir, `${process.pid}.json`)
+    const file = join(this.dir, `${process.pid}-${hostStart}.json`)
     const groups = [...this.groups].flatMap(([pid, { startTime }]) => (startTime ? [{ pid, startTime }] : []))
     if (!hostStart || groups.length === 0) {
       rmSync(file, { force: true })
       return
     }
     mkdirSync(this.dir, { recursive: true, mode: 0o700 })
-    const record: HostRecord = { host: { pid: process.pid, startTime: hostStart }, groups }
+    const record: HostRecord = { host: { pid: process.pid, startTime: hostStart }, mark: this.mark, groups }
     writeFileSync(`${file}.tmp`, JSON.stringify(record), { mode: 0o600 })
     renameSync(`${file}.tmp`, file)
   }
@@ -80,10 +88,11 @@ export interface ReapResult {
 
 /**
  * Kills the process groups that hosts which are no longer running left behind, then drops
- * their records. A group is killed when its leader still has the recorded start time, or when
- * the leader is gone (its members keep the group id, and a group id is never handed out again
- * while the group has members). A leader pid that now has another start time is someone
- * else's process and is left alone.
+ * their records. A group whose leader still has the recorded start time is killed whole. A
+ * leader pid that now has another start time is someone else's process: left alone. When the
+ * leader is gone (on Linux a host command's shell dies with the host, its children do not),
+ * only the group's members that carry the host's mark in their environment are killed: the
+ * group id may since belong to someone else's group.
  */
 export async function reapOrphanedGroups(dir: string, log: (message: string) => void = () => {}): Promise<ReapResult> {
   const result: ReapResult = { killed: [], reused: [] }
@@ -97,25 +106,45 @@ export async function reapOrphanedGroups(dir: string, log: (message: string) => 
     const file = join(dir, name)
     const record = readRecord(file)
     if (record && (await isRunning(record.host))) continue
-    for (const group of record?.groups ?? []) await reapGroup(group, result)
+    for (const group of record?.groups ?? []) await reapGroup(group, record?.mark ?? '', result)
     rmSync(file, { force: true })
   }
   if (result.killed.length) log(`Killed ${result.killed.length} process group(s) left by a host that stopped: ${result.killed.join(', ')}`)
   return result
 }
 
-async function reapGroup(group: GroupRecord, result: ReapResult): Promise<void> {
+async function reapGroup(group: GroupRecord, mark: string, result: ReapResult): Promise<void> {
   const now = await processStartTime(group.pid)
   if (now !== null && now !== group.startTime) {
     result.reused.push(group.pid)
     return
   }
+  const members = now === null ? markedMembers(group.pid, mark) : null
   try {
-    process.kill(-group.pid, 'SIGKILL')
-    result.killed.push(group.pid)
+    if (members === null) process.kill(-group.pid, 'SIGKILL')
+    else for (const pid of members) process.kill(pid, 'SIGKILL')
+    if (members === null || members.length) result.killed.push(group.pid)
   } catch {
-    // No member left.
+    // Gone meanwhile.
   }
+}
+
+/** Linux: pids in process group `groupId` whose environment has our host's mark (elsewhere: none). */
+function markedMembers(groupId: number, mark: string): number[] {
+  if (process.platform !== 'linux') return []
+  const wanted = `${HOST_MARK_VARIABLE}=${mark}`
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== groupId) continue
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) found.push(Number(entry))
+    } catch {
+      // Exited meanwhile, or not ours to read.
+    }
+  }
+  return found
 }
 
 async function isRunning(host: GroupRecord): Promise<boolean> {
@@ -126,7 +155,7 @@ function readRecord(file: string): HostRecord | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as HostRecord
     const valid = (g: GroupRecord): boolean => Number.isInteger(g?.pid) && g.pid > 1 && typeof g.startTime === 'string'
-    return valid(parsed.host) && Array.isArray(parsed.groups) && parsed.groups.every(valid) ? parsed : null
+    return valid(parsed.host) && typeof parsed.mark === 'string' && Array.isArray(parsed.groups) && parsed.groups.every(valid) ? parsed : null
   } catch {
     return null
   }

@@ -6,7 +6,7 @@ import { userShell } from './userShell'
 import { SpillLog } from './spillLog'
 import type { Sandbox, SandboxPlan } from '../../sandbox'
 import { dieWithHost } from '../../hygiene/dieWithHost'
-import type { ProcessGroupRegistry } from '../../hygiene/processGroups'
+import { HOST_MARK_VARIABLE, type ProcessGroupRegistry } from '../../hygiene/processGroups'
 
 export type ProcessStatus = 'running' | 'done' | 'error' | 'killed'
 
@@ -151,7 +151,8 @@ export class BackgroundProcessManager {
    */
   private async spawn(options: StartOptions, baseEnv: NodeJS.ProcessEnv): Promise<Spawned> {
     const shell = userShell(options.command, this.options.shell)
-    const env = { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat' }
+    const groups = this.options.groups
+    const env = { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', ...(groups ? { [HOST_MARK_VARIABLE]: groups.mark } : {}) }
     let sandboxUnavailable: string | undefined
     if (options.sandbox) {
       const sandbox = this.options.sandbox
