@@ -154,8 +154,10 @@ async function isRunning(host: GroupRecord): Promise<boolean> {
 function readRecord(file: string): HostRecord | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as HostRecord
-    const valid = (g: GroupRecord): boolean => Number.isInteger(g?.pid) && g.pid > 1 && typeof g.startTime === 'string'
-    return valid(parsed.host) && typeof parsed.mark === 'string' && Array.isArray(parsed.groups) && parsed.groups.every(valid) ? parsed : null
+    // A group id of 1 or less would make kill(-id) signal every process we may signal.
+    const valid = (g: GroupRecord, least: number): boolean => Number.isInteger(g?.pid) && g.pid >= least && typeof g.startTime === 'string'
+    const groupsValid = Array.isArray(parsed.groups) && parsed.groups.every((g) => valid(g, 2))
+    return valid(parsed.host, 1) && typeof parsed.mark === 'string' && groupsValid ? parsed : null
   } catch {
     return null
   }
