@@ -30,7 +30,7 @@ export function bwrapArgs(profile: SandboxProfile, shell: { file: string; args: 
   args.push(
     // Root in the sandbox must not unmount the masks.
     '--cap-drop', 'ALL',
-    '--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--unshare-net', '--unshare-pid', '--unshare-ipc',
     // The sandbox dies with the host; a new session keeps it off the host's terminal.
     '--die-with-parent', '--new-session',
     '--chdir', cwd,
