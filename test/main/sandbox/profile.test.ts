@@ -12,9 +12,18 @@ describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', (
     const dirs = ['.nvm/versions/node/v20/bin', '.pyenv/shims', '.cargo/bin', '.rustup', 'bin', 'project/node_modules/.bin'].map((d) => join(home, d))
     for (const dir of dirs) mkdirSync(dir, { recursive: true })
     const pathEnv = [...dirs.filter((d) => !d.endsWith('.rustup')), '/usr/bin', join(home, 'missing/bin')].join(':')
-    expect(toolchainFolders(pathEnv, [home], join(home, 'project')).sort()).toEqual(
-      [join(home, '.nvm/versions/node/v20'), join(home, '.pyenv'), join(home, '.cargo'), join(home, '.rustup'), join(home, 'bin')].sort()
-    )
+    const targets = toolchainFolders(pathEnv, [home], join(home, 'project')).map((bind) => bind.target)
+    expect(targets.sort()).toEqual([join(home, '.nvm/versions/node/v20'), join(home, '.pyenv'), join(home, '.cargo'), join(home, '.rustup'), join(home, 'bin')].sort())
+  })
+
+  it('shows a PATH entry spelled through a symlink into a hidden folder at that spelling (NixOS /run/current-system)', () => {
+    const root = realpathSync(tempDir())
+    const store = join(root, 'nix', 'store', 'abc-system', 'sw')
+    mkdirSync(join(store, 'bin'), { recursive: true })
+    const run = join(root, 'run')
+    mkdirSync(run)
+    symlinkSync(join(root, 'nix', 'store', 'abc-system'), join(run, 'current-system'))
+    expect(toolchainFolders(join(run, 'current-system', 'sw', 'bin'), [run], join(root, 'ws'))).toEqual([{ source: store, target: join(run, 'current-system', 'sw') }])
   })
 
   it('makes a writable workspace read-only when a protected entry is a symlink (it could be swapped for a new file)', () => {

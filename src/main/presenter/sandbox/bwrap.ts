@@ -11,7 +11,7 @@ export function bwrapArgs(profile: SandboxProfile, shell: { file: string; args: 
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   const hidden = [...profile.hiddenDirs, ...(profile.home ? [profile.home] : [])].sort((a, b) => a.length - b.length)
   for (const dir of hidden) args.push('--tmpfs', dir)
-  for (const dir of profile.toolchainDirs) args.push('--ro-bind', dir, dir)
+  for (const { source, target } of profile.toolchains) args.push('--ro-bind', source, target)
   const dataDir = profile.dataDir
   const workspaceInData = !!dataDir && profile.scratchWorkspace
   // A scratch workspace lives in the data folder: mask the folder first, show the workspace in

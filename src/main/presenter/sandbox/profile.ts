@@ -35,8 +35,8 @@ export interface SandboxProfile {
   home: string | null
   /** Folders hidden besides home (Linux: `/tmp` and `/run` become private, empty tmpfs). */
   hiddenDirs: string[]
-  /** Toolchain folders inside hidden ones, shown read-only. */
-  toolchainDirs: string[]
+  /** Toolchain folders inside hidden ones, shown read-only: `source` (real) seen at `target` (the PATH's spelling). */
+  toolchains: ToolchainBind[]
   /** Existing protected entries of a writable workspace: read-only. */
   protectedExisting: string[]
   /** Missing protected entries of a writable workspace: must not be creatable. */
@@ -48,6 +48,11 @@ export interface SandboxProfile {
   /** Secret folders (masked by an empty folder) and files (masked by an empty file) that would be visible. */
   maskedDirs: string[]
   maskedFiles: string[]
+}
+
+export interface ToolchainBind {
+  source: string
+  target: string
 }
 
 export interface ProfileContext {
@@ -66,11 +71,11 @@ export function buildProfile(plan: SandboxPlan, context: ProfileContext): Sandbo
   const home = homeReal === '/' || !isAbsolute(context.home) ? null : homeReal
   const hiddenDirs = context.privateDirs.map(realOrSelf).filter((dir) => dir !== '/')
   const hiddenAreas = home ? [home, ...hiddenDirs] : hiddenDirs
-  const toolchainDirs = toolchainFolders(context.pathEnv ?? '', hiddenAreas, workspaceDir)
+  const toolchains = toolchainFolders(context.pathEnv ?? '', hiddenAreas, workspaceDir)
   const protectedEntries = plan.writableWorkspace ? protectedEntriesOf(workspaceDir) : null
   const writableWorkspace = plan.writableWorkspace && !protectedEntries?.hasSymlink
   const visible = (path: string): boolean =>
-    isInside(path, workspaceDir) || toolchainDirs.some((dir) => isInside(path, dir)) || !hiddenAreas.some((area) => isInside(path, area))
+    isInside(path, workspaceDir) || toolchains.some(({ target }) => isInside(path, target)) || !hiddenAreas.some((area) => isInside(path, area))
   const dataReal = context.appData && existing(context.appData.dataDir) ? realOrSelf(context.appData.dataDir) : null
   const dataDir = dataReal && visible(dataReal) ? dataReal : null
   const scratchWorkspace = isScratchWorkspace(workspaceDir, context.appData)
@@ -82,7 +87,7 @@ export function buildProfile(plan: SandboxPlan, context: ProfileContext): Sandbo
     writableWorkspace,
     home,
     hiddenDirs,
-    toolchainDirs,
+    toolchains,
     protectedExisting: writableWorkspace ? (protectedEntries?.existing ?? []) : [],
     protectedMissing: writableWorkspace ? (protectedEntries?.missing ?? []) : [],
     dataDir,
@@ -99,30 +104,40 @@ function isScratchWorkspace(workspaceDir: string, appData: AppDataBoundary | und
   return workspaceDir !== scratchRoot && isInside(workspaceDir, scratchRoot)
 }
 
-/** Folders on PATH that lie in a hidden area (and not in the workspace), widened to their tool's root. */
-export function toolchainFolders(pathEnv: string, hiddenAreas: string[], workspaceDir: string): string[] {
-  const found: string[] = []
+/**
+ * Folders on PATH that lie in a hidden area (and not in the workspace), widened to their tool's
+ * root. A PATH entry spelled through a symlink (NixOS `/run/current-system/sw/bin`) is shown
+ * both where it really is and where PATH names it.
+ */
+export function toolchainFolders(pathEnv: string, hiddenAreas: string[], workspaceDir: string): ToolchainBind[] {
+  const binds: ToolchainBind[] = []
+  const needed = (path: string): boolean => hiddenAreas.some((area) => isInside(path, area)) && !isInside(path, workspaceDir)
   for (const entry of pathEnv.split(delimiter)) {
     if (!entry || !isAbsolute(entry) || !existing(entry)) continue
-    const real = realOrSelf(entry)
-    const area = hiddenAreas.find((a) => isInside(real, a))
-    if (!area || isInside(real, workspaceDir)) continue
-    const parent = dirname(real)
-    // `~/bin` stays itself: widening it would show all of home.
-    const root = BIN_FOLDER_NAMES.has(basename(real)) && parent !== area ? parent : real
-    found.push(root)
-    for (const companion of TOOLCHAIN_COMPANIONS[basename(root)] ?? []) {
-      const extra = join(dirname(root), companion)
-      if (existing(extra)) found.push(realOrSelf(extra))
-    }
+    const realRoot = toolRoot(realOrSelf(entry), hiddenAreas)
+    const roots = [realRoot, ...(TOOLCHAIN_COMPANIONS[basename(realRoot)] ?? []).map((c) => join(dirname(realRoot), c)).filter(existing).map(realOrSelf)]
+    for (const root of roots) if (needed(root)) binds.push({ source: root, target: root })
+    const viewRoot = toolRoot(resolve(entry), hiddenAreas)
+    if (viewRoot !== realRoot && needed(viewRoot)) binds.push({ source: realOrSelf(viewRoot), target: viewRoot })
   }
-  return outermost(found)
+  return outermost(binds)
 }
 
-/** Keeps only folders not inside another one of the list, without duplicates. */
-function outermost(dirs: string[]): string[] {
-  const unique = [...new Set(dirs)].sort((a, b) => a.length - b.length)
-  return unique.filter((dir, i) => !unique.slice(0, i).some((other) => isInside(dir, other)))
+/** `…/bin` and `…/shims` widen to their parent, except right under a hidden folder (`~/bin` would show all of home). */
+function toolRoot(path: string, hiddenAreas: string[]): string {
+  const parent = dirname(path)
+  return BIN_FOLDER_NAMES.has(basename(path)) && !hiddenAreas.includes(parent) ? parent : path
+}
+
+/** Keeps only binds whose target is not inside another one's, one per target. */
+function outermost(binds: ToolchainBind[]): ToolchainBind[] {
+  const byTarget = new Map(binds.map((bind) => [bind.target, bind]))
+  const unique = [...byTarget.values()].sort((a, b) => a.target.length - b.target.length)
+  return unique.filter((bind, i) => !unique.slice(0, i).some((other) => isInside(bind.target, other.target)))
+}
+
+function outermostDirs(dirs: string[]): string[] {
+  return outermost(dirs.map((dir) => ({ source: dir, target: dir }))).map((bind) => bind.target)
 }
 
 interface ProtectedEntries {
@@ -151,12 +166,11 @@ function secretMasks(home: string, appData: AppDataBoundary | undefined, visible
   for (const candidate of candidates) {
     if (!existing(candidate)) continue
     const real = realOrSelf(candidate)
-    if (!visible(real)) continue
-    const stats = lstatOrNull(real)
-    if (stats?.isDirectory()) dirs.push(real)
-    else if (stats) files.push(real)
+    const isDir = lstatOrNull(real)?.isDirectory() ?? false
+    // Masked where it really is and where it is spelled, if that differs and is visible too.
+    for (const path of new Set([real, resolve(candidate)])) if (visible(path)) (isDir ? dirs : files).push(path)
   }
-  const outerDirs = outermost(dirs)
+  const outerDirs = outermostDirs(dirs)
   return { dirs: outerDirs, files: [...new Set(files)].filter((file) => !outerDirs.some((dir) => isInside(file, dir))) }
 }
 

@@ -25,7 +25,8 @@ export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras)
   // Home is hidden by content (file metadata stays readable so path lookups keep working).
   if (profile.home && !isInside(profile.home, ws)) lines.push(`(deny file-read-data ${subpath(profile.home)})`)
   if (dataDir && workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
-  const readable = [ws, ...profile.toolchainDirs]
+  // Seatbelt judges real paths: the toolchains' real folders.
+  const readable = [ws, ...new Set(profile.toolchains.map((bind) => bind.source))]
   lines.push(`(allow file-read* ${readable.map(subpath).join(' ')})`)
   lines.push('(deny file-write*)')
   const writable = [...(profile.writableWorkspace ? [ws] : []), ...extras.tempDirs]
