@@ -74,6 +74,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   })
   // Private data folder, reaping of a crashed host's commands, and the sandbox for unasked ones.
   const hygiene = startProcessHygiene({ dataDir: platform.userDataDir, databaseFile: DATABASE_FILE, secretsFiles: [platform.secretsFile], log })
+  const sandbox = new Sandbox({ appData: hygiene.appData })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
@@ -113,7 +114,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({
       baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
-      sandbox: new Sandbox({ appData: hygiene.appData }),
+      sandbox,
       groups: hygiene.groups,
       log
     }),

@@ -78,6 +78,7 @@ export class BackgroundProcessManager {
   private readonly bySession = new Map<string, Map<string, ManagedProcess>>()
 
   private environment?: Promise<NodeJS.ProcessEnv>
+  private toldNoSandbox = false
 
   constructor(
     private readonly options: {
@@ -169,7 +170,8 @@ export class BackgroundProcessManager {
         }
       }
       sandboxUnavailable = status.reason ?? 'no sandbox available'
-      this.options.log?.(`No sandbox (${sandboxUnavailable}): running on the host, judged by the classifier alone: ${options.command}`)
+      if (!this.toldNoSandbox) this.options.log?.(`No sandbox (${sandboxUnavailable}): unasked commands run on the host, judged by the classifier alone`)
+      this.toldNoSandbox = true
     }
     const child = this.execShell(await dieWithHost(shell), options, env, true)
     return { child, sandboxed: false, sandboxUnavailable, cleanup: () => {} }
