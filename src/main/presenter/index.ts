@@ -11,6 +11,8 @@ import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { FilePermissionService, PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
+import { Sandbox } from './sandbox'
+import { startProcessHygiene } from './hygiene'
 import { McpPresenter } from './mcpPresenter'
 import { createShellEnvResolver } from './mcpPresenter/shellEnv'
 import { createMcpPermissionGate } from './mcpPresenter/permissionGate'
@@ -74,6 +76,9 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     file: join(platform.userDataDir, DATABASE_FILE),
     nativeBinding: platform.sqliteNativeBinding
   })
+  // Private data folder, reaping of a crashed host's commands, and the sandbox for unasked ones.
+  const hygiene = startProcessHygiene({ dataDir: platform.userDataDir, databaseFile: DATABASE_FILE, secretsFiles: [platform.secretsFile], log })
+  const sandbox = new Sandbox({ appData: hygiene.appData })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
@@ -113,7 +118,12 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
     disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
-    processes: new BackgroundProcessManager({ baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }) }),
+    processes: new BackgroundProcessManager({
+      baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
+      sandbox,
+      groups: hygiene.groups,
+      log
+    }),
     permissions,
     runtime: extendRuntimePort(runtimePort, {
       ...createTapeToolPort({ tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId }),

@@ -1,8 +1,12 @@
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { execa, type ResultPromise } from 'execa'
 import { userShell } from './userShell'
+import { SpillLog } from './spillLog'
+import type { Sandbox, SandboxPlan } from '../../sandbox'
+import { dieWithHost } from '../../hygiene/dieWithHost'
+import { HOST_MARK_VARIABLE, type ProcessGroupRegistry } from '../../hygiene/processGroups'
 
 export type ProcessStatus = 'running' | 'done' | 'error' | 'killed'
 
@@ -17,6 +21,10 @@ export interface ProcessInfo {
   createdAt: number
   outputLength: number
   logFile: string | null
+  /** True when the command runs inside the OS sandbox. */
+  sandboxed: boolean
+  /** Set when a sandbox was asked for but none is available, so the command ran on the host. */
+  sandboxUnavailable?: string
 }
 
 interface ManagedProcess extends ProcessInfo {
@@ -26,6 +34,7 @@ interface ManagedProcess extends ProcessInfo {
   buffer: string
   stdinOpen: boolean
   exited: Promise<void>
+  spill: SpillLog | null
   timer?: NodeJS.Timeout
   onChange?: (info: ProcessInfo) => void
 }
@@ -39,7 +48,21 @@ export interface StartOptions {
   timeoutMs?: number
   /** Background processes keep stdin open for `process write`; foreground ones get EOF at once. */
   keepStdin: boolean
+  /**
+   * Run inside the OS sandbox under this plan (commands nobody approved). Undefined: run on the
+   * host, as approved. Without a sandbox on this machine the command runs on the host and
+   * `sandboxUnavailable` says why.
+   */
+  sandbox?: SandboxPlan
   onChange?: (info: ProcessInfo) => void
+}
+
+interface Spawned {
+  child: ResultPromise
+  sandboxed: boolean
+  sandboxUnavailable?: string
+  /** Runs once the child has exited (the sandbox removes what it left on the host). */
+  cleanup: () => void
 }
 
 export const SPILL_THRESHOLD = 10_000
@@ -55,6 +78,7 @@ export class BackgroundProcessManager {
   private readonly bySession = new Map<string, Map<string, ManagedProcess>>()
 
   private environment?: Promise<NodeJS.ProcessEnv>
+  private toldNoSandbox = false
 
   constructor(
     private readonly options: {
@@ -62,12 +86,19 @@ export class BackgroundProcessManager {
       killGraceMs?: number
       /** The environment commands run with (e.g. with the login shell's PATH); read once, lazily. */
       baseEnv?: () => Promise<NodeJS.ProcessEnv>
+      /** The OS sandbox for `StartOptions.sandbox` plans. */
+      sandbox?: Sandbox
+      /** Where process groups are recorded, so the next start can reap what a crashed host left. */
+      groups?: ProcessGroupRegistry
+      /** Largest size of a spilled log file (the tail is kept). */
+      spillCapBytes?: number
+      log?: (message: string) => void
     } = {}
   ) {}
 
   async start(options: StartOptions): Promise<ProcessInfo> {
     this.environment ??= (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
-    const child = this.spawnShell(options, await this.environment)
+    const { child, sandboxed, sandboxUnavailable, cleanup } = await this.spawn(options, await this.environment)
     const managed: ManagedProcess = {
       processId: `proc_${randomBytes(6).toString('hex')}`,
       sessionId: options.sessionId,
@@ -80,10 +111,13 @@ export class BackgroundProcessManager {
       createdAt: Date.now(),
       outputLength: 0,
       logFile: null,
+      sandboxed,
+      ...(sandboxUnavailable ? { sandboxUnavailable } : {}),
       child,
       buffer: '',
       stdinOpen: options.keepStdin,
       exited: Promise.resolve(),
+      spill: null,
       onChange: options.onChange
     }
     const append = (chunk: string): void => this.append(managed, chunk, options.logDir)
@@ -92,7 +126,12 @@ export class BackgroundProcessManager {
     child.stdin?.on('error', () => {
       managed.stdinOpen = false
     })
-    managed.exited = this.watchExit(managed, append)
+    const groupId = process.platform !== 'win32' ? child.pid : undefined
+    if (groupId) void this.options.groups?.record(groupId)
+    managed.exited = this.watchExit(managed, append).finally(() => {
+      cleanup()
+      if (groupId) void this.options.groups?.release(groupId)
+    })
     if (options.timeoutMs && options.timeoutMs > 0) {
       managed.timer = setTimeout(() => {
         managed.timedOut = true
@@ -107,10 +146,39 @@ export class BackgroundProcessManager {
     return publicInfo(managed)
   }
 
-  /** The user's shell in its own process group (so a kill reaches the whole tree). */
-  private spawnShell(options: StartOptions, env: NodeJS.ProcessEnv): ResultPromise {
-    const { file, args } = userShell(options.command, this.options.shell)
-    return execa(file, args, {
+  /**
+   * The user's shell in its own process group (so a kill reaches the whole tree): inside the
+   * sandbox when the plan asks for it and one exists, else on the host, tied to the host's life.
+   */
+  private async spawn(options: StartOptions, baseEnv: NodeJS.ProcessEnv): Promise<Spawned> {
+    const shell = userShell(options.command, this.options.shell)
+    const groups = this.options.groups
+    const env = { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', ...(groups ? { [HOST_MARK_VARIABLE]: groups.mark } : {}) }
+    let sandboxUnavailable: string | undefined
+    if (options.sandbox) {
+      const sandbox = this.options.sandbox
+      const status = sandbox ? await sandbox.status() : { available: false, reason: 'no sandbox configured' }
+      if (sandbox && status.available) {
+        const wrapped = await sandbox.wrap(shell, options.sandbox, { cwd: options.cwd, env })
+        try {
+          // The sandbox's environment is complete: nothing of this process's may leak in.
+          const child = this.execShell(wrapped, options, wrapped.env, false)
+          return { child, sandboxed: true, cleanup: wrapped.cleanup }
+        } catch (error) {
+          wrapped.cleanup()
+          throw error
+        }
+      }
+      sandboxUnavailable = status.reason ?? 'no sandbox available'
+      if (!this.toldNoSandbox) this.options.log?.(`No sandbox (${sandboxUnavailable}): unasked commands run on the host, judged by the classifier alone`)
+      this.toldNoSandbox = true
+    }
+    const child = this.execShell(await dieWithHost(shell), options, env, true)
+    return { child, sandboxed: false, sandboxUnavailable, cleanup: () => {} }
+  }
+
+  private execShell(command: { file: string; args: string[] }, options: StartOptions, env: NodeJS.ProcessEnv, extendEnv: boolean): ResultPromise {
+    return execa(command.file, command.args, {
       cwd: options.cwd,
       stdin: options.keepStdin ? 'pipe' : 'ignore',
       stdout: 'pipe',
@@ -119,7 +187,8 @@ export class BackgroundProcessManager {
       reject: false,
       detached: process.platform !== 'win32',
       windowsHide: true,
-      env: { ...env, PAGER: 'cat', GIT_PAGER: 'cat' }
+      env,
+      extendEnv
     })
   }
 
@@ -210,7 +279,7 @@ export class BackgroundProcessManager {
     const managed = this.require(sessionId, processId)
     managed.buffer = ''
     managed.outputLength = 0
-    if (managed.logFile) writeFileSync(managed.logFile, '')
+    managed.spill?.clear()
   }
 
   async remove(sessionId: string, processId: string): Promise<void> {
@@ -244,19 +313,20 @@ export class BackgroundProcessManager {
 
   private append(managed: ManagedProcess, chunk: string, logDir: string): void {
     managed.outputLength += chunk.length
-    if (!managed.logFile && managed.outputLength > SPILL_THRESHOLD) {
+    if (!managed.spill && managed.outputLength > SPILL_THRESHOLD) {
       try {
         mkdirSync(logDir, { recursive: true })
-        const file = join(logDir, `bgexec_${managed.processId}.log`)
-        writeFileSync(file, managed.buffer)
-        managed.logFile = file
+        const spill = new SpillLog(join(logDir, `bgexec_${managed.processId}.log`), this.options.spillCapBytes)
+        spill.open(managed.buffer)
+        managed.spill = spill
+        managed.logFile = spill.file
       } catch {
         // Disk trouble: keep the tail in memory rather than fail the command.
       }
     }
-    if (managed.logFile) {
+    if (managed.spill) {
       try {
-        appendFileSync(managed.logFile, chunk)
+        managed.spill.append(chunk)
       } catch {
         // Same: the tail below still reaches the model.
       }
@@ -320,6 +390,8 @@ function publicInfo(managed: ManagedProcess): ProcessInfo {
     timedOut: managed.timedOut,
     createdAt: managed.createdAt,
     outputLength: managed.outputLength,
-    logFile: managed.logFile
+    logFile: managed.logFile,
+    sandboxed: managed.sandboxed,
+    ...(managed.sandboxUnavailable ? { sandboxUnavailable: managed.sandboxUnavailable } : {})
   }
 }

@@ -1,0 +1,127 @@
+import { realpathSync } from 'node:fs'
+import { homedir, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { AppDataBoundary } from '../permission/boundary'
+import { withoutSecretVariables } from '../permission/secretVariables'
+import { bwrapArgs } from './bwrap'
+import { detectSandbox, type DetectedSandbox } from './detect'
+import { buildProfile, SECRET_HOME_PATHS, type SandboxProfile } from './profile'
+import { seatbeltArgs, seatbeltProfile } from './seatbelt'
+import { StubLedger } from './stubs'
+import { gitExcludeWithStubs } from './gitExclude'
+import type { SandboxKind, SandboxPlan, SandboxStatus } from './types'
+
+export type { SandboxPlan, SandboxStatus } from './types'
+
+export interface SandboxOptions {
+  /** The app's data folder and secrets files: never visible inside. */
+  appData?: AppDataBoundary
+  /** The user's home, hidden inside (default: the real one; tests pass a temp folder). */
+  home?: string
+  platform?: NodeJS.Platform
+  /** Which sandbox the machine has (default: `detectSandbox()`, probed once). */
+  detect?: () => Promise<DetectedSandbox>
+}
+
+/** A command ready to spawn inside the sandbox. Call `cleanup()` once it has exited. */
+export interface WrappedCommand {
+  file: string
+  args: string[]
+  env: NodeJS.ProcessEnv
+  kind: Exclude<SandboxKind, 'none'>
+  cleanup(): void
+}
+
+export class SandboxUnavailableError extends Error {
+  constructor(readonly reason: string) {
+    super(`No sandbox available: ${reason}`)
+    this.name = 'SandboxUnavailableError'
+  }
+}
+
+/** Variables that change what a shell or `cd` does before the command runs. */
+const SHELL_HOOK_VARIABLES = ['CDPATH', 'BASH_ENV', 'ENV']
+
+/**
+ * The OS sandbox for commands nobody approved: bubblewrap on Linux, seatbelt on macOS. Each
+ * command gets its own profile from its plan (workspace, read-only or writable).
+ */
+export class Sandbox {
+  private readonly stubs = new StubLedger()
+  private readonly platform: NodeJS.Platform
+  private readonly home: string
+
+  constructor(private readonly options: SandboxOptions = {}) {
+    this.platform = options.platform ?? process.platform
+    this.home = options.home ?? homedir()
+  }
+
+  async status(): Promise<SandboxStatus> {
+    const { kind, available, reason } = await this.detect()
+    return reason === undefined ? { kind, available } : { kind, available, reason }
+  }
+
+  /** `shell` (e.g. `bash -c <line>`) wrapped to run under `plan`. Throws SandboxUnavailableError when there is no sandbox. */
+  async wrap(shell: { file: string; args: string[] }, plan: SandboxPlan, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<WrappedCommand> {
+    const detected = await this.detect()
+    if (!detected.available || !detected.program || detected.kind === 'none') throw new SandboxUnavailableError(detected.reason ?? 'unknown')
+    const linux = detected.kind === 'bwrap'
+    const profile = buildProfile(plan, {
+      home: this.home,
+      appData: this.options.appData,
+      pathEnv: options.env.PATH,
+      privateDirs: linux ? ['/tmp', '/run'] : []
+    })
+    const env = sandboxEnvironment(options.env, profile.home ?? this.home, linux)
+    if (!linux) {
+      const text = seatbeltProfile(profile, this.seatbeltExtras())
+      return { file: detected.program, args: seatbeltArgs(text, shell), env, kind: 'seatbelt', cleanup: () => {} }
+    }
+    const stubbed = stubbedEntries(profile, this.stubs)
+    const exclude = gitExcludeWithStubs(profile.workspaceDir, stubbed)
+    const release = this.stubs.hold(stubbed)
+    const args = bwrapArgs(profile, shell, options.cwd, { gitExclude: exclude?.file })
+    const cleanup = (): void => {
+      release()
+      exclude?.remove()
+    }
+    return { file: detected.program, args, env, kind: 'bwrap', cleanup }
+  }
+
+  private detect(): Promise<DetectedSandbox> {
+    return this.options.detect?.() ?? detectSandbox({ platform: this.platform })
+  }
+
+  private seatbeltExtras() {
+    const home = realOrSelf(this.home)
+    const appData = this.options.appData
+    return {
+      dataDir: appData ? realOrSelf(appData.dataDir) : null,
+      secretPaths: [...SECRET_HOME_PATHS.map((p) => realOrSelf(join(home, p))), ...(appData?.secretsFiles ?? [])],
+      tempDirs: [...new Set([realOrSelf(tmpdir()), '/private/tmp'])]
+    }
+  }
+}
+
+/** Protected entries bwrap will stub on the host: the missing ones, and stubs another command of ours left in place. */
+function stubbedEntries(profile: SandboxProfile, ledger: StubLedger): string[] {
+  return [...profile.protectedMissing, ...profile.protectedExisting.filter((path) => ledger.isHeld(path))]
+}
+
+/** The environment inside: no secret-looking variables, no shell hooks, HOME at the hidden home. */
+export function sandboxEnvironment(env: NodeJS.ProcessEnv, home: string, privateTmp: boolean): NodeJS.ProcessEnv {
+  const out = withoutSecretVariables(env)
+  for (const name of SHELL_HOOK_VARIABLES) delete out[name]
+  out.HOME = home
+  // The host's TMPDIR may lie in a folder hidden inside; /tmp is private and writable.
+  if (privateTmp) out.TMPDIR = '/tmp'
+  return out
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
+}

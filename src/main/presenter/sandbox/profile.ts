@@ -1,0 +1,200 @@
+import { lstatSync, realpathSync, type Stats } from 'node:fs'
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
+import { PROTECTED_WORKSPACE_ENTRIES, type AppDataBoundary } from '../permission/boundary'
+import { isInside } from '../permission/paths'
+import type { SandboxPlan } from './types'
+
+/**
+ * Files and folders under home that hold credentials, keys, tokens, cookies or shell history.
+ * They are masked wherever the sandbox would otherwise show them: inside a toolchain folder
+ * (`~/.cargo/credentials.toml`) or a workspace that contains home.
+ */
+export const SECRET_HOME_PATHS = [
+  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.password-store', '.vault-token',
+  '.config/gcloud', '.config/gh', '.config/hub', '.config/op', '.config/rclone', '.config/git/credentials',
+  '.local/share/keyrings', '.terraform.d', '.terraformrc', '.s3cfg', '.boto', '.pgpass', '.my.cnf',
+  '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.yarnrc', '.yarnrc.yml', '.gem/credentials',
+  '.cargo/credentials', '.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties',
+  '.mozilla', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.thunderbird',
+  'Library/Keychains', 'Library/Cookies', 'Library/Application Support/Google/Chrome', 'Library/Application Support/Firefox',
+  '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history'
+]
+
+/** A toolchain folder brings its companion along (cargo's binaries are rustup proxies). */
+const TOOLCHAIN_COMPANIONS: Record<string, string[]> = { '.cargo': ['.rustup'] }
+
+/** PATH entries named like this are bound through their parent (`~/.nvm/versions/node/vX/bin` -> `vX`). */
+const BIN_FOLDER_NAMES = new Set(['bin', 'shims'])
+
+/** Everything a sandbox needs to know about one command, as real paths. OS-neutral. */
+export interface SandboxProfile {
+  workspaceDir: string
+  /** False when the plan says so, or when a protected entry is a symlink (it could be swapped). */
+  writableWorkspace: boolean
+  /** The real home folder, hidden (empty) inside; null when home is `/` or unknown. */
+  home: string | null
+  /** Folders hidden besides home (Linux: `/tmp` and `/run` become private, empty tmpfs). */
+  hiddenDirs: string[]
+  /** Toolchain folders inside hidden ones, shown read-only: `source` (real) seen at `target` (the PATH's spelling). */
+  toolchains: ToolchainBind[]
+  /** Existing protected entries of a writable workspace: read-only. */
+  protectedExisting: string[]
+  /** Missing protected entries of a writable workspace: must not be creatable. */
+  protectedMissing: string[]
+  /** The app's data folder when it would be visible; masked (a scratch workspace inside it stays). */
+  dataDir: string | null
+  /** The workspace is one of the chats' scratch folders in the data folder: it stays visible through the mask. */
+  scratchWorkspace: boolean
+  /** Secret folders (masked by an empty folder) and files (masked by an empty file) that would be visible. */
+  maskedDirs: string[]
+  maskedFiles: string[]
+}
+
+export interface ToolchainBind {
+  source: string
+  target: string
+}
+
+export interface ProfileContext {
+  /** The user's home (tests pass a temp folder). */
+  home: string
+  appData?: AppDataBoundary
+  /** The PATH commands run with: toolchain folders on it stay visible. */
+  pathEnv?: string
+  /** Folders made private besides home (`/tmp`, `/run` on Linux; none on macOS). */
+  privateDirs: string[]
+}
+
+export function buildProfile(plan: SandboxPlan, context: ProfileContext): SandboxProfile {
+  const workspaceDir = realOrSelf(resolve(plan.workspaceDir))
+  const homeReal = realOrSelf(resolve(context.home))
+  const home = homeReal === '/' || !isAbsolute(context.home) ? null : homeReal
+  const hiddenDirs = context.privateDirs.map(realOrSelf).filter((dir) => dir !== '/')
+  const hiddenAreas = home ? [home, ...hiddenDirs] : hiddenDirs
+  const toolchains = toolchainFolders(context.pathEnv ?? '', hiddenAreas, workspaceDir)
+  const protectedEntries = plan.writableWorkspace ? protectedEntriesOf(workspaceDir) : null
+  const writableWorkspace = plan.writableWorkspace && !protectedEntries?.hasSymlink
+  const visible = (path: string): boolean =>
+    isInside(path, workspaceDir) || toolchains.some(({ target }) => isInside(path, target)) || !hiddenAreas.some((area) => isInside(path, area))
+  const dataReal = context.appData && existing(context.appData.dataDir) ? realOrSelf(context.appData.dataDir) : null
+  const dataDir = dataReal && visible(dataReal) ? dataReal : null
+  const scratchWorkspace = isScratchWorkspace(workspaceDir, context.appData)
+  // The data mask hides everything in the data folder but a scratch workspace bound inside it.
+  const hiddenAfterMasks = (path: string): boolean => !!dataDir && isInside(path, dataDir) && !(scratchWorkspace && isInside(path, workspaceDir))
+  const masks = secretMasks(home ?? homeReal, context.appData, (path) => visible(path) && !hiddenAfterMasks(path))
+  return {
+    workspaceDir,
+    writableWorkspace,
+    home,
+    hiddenDirs,
+    toolchains,
+    protectedExisting: writableWorkspace ? (protectedEntries?.existing ?? []) : [],
+    protectedMissing: writableWorkspace ? (protectedEntries?.missing ?? []) : [],
+    dataDir,
+    scratchWorkspace,
+    maskedDirs: masks.dirs,
+    maskedFiles: masks.files
+  }
+}
+
+/** Only a chat's scratch folder may be a workspace inside the data folder; any other place there stays masked. */
+function isScratchWorkspace(workspaceDir: string, appData: AppDataBoundary | undefined): boolean {
+  if (!appData) return false
+  const scratchRoot = realOrSelf(appData.scratchRoot)
+  return workspaceDir !== scratchRoot && isInside(workspaceDir, scratchRoot)
+}
+
+/**
+ * Folders on PATH that lie in a hidden area (and not in the workspace), widened to their tool's
+ * root. A PATH entry spelled through a symlink (NixOS `/run/current-system/sw/bin`) is shown
+ * both where it really is and where PATH names it.
+ */
+export function toolchainFolders(pathEnv: string, hiddenAreas: string[], workspaceDir: string): ToolchainBind[] {
+  const binds: ToolchainBind[] = []
+  const needed = (path: string): boolean => hiddenAreas.some((area) => isInside(path, area)) && !isInside(path, workspaceDir)
+  for (const entry of pathEnv.split(delimiter)) {
+    if (!entry || !isAbsolute(entry) || !existing(entry)) continue
+    const realRoot = toolRoot(realOrSelf(entry), hiddenAreas)
+    const roots = [realRoot, ...(TOOLCHAIN_COMPANIONS[basename(realRoot)] ?? []).map((c) => join(dirname(realRoot), c)).filter(existing).map(realOrSelf)]
+    for (const root of roots) if (needed(root)) binds.push({ source: root, target: root })
+    const viewRoot = toolRoot(resolve(entry), hiddenAreas)
+    if (viewRoot !== realRoot && needed(viewRoot)) binds.push({ source: realOrSelf(viewRoot), target: viewRoot })
+  }
+  return outermost(binds)
+}
+
+/** `…/bin` and `…/shims` widen to their parent, except right under a hidden folder (`~/bin` would show all of home). */
+function toolRoot(path: string, hiddenAreas: string[]): string {
+  const parent = dirname(path)
+  return BIN_FOLDER_NAMES.has(basename(path)) && !hiddenAreas.includes(parent) ? parent : path
+}
+
+/** Keeps only binds whose target is not inside another one's, one per target. */
+function outermost(binds: ToolchainBind[]): ToolchainBind[] {
+  const byTarget = new Map(binds.map((bind) => [bind.target, bind]))
+  const unique = [...byTarget.values()].sort((a, b) => a.target.length - b.target.length)
+  return unique.filter((bind, i) => !unique.slice(0, i).some((other) => isInside(bind.target, other.target)))
+}
+
+function outermostDirs(dirs: string[]): string[] {
+  return outermost(dirs.map((dir) => ({ source: dir, target: dir }))).map((bind) => bind.target)
+}
+
+interface ProtectedEntries {
+  existing: string[]
+  missing: string[]
+  hasSymlink: boolean
+}
+
+function protectedEntriesOf(workspaceDir: string): ProtectedEntries {
+  const result: ProtectedEntries = { existing: [], missing: [], hasSymlink: false }
+  for (const entry of PROTECTED_WORKSPACE_ENTRIES) {
+    const path = join(workspaceDir, entry)
+    const stats = lstatOrNull(path)
+    if (!stats) result.missing.push(path)
+    else if (stats.isSymbolicLink()) result.hasSymlink = true
+    else result.existing.push(path)
+  }
+  return result
+}
+
+/** Real paths of the secret folders and files that exist and would be visible. */
+function secretMasks(home: string, appData: AppDataBoundary | undefined, visible: (path: string) => boolean): { dirs: string[]; files: string[] } {
+  const dirs: string[] = []
+  const files: string[] = []
+  const candidates = [...SECRET_HOME_PATHS.map((p) => join(home, p)), ...(appData?.secretsFiles ?? [])]
+  for (const candidate of candidates) {
+    if (!existing(candidate)) continue
+    const real = realOrSelf(candidate)
+    const isDir = lstatOrNull(real)?.isDirectory() ?? false
+    // Masked where it really is and where it is spelled, if that differs and is visible too.
+    for (const path of new Set([real, resolve(candidate)])) if (visible(path)) (isDir ? dirs : files).push(path)
+  }
+  const outerDirs = outermostDirs(dirs)
+  return { dirs: outerDirs, files: [...new Set(files)].filter((file) => !outerDirs.some((dir) => isInside(file, dir))) }
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path)
+  } catch {
+    return null
+  }
+}
+
+function existing(path: string): boolean {
+  try {
+    realpathSync.native(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
+}

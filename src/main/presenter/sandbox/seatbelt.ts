@@ -1,0 +1,53 @@
+import { isInside } from '../permission/paths'
+import type { SandboxProfile } from './profile'
+
+export const SANDBOX_EXEC = '/usr/bin/sandbox-exec'
+
+export interface SeatbeltExtras {
+  /** The app's data folder: always denied (the scratch workspace inside it excepted). */
+  dataDir: string | null
+  /** Every secret path under home and the secrets files, existing or not (denying a missing path costs nothing here). */
+  secretPaths: string[]
+  /** Where commands may still write besides a writable workspace (the user's temp folder). */
+  tempDirs: string[]
+}
+
+/**
+ * The macOS seatbelt profile for one command: same intent as the bwrap one. Rules are ordered so
+ * a narrower rule always comes after the wider one it overrides; that holds whether seatbelt
+ * lets the last matching rule or the most specific one win.
+ */
+export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras): string {
+  const ws = profile.workspaceDir
+  const dataDir = extras.dataDir
+  const workspaceInData = !!dataDir && profile.scratchWorkspace
+  const lines = ['(version 1)', '(allow default)', '(deny network*)', '; Keychain items through securityd', '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))']
+  // Home is hidden by content (file metadata stays readable so path lookups keep working).
+  if (profile.home && !isInside(profile.home, ws)) lines.push(`(deny file-read-data ${subpath(profile.home)})`)
+  if (dataDir && workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
+  // Seatbelt judges real paths: the toolchains' real folders.
+  const readable = [ws, ...new Set(profile.toolchains.map((bind) => bind.source))]
+  lines.push(`(allow file-read* ${readable.map(subpath).join(' ')})`)
+  lines.push('(deny file-write*)')
+  const writable = [...(profile.writableWorkspace ? [ws] : []), ...extras.tempDirs]
+  if (writable.length) lines.push(`(allow file-write* ${writable.map(subpath).join(' ')})`)
+  lines.push('(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$"))')
+  const protectedEntries = [...profile.protectedExisting, ...profile.protectedMissing]
+  if (protectedEntries.length) lines.push(`(deny file-write* ${protectedEntries.map(subpath).join(' ')})`)
+  if (dataDir && !workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
+  if (extras.secretPaths.length) lines.push(`(deny file-read* file-write* ${extras.secretPaths.map(subpath).join(' ')})`)
+  return `${lines.join('\n')}\n`
+}
+
+export function seatbeltArgs(profileText: string, shell: { file: string; args: string[] }): string[] {
+  return ['-p', profileText, shell.file, ...shell.args]
+}
+
+function subpath(path: string): string {
+  return `(subpath ${sbplString(path)})`
+}
+
+/** A string literal in the profile language (a Scheme string). */
+export function sbplString(value: string): string {
+  return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`
+}

@@ -1,0 +1,45 @@
+import { spawn } from 'node:child_process'
+import { chmodSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters } from '../../../src/main/presenter'
+import { processStartTime } from '../../../src/main/presenter/hygiene/startTime'
+import { useTempDirs } from '../helpers/tempDir'
+import { isAlive, onLinux, until } from '../sandbox/harness'
+
+const tempDir = useTempDirs()
+
+describe.skipIf(process.platform === 'win32')('start-up hygiene in the composition root (POSIX)', () => {
+  it('makes a loose data folder, its database and its secrets file private', async () => {
+    const dataDir = join(tempDir(), 'data')
+    mkdirSync(dataDir)
+    chmodSync(dataDir, 0o755)
+    writeFileSync(join(dataDir, 'secrets.json'), '{}')
+    chmodSync(join(dataDir, 'secrets.json'), 0o644)
+    const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+    try {
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600)
+      expect(statSync(join(dataDir, 'deepchat.db')).mode & 0o777).toBe(0o600)
+    } finally {
+      await presenters.dispose()
+    }
+  })
+
+  it.runIf(onLinux)('reaps the process groups a dead host recorded in the data folder', async () => {
+    const dataDir = join(tempDir(), 'data')
+    mkdirSync(join(dataDir, 'process-groups'), { recursive: true })
+    const leftover = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
+    try {
+      const record = { host: { pid: 1, startTime: 'not-init' }, mark: 'm', groups: [{ pid: leftover.pid, startTime: await processStartTime(leftover.pid!) }] }
+      writeFileSync(join(dataDir, 'process-groups', '1-0.json'), JSON.stringify(record))
+      const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+      await until(() => !isAlive(leftover.pid!), 'the leftover group is killed')
+      expect(existsSync(join(dataDir, 'process-groups', '1-0.json'))).toBe(false)
+      await presenters.dispose()
+    } finally {
+      leftover.kill('SIGKILL')
+    }
+  })
+})
