@@ -40,6 +40,8 @@ export interface Presenters {
   /** Chats' folders: validation of chosen ones, scratch folders for the rest. */
   workspaces: Workspaces
   permissions: PermissionPresenter
+  /** The OS sandbox unasked commands run in (its status shows in Settings › Permissions). */
+  sandbox: Sandbox
   tools: ToolPresenter
   mcp: McpPresenter
   agentRuntime: AgentRuntimePresenter
@@ -76,14 +78,15 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     file: join(platform.userDataDir, DATABASE_FILE),
     nativeBinding: platform.sqliteNativeBinding
   })
-  // Private data folder, reaping of a crashed host's commands, and the sandbox for unasked ones.
+  // Private data folder, and reaping of the commands a crashed host left behind.
   const hygiene = startProcessHygiene({ dataDir: platform.userDataDir, databaseFile: DATABASE_FILE, secretsFiles: [platform.secretsFile], log })
-  const sandbox = new Sandbox({ appData: hygiene.appData })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
   const workspaces = new Workspaces({ dataDir: platform.userDataDir })
+  // The data folder is outside every boundary (tools and the sandbox); its secrets file no tool may touch.
   const appData = { dataDir: platform.userDataDir, secretsFiles: [platform.secretsFile], scratchRoot: workspaces.scratchRoot }
+  const sandbox = new Sandbox({ appData })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
@@ -142,7 +145,6 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       })
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
-    // The data folder is outside every boundary; its secrets file no tool may touch.
     files: new FilePermissionService(homedir(), { appData }),
     log
   })
@@ -202,6 +204,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sessions,
     workspaces,
     permissions,
+    sandbox,
     tools,
     mcp,
     agentRuntime,

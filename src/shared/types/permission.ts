@@ -111,3 +111,12 @@ export type PermissionRule = z.infer<typeof PermissionRule>
 
 export const PermissionDecision = z.enum(['once', 'session', 'always', 'deny'])
 export type PermissionDecision = z.infer<typeof PermissionDecision>
+
+/** Which OS sandbox guards commands that run unasked, or why none does (Settings › Permissions). */
+export const SandboxStatus = z.object({
+  kind: z.enum(['bwrap', 'seatbelt', 'none']),
+  available: z.boolean(),
+  /** Why there is no sandbox (platform, bwrap missing, user namespaces off). */
+  reason: z.string().optional()
+})
+export type SandboxStatus = z.infer<typeof SandboxStatus>

@@ -6,6 +6,17 @@ import { eventually, useSettingsPage } from './helpers'
 const mountPage = useSettingsPage()
 
 describe('Settings > Permissions', () => {
+  it('says which sandbox guards unasked commands, and warns plainly when there is none', async () => {
+    const { wrapper, bridge } = await mountPage(PermissionsSettings)
+    const real = await bridge.presenters.sandbox.status()
+    await eventually(() => expect(wrapper.get('[data-testid="sandbox-status"]').attributes('data-available')).toBe(String(real.available)))
+    if (real.available) expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('Sandbox on')
+    usePermissionsStore().sandbox = { kind: 'none', available: false, reason: 'bubblewrap (bwrap) is not installed.' }
+    await eventually(() => expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('No sandbox'))
+    expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('bubblewrap (bwrap) is not installed.')
+    expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('Only the command classifier guards them')
+  })
+
   it('lists remembered rules from the back end and revokes one', async () => {
     const { wrapper, bridge } = await mountPage(PermissionsSettings)
     expect(wrapper.find('[data-testid="rules-empty"]').exists()).toBe(true)

@@ -1,13 +1,9 @@
-import { realpathSync } from 'node:fs'
 import { join } from 'node:path'
-import type { AppDataBoundary } from '../permission/boundary'
 import { tightenDataFolderModes } from './dataFolderModes'
 import { ProcessGroupRegistry, reapOrphanedGroups } from './processGroups'
 
 /** Where hosts record the process groups they start (`<data>/process-groups/<pid>-<start>.json`). */
 export const PROCESS_GROUPS_FOLDER = 'process-groups'
-/** Chats' scratch workspaces live here in the data folder. */
-export const SCRATCH_FOLDER = 'scratch'
 
 export interface HygieneOptions {
   dataDir: string
@@ -21,22 +17,10 @@ export interface HygieneOptions {
  * made private (fixed if looser), the process groups a crashed host left behind reaped in the
  * background, and the registry this host records its own groups in.
  */
-export function startProcessHygiene(options: HygieneOptions): { appData: AppDataBoundary; groups: ProcessGroupRegistry } {
+export function startProcessHygiene(options: HygieneOptions): { groups: ProcessGroupRegistry } {
   const changed = tightenDataFolderModes(options)
   if (changed.length) options.log(`Made private (were readable by others): ${changed.join(', ')}`)
   const groupsDir = join(options.dataDir, PROCESS_GROUPS_FOLDER)
   void reapOrphanedGroups(groupsDir, options.log).catch((error) => options.log(`Reaping leftover processes failed: ${String(error)}`))
-  const dataDir = realOrSelf(options.dataDir)
-  return {
-    appData: { dataDir, secretsFiles: options.secretsFiles.map(realOrSelf), scratchRoot: join(dataDir, SCRATCH_FOLDER) },
-    groups: new ProcessGroupRegistry(groupsDir, options.log)
-  }
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
+  return { groups: new ProcessGroupRegistry(groupsDir, options.log) }
 }

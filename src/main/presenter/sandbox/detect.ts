@@ -1,6 +1,6 @@
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { execa } from 'execa'
+import { execFile } from 'node:child_process'
 import { SANDBOX_EXEC } from './seatbelt'
 import type { SandboxStatus } from './types'
 
@@ -40,9 +40,14 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Detect
   if (platform !== 'linux') return { kind: 'none', available: false, reason: `no sandbox on ${platform}: commands are judged by the classifier alone` }
   const bwrap = findOnPath('bwrap', pathEnv)
   if (!bwrap) return { kind: 'none', available: false, reason: 'bubblewrap (bwrap) is not installed' }
-  const run = await execa(bwrap, ['--ro-bind', '/', '/', 'true'], { reject: false, timeout: 10_000, stdin: 'ignore' })
-  if (run.exitCode !== 0) {
-    const detail = String(run.stderr || run.shortMessage || '').trim().split('\n')[0]
+  // child_process rather than execa: its timeout needs no AbortSignal (the renderer tests run this under happy-dom's).
+  const run = await new Promise<{ ok: boolean; stderr: string }>((resolve) =>
+    execFile(bwrap, ['--ro-bind', '/', '/', 'true'], { timeout: 10_000 }, (error, _stdout, stderr) =>
+      resolve({ ok: !error, stderr: String(stderr || error?.message || '') })
+    )
+  )
+  if (!run.ok) {
+    const detail = run.stderr.trim().split('\n')[0]
     return { kind: 'none', available: false, reason: `bwrap does not work here (user namespaces off?): ${detail}` }
   }
   return { kind: 'bwrap', available: true, program: bwrap }

@@ -1,3 +1,5 @@
+import type { SandboxStatus } from '@shared/types/permission'
+
 /**
  * The OS sandbox commands run in when nobody approved them. A plan says how one command runs;
  * the runner turns it into the argv to spawn.
@@ -10,12 +12,5 @@ export interface SandboxPlan {
   writableWorkspace: boolean
 }
 
-export type SandboxKind = 'bwrap' | 'seatbelt' | 'none'
-
-/** Shown in Settings › Permissions: which sandbox guards unasked commands, or why none does. */
-export interface SandboxStatus {
-  kind: SandboxKind
-  available: boolean
-  /** Why there is no sandbox (platform, bwrap missing, user namespaces off). */
-  reason?: string
-}
+export type { SandboxStatus } from '@shared/types/permission'
+export type SandboxKind = SandboxStatus['kind']

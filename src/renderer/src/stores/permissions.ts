@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { permissionsAddRule, permissionsListRules, permissionsRevokeRule } from '@shared/contracts/routes/permissions.routes'
-import type { PermissionRule, RuleDraft } from '@shared/types/permission'
+import { permissionsAddRule, permissionsListRules, permissionsRevokeRule, permissionsSandboxStatus } from '@shared/contracts/routes/permissions.routes'
+import type { PermissionRule, RuleDraft, SandboxStatus } from '@shared/types/permission'
 import { useBridge } from '@renderer/api/bridge'
 
 
@@ -13,12 +13,18 @@ function plain<T>(value: T): T {
 /** The remembered allow/deny rules. The default mode for new sessions lives in the settings store. */
 export const usePermissionsStore = defineStore('permissions', () => {
   const rules = ref<PermissionRule[]>([])
+  const sandbox = ref<SandboxStatus | null>(null)
   const error = ref<string | null>(null)
   const loaded = ref(false)
 
   async function load(): Promise<void> {
     try {
+      const status = useBridge()
+        .call(permissionsSandboxStatus, {})
+        .then((result) => (sandbox.value = result.sandbox))
+        .catch(() => (sandbox.value = null)) // the rules still show without it
       rules.value = (await useBridge().call(permissionsListRules, {})).rules
+      await status
       error.value = null
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e)
@@ -38,5 +44,5 @@ export const usePermissionsStore = defineStore('permissions', () => {
     rules.value = rules.value.filter((r) => r.id !== id)
   }
 
-  return { rules, error, loaded, load, add, revoke }
+  return { rules, sandbox, error, loaded, load, add, revoke }
 })

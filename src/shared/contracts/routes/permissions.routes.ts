@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { PermissionRule, RuleDraft } from '../../types/permission'
+import { PermissionRule, RuleDraft, SandboxStatus } from '../../types/permission'
 
 export const permissionsListRules = defineRoute({
   name: 'permissions.listRules',
@@ -18,4 +18,11 @@ export const permissionsRevokeRule = defineRoute({
   name: 'permissions.revokeRule',
   input: z.object({ id: z.string().min(1) }).strict(),
   output: z.object({ revoked: z.boolean() })
+})
+
+/** Which sandbox guards unasked commands here, or why there is none. */
+export const permissionsSandboxStatus = defineRoute({
+  name: 'permissions.sandboxStatus',
+  input: z.object({}).strict(),
+  output: z.object({ sandbox: SandboxStatus })
 })

@@ -11,6 +11,14 @@ export default {
       sandboxed: { label: 'Auto in sandbox', hint: 'Any command runs unasked inside the sandbox: workspace writable except protected files, no network. Ask only for network, outside writes and protected files.' },
       full_access: { label: 'Full access', hint: 'Never ask. Deny rules still apply. Use only in folders you can afford to lose.' }
     },
+    sandbox: {
+      on: 'Sandbox on',
+      off: 'No sandbox',
+      kinds: { bwrap: 'Commands that run without asking are sandboxed (bubblewrap)', seatbelt: 'Commands that run without asking are sandboxed (macOS sandbox)' },
+      onHint: 'They see the workspace and the system read-only, never your home folder, the app’s data or your secrets, and have no network.',
+      none: 'Commands that run without asking are not sandboxed',
+      offHint: 'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.'
+    },
     saved: 'Saved',
     rules: 'Remembered rules',
     rulesHint: 'Created when you choose “Always allow” or “Always deny”. Deny rules win over allow rules.',

@@ -13,6 +13,14 @@ export default {
       sandboxed: { label: '沙箱内自动', hint: '任何命令都在沙箱中直接运行：工作区可写（受保护文件除外），无网络。仅在需要网络、写入外部或受保护文件时询问。' },
       full_access: { label: '完全访问', hint: '从不询问，但拒绝规则依然生效。仅在可以承受损失的文件夹中使用。' }
     },
+    sandbox: {
+      on: '沙箱已启用',
+      off: '无沙箱',
+      kinds: { bwrap: '无需询问即运行的命令在沙箱中运行（bubblewrap）', seatbelt: '无需询问即运行的命令在沙箱中运行（macOS 沙箱）' },
+      onHint: '它们只能只读地看到工作区和系统，看不到你的主文件夹、应用数据或密钥，也没有网络。',
+      none: '无需询问即运行的命令没有沙箱',
+      offHint: '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。'
+    },
     saved: '已保存',
     rules: '已记住的规则',
     rulesHint: '在选择“始终允许”或“始终拒绝”时创建。拒绝规则优先于允许规则。',
