@@ -79,6 +79,11 @@ export function analyzeCommand(command: string, options: AnalyzeOptions): Comman
       const judge = new SubCommandJudge(scope, textOf(command, node), '(redirect)')
       for (const redirect of node.redirects) judge.checkRedirect(redirect)
       judged(judge)
+    } else if ((node.type === 'For' || node.type === 'Select') && node.wordlist) {
+      // `for f in ~/.ssh/*`: the list is expanded (and its globs read) before any command runs.
+      const judge = new SubCommandJudge(scope, `for ${node.name.text} in ${node.wordlist.map((w) => w.text).join(' ')}`, '(for)')
+      for (const word of node.wordlist) judge.expand(word)
+      judged(judge)
     } else if (node.type === 'Pipeline') {
       node.commands.forEach((child, index) => visit(child, index > 0))
       return

@@ -35,6 +35,8 @@ export interface Arg {
   dynamic: boolean
   /** The word as the model wrote it (quotes removed), for messages; `text` when absent. */
   shown?: string
+  /** A glob match: the shell listed its folder to find it. */
+  globbed?: boolean
 }
 
 export interface ParsedOption {

@@ -82,10 +82,14 @@ export class SubCommandJudge {
     return { home: this.scope.home, cwd: this.scope.cwd, oldCwd: this.scope.oldCwd }
   }
 
-  /** The words bash would pass for `word`, with run-time parts flagged. */
+  /**
+   * The words bash would pass for `word`, with run-time parts flagged. A glob match is a read
+   * whatever the program does with it: the shell listed its folder (`echo ~/.ssh/*` names keys).
+   */
   expand(word: Word): Arg[] {
     const { args, reasons } = expandWord(word, this.shell)
     for (const reason of reasons) this.raise('medium', reason, 'unknown')
+    for (const arg of args) if (arg.globbed) this.checkPath(arg, 'read')
     return args
   }
 
@@ -257,7 +261,9 @@ export class SubCommandJudge {
   }
 
   private checkProtected(raw: string, real: string, sensitive: boolean): void {
-    const entry = protectedEntryOf(real, this.scope.workspace)
+    // Folded: on macOS and Windows `.VSCODE` is `.vscode` (a missing folder keeps the case it was written in).
+    const workspace = this.scope.workspace
+    const entry = protectedEntryOf(workspace + real.slice(workspace.length).toLowerCase(), workspace)
     if (entry) {
       this.raise('high', reasonOf('protected_write', { path: raw, entry }))
       this.needs.add('write_protected')
@@ -285,6 +291,11 @@ export class SubCommandJudge {
     for (const target of targets) {
       if ((op === '>&' || op === '<&') && /^\d+$|^-$/.test(target.text)) continue
       if (HARMLESS_TARGETS.has(target.text)) continue
+      // bash itself opens a connection for /dev/tcp/host/port.
+      if (/^\/dev\/(tcp|udp)\//.test(target.text)) {
+        this.raise('high', reasonOf('network_program', { program: target.text }), 'network')
+        this.needs.add('network')
+      }
       if (op === '<') {
         this.checkPath(target, 'read')
         continue

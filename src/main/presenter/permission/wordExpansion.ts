@@ -56,7 +56,7 @@ export function expandWord(word: Word, state: ShellState): ExpandedWord {
       reasons.push(reasonOf('unexpandable_word', { word: word.text }))
       args.push({ text: literalOf(pattern), dynamic: true })
     } else if (matched.kind === 'none') args.push({ text: literalOf(pattern), dynamic: false })
-    else args.push(...matched.paths.map((text) => ({ text, dynamic: false })))
+    else args.push(...matched.paths.map((text) => ({ text, dynamic: false, globbed: true })))
   }
   return { args, reasons }
 }
