@@ -92,7 +92,7 @@ describe('permission reason codes', () => {
   })
 
   it('a line with no specific reason still has a code for its generic one', () => {
-    const request = command('git commit -m x')
+    const request = command('mkdir build')
     expect(request.reason).toBe('the command may change things')
     expect(request.reasonCodes).toEqual([{ code: 'command_may_change' }])
   })

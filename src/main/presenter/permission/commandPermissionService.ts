@@ -1,6 +1,7 @@
 import { homedir } from 'node:os'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
-import { analyzeCommand, type CommandAnalysis } from './commandClassifier'
+import type { AppDataBoundary } from './boundary'
+import { analyzeCommand, type CommandAnalysis, type SandboxNeed } from './commandClassifier'
 import { ReasonList, reasonOf } from './reasonText'
 
 export interface CommandScope {
@@ -11,20 +12,36 @@ export interface CommandScope {
   server: string
 }
 
+export interface CommandPermissionOptions {
+  /** The home folder `~` and `$HOME` stand for. */
+  home?: string
+  /** The app's data folder: any path into it is critical, the secrets file has its own reason. */
+  appData?: AppDataBoundary
+}
+
 /**
  * Decides whether a shell line needs the user. Only lines made entirely of read-only commands
- * inside the workspace run unasked; `accept_edits` also lets workspace-only writes through.
+ * inside the workspace run unasked; `accept_edits` also lets workspace-only writes through, and
+ * `sandboxed` (with a sandbox) anything the OS sandbox can contain.
  */
 export class CommandPermissionService {
-  constructor(private readonly home: string = homedir()) {}
+  private readonly home: string
+  private readonly appData?: AppDataBoundary
 
-  analyze(command: string, scope: Pick<CommandScope, 'cwd' | 'workspaceDir'>): CommandAnalysis {
-    return analyzeCommand(command, { cwd: scope.cwd, workspaceDir: scope.workspaceDir, home: this.home })
+  /** `options` may be just the home folder (tests and older callers). */
+  constructor(options: string | CommandPermissionOptions = {}) {
+    const given = typeof options === 'string' ? { home: options } : options
+    this.home = given.home ?? homedir()
+    this.appData = given.appData
   }
 
-  check(command: string, scope: CommandScope, mode: PermissionMode = 'default'): PermissionRequest | null {
+  analyze(command: string, scope: Pick<CommandScope, 'cwd' | 'workspaceDir'>): CommandAnalysis {
+    return analyzeCommand(command, { cwd: scope.cwd, workspaceDir: scope.workspaceDir, home: this.home, appData: this.appData })
+  }
+
+  check(command: string, scope: CommandScope, mode: PermissionMode = 'default', sandboxAvailable = false): PermissionRequest | null {
     const analysis = this.analyze(command, scope)
-    if (runsUnasked(analysis, mode)) return null
+    if (runsUnasked(analysis, mode, sandboxAvailable)) return null
     const reasons = requestReasons(analysis)
     const firstAsking = analysis.subCommands.find((s) => s.risk !== 'low') ?? analysis.subCommands[0]
     return {
@@ -40,7 +57,8 @@ export class CommandPermissionService {
       subCommands: analysis.subCommands,
       lineReasons: analysis.lineReasons,
       lineReasonCodes: analysis.lineReasonCodes,
-      suggestedRule: { kind: 'exec', pattern: firstAsking ? `${firstAsking.text}*` : command, effect: 'allow' }
+      // Nothing critical is remembered: no "Always allow" rule, least of all a wildcard one.
+      suggestedRule: analysis.risk === 'critical' ? undefined : { kind: 'exec', pattern: firstAsking ? `${firstAsking.text}*` : command, effect: 'allow' }
     }
   }
 }
@@ -56,12 +74,36 @@ function requestReasons(analysis: CommandAnalysis): ReasonList {
   return list
 }
 
-export function runsUnasked(analysis: CommandAnalysis, mode: PermissionMode): boolean {
-  if (analysis.lineReasons.length > 0) return false
-  if (analysis.subCommands.every((s) => s.risk === 'low' && s.category === 'read_only')) return true
-  if (mode !== 'accept_edits') return false
-  // accept_edits: workspace-only edits (mkdir, cp, sed -i, redirects into the workspace) too.
+/** Needs that stop a line from running unasked in the sandbox: it cannot give them. */
+const BEYOND_SANDBOX: SandboxNeed[] = ['network', 'write_outside', 'write_protected', 'app_data', 'elevation', 'sensitive_read']
+
+/** True when every sub-command only reads and nothing about the line needs a look. */
+function isReadOnlyLine(analysis: CommandAnalysis): boolean {
+  return analysis.lineReasons.length === 0 && analysis.subCommands.every((s) => s.risk === 'low' && s.category === 'read_only')
+}
+
+/**
+ * Whether the line may run without asking in `mode`. `default`: read-only lines only.
+ * `accept_edits`: also workspace edits (never protected entries, the data folder, or anything
+ * outside). `sandboxed`: any line the OS sandbox contains (no network, workspace writes except
+ * protected entries, data folder hidden), unless it is critical; without a sandbox it is
+ * `accept_edits`. `full_access` is the gate's business: here it is `default`.
+ */
+export function runsUnasked(analysis: CommandAnalysis, mode: PermissionMode, sandboxAvailable: boolean): boolean {
+  const effective = mode === 'sandboxed' && !sandboxAvailable ? 'accept_edits' : mode
+  if (effective === 'sandboxed') return analysis.risk !== 'critical' && !analysis.needs.some((need) => BEYOND_SANDBOX.includes(need))
+  if (isReadOnlyLine(analysis)) return true
+  if (effective !== 'accept_edits' || analysis.lineReasons.length > 0 || analysis.needs.length > 0) return false
   return analysis.subCommands.every(
     (s) => (s.category === 'read_only' || s.category === 'writes') && s.outsidePaths.length === 0 && s.risk !== 'high' && s.risk !== 'critical'
   )
+}
+
+/**
+ * Whether the exec tool should give the sandbox a writable workspace: true when the line runs
+ * unasked because the mode allows edits (accept_edits, sandboxed), false for a read-only line.
+ */
+export function sandboxWritesWorkspace(analysis: CommandAnalysis, mode: PermissionMode): boolean {
+  if (mode !== 'accept_edits' && mode !== 'sandboxed') return false
+  return !analysis.subCommands.every((s) => s.category === 'read_only')
 }

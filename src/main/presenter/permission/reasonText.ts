@@ -15,6 +15,8 @@ const ENGLISH = {
   git_reset_hard: () => 'git reset --hard drops changes',
   git_discards_changes: (p: { sub: string }) => `git ${p.sub} discards working changes`,
   git_deletes_history: (p: { sub: string }) => `git ${p.sub} deletes files or history`,
+  git_writes_repository: (p: { sub: string }) => `git ${p.sub} writes the repository (.git)`,
+  git_config_write: () => 'git config changes settings that can name programs git runs later',
   // package managers
   package_install: (p: { program: string; sub: string }) => `${p.program} ${p.sub} downloads and runs install scripts`,
   package_runs_code: (p: { program: string; sub: string }) => `${p.program} ${p.sub} runs project code`.replace(/\s+/g, ' ').trim(),
@@ -27,6 +29,17 @@ const ENGLISH = {
   find_writes: () => 'find writes a file',
   tail_follow: () => 'tail -f never ends',
   interactive_pager: () => 'interactive pager',
+  // options of read-only programs (readOnlyPrograms.ts)
+  option_runs_program: (p: { program: string; option: string }) => `${p.program} ${p.option} runs another program`,
+  option_writes_file: (p: { program: string; option: string }) => `${p.program} ${p.option} writes a file`,
+  paths_from_input: (p: { program: string; option: string }) => `${p.program} ${p.option} reads paths that are only known at run time`,
+  follows_links: (p: { program: string; option: string }) => `${p.program} ${p.option} follows symbolic links, which may lead outside the workspace`,
+  changes_system: (p: { program: string; option: string }) => `${p.program} ${p.option} changes a system setting`,
+  archive_extract: (p: { program: string }) => `${p.program} extracts an archive, whose links may lead anywhere`,
+  env_dump: (p: { program: string }) => `${p.program} shows environment variables, which may hold secrets`,
+  // wrappers
+  xargs_input: () => 'xargs takes its arguments from input, known only at run time',
+  env_split_string: () => 'env -S builds the command from a string at run time',
   // programs by table
   destructive_program: (p: { program: string }) => `${p.program} deletes or stops things`,
   network_program: (p: { program: string }) => `${p.program} uses the network`,
@@ -47,6 +60,11 @@ const ENGLISH = {
   outside_destructive: (p: { path: string }) => `deletes or changes outside the workspace: ${p.path}`,
   outside_write: (p: { path: string }) => `writes outside the workspace: ${p.path}`,
   redirect_output: (p: { target: string }) => `redirects output to ${p.target}`,
+  protected_write: (p: { path: string; entry: string }) => `writes ${p.path} in ${p.entry}, which configures programs that run later`,
+  app_data: (p: { path: string }) => `touches the app's own data folder: ${p.path}`,
+  secrets_file: (p: { path: string }) => `touches the app's secrets file: ${p.path}`,
+  dynamic_tilde: (p: { word: string }) => `${p.word} names a folder only known at run time`,
+  unexpandable_word: (p: { word: string }) => `${p.word} expands to too many words or files to check`,
   // the line as a whole
   subshell: () => 'runs a subshell',
   command_substitution: () => 'uses command substitution',
@@ -57,6 +75,9 @@ const ENGLISH = {
   parse_error: (p: { message: string }) => `the line does not parse cleanly: ${p.message}`,
   background: () => 'runs a command in the background',
   no_command: () => 'no command could be recognised',
+  secret_variable: (p: { name: string }) => `expands ${p.name}, which looks like a secret`,
+  indirect_expansion: (p: { text: string }) => `${p.text} expands a variable chosen at run time`,
+  cdpath: () => 'sets CDPATH, so cd may go anywhere',
   command_may_change: () => 'the command may change things',
   // file and settings requests
   outside_workspace_read: (p: { paths: string }) => `Read access outside the workspace: ${p.paths}`,
