@@ -8,7 +8,7 @@ import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
-import { FilePermissionService, PermissionPresenter, PermissionRuleStore } from './permission'
+import { CommandPermissionService, FilePermissionService, PermissionPresenter, PermissionRuleStore } from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
 import { Sandbox } from './sandbox'
@@ -146,6 +146,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     files: new FilePermissionService(homedir(), { appData }),
+    commands: new CommandPermissionService({ appData }),
+    sandbox,
     log
   })
   const sessionSettings = createUserSessionSettings({

@@ -51,6 +51,17 @@ describe('PermissionPresenter', () => {
     expect(gate.decide(critical, 'once')).toBeNull()
   })
 
+  it('does not count a command as covered by rules when no rule covers any of it', () => {
+    const outsideSandbox: PermissionRequest = {
+      type: 'command', tool: 'exec', server: 'agent-filesystem', sessionId: 's1', risk: 'medium', reason: 'asks to run outside the sandbox',
+      command: 'ls', cwd: '/w', lineReasons: [],
+      subCommands: [{ text: 'ls', program: 'ls', category: 'read_only', risk: 'low', reasons: [], outsidePaths: [] }]
+    }
+    expect(gate.evaluate(outsideSandbox, 'default')).toEqual({ status: 'ask' })
+    gate.addRule({ kind: 'exec', pattern: 'npm test*', effect: 'allow' })
+    expect(gate.evaluate(outsideSandbox, 'default')).toEqual({ status: 'ask' })
+  })
+
   it('full_access allows everything except what a deny rule forbids', () => {
     expect(gate.evaluate(readNotes, 'full_access').status).toBe('allow')
     gate.addRule({ kind: 'read', pattern: '~/notes/**', effect: 'deny' })

@@ -69,6 +69,7 @@ function toolContext(): ToolContext {
     workspaceDir: h.workspace,
     sessionDataDir: h.tools.sessionDataDir(h.ctx.sessionId),
     permissionMode: 'default',
+    sandboxAvailable: false,
     runtime: h.runtime,
     files: new FilePermissionService(h.home),
     commands: new CommandPermissionService(h.home),

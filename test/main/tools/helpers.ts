@@ -15,6 +15,8 @@ import { ToolPresenter, type ToolSessionContext } from '../../../src/main/presen
 import type { McpServerTool, McpToolSource } from '../../../src/main/presenter/toolPresenter/mcpToolSource'
 import type { AgentToolRuntimePort, FileSnapshot } from '../../../src/main/presenter/toolPresenter/runtimePorts'
 import type { AgentToolManagerOptions } from '../../../src/main/presenter/toolPresenter/agentTools/agentToolManager'
+import { BackgroundProcessManager } from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
+import { Sandbox } from '../../../src/main/presenter/sandbox'
 
 /** The runtime port as a test sees it: it just remembers what tools told it. */
 export class RecordingRuntime implements AgentToolRuntimePort {
@@ -110,6 +112,8 @@ export interface HarnessOptions {
    * root) and give the file service its boundary, as createPresenters does.
    */
   appData?: boolean
+  /** Run unasked commands in the real OS sandbox, with home hidden and the data folder masked. */
+  sandbox?: boolean
 }
 
 export function createHarness(options: HarnessOptions = {}): Harness {
@@ -132,7 +136,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     runtime,
     sessionDataRoot: dataRoot,
     files: new FilePermissionService(home, { appData }),
-    commands: new CommandPermissionService(home),
+    commands: new CommandPermissionService({ home, appData }),
+    ...(options.sandbox ? sandboxed(new Sandbox({ home, appData })) : {}),
     agentTools: options.agentTools,
     mcpAutoApprove: options.mcpAutoApprove
   })
@@ -162,6 +167,10 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       rmSync(root, { recursive: true, force: true })
     }
   }
+}
+
+function sandboxed(sandbox: Sandbox) {
+  return { sandbox, processes: new BackgroundProcessManager({ sandbox }) }
 }
 
 function createAppData(dataDir: string): AppDataBoundary {

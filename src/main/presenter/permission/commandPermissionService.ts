@@ -2,7 +2,8 @@ import { homedir } from 'node:os'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
 import type { AppDataBoundary } from './boundary'
 import { analyzeCommand, type CommandAnalysis, type SandboxNeed } from './commandClassifier'
-import { ReasonList, reasonOf } from './reasonText'
+import { ReasonList, reasonOf, type Reason } from './reasonText'
+import { maxRisk } from './subCommandJudge'
 
 export interface CommandScope {
   sessionId: string
@@ -42,7 +43,18 @@ export class CommandPermissionService {
   check(command: string, scope: CommandScope, mode: PermissionMode = 'default', sandboxAvailable = false): PermissionRequest | null {
     const analysis = this.analyze(command, scope)
     if (runsUnasked(analysis, mode, sandboxAvailable)) return null
-    const reasons = requestReasons(analysis)
+    return this.request(command, scope, analysis)
+  }
+
+  /** The request for a line the model wants to run outside the sandbox: always asked, whatever the line. */
+  checkOutsideSandbox(command: string, scope: CommandScope): PermissionRequest {
+    const analysis = this.analyze(command, scope)
+    const request = this.request(command, scope, analysis, reasonOf('outside_sandbox'))
+    return { ...request, risk: maxRisk(request.risk, 'medium') }
+  }
+
+  private request(command: string, scope: CommandScope, analysis: CommandAnalysis, extra?: Reason): PermissionRequest {
+    const reasons = requestReasons(analysis, extra)
     const firstAsking = analysis.subCommands.find((s) => s.risk !== 'low') ?? analysis.subCommands[0]
     return {
       type: 'command',
@@ -64,8 +76,9 @@ export class CommandPermissionService {
 }
 
 /** The line's reasons, then each sub-command's, without repeats; a generic one when there are none. */
-function requestReasons(analysis: CommandAnalysis): ReasonList {
+function requestReasons(analysis: CommandAnalysis, first?: Reason): ReasonList {
   const list = new ReasonList()
+  if (first) list.add(first)
   analysis.lineReasons.forEach((text, i) => list.add({ text, code: analysis.lineReasonCodes[i] }))
   for (const sub of analysis.subCommands) {
     sub.reasons.forEach((text, i) => list.add({ text, code: sub.reasonCodes?.[i] ?? { code: 'unknown' } }))

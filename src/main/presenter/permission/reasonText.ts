@@ -61,8 +61,6 @@ const ENGLISH = {
   outside_write: (p: { path: string }) => `writes outside the workspace: ${p.path}`,
   redirect_output: (p: { target: string }) => `redirects output to ${p.target}`,
   protected_write: (p: { path: string; entry: string }) => `writes ${p.path} in ${p.entry}, which configures programs that run later`,
-  app_data: (p: { path: string }) => `touches the app's own data folder: ${p.path}`,
-  secrets_file: (p: { path: string }) => `touches the app's secrets file: ${p.path}`,
   dynamic_tilde: (p: { word: string }) => `${p.word} names a folder only known at run time`,
   unexpandable_word: (p: { word: string }) => `${p.word} expands to too many words or files to check`,
   // the line as a whole
@@ -79,6 +77,7 @@ const ENGLISH = {
   indirect_expansion: (p: { text: string }) => `${p.text} expands a variable chosen at run time`,
   cdpath: () => 'sets CDPATH, so cd may go anywhere',
   command_may_change: () => 'the command may change things',
+  outside_sandbox: () => 'asks to run outside the sandbox, with your access to files and the network',
   // file and settings requests
   outside_workspace_read: (p: { paths: string }) => `Read access outside the workspace: ${p.paths}`,
   outside_workspace_write: (p: { paths: string }) => `Write access outside the workspace: ${p.paths}`,

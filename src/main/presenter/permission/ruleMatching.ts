@@ -62,7 +62,8 @@ export function ruleMatches(rule: PermissionRule, request: PermissionRequest, ho
 export function commandCoveredBySubRules(rules: PermissionRule[], request: PermissionRequest): boolean {
   if (request.type !== 'command' || !request.subCommands?.length) return false
   if (request.lineReasons?.length) return false
-  return request.subCommands.every(
-    (sub) => sub.risk === 'low' || rules.some((r) => r.kind === 'exec' && r.effect === 'allow' && wildcardMatch(r.pattern, sub.text))
-  )
+  const coveredByRule = (text: string) => rules.some((r) => r.kind === 'exec' && r.effect === 'allow' && wildcardMatch(r.pattern, text))
+  const needing = request.subCommands.filter((sub) => sub.risk !== 'low')
+  // Rules must cover something: a line asked for as a whole (to run outside the sandbox) is not allowed by no rules at all.
+  return needing.length > 0 && needing.every((sub) => coveredByRule(sub.text))
 }

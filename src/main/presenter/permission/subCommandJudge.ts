@@ -279,7 +279,7 @@ export class SubCommandJudge {
     // Descending into (or writing over) a folder that holds the data folder reaches it too.
     const contains = (recursive || access === 'write') && real !== boundary.dataDir && isInside(boundary.dataDir, real)
     if (!kind && !contains) return
-    this.raise('critical', reasonOf(kind === 'secrets' ? 'secrets_file' : 'app_data', { path: raw }))
+    this.raise('critical', reasonOf(kind === 'secrets' ? 'secrets_file' : 'app_data', { paths: raw }))
     this.needs.add('app_data')
   }
 

@@ -56,6 +56,8 @@ export interface ToolPresenterDeps {
   processes?: BackgroundProcessManager
   files?: FilePermissionService
   commands?: CommandPermissionService
+  /** The OS sandbox's status: whether unasked commands are contained (and `sandboxed` mode works). */
+  sandbox?: { status(): Promise<{ available: boolean }> }
   agentTools?: AgentToolManagerOptions
   /** The MCP server's own `autoApproveTools` setting: such tools run without asking (deny rules still win). */
   mcpAutoApprove?: (serverId: string, toolName: string) => boolean
@@ -257,7 +259,7 @@ export class ToolPresenter {
     if (!validated.success) {
       return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
     }
-    const toolCtx = this.toolContext(call, ctx)
+    const toolCtx = this.toolContext(call, ctx, (await this.deps.sandbox?.status())?.available ?? false)
     // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
     const refused = tool.refuse?.(validated.data, toolCtx)
     if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
@@ -278,13 +280,14 @@ export class ToolPresenter {
     return verdict
   }
 
-  private toolContext(call: MCPToolCall, ctx: ToolSessionContext): ToolContext {
+  private toolContext(call: MCPToolCall, ctx: ToolSessionContext, sandboxAvailable = false): ToolContext {
     return {
       sessionId: ctx.sessionId,
       toolCallId: call.id,
       workspaceDir: ctx.workspaceDir,
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       permissionMode: normalizePermissionMode(ctx.permissionMode),
+      sandboxAvailable,
       signal: ctx.signal,
       onProgress: ctx.onProgress,
       runtime: this.deps.runtime,

@@ -59,6 +59,8 @@ export interface ToolContext {
    * exec runs an approved command as approved and an unapproved one in the sandbox.
    */
   approved?: PermissionRequest | null
+  /** Whether the OS sandbox works here (unasked commands run in it; `sandboxed` mode needs it). */
+  sandboxAvailable: boolean
   processes: BackgroundProcessManager
 }
 

@@ -3,6 +3,9 @@ import { z } from 'zod'
 import description from './descriptions/exec.md?raw'
 import { FILESYSTEM_SERVER, ToolError, defineAgentTool, ok, pathArg, resolvePath, type ToolContext } from './defineTool'
 import { TAIL_CHARS } from './processManager'
+import { realPathOf } from '../../permission/paths'
+import { sandboxWritesWorkspace } from '../../permission/commandPermissionService'
+import type { SandboxPlan } from '../../sandbox'
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
 export const EXEC_MAX_TIMEOUT_MS = 600_000
@@ -14,6 +17,10 @@ const input = z.strictObject({
   timeout_ms: z.number().int().min(100).max(EXEC_MAX_TIMEOUT_MS).optional().describe(`Kill the command after this many ms (default ${EXEC_DEFAULT_TIMEOUT_MS}; none for background)`),
   yield_ms: z.number().int().min(100).max(EXEC_MAX_TIMEOUT_MS).default(EXEC_DEFAULT_YIELD_MS).describe('Return a process id if still running after this many ms'),
   background: z.boolean().default(false).describe('Start and return at once (servers, watchers)'),
+  outside_sandbox: z
+    .boolean()
+    .default(false)
+    .describe('Run outside the sandbox (network, writes it blocks). The user is always asked first; give the reason in description'),
   description: z.string().max(200).optional().describe('A few words on what the command does, shown to the user')
 })
 
@@ -24,13 +31,10 @@ export const execTool = defineAgentTool({
   description,
   input,
   aliases: { timeoutMs: 'timeout_ms', timeout: 'timeout_ms', yieldMs: 'yield_ms', workdir: 'cwd' },
-  checkPermission(args, ctx) {
-    return ctx.commands.check(
-      args.command,
-      { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, cwd: workingDir(ctx, args.cwd), tool: 'exec', server: FILESYSTEM_SERVER },
-      ctx.permissionMode
-    )
-  },
+  checkPermission: (args, ctx) =>
+    args.outside_sandbox && ctx.permissionMode !== 'full_access'
+      ? ctx.commands.checkOutsideSandbox(args.command, commandScope(ctx, args.cwd))
+      : ctx.commands.check(args.command, commandScope(ctx, args.cwd), ctx.permissionMode, ctx.sandboxAvailable),
   async execute(args, ctx) {
     const cwd = workingDir(ctx, args.cwd)
     const info = await stat(cwd).catch(() => null)
@@ -39,6 +43,7 @@ export const execTool = defineAgentTool({
     }
     const timeoutMs = args.timeout_ms ?? (args.background ? undefined : EXEC_DEFAULT_TIMEOUT_MS)
     const started = await ctx.processes.start({
+      sandbox: sandboxPlan(ctx, args.command, args.cwd),
       sessionId: ctx.sessionId,
       command: args.command,
       cwd,
@@ -58,6 +63,24 @@ export const execTool = defineAgentTool({
     return finished(ctx, started.processId)
   }
 })
+
+function commandScope(ctx: ToolContext, cwd: string | undefined) {
+  return { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, cwd: workingDir(ctx, cwd), tool: 'exec', server: FILESYSTEM_SERVER }
+}
+
+/**
+ * How a command runs: one someone approved (an answer, a grant, a rule, full access) runs as
+ * approved on the host; one nobody approved runs in the OS sandbox, its workspace writable only
+ * when the mode let it through as an edit.
+ */
+function sandboxPlan(ctx: ToolContext, command: string, cwd: string | undefined): SandboxPlan | undefined {
+  if (ctx.approved || ctx.permissionMode === 'full_access') return undefined
+  const analysis = ctx.commands.analyze(command, commandScope(ctx, cwd))
+  return { workspaceDir: realPathOf(ctx.workspaceDir), writableWorkspace: sandboxWritesWorkspace(analysis, ctx.permissionMode) }
+}
+
+const SANDBOX_NOTE =
+  'Ran in the sandbox without asking: no network, home folder and app data hidden, files outside the workspace read-only (and the workspace too unless the mode allows edits). If it needs more, run it again with outside_sandbox: true and say why in description: the user will be asked.'
 
 function workingDir(ctx: ToolContext, cwd: string | undefined): string {
   return cwd && cwd.trim() ? resolvePath(ctx, cwd) : resolvePath(ctx, '.')
@@ -81,10 +104,12 @@ function finished(ctx: ToolContext, processId: string) {
   lines.push(`Exit code: ${info.exitCode ?? 'none'}`)
   if (info.timedOut) lines.push('Timed out: the process tree was killed')
   if (info.logFile) lines.push(`Full output (${info.outputLength} characters): ${info.logFile}`)
+  // The model should know why a write failed with "Read-only file system" or a connection was refused.
+  if (info.sandboxed) lines.push(SANDBOX_NOTE)
   const content = lines.filter((l) => l !== '').join('\n')
   const success = info.exitCode === 0 && !info.timedOut
   const summary = info.timedOut ? `${info.command} timed out` : `${info.command} exited with ${info.exitCode ?? 'no code'}`
-  const data = { exitCode: info.exitCode, timedOut: info.timedOut, outputLength: info.outputLength, logFile: info.logFile }
+  const data = { exitCode: info.exitCode, timedOut: info.timedOut, outputLength: info.outputLength, logFile: info.logFile, sandboxed: info.sandboxed }
   if (success) return ok(summary, content, data)
   return {
     ok: false,

@@ -36,7 +36,9 @@ export const processTool = defineAgentTool({
     }
     const program = info.command.trim().split(/\s+/)[0]?.split('/').pop() ?? ''
     if (!INTERPRETERS.has(program)) return null
-    return ctx.commands.check(args.data, { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, cwd: info.cwd, tool: 'process', server: FILESYSTEM_SERVER }, ctx.permissionMode)
+    // Input to a sandboxed process stays in the sandbox; input to a host process runs on the host.
+    const scope = { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, cwd: info.cwd, tool: 'process', server: FILESYSTEM_SERVER }
+    return ctx.commands.check(args.data, scope, ctx.permissionMode, info.sandboxed && ctx.sandboxAvailable)
   },
   async execute(args, ctx) {
     const { sessionId, processes } = ctx
