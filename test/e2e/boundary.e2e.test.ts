@@ -145,23 +145,29 @@ describe('the permission boundary through the headless host', () => {
         toolCall('s1', 'read', { path: '.config/deepchat-desk/secrets.json' }),
         toolCall('s2', 'grep', { pattern: 'sk-boundary', path: '.' }),
         toolCall('s3', 'glob', { pattern: '**/secrets*' }),
-        toolCall('s4', 'exec', { command: 'grep -r sk-boundary . || echo none found' }),
-        toolCall('s5', 'write', { path: '.config/deepchat-desk/secrets.json', content: '{}' })
+        toolCall('s4', 'write', { path: '.config/deepchat-desk/secrets.json', content: '{}' })
       ),
-      callsReply(toolCall('s6', 'exec', { command: 'cat .config/deepchat-desk/secrets.json' }))
+      callsReply(
+        toolCall('s5', 'exec', { command: 'cat .config/deepchat-desk/secrets.json' }),
+        toolCall('s6', 'exec', { command: 'grep -r sk-boundary .' })
+      )
     ])
     const { sessionId } = await bridge.call(chatSendMessage, { text: 'case-secrets', newSession: { workspaceDir: home } })
     expect(await settle(sessionId)).toBe('awaiting_interaction')
     const second = llm.generationRequests().find((r, i, all) => lastUserText(r).includes('case-secrets') && all.indexOf(r) > 0 && toolMessages(r).length > 0)!
     const results = toolMessages(second)
-    expect(results).toHaveLength(5)
+    expect(results).toHaveLength(4)
     for (const result of results) expect(result).not.toContain(API_KEY)
     expect(results[0]).toMatch(/secrets file/i)
-    expect(results[4]).toMatch(/secrets file/i)
+    expect(results[3]).toMatch(/secrets file/i)
     expect(readFileSync(join(dataDir, 'secrets.json'), 'utf8')).toContain(API_KEY)
-    // Naming the secrets file in a command asks, at the top risk, and offers no rule to remember.
-    const [request] = await pending(sessionId)
-    expect(request).toMatchObject({ type: 'command', risk: 'critical' })
-    expect(request.suggestedRule).toBeUndefined()
+    // A command naming the secrets file, or searching a folder that holds the data folder, asks
+    // at the top risk and offers no rule to remember.
+    const requests = await pending(sessionId)
+    expect(requests.map((r) => [r.type, r.risk])).toEqual([
+      ['command', 'critical'],
+      ['command', 'critical']
+    ])
+    expect(requests.every((r) => r.suggestedRule === undefined)).toBe(true)
   })
 })

@@ -81,6 +81,9 @@ describe("the app's data folder is critical wherever it is", () => {
     expectDecision(fx.check('cat data/secrets.json', 'default', scope), 'cat data/secrets.json', 'critical', 'secrets_file')
     expectDecision(fx.check('ls', 'default', scope), 'ls', 'allow')
     expectDecision(fx.check('cat ws/src/a.ts', 'default', scope), 'cat ws/src/a.ts', 'allow')
+    // Working inside the data folder reaches it with any bare listing.
+    expectDecision(fx.check('ls', 'default', { ...scope, cwd: fx.data }), 'ls (cwd in the data folder)', 'critical', 'app_data')
+    expectDecision(fx.check('ls', 'sandboxed', { ...scope, cwd: fx.data, sandboxAvailable: true }), 'ls (cwd in the data folder)', 'critical', 'app_data')
   })
 
   it("a chat's scratch workspace inside the data folder is an ordinary workspace", () => {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os'
 import { forEachChild, parse, type SyntaxNode } from 'unbash'
 import type { ReasonCode, RiskLevel, SubCommand } from '@shared/types/permission'
-import type { AppDataBoundary } from './boundary'
+import { appDataAccess, type AppDataBoundary } from './boundary'
 import { isInside, realPathOf } from './paths'
 import { SubCommandJudge, maxRisk, type SandboxNeed, type Scope } from './subCommandJudge'
 import { ReasonList, reasonOf, type Reason } from './reasonText'
@@ -58,7 +58,13 @@ export function analyzeCommand(command: string, options: AnalyzeOptions): Comman
   const subCommands: SubCommand[] = []
   const needs = new Set<SandboxNeed>()
   const line = new LineReasons()
-  if (!isInside(realPathOf(options.cwd), scope.workspace)) line.add(reasonOf('cwd_outside'))
+  const cwdReal = realPathOf(options.cwd)
+  if (!isInside(cwdReal, scope.workspace)) line.add(reasonOf('cwd_outside'))
+  // Working inside the app's data folder reaches it with any bare `ls` or `cat *`.
+  if (appDataAccess(cwdReal, scope.appData)) {
+    line.add(reasonOf('app_data', { paths: options.cwd }), 'critical')
+    needs.add('app_data')
+  }
   const ast = parse(command)
   if (ast.errors?.length) line.add(reasonOf('parse_error', { message: ast.errors[0].message }), 'high')
   addVariableReasons(ast, command, line)
