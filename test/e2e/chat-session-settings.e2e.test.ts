@@ -119,4 +119,32 @@ describe('settings of an existing chat', () => {
     expect(await page.getByTestId('settings-error').count()).toBe(0)
     await page.close()
   }, 60_000)
+
+  it('keeps the folder typed for a new chat across a reload, and shows a chat without a folder in its scratch folder', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    // The host's default workspace is set; clearing the field asks for a scratch folder.
+    const field = page.getByTestId('workspace-input')
+    await expect.poll(() => field.inputValue()).toBe(chat.workspace)
+    const typed = chat.outsideDir()
+    await field.fill(typed)
+    await field.press('Enter')
+    await page.reload()
+    await page.getByTestId('chat-input-text').waitFor()
+    await expect.poll(() => page.getByTestId('workspace-input').inputValue()).toBe(typed)
+
+    await page.getByTestId('workspace-input').fill('')
+    await page.getByTestId('workspace-input').press('Enter')
+    await sendFromInput(page, 'no folder please')
+    await expect.poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await page.getByTestId('workspace-scratch').waitFor()
+    const sessionId = page.url().split('/chat/')[1]
+    const { settings } = await chat.bridge.call(sessionsGetSettings, { sessionId })
+    expect(settings.workspaceIsScratch).toBe(true)
+    expect(settings.workspaceDir.startsWith(chat.dataDir)).toBe(true)
+    expect(await page.getByTestId('workspace-scratch').getAttribute('title')).toContain(settings.workspaceDir)
+    await page.screenshot({ path: artifactPath('composer-scratch-light.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+    expect(errors).toEqual([])
+    await page.close()
+  }, 60_000)
 })
