@@ -48,7 +48,7 @@ describe('permission routes', () => {
 
   it('kills a deleted session\'s background processes', async () => {
     const session = presenters.sessions.create({})
-    const ctx = { sessionId: session.id, workspaceDir: dir, permissionMode: 'default' }
+    const ctx = { sessionId: session.id, workspaceDir: session.workspaceDir, permissionMode: 'default' }
     const started = await presenters.tools.callTool({ id: 'c1', name: 'exec', arguments: JSON.stringify({ command: 'sleep 30', background: true }) }, ctx)
     const processId = (started.rawData.toolResult.data as { processId: string }).processId
     const pid = presenters.tools.processes.info(session.id, processId).pid!
