@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
 import tailwindcss from '@tailwindcss/vite'
+import { contentSecurityPolicyMetaPlugin } from './src/main/security'
 
 const root = import.meta.dirname
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
@@ -36,7 +37,7 @@ export default defineConfig({
     root: resolve(root, 'src/renderer'),
     define,
     resolve: { alias: { '@renderer': resolve(root, 'src/renderer/src'), ...shared } },
-    plugins: [vue(), tailwindcss()],
+    plugins: [vue(), tailwindcss(), contentSecurityPolicyMetaPlugin()],
     build: { rolldownOptions: { input: { index: resolve(root, 'src/renderer/index.html') } } }
   }
 })

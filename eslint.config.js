@@ -5,7 +5,7 @@ import vueParser from 'vue-eslint-parser'
 import globals from 'globals'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.electron-native/**', 'test/e2e/artifacts/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.electron-native/**', 'test/e2e/artifacts/**', 'release/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],

@@ -1,14 +1,15 @@
 import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron'
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { FileSecretStore, type SecretCodec } from '../platform/fileSecretStore'
-import type { PickFolderOptions, Platform } from '../platform/types'
+import type { DesktopPort, PickFolderOptions, Platform } from '../platform/types'
 import { APP_NAME, APP_VERSION } from '../appMeta'
+import { sqliteNativeBinding, type AppLocation } from '../appResources'
 
 /** Encrypts each secret with the OS keychain; refuses to store in clear when that is missing. */
 const safeStorageCodec: SecretCodec = {
   encode(plain) {
-    if (!safeStorage.isEncryptionAvailable()) throw new Error('OS secret storage is unavailable; secret not saved')
+    if (!safeStorage.isEncryptionAvailable())
+      throw new Error('OS secret storage is unavailable; secret not saved')
     return safeStorage.encryptString(plain).toString('base64')
   },
   decode(stored) {
@@ -16,7 +17,12 @@ const safeStorageCodec: SecretCodec = {
   }
 }
 
-export function createElectronPlatform(options: { appRoot: string }): Platform {
+export function createElectronPlatform(options: {
+  location: AppLocation
+  desktop: DesktopPort
+  /** A click on one of the app's notifications (brings the window forward). */
+  onNotificationClick: () => void
+}): Platform {
   const userDataDir = app.getPath('userData')
   const secretsFile = join(userDataDir, 'secrets.enc.json')
   return {
@@ -33,10 +39,14 @@ export function createElectronPlatform(options: { appRoot: string }): Platform {
     secretsFile,
     openExternal: (url) => shell.openExternal(url),
     notify(title, body) {
-      if (Notification.isSupported()) new Notification({ title, body }).show()
+      if (!Notification.isSupported()) return
+      const notification = new Notification({ title, body })
+      notification.on('click', options.onNotificationClick)
+      notification.show()
     },
     pickFolder,
-    sqliteNativeBinding: electronSqliteBinding(options.appRoot)
+    sqliteNativeBinding: sqliteNativeBinding(options.location),
+    desktop: options.desktop
   }
 }
 
@@ -48,15 +58,8 @@ async function pickFolder(options: PickFolderOptions): Promise<string | null> {
     properties: ['openDirectory', 'createDirectory']
   }
   const window = BrowserWindow.getFocusedWindow()
-  const result = window ? await dialog.showOpenDialog(window, dialogOptions) : await dialog.showOpenDialog(dialogOptions)
+  const result = window
+    ? await dialog.showOpenDialog(window, dialogOptions)
+    : await dialog.showOpenDialog(dialogOptions)
   return result.canceled ? null : (result.filePaths[0] ?? null)
-}
-
-/**
- * `npm start` builds better-sqlite3 for Electron's ABI into its own folder (scripts/
- * start-electron.mjs) so the Node build used by tests and `npm run serve` stays intact.
- */
-function electronSqliteBinding(appRoot: string): string | undefined {
-  const candidate = join(appRoot, '.electron-native', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')
-  return existsSync(candidate) ? candidate : undefined
 }

@@ -4,6 +4,7 @@ import { startHost } from './server'
 import { createNodePlatform } from '../platform/nodePlatform'
 import { createPresenters } from '../presenter'
 import { createRouter } from '../routes'
+import { appRootFromMainDir, bundledResources } from '../appResources'
 
 /** `npm run serve`: the whole back end under plain Node, UI served to a browser on loopback. */
 async function main(): Promise<void> {
@@ -15,7 +16,11 @@ async function main(): Promise<void> {
     process.exit(2)
   }
   const platform = createNodePlatform({ dataDir: args.dataDir })
-  const presenters = createPresenters(platform, { resolveShellEnvAtLaunch: true })
+  const resources = bundledResources({ mode: 'headless', appRoot: appRootFromMainDir(import.meta.dirname) })
+  const presenters = createPresenters(platform, {
+    builtinSkillsDir: resources.skillsDir,
+    resolveShellEnvAtLaunch: true
+  })
   const router = createRouter(presenters, (message, error) => console.error(message, error ?? ''))
   const host = await startHost({
     router,

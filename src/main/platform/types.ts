@@ -1,3 +1,5 @@
+import type { DeepLinkRequest, DesktopStatus } from '@shared/types/desktop'
+
 /** Secrets (API keys, MCP tokens) live here, never in the settings store or the renderer. */
 export interface SecretStore {
   get(key: string): Promise<string | undefined>
@@ -25,6 +27,23 @@ export interface Platform {
   pickFolder?(options: PickFolderOptions): Promise<string | null>
   /** Where better-sqlite3's native binding lives when it differs from the Node build. */
   readonly sqliteNativeBinding?: string
+  /** The desktop shell (updates, global shortcut, deep links); absent in the headless host. */
+  readonly desktop?: DesktopPort
+}
+
+/** What routes may ask of the desktop shell (src/main/electron/desktopShell.ts). */
+export interface DesktopPort {
+  status(): DesktopStatus
+  /** Quits and installs a downloaded update; false when none is ready. */
+  installUpdate(): boolean
+  /** Removes a link request the user answered; undefined when it is not pending. */
+  takeDeepLink(id: string): PendingDeepLink | undefined
+}
+
+export interface PendingDeepLink {
+  request: DeepLinkRequest
+  /** For `mcp.add`: the servers in the common `{"mcpServers": …}` form, without auto-approvals. */
+  mcpServersJson?: string
 }
 
 export interface PickFolderOptions {

@@ -63,6 +63,10 @@ export const DATABASE_FILE = 'deepchat.db'
  */
 export interface CreatePresentersOptions {
   log?: (message: string) => void
+  /**
+   * The app's bundled skills; the Electron and headless entries pass appResources.ts's answer.
+   * Unset (tests run from the source tree): `resources/skills` under the working directory.
+   */
   builtinSkillsDir?: string
   /**
    * The app and the headless host read the login shell at launch, so the first server start or

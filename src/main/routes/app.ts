@@ -1,8 +1,27 @@
-import { appGetInfo, appOpenExternal, appPickFolder } from '@shared/contracts/routes/app.routes'
+import {
+  appGetDesktopStatus,
+  appGetInfo,
+  appInstallUpdate,
+  appOpenExternal,
+  appPickFolder,
+  appResolveDeepLink
+} from '@shared/contracts/routes/app.routes'
+import type { DesktopStatus } from '@shared/types/desktop'
+import { AppError } from '@shared/errors'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerAppRoutes(router: Router, { platform }: Pick<Presenters, 'platform'>): void {
+/** What the headless host reports for the desktop shell it does not have. */
+const NO_DESKTOP: DesktopStatus = {
+  update: { state: 'disabled', reason: 'headless' },
+  shortcut: null,
+  pendingDeepLinks: []
+}
+
+export function registerAppRoutes(
+  router: Router,
+  { platform, mcp }: Pick<Presenters, 'platform' | 'mcp'>
+): void {
   router.handle(appGetInfo, () => ({
     name: platform.appName,
     version: platform.appVersion,
@@ -17,5 +36,16 @@ export function registerAppRoutes(router: Router, { platform }: Pick<Presenters,
   router.handle(appPickFolder, async (options) => {
     if (!platform.pickFolder) return { supported: false as const }
     return { supported: true as const, path: await platform.pickFolder(options) }
+  })
+  router.handle(appGetDesktopStatus, () => platform.desktop?.status() ?? NO_DESKTOP)
+  router.handle(appInstallUpdate, () => ({ restarting: platform.desktop?.installUpdate() ?? false }))
+  // A link only ever proposes: the servers are added here, after the user said yes in the window.
+  router.handle(appResolveDeepLink, async ({ id, accept }) => {
+    const pending = platform.desktop?.takeDeepLink(id)
+    if (!pending) throw new AppError('deep_link_not_pending', 'This link is no longer waiting for an answer')
+    if (!accept || pending.request.kind !== 'mcp.add' || !pending.mcpServersJson)
+      return { added: [], skipped: [] }
+    const result = await mcp.importJson(pending.mcpServersJson)
+    return { added: result.imported.map((server) => server.name), skipped: result.skipped }
   })
 }

@@ -1,11 +1,21 @@
 import { z } from 'zod'
 import { PermissionMode } from './permission'
+import { globalShortcutProblem } from '../accelerator'
 
 export const Language = z.enum(['en-US', 'zh-CN'])
 export type Language = z.infer<typeof Language>
 
 export const Theme = z.enum(['light', 'dark', 'system'])
 export type Theme = z.infer<typeof Theme>
+
+/** An Electron accelerator that shows the window from anywhere; '' turns it off. */
+export const GlobalShortcut = z
+  .string()
+  .max(100)
+  .superRefine((value, ctx) => {
+    const problem = value === '' ? null : globalShortcutProblem(value)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
 
 /** The value type of every setting; defaults live in SETTINGS_DEFAULTS. */
 const settingFields = {
@@ -18,7 +28,11 @@ const settingFields = {
   /** Built-in agent tools switched off for new sessions (by tool name). */
   disabledAgentTools: z.array(z.string().min(1).max(100)).max(100),
   /** A new chat is named by its model after the first answer (else its first line stays). */
-  autoTitle: z.boolean()
+  autoTitle: z.boolean(),
+  /** The desktop app checks for, downloads and offers new versions (packaged builds only). */
+  autoUpdate: z.boolean(),
+  /** Shows the desktop app's window from anywhere; '' means no shortcut. */
+  globalShortcut: GlobalShortcut
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
@@ -27,7 +41,9 @@ export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(ty
   defaultPermissionMode: 'default',
   defaultWorkspaceDir: '',
   disabledAgentTools: [],
-  autoTitle: true
+  autoTitle: true,
+  autoUpdate: true,
+  globalShortcut: 'CommandOrControl+Shift+D'
 }
 
 /**

@@ -5,6 +5,7 @@ import type { RouteResult } from '@shared/contracts/envelope'
 import { BridgeClient, setBridgeForTesting } from '@renderer/api/bridge'
 import type { BridgeTransport } from '@renderer/api/transports'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import type { DesktopPort } from '../../../src/main/platform/types'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
 
@@ -12,9 +13,15 @@ import { createRouter } from '../../../src/main/routes'
  * Components under test talk to the real back end (presenters on a temp dir, the real router)
  * through an in-process transport that behaves like IPC.
  */
-export function useRealBridge(): { presenters: Presenters; calls: string[]; dispose(): Promise<void> } {
+export function useRealBridge(options: { desktop?: DesktopPort } = {}): {
+  presenters: Presenters
+  calls: string[]
+  dispose(): Promise<void>
+} {
   const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-renderer-'))
-  const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+  // `desktop`: the desktop shell's services, as the Electron app provides them.
+  const platform = { ...createNodePlatform({ dataDir, log: () => {} }), desktop: options.desktop }
+  const presenters = createPresenters(platform, { log: () => {} })
   const router = createRouter(presenters)
   const calls: string[] = []
   const transport: BridgeTransport = {
@@ -22,7 +29,9 @@ export function useRealBridge(): { presenters: Presenters; calls: string[]; disp
     invoke: async (route, input) => {
       calls.push(route)
       // Structured clone, like IPC: the renderer never shares objects with main.
-      return structuredClone(await router.invoke(route, structuredClone(input), { transport: 'test', clientId: 'r' })) as RouteResult
+      return structuredClone(
+        await router.invoke(route, structuredClone(input), { transport: 'test', clientId: 'r' })
+      ) as RouteResult
     },
     on: (listener) => presenters.events.subscribe((name, payload) => listener(name, structuredClone(payload)))
   }

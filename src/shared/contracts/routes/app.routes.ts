@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
 import { AppInfo } from '../../types/app'
+import { DesktopStatus } from '../../types/desktop'
 
 export const appGetInfo = defineRoute({
   name: 'app.getInfo',
@@ -20,9 +21,38 @@ export const appOpenExternal = defineRoute({
  */
 export const appPickFolder = defineRoute({
   name: 'app.pickFolder',
-  input: z.object({ title: z.string().max(200).optional(), defaultPath: z.string().max(4096).optional() }).strict(),
+  input: z
+    .object({ title: z.string().max(200).optional(), defaultPath: z.string().max(4096).optional() })
+    .strict(),
   output: z.discriminatedUnion('supported', [
     z.object({ supported: z.literal(false) }),
     z.object({ supported: z.literal(true), path: z.string().nullable() })
   ])
+})
+
+/** The desktop shell's state: updates, the global shortcut, links waiting for the user. */
+export const appGetDesktopStatus = defineRoute({
+  name: 'app.getDesktopStatus',
+  input: z.object({}).strict(),
+  output: DesktopStatus
+})
+
+/** Quits and installs a downloaded update; `restarting` is false when none is ready. */
+export const appInstallUpdate = defineRoute({
+  name: 'app.installUpdate',
+  input: z.object({}).strict(),
+  output: z.object({ restarting: z.boolean() })
+})
+
+/**
+ * The user's answer to a `deepchat-desk://` link. Only an accepted, still pending link changes
+ * anything; the id comes from `app.deepLink.received`.
+ */
+export const appResolveDeepLink = defineRoute({
+  name: 'app.resolveDeepLink',
+  input: z.object({ id: z.string().min(1).max(100), accept: z.boolean() }).strict(),
+  output: z.object({
+    added: z.array(z.string()),
+    skipped: z.array(z.object({ name: z.string(), reason: z.string() }))
+  })
 })

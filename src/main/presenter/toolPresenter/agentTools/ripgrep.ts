@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { ToolError } from './defineTool'
+import { asarUnpackedPath } from '../../../appResources'
 
 /** Finds the ripgrep binary shipped by @vscode/ripgrep (unpacked from asar in packaged builds). */
 export async function resolveBundledRipgrep(): Promise<string> {
@@ -11,7 +12,7 @@ export async function resolveBundledRipgrep(): Promise<string> {
   } catch (error) {
     throw missingRipgrep(error instanceof Error ? error.message : String(error))
   }
-  path = path.replace(`app.asar${'/'}`, 'app.asar.unpacked/').replace('app.asar\\', 'app.asar.unpacked\\')
+  path = asarUnpackedPath(path)
   if (!existsSync(path)) throw missingRipgrep(`no file at ${path}`)
   return path
 }

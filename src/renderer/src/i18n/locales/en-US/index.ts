@@ -6,6 +6,17 @@ import providers from './providers'
 import mcp from './mcp'
 import permissions from './permissions'
 import agentTools from './agentTools'
+import desktop from './desktop'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
-export default { ...common, ...chat, ...settings, ...settingsCommon, ...providers, ...mcp, ...permissions, ...agentTools }
+export default {
+  ...common,
+  ...chat,
+  ...settings,
+  ...settingsCommon,
+  ...providers,
+  ...mcp,
+  ...permissions,
+  ...agentTools,
+  ...desktop
+}

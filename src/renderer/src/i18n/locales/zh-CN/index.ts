@@ -6,5 +6,16 @@ import providers from './providers'
 import mcp from './mcp'
 import permissions from './permissions'
 import agentTools from './agentTools'
+import desktop from './desktop'
 
-export default { ...common, ...chat, ...settings, ...settingsCommon, ...providers, ...mcp, ...permissions, ...agentTools }
+export default {
+  ...common,
+  ...chat,
+  ...settings,
+  ...settingsCommon,
+  ...providers,
+  ...mcp,
+  ...permissions,
+  ...agentTools,
+  ...desktop
+}
