@@ -3,9 +3,20 @@ import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
 import vueParser from 'vue-eslint-parser'
 import globals from 'globals'
+import prettier from 'eslint-config-prettier'
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'coverage/**', '.electron-native/**', 'test/e2e/artifacts/**', 'release/**'] },
+  {
+    ignores: [
+      'out/**',
+      'dist/**',
+      'node_modules/**',
+      'coverage/**',
+      '.electron-native/**',
+      'test/e2e/artifacts/**',
+      'release/**'
+    ]
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],
@@ -26,6 +37,8 @@ export default tseslint.config(
       'vue/multiline-html-element-content-newline': 'off'
     }
   },
+  // Layout is Prettier's (npm run format); ESLint checks code, not whitespace.
+  prettier,
   {
     files: ['src/renderer/**/*.{ts,vue}', 'test/renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } }
@@ -34,14 +47,22 @@ export default tseslint.config(
     // Where code runs decides what it may import (docs/ARCHITECTURE.md).
     files: ['src/main/**/*.ts'],
     ignores: ['src/main/electron/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'electron only in src/main/electron/' }] }] }
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'electron', message: 'electron only in src/main/electron/' }] }
+      ]
+    }
   },
   {
     files: ['src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['electron', 'vue', 'pinia'], patterns: [{ group: ['node:*'], message: 'src/shared runs everywhere: no node modules' }] }
+        {
+          paths: ['electron', 'vue', 'pinia'],
+          patterns: [{ group: ['node:*'], message: 'src/shared runs everywhere: no node modules' }]
+        }
       ]
     }
   },
@@ -50,7 +71,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: ['electron'], patterns: [{ group: ['node:*', '**/main/**'], message: 'the renderer never imports node or main code' }] }
+        {
+          paths: ['electron'],
+          patterns: [
+            { group: ['node:*', '**/main/**'], message: 'the renderer never imports node or main code' }
+          ]
+        }
       ]
     }
   }

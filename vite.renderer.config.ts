@@ -9,7 +9,9 @@ const root = import.meta.dirname
 export default defineConfig({
   root: resolve(root, 'src/renderer'),
   define: { __APP_VERSION__: JSON.stringify('dev') },
-  resolve: { alias: { '@renderer': resolve(root, 'src/renderer/src'), '@shared': resolve(root, 'src/shared') } },
+  resolve: {
+    alias: { '@renderer': resolve(root, 'src/renderer/src'), '@shared': resolve(root, 'src/shared') }
+  },
   plugins: [vue(), tailwindcss()],
   server: { host: '127.0.0.1', port: 5174 }
 })

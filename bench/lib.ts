@@ -8,7 +8,11 @@ export async function timed(fn: () => unknown | Promise<unknown>): Promise<numbe
 }
 
 /** Runs `fn` `runs` times after `warmup` runs and returns the sorted durations in ms. */
-export async function sample(fn: () => unknown | Promise<unknown>, runs: number, warmup = 3): Promise<number[]> {
+export async function sample(
+  fn: () => unknown | Promise<unknown>,
+  runs: number,
+  warmup = 3
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn()
   const times: number[] = []
   for (let i = 0; i < runs; i++) times.push(await timed(fn))
@@ -25,9 +29,16 @@ export function median(sorted: number[]): number {
 }
 
 /** One result line: `name  value unit  (goal ...)  PASS|MISS`. */
-export function report(name: string, value: number, unit: string, goal: { max?: number; min?: number }): boolean {
+export function report(
+  name: string,
+  value: number,
+  unit: string,
+  goal: { max?: number; min?: number }
+): boolean {
   const pass = (goal.max === undefined || value <= goal.max) && (goal.min === undefined || value >= goal.min)
   const goalText = goal.max !== undefined ? `goal <= ${goal.max}` : `goal >= ${goal.min}`
-  console.log(`${name.padEnd(48)} ${value.toFixed(unit === 'x' ? 2 : 1).padStart(10)} ${unit.padEnd(10)} (${goalText})  ${pass ? 'PASS' : 'MISS'}`)
+  console.log(
+    `${name.padEnd(48)} ${value.toFixed(unit === 'x' ? 2 : 1).padStart(10)} ${unit.padEnd(10)} (${goalText})  ${pass ? 'PASS' : 'MISS'}`
+  )
   return pass
 }

@@ -21,7 +21,10 @@ const { modelLimitsFrom } = await import('../src/main/presenter/agentRuntimePres
 
 // The fake server belongs to the test program; it is loaded by path (see provider-stream.bench.ts).
 interface FakeLlmFixture {
-  startFakeLlm(options: { kind: 'openai'; script: () => { steps: unknown[] } }): Promise<{ baseUrl: string; close(): Promise<void> }>
+  startFakeLlm(options: {
+    kind: 'openai'
+    script: () => { steps: unknown[] }
+  }): Promise<{ baseUrl: string; close(): Promise<void> }>
   manyTokens(count: number, token?: string): unknown
 }
 const FIXTURE = '../test/fixtures/llm/fakeLlm.ts'
@@ -32,7 +35,10 @@ const WINDOW = 1_000
 
 async function main(): Promise<void> {
   const { startFakeLlm, manyTokens } = (await import(FIXTURE)) as FakeLlmFixture
-  const steps: unknown[] = [manyTokens(TOKENS, 'tok '), { type: 'usage', promptTokens: 10, completionTokens: TOKENS }]
+  const steps: unknown[] = [
+    manyTokens(TOKENS, 'tok '),
+    { type: 'usage', promptTokens: 10, completionTokens: TOKENS }
+  ]
   const server = await startFakeLlm({ kind: 'openai', script: () => ({ steps }) })
   const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-bench-loop-'))
   const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
@@ -71,16 +77,24 @@ async function main(): Promise<void> {
   })
 
   async function wholeTurn(): Promise<void> {
-    const accepted = await runtime.sendMessage({ text: 'Write a lot.', newSession: { providerId: 'bench', modelId: 'bench-model' } })
+    const accepted = await runtime.sendMessage({
+      text: 'Write a lot.',
+      newSession: { providerId: 'bench', modelId: 'bench-model' }
+    })
     await runtime.idle(accepted.sessionId)
     const message = presenters.sessions.messages.require(accepted.assistantMessageId!)
     const text = message.blocks.find((b) => b.kind === 'content')?.text ?? ''
-    if (message.status !== 'sent' || text.length !== TOKENS * 4) throw new Error(`turn failed: ${message.status}, ${text.length} chars`)
+    if (message.status !== 'sent' || text.length !== TOKENS * 4)
+      throw new Error(`turn failed: ${message.status}, ${text.length} chars`)
   }
 
   async function rawStream(): Promise<void> {
     let chars = 0
-    const request: LLMRequest = { providerId: 'bench', modelId: 'bench-model', messages: [{ role: 'user', content: 'Write a lot.' }] }
+    const request: LLMRequest = {
+      providerId: 'bench',
+      modelId: 'bench-model',
+      messages: [{ role: 'user', content: 'Write a lot.' }]
+    }
     for await (const event of presenters.llmProviders.coreStream(request, new AbortController().signal)) {
       if (event.type === 'text') chars += event.content.length
     }
@@ -109,9 +123,13 @@ async function main(): Promise<void> {
   }
   for (const list of [baseline, loop, early, late]) list.sort((a, b) => a - b)
   console.log(`raw coreStream, ${TOKENS} tokens:            median ${median(baseline).toFixed(1)} ms`)
-  console.log(`whole loop turn, ${TOKENS} tokens:           median ${median(loop).toFixed(1)} ms (${deltaEvents} delta events in ${2 * RUNS + 3} turns)`)
+  console.log(
+    `whole loop turn, ${TOKENS} tokens:           median ${median(loop).toFixed(1)} ms (${deltaEvents} delta events in ${2 * RUNS + 3} turns)`
+  )
   console.log(`loop time per token near token 1,000:      median ${(median(early) * 1000).toFixed(2)} µs`)
-  console.log(`loop time per token near token ${TOKENS.toLocaleString('en')}:     median ${(median(late) * 1000).toFixed(2)} µs`)
+  console.log(
+    `loop time per token near token ${TOKENS.toLocaleString('en')}:     median ${(median(late) * 1000).toFixed(2)} µs`
+  )
   const a = report('loop turn / raw coreStream', median(loop) / median(baseline), 'x', { max: 1.3 })
   const b = report('per-token cost near 20,000 / near 1,000', median(late) / median(early), 'x', { max: 1.2 })
   await presenters.dispose()
@@ -125,7 +143,10 @@ async function main(): Promise<void> {
  * into a few large events, which would hide any per-token cost) and records how long the loop
  * works on each before asking for the next.
  */
-async function* measured(source: AsyncIterable<LLMCoreStreamEvent>, costs: Array<{ token: number; ms: number; tokens: number }>): AsyncGenerator<LLMCoreStreamEvent> {
+async function* measured(
+  source: AsyncIterable<LLMCoreStreamEvent>,
+  costs: Array<{ token: number; ms: number; tokens: number }>
+): AsyncGenerator<LLMCoreStreamEvent> {
   let token = 0
   for await (const event of source) {
     const pieces = event.type === 'text' ? event.content.match(/[^ ]* ?/g)!.filter(Boolean) : [null]
@@ -143,7 +164,9 @@ async function* measured(source: AsyncIterable<LLMCoreStreamEvent>, costs: Array
  * shared machine (one 5 ms preemption would otherwise outweigh a thousand 1 µs tokens).
  */
 function perToken(costs: Array<{ token: number; ms: number; tokens: number }>, at: number): number {
-  const window = costs.filter((c) => c.token >= at - WINDOW / 2 && c.token < at + WINDOW / 2).map((c) => c.ms / c.tokens)
+  const window = costs
+    .filter((c) => c.token >= at - WINDOW / 2 && c.token < at + WINDOW / 2)
+    .map((c) => c.ms / c.tokens)
   if (window.length === 0) return NaN
   window.sort((x, y) => x - y)
   const kept = window.slice(0, Math.ceil(window.length * 0.99))

@@ -53,7 +53,16 @@ async function presenterRig(c: BenchCase): Promise<Rig> {
   const sqlite = new SqlitePresenter({ file: join(dir, 'bench.db') })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const mcp = new McpPresenter({ config, events, shellEnv }) // resolved at launch, as in the app
-  for (const id of ids) await mcp.addServer({ id, name: id, type: 'stdio', command: c.command, args: c.args, env: c.env, enabled: false })
+  for (const id of ids)
+    await mcp.addServer({
+      id,
+      name: id,
+      type: 'stdio',
+      command: c.command,
+      args: c.args,
+      env: c.env,
+      enabled: false
+    })
   return {
     async startOne(id) {
       const view = await mcp.startServer(id)
@@ -64,7 +73,8 @@ async function presenterRig(c: BenchCase): Promise<Rig> {
       const begin = performance.now()
       const views = await Promise.all(ids.map((id) => mcp.startServer(id)))
       const took = performance.now() - begin
-      if (views.some((v) => v.status.state !== 'running')) throw new Error('a server failed to start in parallel')
+      if (views.some((v) => v.status.state !== 'running'))
+        throw new Error('a server failed to start in parallel')
       return took
     },
     async stopAll() {
@@ -93,7 +103,11 @@ async function rawStart(c: BenchCase, env: Record<string, string>): Promise<Chil
         send({ id: 2, method: 'tools/list', params: {} })
       } else if (id === 2) done()
     })
-    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })
+    send({
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } }
+    })
   })
   child.removeAllListeners('exit')
   return child
@@ -129,7 +143,9 @@ async function rawRig(c: BenchCase): Promise<Rig> {
 /** The first start (one-off costs: shown, not the baseline), then the slowest of ten single starts. */
 async function singles(rig: Rig): Promise<{ first: number; slowest: number }> {
   const warm = performance.now()
-  await (await rig.startOne(ids[0]))()
+  await (
+    await rig.startOne(ids[0])
+  )()
   const first = performance.now() - warm
   let slowest = 0
   for (const id of ids) {
@@ -181,10 +197,34 @@ await shellEnv() // resolved once at launch in the app too; not part of a server
 console.log(`${availableParallelism()} CPUs`)
 const cases: BenchCase[] = [
   // No runtime to load: what a parallel start costs our side (spawn, handshake, catalog, state).
-  { label: 'shell server (no Node), 800 ms startup wait', command: '/bin/sh', args: [join(fixtures, 'shellServer.sh')], env: { STARTUP_DELAY_S: '0.8' }, gated: true },
-  { label: 'minimal Node server (no SDK), 800 ms startup wait', command: process.execPath, args: [join(fixtures, 'minimalServer.mjs')], env: { STARTUP_DELAY_MS: '800' }, gated: true },
-  { label: 'SDK server, 800 ms startup wait', command: process.execPath, args: [join(fixtures, 'slowStartServer.mjs')], env: { STARTUP_DELAY_MS: '800' }, gated: false },
-  { label: 'SDK server, no startup wait (CPU-bound)', command: process.execPath, args: [join(fixtures, 'testServer.mjs')], env: {}, gated: false }
+  {
+    label: 'shell server (no Node), 800 ms startup wait',
+    command: '/bin/sh',
+    args: [join(fixtures, 'shellServer.sh')],
+    env: { STARTUP_DELAY_S: '0.8' },
+    gated: true
+  },
+  {
+    label: 'minimal Node server (no SDK), 800 ms startup wait',
+    command: process.execPath,
+    args: [join(fixtures, 'minimalServer.mjs')],
+    env: { STARTUP_DELAY_MS: '800' },
+    gated: true
+  },
+  {
+    label: 'SDK server, 800 ms startup wait',
+    command: process.execPath,
+    args: [join(fixtures, 'slowStartServer.mjs')],
+    env: { STARTUP_DELAY_MS: '800' },
+    gated: false
+  },
+  {
+    label: 'SDK server, no startup wait (CPU-bound)',
+    command: process.execPath,
+    args: [join(fixtures, 'testServer.mjs')],
+    env: {},
+    gated: false
+  }
 ]
 const results: boolean[] = []
 for (const c of cases) results.push(await run(c))

@@ -9,7 +9,10 @@ import { median, report, timed } from './lib'
 // The fake server belongs to the test program (tsconfig.test.json), which this bench's
 // program does not include; it is loaded by path and typed by the little it is used for.
 interface FakeLlmFixture {
-  startFakeLlm(options: { kind: 'openai'; script: () => { steps: unknown[] } }): Promise<{ baseUrl: string; close(): Promise<void> }>
+  startFakeLlm(options: {
+    kind: 'openai'
+    script: () => { steps: unknown[] }
+  }): Promise<{ baseUrl: string; close(): Promise<void> }>
   manyTokens(count: number, token?: string): unknown
 }
 const FIXTURE = '../test/fixtures/llm/fakeLlm.ts'
@@ -38,15 +41,27 @@ function memoryConfig(): ProviderConfigPort {
 async function main(): Promise<void> {
   // The same steps array every time: the server renders the 20,000-token body once.
   const { startFakeLlm, manyTokens } = (await import(FIXTURE)) as FakeLlmFixture
-  const steps: unknown[] = [manyTokens(TOKENS, 'tok '), { type: 'usage', promptTokens: 10, completionTokens: TOKENS }]
+  const steps: unknown[] = [
+    manyTokens(TOKENS, 'tok '),
+    { type: 'usage', promptTokens: 10, completionTokens: TOKENS }
+  ]
   const server = await startFakeLlm({ kind: 'openai', script: () => ({ steps }) })
   const providers = new LlmProviderPresenter({ config: memoryConfig(), events: { emit: () => {} } })
-  await providers.addProvider({ id: 'bench', kind: 'openai', name: 'Bench', baseUrl: server.baseUrl, apiKey: 'sk-bench-000000000000' })
+  await providers.addProvider({
+    id: 'bench',
+    kind: 'openai',
+    name: 'Bench',
+    baseUrl: server.baseUrl,
+    apiKey: 'sk-bench-000000000000'
+  })
   const messages = [{ role: 'user' as const, content: 'Write a lot.' }]
 
   async function viaCoreStream(): Promise<number> {
     let chars = 0
-    for await (const event of providers.coreStream({ providerId: 'bench', modelId: 'gpt-4o', messages }, new AbortController().signal)) {
+    for await (const event of providers.coreStream(
+      { providerId: 'bench', modelId: 'gpt-4o', messages },
+      new AbortController().signal
+    )) {
       if (event.type === 'text') chars += event.content.length
       if (event.type === 'error') throw new Error(`coreStream failed: ${event.error_message}`)
     }
@@ -57,7 +72,12 @@ async function main(): Promise<void> {
     const response = await fetch(`${server.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-000000000000' },
-      body: JSON.stringify({ model: 'gpt-4o', messages, stream: true, stream_options: { include_usage: true } })
+      body: JSON.stringify({
+        model: 'gpt-4o',
+        messages,
+        stream: true,
+        stream_options: { include_usage: true }
+      })
     })
     const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader()
     let buffer = ''
@@ -107,7 +127,9 @@ async function main(): Promise<void> {
   console.log(`ratio of medians: ${(measuredMs / baselineMs).toFixed(2)}x`)
   // The headline is the median of back-to-back pair ratios: both runs of a pair see the same
   // machine load, which matters on a shared 2-core box.
-  const pass = report('provider-stream coreStream / fetch+SSE (paired)', median(sorted(pairRatios)), 'x', { max: 1.5 })
+  const pass = report('provider-stream coreStream / fetch+SSE (paired)', median(sorted(pairRatios)), 'x', {
+    max: 1.5
+  })
   await server.close()
   process.exitCode = pass ? 0 : 1
 }

@@ -28,12 +28,20 @@ const plan = { workspaceDir: workspace, writableWorkspace: true }
 
 async function runOnce(command: string, sandboxed: boolean): Promise<number> {
   const start = performance.now()
-  const info = await manager.start({ sessionId: 'bench', command, cwd: workspace, logDir: root, keepStdin: false, sandbox: sandboxed ? plan : undefined })
+  const info = await manager.start({
+    sessionId: 'bench',
+    command,
+    cwd: workspace,
+    logDir: root,
+    keepStdin: false,
+    sandbox: sandboxed ? plan : undefined
+  })
   await manager.waitForExitOrYield('bench', info.processId, 30_000)
   const elapsed = performance.now() - start
   const done = manager.info('bench', info.processId)
   manager.forget('bench', info.processId)
-  if (done.exitCode !== 0 || done.sandboxed !== sandboxed) throw new Error(`${command} (sandboxed: ${sandboxed}) failed: ${JSON.stringify(done)}`)
+  if (done.exitCode !== 0 || done.sandboxed !== sandboxed)
+    throw new Error(`${command} (sandboxed: ${sandboxed}) failed: ${JSON.stringify(done)}`)
   return elapsed
 }
 
@@ -56,8 +64,11 @@ let pass = true
 for (const command of ['true', 'ls']) {
   const [plain, boxed] = await measure(command)
   const added = median(boxed) - median(plain)
-  console.log(`${command}: plain median ${median(plain).toFixed(1)} ms, sandboxed median ${median(boxed).toFixed(1)} ms, ratio ${(median(boxed) / median(plain)).toFixed(2)} x (${status.kind})`)
-  pass = report(`sandbox adds per command, \`${command}\` (median)`, added, 'ms', { max: GOAL_ADDED_MS }) && pass
+  console.log(
+    `${command}: plain median ${median(plain).toFixed(1)} ms, sandboxed median ${median(boxed).toFixed(1)} ms, ratio ${(median(boxed) / median(plain)).toFixed(2)} x (${status.kind})`
+  )
+  pass =
+    report(`sandbox adds per command, \`${command}\` (median)`, added, 'ms', { max: GOAL_ADDED_MS }) && pass
 }
 
 await manager.killAll()

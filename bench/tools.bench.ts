@@ -26,7 +26,10 @@ const workspace = join(root, 'ws')
 
 function generateTree(): number {
   let needles = 0
-  const filler = Array.from({ length: 40 }, (_, i) => `export const value${i} = compute(${i}) // some ordinary source text`).join('\n')
+  const filler = Array.from(
+    { length: 40 },
+    (_, i) => `export const value${i} = compute(${i}) // some ordinary source text`
+  ).join('\n')
   writeFileSync(join(root, 'placeholder'), '')
   mkdirSync(workspace)
   writeFileSync(join(workspace, '.gitignore'), '*.log\nbuild/\n')
@@ -36,7 +39,10 @@ function generateTree(): number {
     for (let f = 0; f < FILES_PER_DIR; f++) {
       const hasNeedle = (d * FILES_PER_DIR + f) % 67 === 0
       if (hasNeedle) needles++
-      writeFileSync(join(dir, `file${f}.${f % 3 === 0 ? 'ts' : f % 3 === 1 ? 'js' : 'md'}`), hasNeedle ? `${filler}\nconst needle_${f} = true\n` : filler)
+      writeFileSync(
+        join(dir, `file${f}.${f % 3 === 0 ? 'ts' : f % 3 === 1 ? 'js' : 'md'}`),
+        hasNeedle ? `${filler}\nconst needle_${f} = true\n` : filler
+      )
     }
   }
   return needles
@@ -46,7 +52,11 @@ function generateTree(): number {
  * Alternates baseline and candidate run by run, so load from other processes on a shared
  * machine hits both alike instead of skewing whichever phase it lands in.
  */
-async function interleaved(baseline: () => Promise<unknown>, candidate: () => Promise<unknown>, runs: number): Promise<[number[], number[]]> {
+async function interleaved(
+  baseline: () => Promise<unknown>,
+  candidate: () => Promise<unknown>,
+  runs: number
+): Promise<[number[], number[]]> {
   for (let i = 0; i < 3; i++) {
     await baseline()
     await candidate()
@@ -73,7 +83,9 @@ async function interleaved(baseline: () => Promise<unknown>, candidate: () => Pr
 
 function rawRipgrep(pattern: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(rgPath, ['--no-config', '--line-number', '--no-require-git', pattern, workspace], { stdio: ['ignore', 'pipe', 'ignore'] })
+    const child = spawn(rgPath, ['--no-config', '--line-number', '--no-require-git', pattern, workspace], {
+      stdio: ['ignore', 'pipe', 'ignore']
+    })
     let bytes = 0
     child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length))
     child.on('error', reject)
@@ -90,7 +102,11 @@ const mcpTools: McpServerTool[] = Array.from({ length: 1000 }, (_, i) => ({
   // Every 40th tool collides with another server's tool, and a few with built-ins.
   name: i % 100 === 0 ? 'read' : `tool_${i % 40 === 0 ? 'shared' : i}`,
   description: `Tool number ${i} does something useful with its arguments.`,
-  inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' } }, required: ['query'] }
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string' }, limit: { type: 'number' } },
+    required: ['query']
+  }
 }))
 const tools = new ToolPresenter({
   mcp: { listTools: async () => mcpTools, callTool: async () => ({ content: [], isError: false }) },
@@ -100,7 +116,8 @@ const tools = new ToolPresenter({
 })
 const ctx = { sessionId: 'bench', workspaceDir: workspace, permissionMode: 'default' }
 let callId = 0
-const callTool = (name: string, args: unknown) => tools.callTool({ id: `b${++callId}`, name, arguments: JSON.stringify(args) }, ctx)
+const callTool = (name: string, args: unknown) =>
+  tools.callTool({ id: `b${++callId}`, name, arguments: JSON.stringify(args) }, ctx)
 
 console.log(`tree: ${DIRS * FILES_PER_DIR} files, ${needles} needle lines`)
 
@@ -110,12 +127,25 @@ const grepArgs = { pattern: 'needle_\\d+', case: 'sensitive', max_results: 1000 
 const grepResult = await callTool('grep', grepArgs)
 const grepMatches = (grepResult.rawData.toolResult.data as { matches: unknown[] }).matches.length
 if (grepMatches !== needles) throw new Error(`grep found ${grepMatches} matches, expected ${needles}`)
-const [rawGrep, toolGrep] = await interleaved(() => rawRipgrep('needle_\\d+'), () => callTool('grep', grepArgs), 21)
-console.log(`grep: raw rg median ${median(rawGrep).toFixed(1)} ms, grep tool median ${median(toolGrep).toFixed(1)} ms`)
+const [rawGrep, toolGrep] = await interleaved(
+  () => rawRipgrep('needle_\\d+'),
+  () => callTool('grep', grepArgs),
+  21
+)
+console.log(
+  `grep: raw rg median ${median(rawGrep).toFixed(1)} ms, grep tool median ${median(toolGrep).toFixed(1)} ms`
+)
 let pass = report('grep tool / raw rg (median)', median(toolGrep) / median(rawGrep), 'x', { max: 1.2 })
 
 // glob
-const fgOptions = { cwd: workspace, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore: ['**/node_modules/**', '**/.git/**'] }
+const fgOptions = {
+  cwd: workspace,
+  dot: true,
+  onlyFiles: true,
+  followSymbolicLinks: false,
+  suppressErrors: true,
+  ignore: ['**/node_modules/**', '**/.git/**']
+}
 const rawFiles = await fg('**/*.ts', fgOptions)
 const expected = rawFiles.length
 const globResult = await callTool('glob', { pattern: '**/*.ts', max_results: 1000 })
@@ -123,25 +153,44 @@ const globData = globResult.rawData.toolResult.data as { total: number; files: s
 if (globData.total !== expected) throw new Error(`glob found ${globData.total} files, fast-glob ${expected}`)
 // The tool must return the right 1,000 in the right order, not just the right count.
 const depth = (p: string): number => p.split('/').length
-const expectedFirst = rawFiles.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, 1000)
-if (globData.files.join('\n') !== expectedFirst.join('\n')) throw new Error('glob returned other files or another order than ranked fast-glob results')
-const [rawGlob, toolGlob] = await interleaved(() => fg('**/*.ts', fgOptions), () => callTool('glob', { pattern: '**/*.ts', max_results: 1000 }), 31)
-console.log(`glob: raw fast-glob median ${median(rawGlob).toFixed(1)} ms, glob tool median ${median(toolGlob).toFixed(1)} ms`)
-pass = report('glob tool / raw fast-glob (median)', median(toolGlob) / median(rawGlob), 'x', { max: 1.3 }) && pass
+const expectedFirst = rawFiles
+  .sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))
+  .slice(0, 1000)
+if (globData.files.join('\n') !== expectedFirst.join('\n'))
+  throw new Error('glob returned other files or another order than ranked fast-glob results')
+const [rawGlob, toolGlob] = await interleaved(
+  () => fg('**/*.ts', fgOptions),
+  () => callTool('glob', { pattern: '**/*.ts', max_results: 1000 }),
+  31
+)
+console.log(
+  `glob: raw fast-glob median ${median(rawGlob).toFixed(1)} ms, glob tool median ${median(toolGlob).toFixed(1)} ms`
+)
+pass =
+  report('glob tool / raw fast-glob (median)', median(toolGlob) / median(rawGlob), 'x', { max: 1.3 }) && pass
 // The tool turns off fast-glob's `unique` when one walk cannot repeat a path; against a
 // baseline that skips it too, the ratio shows the tool's own cost (.gitignore, ranking, call).
-const [plainGlob, toolGlob2] = await interleaved(() => fg('**/*.ts', { ...fgOptions, unique: false }), () => callTool('glob', { pattern: '**/*.ts', max_results: 1000 }), 31)
-console.log(`glob tool / fast-glob with unique: false (median) ${(median(toolGlob2) / median(plainGlob)).toFixed(2)} x (informational)`)
+const [plainGlob, toolGlob2] = await interleaved(
+  () => fg('**/*.ts', { ...fgOptions, unique: false }),
+  () => callTool('glob', { pattern: '**/*.ts', max_results: 1000 }),
+  31
+)
+console.log(
+  `glob tool / fast-glob with unique: false (median) ${(median(toolGlob2) / median(plainGlob)).toFixed(2)} x (informational)`
+)
 const fuzzy = await sample(() => callTool('glob', { pattern: 'module42 file7' }), 10)
 console.log(`glob fuzzy query median ${median(fuzzy).toFixed(1)} ms (informational)`)
 
 // getAllToolDefinitions
 const definitions = await tools.getAllToolDefinitions(ctx)
 if (definitions.length !== 1000 + 9) throw new Error(`expected 1009 definitions, got ${definitions.length}`)
-if (new Set(definitions.map((d) => d.function.name)).size !== definitions.length) throw new Error('duplicate tool names')
+if (new Set(definitions.map((d) => d.function.name)).size !== definitions.length)
+  throw new Error('duplicate tool names')
 const defs = await sample(() => tools.getAllToolDefinitions(ctx), 200, 20)
 pass = report('getAllToolDefinitions, 1,000 MCP tools (median)', median(defs), 'ms', { max: 5 }) && pass
-console.log(`getAllToolDefinitions p95 ${defs[Math.floor(defs.length * 0.95)].toFixed(2)} ms (informational; includes GC pauses)`)
+console.log(
+  `getAllToolDefinitions p95 ${defs[Math.floor(defs.length * 0.95)].toFixed(2)} ms (informational; includes GC pauses)`
+)
 
 await tools.dispose()
 sqlite.close()

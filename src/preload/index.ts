@@ -11,7 +11,8 @@ contextBridge.exposeInMainWorld('deepchat', {
     return ipcRenderer.invoke(ROUTE_CHANNEL, { route, input })
   },
   on(listener: (name: string, payload: unknown) => void): () => void {
-    const wrapped = (_event: IpcRendererEvent, message: EventMessage) => listener(message.name, message.payload)
+    const wrapped = (_event: IpcRendererEvent, message: EventMessage) =>
+      listener(message.name, message.payload)
     ipcRenderer.on(EVENT_CHANNEL, wrapped)
     return () => {
       ipcRenderer.removeListener(EVENT_CHANNEL, wrapped)

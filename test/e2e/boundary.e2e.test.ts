@@ -34,7 +34,9 @@ function lastUserText(request: RecordedRequest): string {
 }
 
 function toolMessages(request: RecordedRequest): string[] {
-  return ((request.body as any).messages as any[]).filter((m) => m.role === 'tool').map((m) => String(typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+  return ((request.body as any).messages as any[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => String(typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
 }
 
 beforeAll(async () => {
@@ -65,7 +67,18 @@ beforeAll(async () => {
       name: 'Fake',
       baseUrl: llm.baseUrl,
       apiKey: API_KEY,
-      models: [{ id: 'm', name: 'M', contextLength: 128_000, maxOutputTokens: 4096, vision: false, toolCalling: true, reasoning: false, enabled: true }],
+      models: [
+        {
+          id: 'm',
+          name: 'M',
+          contextLength: 128_000,
+          maxOutputTokens: 4096,
+          vision: false,
+          toolCalling: true,
+          reasoning: false,
+          enabled: true
+        }
+      ],
       maxRetries: 0
     }
   })
@@ -89,7 +102,9 @@ async function settle(sessionId: string): Promise<string> {
 }
 
 async function pending(sessionId: string): Promise<any[]> {
-  return (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true })).interactions.map((i) => i.request.request)
+  return (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true })).interactions.map(
+    (i) => i.request.request
+  )
 }
 
 describe('the permission boundary through the headless host', () => {
@@ -102,7 +117,10 @@ describe('the permission boundary through the headless host', () => {
         toolCall('c4', 'exec', { command: 'cat ~/.bashrc' })
       )
     ])
-    const { sessionId } = await bridge.call(chatSendMessage, { text: 'case-no-folder', newSession: { workspaceDir: null } })
+    const { sessionId } = await bridge.call(chatSendMessage, {
+      text: 'case-no-folder',
+      newSession: { workspaceDir: null }
+    })
     expect(await settle(sessionId)).toBe('awaiting_interaction')
     const asked = await pending(sessionId)
     expect(asked.map((r) => r.tool).sort()).toEqual(['exec', 'exec', 'write', 'write'])
@@ -119,13 +137,20 @@ describe('the permission boundary through the headless host', () => {
     const outside = mkdtempSync(join(tmpdir(), 'deepchat-e2e-out-'))
     const target = join(outside, 'not-yet.txt')
     symlinkSync(target, join(workspace, 'link.txt'))
-    scripts.set('case-dangling', [callsReply(toolCall('d1', 'write', { path: 'link.txt', content: 'through the link' })), textReply('Done.')])
-    const { sessionId, assistantMessageId } = await bridge.call(chatSendMessage, { text: 'case-dangling', newSession: { workspaceDir: workspace } })
+    scripts.set('case-dangling', [
+      callsReply(toolCall('d1', 'write', { path: 'link.txt', content: 'through the link' })),
+      textReply('Done.')
+    ])
+    const { sessionId, assistantMessageId } = await bridge.call(chatSendMessage, {
+      text: 'case-dangling',
+      newSession: { workspaceDir: workspace }
+    })
     expect(await settle(sessionId)).toBe('awaiting_interaction')
     const [request] = await pending(sessionId)
     expect(request).toMatchObject({ type: 'write', paths: [target] })
     expect(existsSync(target)).toBe(false)
-    const [interaction] = (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true })).interactions
+    const [interaction] = (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true }))
+      .interactions
     await bridge.call(chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId!,
@@ -152,9 +177,17 @@ describe('the permission boundary through the headless host', () => {
         toolCall('s6', 'exec', { command: 'grep -r sk-boundary .' })
       )
     ])
-    const { sessionId } = await bridge.call(chatSendMessage, { text: 'case-secrets', newSession: { workspaceDir: home } })
+    const { sessionId } = await bridge.call(chatSendMessage, {
+      text: 'case-secrets',
+      newSession: { workspaceDir: home }
+    })
     expect(await settle(sessionId)).toBe('awaiting_interaction')
-    const second = llm.generationRequests().find((r, i, all) => lastUserText(r).includes('case-secrets') && all.indexOf(r) > 0 && toolMessages(r).length > 0)!
+    const second = llm
+      .generationRequests()
+      .find(
+        (r, i, all) =>
+          lastUserText(r).includes('case-secrets') && all.indexOf(r) > 0 && toolMessages(r).length > 0
+      )!
     const results = toolMessages(second)
     expect(results).toHaveLength(4)
     for (const result of results) expect(result).not.toContain(API_KEY)

@@ -9,12 +9,30 @@ import { startFakeLlm, type FakeLlm, type FakeResponse } from '../fixtures/llm/f
 import { patternPng } from '../fixtures/llm/fakeImages'
 import { splitScript, userTexts } from '../main/subagents/helpers'
 import { artifactPath, launchBrowser } from './helpers/browser'
-import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHost, textReply, toolCall, type ChatHost } from './helpers/chatHost'
+import {
+  callsReply,
+  openChat,
+  seriousA11yViolations,
+  sendFromInput,
+  startChatHost,
+  textReply,
+  toolCall,
+  type ChatHost
+} from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- provider request bodies are read by shape */
 
 const IMAGE = patternPng(240, 160)
-const EVERYTHING = join(import.meta.dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js')
+const EVERYTHING = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js'
+)
 const LONG_OPERATION = 'trigger-long-running-operation'
 /** How long each child keeps working, so its row is seen running before it completes. */
 const CHILD_WORK_MS = { alpha: 1500, beta: 6000 }
@@ -47,14 +65,31 @@ function parentReply(body: any): FakeResponse {
     )
   }
   if (text.includes('delegate a write')) {
-    return callsReply(toolCall('s2', 'subagent_orchestrator', { mode: 'parallel', tasks: [{ slotId: 'self', title: 'Note writer', prompt: 'Write the note outside.' }] }))
+    return callsReply(
+      toolCall('s2', 'subagent_orchestrator', {
+        mode: 'parallel',
+        tasks: [{ slotId: 'self', title: 'Note writer', prompt: 'Write the note outside.' }]
+      })
+    )
   }
-  if (text.includes('run the slow tool')) return callsReply(toolCall('m1', LONG_OPERATION, { duration: 3, steps: 3 }))
+  if (text.includes('run the slow tool'))
+    return callsReply(toolCall('m1', LONG_OPERATION, { duration: 3, steps: 3 }))
   if (text.includes('pick a fruit')) {
-    return callsReply(toolCall('q1', 'deepchat_question', { question: 'Which fruit?', options: [{ label: 'Apple' }, { label: 'Pear', description: 'the green one' }] }))
+    return callsReply(
+      toolCall('q1', 'deepchat_question', {
+        question: 'Which fruit?',
+        options: [{ label: 'Apple' }, { label: 'Pear', description: 'the green one' }]
+      })
+    )
   }
   if (text.includes('ask and let me skip')) {
-    return callsReply(toolCall('q2', 'deepchat_question', { question: 'Any preference?', options: [{ label: 'Tea' }, { label: 'Coffee' }], custom: false }))
+    return callsReply(
+      toolCall('q2', 'deepchat_question', {
+        question: 'Any preference?',
+        options: [{ label: 'Tea' }, { label: 'Coffee' }],
+        custom: false
+      })
+    )
   }
   return textReply(`You said: ${text}`)
 }
@@ -64,7 +99,9 @@ function childReply(handoff: string, body: any): FakeResponse {
   if (handoff.includes('Write the note outside.')) {
     const last = body.messages[body.messages.length - 1]
     if (last.role === 'tool') return textReply(`NOTE-WRITTEN: ${String(last.content).slice(0, 80)}`)
-    return callsReply(toolCall('w1', 'write', { path: join(outside, 'child-note.txt'), content: 'from the child' }))
+    return callsReply(
+      toolCall('w1', 'write', { path: join(outside, 'child-note.txt'), content: 'from the child' })
+    )
   }
   const name = handoff.includes('Find alpha.') ? 'alpha' : 'beta'
   return {
@@ -78,7 +115,9 @@ function childReply(handoff: string, body: any): FakeResponse {
 
 async function setTheme(theme: 'light' | 'dark', page: Page): Promise<void> {
   await chat.bridge.call(configUpdateSettings, { patch: { theme } })
-  await expect.poll(() => page.locator('html').getAttribute('class')).toSatisfy((c: string | null) => (theme === 'dark') === Boolean(c?.includes('dark')))
+  await expect
+    .poll(() => page.locator('html').getAttribute('class'))
+    .toSatisfy((c: string | null) => (theme === 'dark') === Boolean(c?.includes('dark')))
 }
 
 /** Screenshots in both themes (ending in light) with an axe check of each. */
@@ -120,7 +159,18 @@ beforeAll(async () => {
       name: 'Fake Gemini',
       baseUrl: gemini.baseUrl,
       apiKey: 'gemini-test-0123456789',
-      models: [{ id: 'gemini-fake-image', name: 'Gemini image fake', contextLength: 32_000, maxOutputTokens: 8192, vision: true, toolCalling: true, reasoning: false, enabled: true }],
+      models: [
+        {
+          id: 'gemini-fake-image',
+          name: 'Gemini image fake',
+          contextLength: 32_000,
+          maxOutputTokens: 8192,
+          vision: true,
+          toolCalling: true,
+          reasoning: false,
+          enabled: true
+        }
+      ],
       maxRetries: 0
     }
   })
@@ -148,10 +198,16 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(await rows.nth(1).getByTestId('subagent-row-title').textContent()).toContain('Beta survey')
     // The call's own row says what it runs, and its progress doesn't start by repeating the mode.
     const orchestrator = answer.locator('[data-testid="tool-call"][data-tool="subagent_orchestrator"]')
-    expect(await orchestrator.getByTestId('tool-call-summary').textContent()).toBe('Alpha survey, Beta survey')
+    expect(await orchestrator.getByTestId('tool-call-summary').textContent()).toBe(
+      'Alpha survey, Beta survey'
+    )
     expect(await orchestrator.getByTestId('tool-call-server').textContent()).toContain('agent-subagents')
-    await expect.poll(() => orchestrator.getByTestId('tool-call-progress').textContent()).toMatch(/^parallel · 2 subagents · /)
-    expect((await orchestrator.getByTestId('tool-call-toggle').innerText()).replace(/\s+/g, ' ')).not.toMatch(/\b(\w+) \1\b/)
+    await expect
+      .poll(() => orchestrator.getByTestId('tool-call-progress').textContent())
+      .toMatch(/^parallel · 2 subagents · /)
+    expect((await orchestrator.getByTestId('tool-call-toggle').innerText()).replace(/\s+/g, ' ')).not.toMatch(
+      /\b(\w+) \1\b/
+    )
     await expect.poll(() => rows.nth(1).getAttribute('data-status'), { timeout: 10_000 }).toBe('running')
     // Alpha finishes first while Beta still works: the rows update one by one.
     await expect.poll(() => rows.nth(0).getAttribute('data-status'), { timeout: 10_000 }).toBe('completed')
@@ -174,12 +230,20 @@ describe('chat blocks against the served host and a fake provider', () => {
     await page.waitForURL(new RegExp(`#/chat/${childId}$`))
     await expect.poll(() => lastAssistant(page).textContent(), { timeout: 10_000 }).toContain('BETA-RESULT')
     const parentItem = page.locator(`[data-testid="session-item"][data-session-id="${parentId}"]`)
-    const nested = page.locator(`[data-testid="session-item"][data-session-id="${parentId}"] ~ [data-testid="session-child"]`)
+    const nested = page.locator(
+      `[data-testid="session-item"][data-session-id="${parentId}"] ~ [data-testid="session-child"]`
+    )
     await expect.poll(() => nested.count()).toBe(2)
     expect(await parentItem.count()).toBe(1)
-    expect(await page.locator(`[data-testid="session-child"][data-session-id="${childId}"] a`).getAttribute('aria-current')).toBe('page')
+    expect(
+      await page
+        .locator(`[data-testid="session-child"][data-session-id="${childId}"] a`)
+        .getAttribute('aria-current')
+    ).toBe('page')
     // Two children of one slot are told apart by their tasks; the slot stands beside each.
-    expect(await nested.getByTestId('session-title').allTextContents()).toEqual(expect.arrayContaining(['Alpha survey', 'Beta survey']))
+    expect(await nested.getByTestId('session-title').allTextContents()).toEqual(
+      expect.arrayContaining(['Alpha survey', 'Beta survey'])
+    )
     expect(await nested.getByTestId('session-slot').allTextContents()).toEqual(['Self', 'Self'])
     await shootBothThemes(page, 'subagent-child')
 
@@ -188,7 +252,10 @@ describe('chat blocks against the served host and a fake provider', () => {
     await page.reload()
     const stored = lastAssistant(page).getByTestId('subagent-row')
     await expect.poll(() => stored.count(), { timeout: 10_000 }).toBe(2)
-    expect(await stored.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual(['completed', 'completed'])
+    expect(await stored.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')))).toEqual([
+      'completed',
+      'completed'
+    ])
     expect(await stored.nth(1).getAttribute('data-child-session-id')).toBe(childId)
     expect(errors).toEqual([])
     await page.close()
@@ -201,7 +268,9 @@ describe('chat blocks against the served host and a fake provider', () => {
     await dialog.waitFor({ timeout: 15_000 })
     // Named by its task (slot · title), with the child's own call arguments.
     expect(await dialog.getByTestId('permission-subagent').textContent()).toContain('Self · Note writer')
-    expect(await dialog.getByTestId('permission-paths').textContent()).toContain(join(outside, 'child-note.txt'))
+    expect(await dialog.getByTestId('permission-paths').textContent()).toContain(
+      join(outside, 'child-note.txt')
+    )
     await expect.poll(() => dialog.getByTestId('permission-args').textContent()).toContain('from the child')
     expect(await dialog.getByTestId('permission-args').textContent()).toContain('child-note.txt')
     const row = lastAssistant(page).getByTestId('subagent-row')
@@ -215,16 +284,31 @@ describe('chat blocks against the served host and a fake provider', () => {
     await dialog.waitFor({ state: 'detached' })
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('completed')
     await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    expect(existsSync(join(outside, 'child-note.txt')) && readFileSync(join(outside, 'child-note.txt'), 'utf8')).toBe('from the child')
+    expect(
+      existsSync(join(outside, 'child-note.txt')) && readFileSync(join(outside, 'child-note.txt'), 'utf8')
+    ).toBe('from the child')
     expect(await lastAssistant(page).getByTestId('markdown').last().textContent()).toContain('NOTE-WRITTEN')
     expect(errors).toEqual([])
     await page.close()
   })
 
   it("shows an MCP tool's progress on its row while it runs", async () => {
-    await chat.bridge.call(mcpAdd, { server: { id: 'everything', name: 'Everything demo', type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], enabled: true } })
+    await chat.bridge.call(mcpAdd, {
+      server: {
+        id: 'everything',
+        name: 'Everything demo',
+        type: 'stdio',
+        command: process.execPath,
+        args: [EVERYTHING, 'stdio'],
+        enabled: true
+      }
+    })
     await expect
-      .poll(async () => (await chat.bridge.call(mcpList, {})).servers.find((s) => s.id === 'everything')?.status.state, { timeout: 30_000 })
+      .poll(
+        async () =>
+          (await chat.bridge.call(mcpList, {})).servers.find((s) => s.id === 'everything')?.status.state,
+        { timeout: 30_000 }
+      )
       .toBe('running')
     const { page, errors } = await open()
     await sendFromInput(page, 'run the slow tool')
@@ -232,12 +316,16 @@ describe('chat blocks against the served host and a fake provider', () => {
     const dialog = page.getByTestId('permission-dialog')
     await dialog.waitFor({ timeout: 15_000 })
     // The dialog names the server as the user called it, with the id rules match on beside it.
-    await expect.poll(() => dialog.getByTestId('permission-server-name').textContent()).toBe('Everything demo')
+    await expect
+      .poll(() => dialog.getByTestId('permission-server-name').textContent())
+      .toBe('Everything demo')
     expect(await dialog.getByTestId('permission-server-id').textContent()).toBe('everything')
     await page.screenshot({ path: artifactPath('mcp-permission-light.png') })
     await dialog.getByTestId('permission-allow-once').click()
     const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`)
-    await expect.poll(() => tool.getByTestId('tool-call-progress').textContent(), { timeout: 10_000 }).toMatch(/^[12]\/3$/)
+    await expect
+      .poll(() => tool.getByTestId('tool-call-progress').textContent(), { timeout: 10_000 })
+      .toMatch(/^[12]\/3$/)
     // The row says which server the tool comes from (its display name).
     expect(await tool.getByTestId('tool-call-name').textContent()).toBe(LONG_OPERATION)
     expect(await tool.getByTestId('tool-call-server').textContent()).toContain('Everything demo')
@@ -245,11 +333,22 @@ describe('chat blocks against the served host and a fake provider', () => {
     await expect.poll(() => tool.getAttribute('data-status'), { timeout: 15_000 }).toBe('success')
     expect(await tool.getByTestId('tool-call-progress').count()).toBe(0)
     await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    expect(await lastAssistant(page).getByTestId('markdown').last().textContent()).toContain('Long running operation completed')
+    expect(await lastAssistant(page).getByTestId('markdown').last().textContent()).toContain(
+      'Long running operation completed'
+    )
     await shootBothThemes(page, 'mcp-tool-row')
     // Stored with the block: a reload still names the server.
     await page.reload()
-    await expect.poll(() => lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`).getByTestId('tool-call-server').textContent(), { timeout: 10_000 }).toContain('Everything demo')
+    await expect
+      .poll(
+        () =>
+          lastAssistant(page)
+            .locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`)
+            .getByTestId('tool-call-server')
+            .textContent(),
+        { timeout: 10_000 }
+      )
+      .toContain('Everything demo')
     expect(errors).toEqual([])
     await page.close()
   }, 120_000)
@@ -262,7 +361,9 @@ describe('chat blocks against the served host and a fake provider', () => {
     const answer = lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     const image = answer.getByTestId('image-open').locator('img')
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(240)
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(240)
     expect(await image.evaluate((img: HTMLImageElement) => img.naturalHeight)).toBe(160)
     expect((await image.getAttribute('alt'))?.trim()).toBeTruthy()
     expect(await answer.getByTestId('markdown').first().textContent()).toContain('Here is your picture.')
@@ -273,9 +374,9 @@ describe('chat blocks against the served host and a fake provider', () => {
     await viewer.waitFor()
     const large = viewer.locator('img')
     expect(await large.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240)
-    expect(await large.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)).toBeGreaterThan(
-      await image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)
-    )
+    expect(
+      await large.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width)
+    ).toBeGreaterThan(await image.evaluate((img: HTMLImageElement) => img.getBoundingClientRect().width))
     expect(await large.getAttribute('alt')).toBe(await image.getAttribute('alt'))
     await shootBothThemes(page, 'image-viewer')
     await page.keyboard.press('Escape')
@@ -285,7 +386,11 @@ describe('chat blocks against the served host and a fake provider', () => {
     // The image is part of the stored message: a reload shows it again.
     await page.reload()
     const reloaded = lastAssistant(page).getByTestId('image-open').locator('img')
-    await expect.poll(() => reloaded.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: 10_000 }).toBe(240)
+    await expect
+      .poll(() => reloaded.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 10_000
+      })
+      .toBe(240)
     expect(errors).toEqual([])
     await page.close()
   })

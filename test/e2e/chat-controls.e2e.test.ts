@@ -18,7 +18,8 @@ function reply(body: any): FakeResponse {
   if (text.includes('many lines')) {
     // About 8 s of steady output, tall enough to scroll.
     const steps: FakeResponse = { steps: [] }
-    for (let i = 0; i < 160; i++) steps.steps.push({ type: 'text', text: [`Line ${i} of a long answer.\n\n`] }, { type: 'delay', ms: 50 })
+    for (let i = 0; i < 160; i++)
+      steps.steps.push({ type: 'text', text: [`Line ${i} of a long answer.\n\n`] }, { type: 'delay', ms: 50 })
     return steps
   }
   if (text.includes('fail once') && !failedOnce) {
@@ -46,7 +47,9 @@ describe('chat controls', () => {
     const list = page.getByTestId('message-list')
     const gap = () => list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)
     // While following, the bottom stays in view as lines arrive.
-    await expect.poll(() => list.evaluate((el) => el.scrollHeight > el.clientHeight * 2), { timeout: 15_000 }).toBe(true)
+    await expect
+      .poll(() => list.evaluate((el) => el.scrollHeight > el.clientHeight * 2), { timeout: 15_000 })
+      .toBe(true)
     expect(await gap()).toBeLessThan(200) // at most the batch that just arrived
     // Scrolled up: the position holds while the answer keeps growing.
     await list.hover()
@@ -54,7 +57,9 @@ describe('chat controls', () => {
     await page.getByTestId('jump-to-latest').waitFor()
     const held = await list.evaluate((el) => el.scrollTop)
     const heightBefore = await list.evaluate((el) => el.scrollHeight)
-    await expect.poll(() => list.evaluate((el) => el.scrollHeight), { timeout: 10_000 }).toBeGreaterThan(heightBefore + 100)
+    await expect
+      .poll(() => list.evaluate((el) => el.scrollHeight), { timeout: 10_000 })
+      .toBeGreaterThan(heightBefore + 100)
     expect(Math.abs((await list.evaluate((el) => el.scrollTop)) - held)).toBeLessThan(5)
     await page.getByTestId('jump-to-latest').click()
     await expect.poll(gap).toBeLessThan(200)
@@ -71,7 +76,9 @@ describe('chat controls', () => {
     const error = failed.getByTestId('error-block')
     expect(await error.textContent()).toContain('upstream exploded')
     await error.getByTestId('error-retry').click()
-    await expect.poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 }).toContain('Answer number')
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 })
+      .toContain('Answer number')
     expect(await page.getByTestId('error-block').count()).toBe(0)
     await page.close()
   })
@@ -93,10 +100,16 @@ describe('chat controls', () => {
     await expect.poll(() => answer.textContent(), { timeout: 15_000 }).toContain('Answer number')
     const first = await answer.getByTestId('markdown').textContent()
     await answer.getByTestId('message-retry').click()
-    await expect.poll(async () => page.getByTestId('assistant-message').last().getByTestId('markdown').textContent(), { timeout: 15_000 }).not.toBe(first)
+    await expect
+      .poll(async () => page.getByTestId('assistant-message').last().getByTestId('markdown').textContent(), {
+        timeout: 15_000
+      })
+      .not.toBe(first)
     expect(await page.getByTestId('assistant-message').count()).toBe(1) // the old answer left the list
     const original = page.url()
-    await expect.poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status')).toBe('sent')
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'))
+      .toBe('sent')
     await page.getByTestId('assistant-message').last().getByTestId('message-fork').click()
     await expect.poll(() => page.url()).not.toBe(original)
     const forkedId = page.url().split('/chat/')[1]

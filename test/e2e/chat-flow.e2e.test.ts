@@ -6,7 +6,16 @@ import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { startFakeLlm, type FakeLlm, type FakeResponse } from '../fixtures/llm/fakeLlm'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
-import { callsReply, openChat, seriousA11yViolations, sendFromInput, startChatHost, textReply, toolCall, type ChatHost } from './helpers/chatHost'
+import {
+  callsReply,
+  openChat,
+  seriousA11yViolations,
+  sendFromInput,
+  startChatHost,
+  textReply,
+  toolCall,
+  type ChatHost
+} from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
 
@@ -24,7 +33,9 @@ let thinking: FakeLlm
 
 /** A second provider in Anthropic's format: it streams reasoning (thinking) before its calls. */
 function thinkingReply(body: any): FakeResponse {
-  const answered = body.messages.some((m: any) => Array.isArray(m.content) && m.content.some((c: any) => c.type === 'tool_result'))
+  const answered = body.messages.some(
+    (m: any) => Array.isArray(m.content) && m.content.some((c: any) => c.type === 'tool_result')
+  )
   if (answered) return textReply('All done.')
   return {
     steps: [
@@ -32,7 +43,12 @@ function thinkingReply(body: any): FakeResponse {
       {
         type: 'tool_calls',
         calls: [
-          toolCall('p1', 'update_plan', { plan: [{ step: 'Look around', status: 'completed' }, { step: 'Say hello', status: 'in_progress' }] }),
+          toolCall('p1', 'update_plan', {
+            plan: [
+              { step: 'Look around', status: 'completed' },
+              { step: 'Say hello', status: 'in_progress' }
+            ]
+          }),
           toolCall('x1', 'exec', { command: 'echo hello-terminal' })
         ]
       }
@@ -53,9 +69,22 @@ function reply(body: any): FakeResponse {
   const last = body.messages[body.messages.length - 1]
   if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 120)}`)
   const text = lastUserText(body)
-  if (text.includes('markdown please')) return { steps: [{ type: 'text', text: MARKDOWN_ANSWER }, { type: 'usage', promptTokens: 31, completionTokens: 57 }] }
-  if (text.includes('write outside')) return callsReply(toolCall('w1', 'write', { path: join(outside, `note-${Date.now()}.txt`), content: 'hello from the model' }))
-  if (text.includes('remove things')) return callsReply(toolCall('e1', 'exec', { command: `rm -rf ${outside}/junk && echo removed` }))
+  if (text.includes('markdown please'))
+    return {
+      steps: [
+        { type: 'text', text: MARKDOWN_ANSWER },
+        { type: 'usage', promptTokens: 31, completionTokens: 57 }
+      ]
+    }
+  if (text.includes('write outside'))
+    return callsReply(
+      toolCall('w1', 'write', {
+        path: join(outside, `note-${Date.now()}.txt`),
+        content: 'hello from the model'
+      })
+    )
+  if (text.includes('remove things'))
+    return callsReply(toolCall('e1', 'exec', { command: `rm -rf ${outside}/junk && echo removed` }))
   if (text.includes('ask me')) {
     return callsReply(
       toolCall('q1', 'deepchat_question', {
@@ -67,7 +96,8 @@ function reply(body: any): FakeResponse {
       })
     )
   }
-  if (text.includes('long story')) return { steps: [{ type: 'text', text: ['Once upon ', 'a time '] }, { type: 'stall' }] }
+  if (text.includes('long story'))
+    return { steps: [{ type: 'text', text: ['Once upon ', 'a time '] }, { type: 'stall' }] }
   return textReply(`You said: ${text}`)
 }
 
@@ -82,7 +112,8 @@ async function lastAssistant(page: Page) {
 beforeAll(async () => {
   // Only the chat that asks for it gets a model title; the others keep their first line.
   chat = await startChatHost((request) => reply(request.body), {
-    titleReply: (request) => (JSON.stringify(request.body).includes('name this chat') ? 'Named by the model' : '')
+    titleReply: (request) =>
+      JSON.stringify(request.body).includes('name this chat') ? 'Named by the model' : ''
   })
   outside = chat.outsideDir()
   thinking = await startFakeLlm({ kind: 'anthropic', script: (request) => thinkingReply(request.body) })
@@ -93,7 +124,18 @@ beforeAll(async () => {
       name: 'Fake Anthropic',
       baseUrl: thinking.baseUrl,
       apiKey: 'sk-ant-test-0123456789',
-      models: [{ id: 'claude-fake', name: 'Claude fake', contextLength: 200_000, maxOutputTokens: 8192, vision: false, toolCalling: true, reasoning: true, enabled: true }],
+      models: [
+        {
+          id: 'claude-fake',
+          name: 'Claude fake',
+          contextLength: 200_000,
+          maxOutputTokens: 8192,
+          vision: false,
+          toolCalling: true,
+          reasoning: true,
+          enabled: true
+        }
+      ],
       maxRetries: 0
     }
   })
@@ -144,7 +186,9 @@ describe('chat window against the served host and a fake provider', () => {
     await page.keyboard.press('Escape')
     expect(await dialog.isVisible()).toBe(true)
     // Focus starts on Deny (the safe answer) and stays inside the dialog.
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('permission-deny')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'permission-deny'
+    )
     await page.screenshot({ path: artifactPath('permission-light.png') })
     expect(await seriousA11yViolations(page)).toEqual([])
     await setTheme('dark')
@@ -164,7 +208,10 @@ describe('chat window against the served host and a fake provider', () => {
     expect(await answer.getByTestId('markdown').last().textContent()).toContain('Tool answered:')
     const written = chat.llm.generationRequests().at(-1)!.body as any
     const toolMessage = written.messages.find((m: any) => m.role === 'tool')
-    const path = String(JSON.parse((written.messages.find((m: any) => m.tool_calls)?.tool_calls[0].function.arguments) ?? '{}').path)
+    const path = String(
+      JSON.parse(written.messages.find((m: any) => m.tool_calls)?.tool_calls[0].function.arguments ?? '{}')
+        .path
+    )
     expect(existsSync(path) && readFileSync(path, 'utf8')).toBe('hello from the model')
     expect(toolMessage.content).not.toContain('denied')
     expect(errors).toEqual([])
@@ -203,10 +250,14 @@ describe('chat window against the served host and a fake provider', () => {
     expect(englishReasons.join(' ')).toMatch(/rm/)
     // The reasons follow the UI language (main sends codes beside the English text).
     await chat.bridge.call(configUpdateSettings, { patch: { language: 'zh-CN', theme: 'dark' } })
-    await expect.poll(() => rm.getByTestId('permission-subcommand-reason').first().textContent()).toMatch(/[\u4e00-\u9fff]/)
+    await expect
+      .poll(() => rm.getByTestId('permission-subcommand-reason').first().textContent())
+      .toMatch(/[\u4e00-\u9fff]/)
     await page.screenshot({ path: artifactPath('permission-command-zh-dark.png') })
     await chat.bridge.call(configUpdateSettings, { patch: { language: 'en-US', theme: 'light' } })
-    await expect.poll(() => rm.getByTestId('permission-subcommand-reason').allTextContents()).toEqual(englishReasons)
+    await expect
+      .poll(() => rm.getByTestId('permission-subcommand-reason').allTextContents())
+      .toEqual(englishReasons)
     await dialog.getByTestId('permission-deny').click()
     await dialog.waitFor({ state: 'detached' })
     await page.close()
@@ -272,7 +323,11 @@ describe('chat window against the served host and a fake provider', () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'tell me a long story')
     const answer = await lastAssistant(page)
-    await expect.poll(async () => (await page.getByTestId('assistant-message').last().textContent()) ?? '', { timeout: 15_000 }).toContain('Once upon')
+    await expect
+      .poll(async () => (await page.getByTestId('assistant-message').last().textContent()) ?? '', {
+        timeout: 15_000
+      })
+      .toContain('Once upon')
     await page.getByTestId('stop-button').click()
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 10_000 }).toBe('cancelled')
     expect(await answer.getByTestId('markdown').first().textContent()).toContain('Once upon a time')
@@ -292,14 +347,20 @@ describe('chat window against the served host and a fake provider', () => {
   it('edits a sent message and resends it: the old turn leaves the list', async () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'first version')
-    await expect.poll(async () => (await lastAssistant(page)).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await expect
+      .poll(async () => (await lastAssistant(page)).getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('sent')
     const user = page.getByTestId('user-message').first()
     await user.hover()
     await user.getByTestId('user-edit').click()
     await page.getByTestId('user-edit-input').fill('second version')
     await page.getByTestId('user-edit-send').click()
-    await expect.poll(async () => page.getByTestId('user-text').allTextContents(), { timeout: 15_000 }).toEqual(['second version'])
-    await expect.poll(async () => (await lastAssistant(page)).textContent(), { timeout: 15_000 }).toContain('You said: second version')
+    await expect
+      .poll(async () => page.getByTestId('user-text').allTextContents(), { timeout: 15_000 })
+      .toEqual(['second version'])
+    await expect
+      .poll(async () => (await lastAssistant(page)).textContent(), { timeout: 15_000 })
+      .toContain('You said: second version')
     expect(await page.getByTestId('assistant-message').count()).toBe(1)
     await page.close()
   })
@@ -307,7 +368,9 @@ describe('chat window against the served host and a fake provider', () => {
   it('finds an old message through history search and opens its chat', async () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'remember the word zeppelinfish')
-    await expect.poll(async () => (await lastAssistant(page)).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await expect
+      .poll(async () => (await lastAssistant(page)).getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('sent')
     const chatUrl = page.url()
     await page.getByTestId('new-chat').click()
     await page.getByTestId('chat-welcome').waitFor()

@@ -4,7 +4,15 @@ import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { sessionsGetSettings } from '@shared/contracts/routes/sessions.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
-import { FAKE_MODEL_ID, openChat, sendFromInput, seriousA11yViolations, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+import {
+  FAKE_MODEL_ID,
+  openChat,
+  sendFromInput,
+  seriousA11yViolations,
+  startChatHost,
+  textReply,
+  type ChatHost
+} from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
 
@@ -22,7 +30,18 @@ beforeAll(async () => {
       name: 'Second provider',
       baseUrl: chat.llm.baseUrl,
       apiKey: 'sk-test-0123456789abcd',
-      models: [{ id: 'second-model', name: 'Second model', contextLength: 128_000, maxOutputTokens: 8192, vision: false, toolCalling: true, reasoning: false, enabled: true }],
+      models: [
+        {
+          id: 'second-model',
+          name: 'Second model',
+          contextLength: 128_000,
+          maxOutputTokens: 8192,
+          vision: false,
+          toolCalling: true,
+          reasoning: false,
+          enabled: true
+        }
+      ],
       maxRetries: 0
     }
   })
@@ -36,7 +55,9 @@ afterAll(async () => {
 
 async function setTheme(theme: 'light' | 'dark', page: Page): Promise<void> {
   await chat.bridge.call(configUpdateSettings, { patch: { theme } })
-  await expect.poll(() => page.locator('html').getAttribute('class')).toSatisfy((c: string | null) => (theme === 'dark') === Boolean(c?.includes('dark')))
+  await expect
+    .poll(() => page.locator('html').getAttribute('class'))
+    .toSatisfy((c: string | null) => (theme === 'dark') === Boolean(c?.includes('dark')))
 }
 
 const toolNames = (body: any): string[] => ((body.tools ?? []) as any[]).map((t) => t.function.name)
@@ -45,7 +66,11 @@ describe('settings of an existing chat', () => {
   it('switches the model and a tool off on an open chat; the next request uses the new model without that tool', async () => {
     const { page, errors } = await openChat(browser, chat.host)
     await sendFromInput(page, 'first question')
-    await expect.poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), {
+        timeout: 15_000
+      })
+      .toBe('sent')
     await expect.poll(() => page.url()).toContain('/chat/')
     const sessionId = page.url().split('/chat/')[1]
     const first = chat.llm.generationRequests().at(-1)!.body as any
@@ -55,14 +80,21 @@ describe('settings of an existing chat', () => {
     const picker = page.getByTestId('model-picker')
     await expect.poll(() => picker.isEnabled()).toBe(true)
     await picker.selectOption({ label: 'Second model' })
-    await expect.poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.modelId).toBe('second-model')
+    await expect
+      .poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.modelId)
+      .toBe('second-model')
 
     await page.getByTestId('tools-button').click()
     const popover = page.getByTestId('tools-popover')
     await expect.poll(() => popover.getAttribute('data-scope')).toBe('session')
     await popover.getByTestId('tool-toggle-write').uncheck()
     await expect
-      .poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.tools.find((t) => t.name === 'write')?.enabled)
+      .poll(
+        async () =>
+          (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.tools.find(
+            (t) => t.name === 'write'
+          )?.enabled
+      )
       .toBe(false)
     await popover.getByTestId('mcp-state-deepchat-time').waitFor()
     for (const theme of ['light', 'dark'] as const) {
@@ -85,9 +117,13 @@ describe('settings of an existing chat', () => {
     expect(next.model).toBe('second-model')
     expect(toolNames(next)).not.toContain('write')
     expect(toolNames(next)).toContain('read')
-    await expect.poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 }).toContain(`Answer number ${answers}.`)
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 })
+      .toContain(`Answer number ${answers}.`)
     // The picker still shows the chat's model after the turn (the session record reloaded meanwhile).
-    expect(await picker.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Second model')
+    expect(await picker.evaluate((el) => (el as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe(
+      'Second model'
+    )
     expect(errors).toEqual([])
     await page.close()
   }, 60_000)
@@ -95,7 +131,11 @@ describe('settings of an existing chat', () => {
   it('asks before widening an open chat to full access and refuses a missing workspace folder', async () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'hello')
-    await expect.poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), {
+        timeout: 15_000
+      })
+      .toBe('sent')
     const sessionId = page.url().split('/chat/')[1]
     // No native dialog in a browser: the folder is typed.
     expect(await page.getByTestId('workspace-choose').count()).toBe(0)
@@ -104,18 +144,24 @@ describe('settings of an existing chat', () => {
     await page.getByTestId('confirm-dialog').waitFor()
     await page.screenshot({ path: artifactPath('full-access-confirm-light.png') })
     await page.getByTestId('confirm-ok').click()
-    await expect.poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.permissionMode).toBe('full_access')
+    await expect
+      .poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.permissionMode)
+      .toBe('full_access')
     await page.getByTestId('full-access-warning').waitFor()
 
     const field = page.getByTestId('workspace-input')
     await field.fill(`${chat.workspace}/does-not-exist`)
     await field.press('Enter')
     await expect.poll(() => page.getByTestId('settings-error').textContent()).toContain('existing folder')
-    expect((await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.workspaceDir).toBe(chat.workspace)
+    expect((await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.workspaceDir).toBe(
+      chat.workspace
+    )
     const other = chat.outsideDir()
     await field.fill(other)
     await field.press('Enter')
-    await expect.poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.workspaceDir).toBe(other)
+    await expect
+      .poll(async () => (await chat.bridge.call(sessionsGetSettings, { sessionId })).settings.workspaceDir)
+      .toBe(other)
     expect(await page.getByTestId('settings-error').count()).toBe(0)
     await page.close()
   }, 60_000)
@@ -135,7 +181,11 @@ describe('settings of an existing chat', () => {
     await page.getByTestId('workspace-input').fill('')
     await page.getByTestId('workspace-input').press('Enter')
     await sendFromInput(page, 'no folder please')
-    await expect.poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), {
+        timeout: 15_000
+      })
+      .toBe('sent')
     await page.getByTestId('workspace-scratch').waitFor()
     const sessionId = page.url().split('/chat/')[1]
     const { settings } = await chat.bridge.call(sessionsGetSettings, { sessionId })

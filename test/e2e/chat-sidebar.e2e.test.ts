@@ -3,7 +3,14 @@ import type { Browser } from 'playwright-core'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { sessionsList } from '@shared/contracts/routes/sessions.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
-import { openChat, seriousA11yViolations, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+import {
+  openChat,
+  seriousA11yViolations,
+  sendFromInput,
+  startChatHost,
+  textReply,
+  type ChatHost
+} from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
 
@@ -29,10 +36,16 @@ describe('sessions sidebar', () => {
     for (const text of ['alpha topic', 'beta topic']) {
       await page.getByTestId('new-chat').click()
       await sendFromInput(page, text)
-      await expect.poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+      await expect
+        .poll(() => page.getByTestId('assistant-message').last().getAttribute('data-status'), {
+          timeout: 15_000
+        })
+        .toBe('sent')
     }
     const titles = () => page.getByTestId('session-item').getByTestId('session-link').allTextContents()
-    await expect.poll(async () => (await titles()).map((t) => t.trim())).toEqual(['beta topic', 'alpha topic'])
+    await expect
+      .poll(async () => (await titles()).map((t) => t.trim()))
+      .toEqual(['beta topic', 'alpha topic'])
 
     // Rename through the inline field.
     const alpha = page.getByTestId('session-item').filter({ hasText: 'alpha topic' })
@@ -47,8 +60,12 @@ describe('sessions sidebar', () => {
     await renamed.hover()
     await renamed.getByTestId('session-pin').click()
     await page.getByTestId('session-group-pinned').waitFor()
-    expect((await page.getByTestId('session-group-pinned').textContent())?.includes('Renamed alpha')).toBe(true)
-    await expect.poll(async () => (await titles()).map((t) => t.trim())).toEqual(['Renamed alpha', 'beta topic'])
+    expect((await page.getByTestId('session-group-pinned').textContent())?.includes('Renamed alpha')).toBe(
+      true
+    )
+    await expect
+      .poll(async () => (await titles()).map((t) => t.trim()))
+      .toEqual(['Renamed alpha', 'beta topic'])
 
     // Delete asks first; Cancel keeps it, confirming removes it everywhere.
     const beta = page.getByTestId('session-item').filter({ hasText: 'beta topic' })

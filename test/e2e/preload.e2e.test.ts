@@ -13,7 +13,9 @@ describe('built preload', () => {
     const invoked: unknown[] = []
     const required: string[] = []
     const electron = {
-      contextBridge: { exposeInMainWorld: (key: string, api: Record<string, unknown>) => (exposed[key] = api) },
+      contextBridge: {
+        exposeInMainWorld: (key: string, api: Record<string, unknown>) => (exposed[key] = api)
+      },
       ipcRenderer: {
         invoke: async (channel: string, message: unknown) => invoked.push({ channel, message }),
         on: () => {},

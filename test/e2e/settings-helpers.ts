@@ -10,7 +10,11 @@ const AXE = join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'a
  * Opens the app on a settings section. The context bypasses CSP only so the axe script can be
  * injected; the app itself is unchanged.
  */
-export async function openSettings(browser: Browser, host: ServedHost, section: string): Promise<{ page: Page; errors: string[] }> {
+export async function openSettings(
+  browser: Browser,
+  host: ServedHost,
+  section: string
+): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 860 } })
   const page = await context.newPage()
   const errors: string[] = []
@@ -34,7 +38,9 @@ export async function gotoSection(page: Page, section: string): Promise<void> {
 export async function setTheme(page: Page, theme: 'light' | 'dark', section: string): Promise<void> {
   await gotoSection(page, 'general')
   await page.getByTestId(`theme-${theme}`).click()
-  await expect.poll(async () => ((await page.locator('html').getAttribute('class')) ?? '').includes('dark')).toBe(theme === 'dark')
+  await expect
+    .poll(async () => ((await page.locator('html').getAttribute('class')) ?? '').includes('dark'))
+    .toBe(theme === 'dark')
   await gotoSection(page, section)
 }
 
@@ -42,10 +48,24 @@ export async function setTheme(page: Page, theme: 'light' | 'dark', section: str
 export async function seriousViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run()
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5) }))
+    const result = await (
+      window as unknown as {
+        axe: {
+          run(): Promise<{
+            violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>
+          }>
+        }
+      }
+    ).axe.run()
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5)
+    }))
   })
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.targets.join(' ')}`)
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(' ')}`)
 }
 
 /** Screenshot plus axe check, in the current theme. */

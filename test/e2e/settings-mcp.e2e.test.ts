@@ -7,7 +7,16 @@ import { launchBrowser } from './helpers/browser'
 import { serve, type ServedHost } from './helpers/host'
 import { gotoSection, openSettings, relevantErrors, setTheme, shootAndCheck } from './settings-helpers'
 
-const EVERYTHING = join(import.meta.dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js')
+const EVERYTHING = join(
+  import.meta.dirname,
+  '..',
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js'
+)
 
 let browser: Browser
 let dataDir: string
@@ -25,7 +34,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true })
 })
 
-const card = (page: Page, name: string) => page.locator('[data-testid^="mcp-card-"]', { has: page.getByRole('heading', { name, exact: true }) })
+const card = (page: Page, name: string) =>
+  page.locator('[data-testid^="mcp-card-"]', { has: page.getByRole('heading', { name, exact: true }) })
 
 async function addStdioServer(page: Page, name: string, command: string, args: string[]): Promise<void> {
   await page.getByTestId('mcp-add').click()
@@ -45,7 +55,9 @@ describe('MCP servers settings in the browser', () => {
     await addStdioServer(page, 'everything', process.execPath, [EVERYTHING, 'stdio'])
 
     const everything = card(page, 'everything')
-    await expect.poll(() => everything.locator('[data-state]').getAttribute('data-state'), { timeout: 30_000 }).toBe('running')
+    await expect
+      .poll(() => everything.locator('[data-state]').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('running')
     await shootAndCheck(page, 'mcp-list-light')
 
     await everything.getByRole('button', { name: 'Tools & details' }).click()
@@ -62,7 +74,9 @@ describe('MCP servers settings in the browser', () => {
     expect(await page.getByTestId('tool-result-echo').count()).toBe(0)
     await shootAndCheck(page, 'mcp-tool-approval-light')
     await page.getByTestId('tool-allow-always-echo').click()
-    await expect.poll(() => page.getByTestId('tool-result-echo').textContent(), { timeout: 15_000 }).toContain('hello from the tools panel')
+    await expect
+      .poll(() => page.getByTestId('tool-result-echo').textContent(), { timeout: 15_000 })
+      .toContain('hello from the tools panel')
     await shootAndCheck(page, 'mcp-tool-result-light')
 
     await page.getByTestId('mcp-tab-logs').click()
@@ -70,7 +84,9 @@ describe('MCP servers settings in the browser', () => {
     await page.getByTestId('mcp-tab-resources').click()
     await page.getByTestId('mcp-resource-item').first().waitFor()
     await page.getByTestId('mcp-resource-item').first().click()
-    await expect.poll(() => page.getByTestId('mcp-resource-contents').textContent()).toMatch(/[a-z]+:\/\/\S+ · /)
+    await expect
+      .poll(() => page.getByTestId('mcp-resource-contents').textContent())
+      .toMatch(/[a-z]+:\/\/\S+ · /)
     await page.getByTestId('mcp-tab-prompts').click()
     await page.getByTestId('mcp-prompts-tab').waitFor()
     await page.keyboard.press('Escape')
@@ -100,7 +116,10 @@ describe('MCP servers settings in the browser', () => {
     await shootAndCheck(page, 'permissions-dark')
     await setTheme(page, 'light', 'permissions')
 
-    await page.locator('[data-rule-row]', { hasText: 'everything/echo' }).getByRole('button', { name: /Revoke/ }).click()
+    await page
+      .locator('[data-rule-row]', { hasText: 'everything/echo' })
+      .getByRole('button', { name: /Revoke/ })
+      .click()
     await page.getByTestId('rules-empty').waitFor()
     await page.reload()
     await page.getByTestId('settings-permissions').waitFor()
@@ -122,7 +141,11 @@ describe('MCP servers settings in the browser', () => {
     const { page } = await openSettings(browser, host, 'mcp')
     const json = JSON.stringify({
       mcpServers: {
-        'imported-stdio': { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { API_TOKEN: 'secret-token-value' } },
+        'imported-stdio': {
+          command: process.execPath,
+          args: [EVERYTHING, 'stdio'],
+          env: { API_TOKEN: 'secret-token-value' }
+        },
         'imported-http': { url: 'http://127.0.0.1:9/mcp' }
       }
     })
@@ -130,11 +153,17 @@ describe('MCP servers settings in the browser', () => {
     await page.getByTestId('mcp-import-json').fill(json)
     await shootAndCheck(page, 'mcp-import-light')
     await page.getByTestId('mcp-import-submit').click()
-    await expect.poll(() => page.getByTestId('mcp-import-result').textContent()).toContain('2 servers imported')
+    await expect
+      .poll(() => page.getByTestId('mcp-import-result').textContent())
+      .toContain('2 servers imported')
     await page.keyboard.press('Escape')
     await card(page, 'imported-stdio').waitFor()
     await card(page, 'imported-http').waitFor()
-    await expect.poll(() => card(page, 'imported-stdio').locator('[data-state]').getAttribute('data-state'), { timeout: 30_000 }).toBe('running')
+    await expect
+      .poll(() => card(page, 'imported-stdio').locator('[data-state]').getAttribute('data-state'), {
+        timeout: 30_000
+      })
+      .toBe('running')
 
     // The secret env value is masked in the edit form and in the export.
     await card(page, 'imported-stdio').getByRole('button', { name: 'Edit' }).click()
@@ -143,7 +172,9 @@ describe('MCP servers settings in the browser', () => {
     await page.keyboard.press('Escape')
     await page.getByTestId('mcp-export-open').click()
     const exported = await page.getByTestId('mcp-export-json').inputValue()
-    expect(Object.keys(JSON.parse(exported).mcpServers)).toEqual(expect.arrayContaining(['everything', 'imported-stdio', 'imported-http']))
+    expect(Object.keys(JSON.parse(exported).mcpServers)).toEqual(
+      expect.arrayContaining(['everything', 'imported-stdio', 'imported-http'])
+    )
     expect(exported).not.toContain('secret-token-value')
     await page.keyboard.press('Escape')
 
@@ -162,7 +193,9 @@ describe('MCP servers settings in the browser', () => {
     const running = await page.locator('[data-state="running"]').count()
     await page.getByTestId('mcp-filter-running').click()
     await expect.poll(() => page.locator('[data-testid^="mcp-card-"]').count()).toBe(running)
-    expect(await page.locator('[data-testid^="mcp-card-"] [data-state]:not([data-state="running"])').count()).toBe(0)
+    expect(
+      await page.locator('[data-testid^="mcp-card-"] [data-state]:not([data-state="running"])').count()
+    ).toBe(0)
     await page.getByTestId('mcp-filter-all').click()
     await page.context().close()
   }, 120_000)
@@ -171,7 +204,9 @@ describe('MCP servers settings in the browser', () => {
     const { page } = await openSettings(browser, host, 'mcp')
     await addStdioServer(page, 'broken', '/nonexistent/no-such-mcp-server', [])
     const broken = card(page, 'broken')
-    await expect.poll(() => broken.locator('[data-state]').getAttribute('data-state'), { timeout: 30_000 }).toBe('error')
+    await expect
+      .poll(() => broken.locator('[data-state]').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('error')
     const message = await broken.locator('[role="alert"]').textContent()
     expect(message?.trim().length).toBeGreaterThan(0)
     expect(message).toMatch(/ENOENT|not found|no-such-mcp-server|spawn/i)

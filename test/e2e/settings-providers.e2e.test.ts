@@ -19,7 +19,11 @@ beforeAll(async () => {
   browser = await launchBrowser()
   dataDir = mkdtempSync(join(tmpdir(), 'deepchat-e2e-providers-'))
   host = await serve(dataDir)
-  fake = await startFakeLlm({ kind: 'openai', models: ['fake-chat-large', 'fake-chat-small'], apiKey: API_KEY })
+  fake = await startFakeLlm({
+    kind: 'openai',
+    models: ['fake-chat-large', 'fake-chat-small'],
+    apiKey: API_KEY
+  })
 })
 
 afterAll(async () => {
@@ -34,7 +38,9 @@ describe('providers settings in the browser', () => {
     const { page, errors } = await openSettings(browser, host, 'providers')
     await page.getByTestId('providers-empty').waitFor()
     // The presets are listed before any is added.
-    expect(await page.getByTestId('providers-available').getByRole('button').allTextContents()).toContain('Ollama')
+    expect(await page.getByTestId('providers-available').getByRole('button').allTextContents()).toContain(
+      'Ollama'
+    )
     await shootAndCheck(page, 'providers-empty-light')
 
     await page.getByTestId('provider-add').click()
@@ -112,10 +118,14 @@ describe('agent tools settings in the browser', () => {
     // The app's own data folder can never be a workspace.
     await page.getByTestId('default-workspace').fill(dataDir)
     await page.getByTestId('default-workspace-save').click()
-    await expect.poll(() => page.getByTestId('settings-status').textContent()).toContain('data folder cannot be a workspace')
+    await expect
+      .poll(() => page.getByTestId('settings-status').textContent())
+      .toContain('data folder cannot be a workspace')
     await page.getByTestId('default-workspace').fill(workspace)
     await page.getByTestId('default-workspace-save').click()
-    await expect.poll(() => page.getByTestId('settings-status').textContent()).toBe('Default workspace saved.')
+    await expect
+      .poll(() => page.getByTestId('settings-status').textContent())
+      .toBe('Default workspace saved.')
     await shootAndCheck(page, 'settings-general-workspace-light')
 
     await page.reload()
@@ -130,7 +140,9 @@ describe('agent tools settings in the browser', () => {
     await gotoSection(page, 'general')
     await page.getByTestId('language-select').selectOption('zh-CN')
     await setTheme(page, 'dark', 'agent-tools')
-    await expect.poll(() => page.getByTestId('settings-nav-agent-tools').textContent()).toContain('智能体工具')
+    await expect
+      .poll(() => page.getByTestId('settings-nav-agent-tools').textContent())
+      .toContain('智能体工具')
     await shootAndCheck(page, 'agent-tools-zh-dark')
     for (const section of ['providers', 'mcp', 'permissions']) {
       await gotoSection(page, section)

@@ -16,6 +16,11 @@ describe('Electron transport', () => {
     const form = reactive({ server: { name: 'everything', args: ['stdio'], env: { TOKEN: 'x' } } })
     expect(() => structuredClone(form)).toThrow()
     await expect(transport.invoke('mcp.addServer', form)).resolves.toEqual({ ok: true, data: {} })
-    expect(sent).toEqual([{ route: 'mcp.addServer', input: { server: { name: 'everything', args: ['stdio'], env: { TOKEN: 'x' } } } }])
+    expect(sent).toEqual([
+      {
+        route: 'mcp.addServer',
+        input: { server: { name: 'everything', args: ['stdio'], env: { TOKEN: 'x' } } }
+      }
+    ])
   })
 })

@@ -12,7 +12,9 @@ describe('translations', () => {
     expect(keys(messages['zh-CN']).sort()).toEqual(english)
     for (const locale of Object.values(messages)) {
       for (const key of keys(locale)) {
-        const text = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], locale)
+        const text = key
+          .split('.')
+          .reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], locale)
         expect(String(text).trim(), key).not.toBe('')
       }
     }

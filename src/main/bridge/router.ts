@@ -75,7 +75,11 @@ export class Router {
   }
 
   /** Typed call for tests and in-process callers. Throws the envelope as an AppError. */
-  async call<R extends RouteDef>(def: R, input: RouteInput<R>, context?: CallContext): Promise<RouteOutput<R>> {
+  async call<R extends RouteDef>(
+    def: R,
+    input: RouteInput<R>,
+    context?: CallContext
+  ): Promise<RouteOutput<R>> {
     const result = await this.invoke(def.name, input, context ?? { transport: 'test', clientId: 'test' })
     if (!result.ok) {
       throw new AppError(result.error.code, result.error.message, result.error.details)

@@ -15,12 +15,14 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     const eq = arg.indexOf('=')
     const name = eq === -1 ? arg.slice(2) : arg.slice(2, eq)
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1)
-    if (!['port', 'data-dir'].includes(name)) throw new Error(`unknown flag: --${name} (known: --port, --data-dir)`)
+    if (!['port', 'data-dir'].includes(name))
+      throw new Error(`unknown flag: --${name} (known: --port, --data-dir)`)
     if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`)
     values.set(name, value)
   }
   const port = Number(values.get('port') ?? env.DEEPCHAT_PORT ?? 0)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535, got ${values.get('port')}`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port must be 0-65535, got ${values.get('port')}`)
   const dataDir = resolve(values.get('data-dir') ?? env.DEEPCHAT_DATA_DIR ?? defaultDataDir())
   return { port, dataDir }
 }

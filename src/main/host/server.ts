@@ -65,7 +65,9 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
     const refusal = checkUpgrade(req, token, origin)
     if (refusal) {
       log(`bridge connection refused: ${refusal.reason}`)
-      socket.end(`HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+      socket.end(
+        `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`
+      )
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req))
@@ -116,7 +118,11 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   }
 }
 
-function checkUpgrade(req: IncomingMessage, token: string, origin: string): { status: number; reason: string } | null {
+function checkUpgrade(
+  req: IncomingMessage,
+  token: string,
+  origin: string
+): { status: number; reason: string } | null {
   const url = new URL(req.url ?? '/', origin)
   if (url.pathname !== BRIDGE_PATH) return { status: 404, reason: 'Not Found' }
   const requestOrigin = req.headers.origin

@@ -44,7 +44,9 @@ export class FileSecretStore implements SecretStore {
 
   private load(): Record<string, string> {
     if (this.cache) return this.cache
-    this.cache = existsSync(this.file) ? (JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>) : {}
+    this.cache = existsSync(this.file)
+      ? (JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, string>)
+      : {}
     return this.cache
   }
 

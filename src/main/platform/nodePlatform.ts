@@ -20,7 +20,8 @@ export function createNodePlatform(options: { dataDir: string; log?: (line: stri
     secretsFile,
     async openExternal(url) {
       // Headless: the user is at a browser already; best effort to open the system one.
-      const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
+      const opener =
+        process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
       try {
         await execa(opener, [url], { detached: true, stdio: 'ignore' })
       } catch {

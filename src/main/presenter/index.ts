@@ -8,7 +8,12 @@ import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
-import { CommandPermissionService, FilePermissionService, PermissionPresenter, PermissionRuleStore } from './permission'
+import {
+  CommandPermissionService,
+  FilePermissionService,
+  PermissionPresenter,
+  PermissionRuleStore
+} from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
 import { Sandbox } from './sandbox'
@@ -21,7 +26,11 @@ import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
 import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentState'
-import { createSessionSettingsPort, createUserSessionSettings, type UserSessionSettings } from './agentRuntimePresenter/sessionSettingsPort'
+import {
+  createSessionSettingsPort,
+  createUserSessionSettings,
+  type UserSessionSettings
+} from './agentRuntimePresenter/sessionSettingsPort'
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
@@ -83,13 +92,22 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     nativeBinding: platform.sqliteNativeBinding
   })
   // Private data folder, and reaping of the commands a crashed host left behind.
-  const hygiene = startProcessHygiene({ dataDir: platform.userDataDir, databaseFile: DATABASE_FILE, secretsFiles: [platform.secretsFile], log })
+  const hygiene = startProcessHygiene({
+    dataDir: platform.userDataDir,
+    databaseFile: DATABASE_FILE,
+    secretsFiles: [platform.secretsFile],
+    log
+  })
   const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
   const workspaces = new Workspaces({ dataDir: platform.userDataDir })
   // The data folder is outside every boundary (tools and the sandbox); its secrets file no tool may touch.
-  const appData = { dataDir: platform.userDataDir, secretsFiles: [platform.secretsFile], scratchRoot: workspaces.scratchRoot }
+  const appData = {
+    dataDir: platform.userDataDir,
+    secretsFiles: [platform.secretsFile],
+    scratchRoot: workspaces.scratchRoot
+  }
   const sandbox = new Sandbox({ appData })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
@@ -110,8 +128,16 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   // Servers start in the background: a slow or broken one never delays the app.
   void mcp.startEnabledServers()
   // The chat loop owns the tools' runtime port: plans land in the running turn, snapshots on the tape.
-  const runtimePort = new LoopRuntimePort({ events, tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId })
-  const agentState = new SessionAgentStateStore(sqlite, Date.now, () => config.getSettings().disabledAgentTools)
+  const runtimePort = new LoopRuntimePort({
+    events,
+    tape,
+    tapeOf: (sessionId) => sessions.require(sessionId).tapeId
+  })
+  const agentState = new SessionAgentStateStore(
+    sqlite,
+    Date.now,
+    () => config.getSettings().disabledAgentTools
+  )
   const memory = new MemoryPresenter({ sqlite, config })
   const skills = new SkillPresenter({
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
@@ -180,7 +206,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     log,
     autoTitle: () => config.getSettings().autoTitle,
     workspaces: {
-      forNewChat: (requested) => newChatWorkspace(requested, config.getSettings().defaultWorkspaceDir, workspaces),
+      forNewChat: (requested) =>
+        newChatWorkspace(requested, config.getSettings().defaultWorkspaceDir, workspaces),
       ensure: (path) => workspaces.ensure(path)
     }
   })

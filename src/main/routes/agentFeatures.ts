@@ -11,18 +11,31 @@ import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 import { IMAGE_GENERATION_KEY, ImageGenerationSetting } from '../presenter/agentRuntimePresenter/featurePorts'
 
-export function registerAgentFeatureRoutes(router: Router, { memory, skills, config, llmProviders }: Pick<Presenters, 'memory' | 'skills' | 'config' | 'llmProviders'>): void {
-  router.handle(memoryList, ({ agentId, limit }) => ({ memories: memory.list(agentId, limit), settings: memory.settings() }))
+export function registerAgentFeatureRoutes(
+  router: Router,
+  { memory, skills, config, llmProviders }: Pick<Presenters, 'memory' | 'skills' | 'config' | 'llmProviders'>
+): void {
+  router.handle(memoryList, ({ agentId, limit }) => ({
+    memories: memory.list(agentId, limit),
+    settings: memory.settings()
+  }))
   router.handle(memoryForget, ({ agentId, memoryId }) => ({ removed: memory.forget(agentId, memoryId) }))
-  router.handle(memorySetEnabled, ({ enabled, agentId }) => ({ settings: memory.setEnabled(enabled, agentId) }))
+  router.handle(memorySetEnabled, ({ enabled, agentId }) => ({
+    settings: memory.setEnabled(enabled, agentId)
+  }))
   router.handle(skillsList, async ({ workspaceDir }) => skills.discover(workspaceDir))
-  router.handle(imageGenerationGetModel, () => config.getDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model: null }))
+  router.handle(imageGenerationGetModel, () =>
+    config.getDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model: null })
+  )
   router.handle(imageGenerationSetModel, async ({ model }) => {
     if (model) {
       const provider = (await llmProviders.listProviders()).find((p) => p.id === model.providerId)
       if (!provider) throw new AppError('not_found', `No provider "${model.providerId}"`)
       if (provider.kind !== 'openai' && provider.kind !== 'openai-compatible' && provider.kind !== 'gemini') {
-        throw new AppError('invalid_input', `${provider.name} (${provider.kind}) cannot generate images; pick an OpenAI or Gemini provider`)
+        throw new AppError(
+          'invalid_input',
+          `${provider.name} (${provider.kind}) cannot generate images; pick an OpenAI or Gemini provider`
+        )
       }
     }
     return config.setDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model })

@@ -19,7 +19,11 @@ export function registerChatRoutes(router: Router, { agentRuntime }: Pick<Presen
   router.handle(chatGetMessages, ({ sessionId, ...page }) => agentRuntime.getMessages(sessionId, page))
   router.handle(chatGetMessage, ({ messageId }) => ({ message: agentRuntime.getMessage(messageId) }))
   router.handle(chatRetry, ({ sessionId, messageId }) => agentRuntime.retry(sessionId, messageId))
-  router.handle(chatEditAndResend, ({ sessionId, messageId, text }) => agentRuntime.editAndResend(sessionId, messageId, text))
+  router.handle(chatEditAndResend, ({ sessionId, messageId, text }) =>
+    agentRuntime.editAndResend(sessionId, messageId, text)
+  )
   router.handle(chatListQueue, ({ sessionId }) => ({ items: agentRuntime.listQueue(sessionId) }))
-  router.handle(chatCancelQueued, ({ sessionId, inputId }) => ({ removed: agentRuntime.cancelQueued(sessionId, inputId) }))
+  router.handle(chatCancelQueued, ({ sessionId, inputId }) => ({
+    removed: agentRuntime.cancelQueued(sessionId, inputId)
+  }))
 }

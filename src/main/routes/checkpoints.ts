@@ -2,7 +2,14 @@ import { checkpointsListTurn, checkpointsRevertTurn } from '@shared/contracts/ro
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerCheckpointRoutes(router: Router, { checkpoints }: Pick<Presenters, 'checkpoints'>): void {
-  router.handle(checkpointsListTurn, ({ sessionId, messageId }) => ({ checkpoint: checkpoints.listTurn(sessionId, messageId) }))
-  router.handle(checkpointsRevertTurn, async ({ sessionId, messageId }) => ({ result: await checkpoints.revertTurn(sessionId, messageId) }))
+export function registerCheckpointRoutes(
+  router: Router,
+  { checkpoints }: Pick<Presenters, 'checkpoints'>
+): void {
+  router.handle(checkpointsListTurn, ({ sessionId, messageId }) => ({
+    checkpoint: checkpoints.listTurn(sessionId, messageId)
+  }))
+  router.handle(checkpointsRevertTurn, async ({ sessionId, messageId }) => ({
+    result: await checkpoints.revertTurn(sessionId, messageId)
+  }))
 }

@@ -14,7 +14,10 @@ import { registerAgentFeatureRoutes } from './agentFeatures'
 import { registerSubagentRoutes } from './subagents'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
-export function createRouter(presenters: Presenters, log?: (message: string, error?: unknown) => void): Router {
+export function createRouter(
+  presenters: Presenters,
+  log?: (message: string, error?: unknown) => void
+): Router {
   const router = new Router(log)
   registerAppRoutes(router, presenters)
   registerConfigRoutes(router, presenters)

@@ -26,25 +26,37 @@ import type { McpPresenter } from '../presenter/mcpPresenter'
 export function registerMcpRoutes(router: Router, { mcp }: { mcp: McpPresenter }): void {
   router.handle(mcpList, () => ({ servers: mcp.listServers() }))
   router.handle(mcpAdd, async ({ server }) => ({ server: await mcp.addServer(server) }))
-  router.handle(mcpUpdate, async ({ serverId, patch }) => ({ server: await mcp.updateServer(serverId, patch) }))
+  router.handle(mcpUpdate, async ({ serverId, patch }) => ({
+    server: await mcp.updateServer(serverId, patch)
+  }))
   router.handle(mcpRemove, async ({ serverId }) => {
     await mcp.removeServer(serverId)
     return { removed: true as const }
   })
-  router.handle(mcpSetEnabled, async ({ serverId, enabled }) => ({ server: await mcp.setEnabled(serverId, enabled) }))
+  router.handle(mcpSetEnabled, async ({ serverId, enabled }) => ({
+    server: await mcp.setEnabled(serverId, enabled)
+  }))
   router.handle(mcpStart, async ({ serverId }) => ({ server: await mcp.startServer(serverId) }))
   router.handle(mcpStop, async ({ serverId }) => ({ server: await mcp.stopServer(serverId) }))
   router.handle(mcpRestart, async ({ serverId }) => ({ server: await mcp.restartServer(serverId) }))
   router.handle(mcpOAuthState, async ({ serverId }) => ({ oauth: await mcp.oauthState(serverId) }))
   router.handle(mcpOAuthSignOut, ({ serverId }) => mcp.oauthSignOut(serverId))
   router.handle(mcpListTools, ({ serverId }) => ({ tools: mcp.listToolViews(serverId) }))
-  router.handle(mcpCallTool, async ({ serverId, toolName, args }) => ({ result: await mcp.callToolChecked(serverId, toolName, args) }))
+  router.handle(mcpCallTool, async ({ serverId, toolName, args }) => ({
+    result: await mcp.callToolChecked(serverId, toolName, args)
+  }))
   router.handle(mcpListPrompts, ({ serverId }) => ({ prompts: mcp.listPrompts(serverId) }))
-  router.handle(mcpGetPrompt, async ({ serverId, name, args }) => ({ prompt: await mcp.getPrompt(serverId, name, args) }))
+  router.handle(mcpGetPrompt, async ({ serverId, name, args }) => ({
+    prompt: await mcp.getPrompt(serverId, name, args)
+  }))
   router.handle(mcpListResources, ({ serverId }) => mcp.listResources(serverId))
-  router.handle(mcpReadResource, async ({ serverId, uri }) => ({ contents: await mcp.readResource(serverId, uri) }))
+  router.handle(mcpReadResource, async ({ serverId, uri }) => ({
+    contents: await mcp.readResource(serverId, uri)
+  }))
   router.handle(mcpImportJson, ({ json }) => mcp.importJson(json))
-  router.handle(mcpExportJson, async ({ includeSecrets }) => ({ json: await mcp.exportJson({ includeSecrets }) }))
+  router.handle(mcpExportJson, async ({ includeSecrets }) => ({
+    json: await mcp.exportJson({ includeSecrets })
+  }))
   router.handle(mcpAnswerElicitation, ({ requestId, answer }) => {
     mcp.answerElicitation(requestId, answer)
     return { answered: true as const }

@@ -7,7 +7,10 @@ import {
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerPermissionRoutes(router: Router, { permissions, sandbox }: Pick<Presenters, 'permissions' | 'sandbox'>): void {
+export function registerPermissionRoutes(
+  router: Router,
+  { permissions, sandbox }: Pick<Presenters, 'permissions' | 'sandbox'>
+): void {
   router.handle(permissionsListRules, () => ({ rules: permissions.listRules() }))
   router.handle(permissionsAddRule, ({ rule }) => ({ rule: permissions.addRule(rule) }))
   router.handle(permissionsRevokeRule, ({ id }) => ({ revoked: permissions.revokeRule(id) }))

@@ -15,10 +15,16 @@ import {
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerSessionRoutes(router: Router, { sessions, sessionSettings }: Pick<Presenters, 'sessions' | 'sessionSettings'>): void {
+export function registerSessionRoutes(
+  router: Router,
+  { sessions, sessionSettings }: Pick<Presenters, 'sessions' | 'sessionSettings'>
+): void {
   router.handle(sessionsCreate, ({ session }) => ({ session: sessions.create(session) }))
   router.handle(sessionsList, (input) => sessions.list(input))
-  router.handle(sessionsGet, ({ sessionId }) => ({ session: sessions.require(sessionId), children: sessions.children(sessionId) }))
+  router.handle(sessionsGet, ({ sessionId }) => ({
+    session: sessions.require(sessionId),
+    children: sessions.children(sessionId)
+  }))
   router.handle(sessionsRename, ({ sessionId, title }) => ({ session: sessions.rename(sessionId, title) }))
   router.handle(sessionsPin, ({ sessionId, pinned }) => ({ session: sessions.setPinned(sessionId, pinned) }))
   router.handle(sessionsPurge, ({ sessionId }) => ({ purgedSessionIds: sessions.purge(sessionId) }))
@@ -27,12 +33,16 @@ export function registerSessionRoutes(router: Router, { sessions, sessionSetting
   }))
   router.handle(sessionsListInteractions, ({ sessionId, pendingOnly }) => {
     sessions.require(sessionId)
-    return { interactions: sessions.interactions.list({ sessionId, status: pendingOnly ? 'pending' : undefined }) }
+    return {
+      interactions: sessions.interactions.list({ sessionId, status: pendingOnly ? 'pending' : undefined })
+    }
   })
   router.handle(sessionsSearchHistory, ({ query, ...options }) => {
     if (!query) throw new AppError('invalid_query', 'The search query is empty')
     return { hits: sessions.searchHistory(query, options) }
   })
   router.handle(sessionsGetSettings, ({ sessionId }) => ({ settings: sessionSettings.get(sessionId) }))
-  router.handle(sessionsUpdateSettings, async ({ sessionId, patch }) => ({ settings: await sessionSettings.update(sessionId, patch) }))
+  router.handle(sessionsUpdateSettings, async ({ sessionId, patch }) => ({
+    settings: await sessionSettings.update(sessionId, patch)
+  }))
 }

@@ -14,8 +14,12 @@ export function registerSubagentRoutes(router: Router, { subagents }: Pick<Prese
   router.handle(subagentsListRuns, ({ parentSessionId }) => ({ runs: subagents.listRuns(parentSessionId) }))
   router.handle(subagentsGetRun, ({ runId }) => ({ run: subagents.getRun(runId) }))
   router.handle(subagentsKillRun, async ({ runId }) => ({ run: await subagents.kill(runId) }))
-  router.handle(subagentsPendingInteractions, ({ parentSessionId }) => ({ pending: subagents.pendingInteractions(parentSessionId) }))
+  router.handle(subagentsPendingInteractions, ({ parentSessionId }) => ({
+    pending: subagents.pendingInteractions(parentSessionId)
+  }))
   router.handle(subagentsRespond, (input) => subagents.respond(input))
   router.handle(subagentsGetSlots, ({ sessionId }) => ({ config: subagents.getSlots(sessionId) }))
-  router.handle(subagentsSetSlots, ({ sessionId, config }) => ({ config: subagents.setSlots(sessionId, config) }))
+  router.handle(subagentsSetSlots, ({ sessionId, config }) => ({
+    config: subagents.setSlots(sessionId, config)
+  }))
 }

@@ -1,4 +1,11 @@
-import { tapeAnchors, tapeContext, tapeEntries, tapeForks, tapeInfo, tapeSearch } from '@shared/contracts/routes/tape.routes'
+import {
+  tapeAnchors,
+  tapeContext,
+  tapeEntries,
+  tapeForks,
+  tapeInfo,
+  tapeSearch
+} from '@shared/contracts/routes/tape.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 

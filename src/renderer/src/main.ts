@@ -9,7 +9,8 @@ import './style.css'
 
 async function start(): Promise<void> {
   useBridge() // reads and stores the host token from the URL before the router rewrites the hash
-  if (window.location.hash.includes('token=')) window.history.replaceState(null, '', window.location.pathname + '#/')
+  if (window.location.hash.includes('token='))
+    window.history.replaceState(null, '', window.location.pathname + '#/')
 
   const app = createApp(App)
   const pinia = createPinia()

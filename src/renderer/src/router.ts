@@ -8,11 +8,27 @@ export const routes: RouteRecordRaw[] = [
     component: () => import('./pages/settings/SettingsLayout.vue'),
     children: [
       { path: '', redirect: { name: 'settings-general' } },
-      { path: 'general', name: 'settings-general', component: () => import('./pages/settings/GeneralSettings.vue') },
-      { path: 'providers', name: 'settings-providers', component: () => import('./pages/settings/ProvidersSettings.vue') },
+      {
+        path: 'general',
+        name: 'settings-general',
+        component: () => import('./pages/settings/GeneralSettings.vue')
+      },
+      {
+        path: 'providers',
+        name: 'settings-providers',
+        component: () => import('./pages/settings/ProvidersSettings.vue')
+      },
       { path: 'mcp', name: 'settings-mcp', component: () => import('./pages/settings/McpSettings.vue') },
-      { path: 'permissions', name: 'settings-permissions', component: () => import('./pages/settings/PermissionsSettings.vue') },
-      { path: 'agent-tools', name: 'settings-agent-tools', component: () => import('./pages/settings/AgentToolsSettings.vue') },
+      {
+        path: 'permissions',
+        name: 'settings-permissions',
+        component: () => import('./pages/settings/PermissionsSettings.vue')
+      },
+      {
+        path: 'agent-tools',
+        name: 'settings-agent-tools',
+        component: () => import('./pages/settings/AgentToolsSettings.vue')
+      },
       { path: 'about', name: 'settings-about', component: () => import('./pages/settings/AboutPage.vue') }
     ]
   },

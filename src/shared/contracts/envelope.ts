@@ -28,5 +28,4 @@ export const ClientMessage = z.object({
 export type ClientMessage = z.infer<typeof ClientMessage>
 
 export type ServerMessage =
-  | { type: 'result'; id: number; result: RouteResult }
-  | { type: 'event'; name: string; payload: unknown }
+  { type: 'result'; id: number; result: RouteResult } | { type: 'event'; name: string; payload: unknown }

@@ -41,12 +41,17 @@ export const ActionBlockData = z.discriminatedUnion('actionType', [
     interactionId: z.string(),
     toolCallId: z.string(),
     question: QuestionSpec,
-    answer: z.object({ selected: z.array(z.string()), text: z.string().optional(), skipped: z.boolean() }).optional()
+    answer: z
+      .object({ selected: z.array(z.string()), text: z.string().optional(), skipped: z.boolean() })
+      .optional()
   })
 ])
 export type ActionBlockData = z.infer<typeof ActionBlockData>
 
-export const PlanEntry = z.object({ step: z.string(), status: z.enum(['pending', 'in_progress', 'completed']) })
+export const PlanEntry = z.object({
+  step: z.string(),
+  status: z.enum(['pending', 'in_progress', 'completed'])
+})
 export type PlanEntry = z.infer<typeof PlanEntry>
 
 /** `plan` block data: one plan block per message, upserted by every `update_plan` call. */
@@ -91,7 +96,12 @@ export type ChatErrorCode = z.infer<typeof ChatErrorCode>
  * when `field` is `params`). `upsert`: replace the whole block (insert it at the end if new).
  */
 export const DeltaOp = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('append'), blockId: z.string(), field: z.enum(['text', 'params']).default('text'), text: z.string() }),
+  z.object({
+    op: z.literal('append'),
+    blockId: z.string(),
+    field: z.enum(['text', 'params']).default('text'),
+    text: z.string()
+  }),
   z.object({ op: z.literal('upsert'), block: MessageBlock })
 ])
 export type DeltaOp = z.infer<typeof DeltaOp>

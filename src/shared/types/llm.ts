@@ -130,7 +130,12 @@ export interface LLMUsage {
 export type LLMCoreStreamEvent =
   | { type: 'text'; content: string; provider_options?: ProviderOptions }
   | { type: 'reasoning'; reasoning_content: string; provider_options?: ProviderOptions }
-  | { type: 'tool_call_start'; tool_call_id: string; tool_call_name: string; provider_options?: ProviderOptions }
+  | {
+      type: 'tool_call_start'
+      tool_call_id: string
+      tool_call_name: string
+      provider_options?: ProviderOptions
+    }
   | { type: 'tool_call_chunk'; tool_call_id: string; tool_call_arguments_chunk: string }
   | {
       type: 'tool_call_end'

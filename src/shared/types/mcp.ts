@@ -68,7 +68,9 @@ function checkTransportFields(
 }
 
 /** Input of `mcp.add`: the id is derived from the name unless given. */
-export const McpServerInput = McpServerFields.extend({ id: McpServerId.optional() }).superRefine(checkTransportFields)
+export const McpServerInput = McpServerFields.extend({ id: McpServerId.optional() }).superRefine(
+  checkTransportFields
+)
 export type McpServerInput = z.input<typeof McpServerInput>
 
 /** A change to a server; absent keys are kept. */
@@ -132,7 +134,9 @@ export const McpPromptView = z.object({
   name: z.string(),
   title: z.string().optional(),
   description: z.string().optional(),
-  arguments: z.array(z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() }))
+  arguments: z.array(
+    z.object({ name: z.string(), description: z.string().optional(), required: z.boolean().optional() })
+  )
 })
 export type McpPromptView = z.infer<typeof McpPromptView>
 
@@ -162,7 +166,12 @@ export const McpContentItem = z.union([
   z.object({ type: z.literal('audio'), data: z.string(), mimeType: z.string() }),
   z.object({
     type: z.literal('resource'),
-    resource: z.object({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), blob: z.string().optional() })
+    resource: z.object({
+      uri: z.string(),
+      mimeType: z.string().optional(),
+      text: z.string().optional(),
+      blob: z.string().optional()
+    })
   }),
   z.object({
     type: z.literal('resource_link'),
@@ -180,7 +189,10 @@ export const McpCallResultView = z.object({
 })
 
 export const McpPromptMessage = z.object({ role: z.enum(['user', 'assistant']), content: McpContentItem })
-export const McpPromptResult = z.object({ description: z.string().optional(), messages: z.array(McpPromptMessage) })
+export const McpPromptResult = z.object({
+  description: z.string().optional(),
+  messages: z.array(McpPromptMessage)
+})
 export type McpPromptResult = z.infer<typeof McpPromptResult>
 
 export const McpResourceContents = z.object({
@@ -203,7 +215,9 @@ export type McpElicitationRequest = z.infer<typeof McpElicitationRequest>
 
 export const McpElicitationAnswer = z.object({
   action: z.enum(['accept', 'decline', 'cancel']),
-  content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional()
+  content: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]))
+    .optional()
 })
 export type McpElicitationAnswer = z.infer<typeof McpElicitationAnswer>
 

@@ -9,7 +9,12 @@ export const PermissionMode = z.enum(['default', 'accept_edits', 'sandboxed', 'f
 export type PermissionMode = z.infer<typeof PermissionMode>
 
 /** Modes in order of how much they allow without asking: a child or a tool may never widen past its parent. */
-export const PERMISSION_MODE_RANK: Record<PermissionMode, number> = { default: 0, accept_edits: 1, sandboxed: 2, full_access: 3 }
+export const PERMISSION_MODE_RANK: Record<PermissionMode, number> = {
+  default: 0,
+  accept_edits: 1,
+  sandboxed: 2,
+  full_access: 3
+}
 
 /** True when `mode` allows more than `than`. */
 export function isWiderMode(mode: PermissionMode, than: PermissionMode): boolean {

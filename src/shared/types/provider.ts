@@ -56,9 +56,13 @@ export const ProviderAddInput = z
     maxRetries: z.number().int().min(0).max(10).optional()
   })
   .strict()
-  .refine((v) => v.presetId !== undefined || (v.kind !== undefined && v.baseUrl !== undefined && v.name !== undefined), {
-    message: 'give a presetId, or kind, name and baseUrl'
-  })
+  .refine(
+    (v) =>
+      v.presetId !== undefined || (v.kind !== undefined && v.baseUrl !== undefined && v.name !== undefined),
+    {
+      message: 'give a presetId, or kind, name and baseUrl'
+    }
+  )
 export type ProviderAddInput = z.input<typeof ProviderAddInput>
 
 export const ProviderPatch = z
@@ -74,7 +78,9 @@ export const ProviderPatch = z
   .strict()
 export type ProviderPatch = z.input<typeof ProviderPatch>
 
-export const DefaultModelSchema = z.object({ providerId: z.string().min(1), modelId: z.string().min(1) }).nullable()
+export const DefaultModelSchema = z
+  .object({ providerId: z.string().min(1), modelId: z.string().min(1) })
+  .nullable()
 export type DefaultModel = z.infer<typeof DefaultModelSchema>
 
 export const ProviderPresetSchema = z.object({

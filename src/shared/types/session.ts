@@ -76,13 +76,36 @@ export type MessageRole = z.infer<typeof MessageRole>
  * `pending` (created, nothing streamed yet) → `streaming` → `sent` | `error` | `cancelled`, or
  * `awaiting_interaction` while a permission request or question is open.
  */
-export const MessageStatus = z.enum(['pending', 'streaming', 'awaiting_interaction', 'sent', 'error', 'cancelled'])
+export const MessageStatus = z.enum([
+  'pending',
+  'streaming',
+  'awaiting_interaction',
+  'sent',
+  'error',
+  'cancelled'
+])
 export type MessageStatus = z.infer<typeof MessageStatus>
 
-export const BlockKind = z.enum(['content', 'reasoning_content', 'tool_call', 'action', 'plan', 'image', 'error'])
+export const BlockKind = z.enum([
+  'content',
+  'reasoning_content',
+  'tool_call',
+  'action',
+  'plan',
+  'image',
+  'error'
+])
 export type BlockKind = z.infer<typeof BlockKind>
 
-export const BlockStatus = z.enum(['pending', 'loading', 'success', 'error', 'granted', 'denied', 'cancelled'])
+export const BlockStatus = z.enum([
+  'pending',
+  'loading',
+  'success',
+  'error',
+  'granted',
+  'denied',
+  'cancelled'
+])
 export type BlockStatus = z.infer<typeof BlockStatus>
 
 export const ToolCallData = z.object({
@@ -114,7 +137,9 @@ export type MessageBlockInput = Omit<z.input<typeof MessageBlock>, 'createdAt' |
 
 export const UserMessageContent = z.object({
   text: z.string().max(1_000_000),
-  files: z.array(z.object({ name: z.string(), path: z.string(), mimeType: z.string().optional() })).default([]),
+  files: z
+    .array(z.object({ name: z.string(), path: z.string(), mimeType: z.string().optional() }))
+    .default([]),
   links: z.array(z.string()).default([])
 })
 export type UserMessageContent = z.infer<typeof UserMessageContent>

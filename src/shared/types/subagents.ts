@@ -36,7 +36,12 @@ export type SubagentTaskStatus = z.infer<typeof SubagentTaskStatus>
 export const SubagentRunStatus = SubagentTaskStatus
 export type SubagentRunStatus = SubagentTaskStatus
 
-export const SUBAGENT_TERMINAL_STATUSES: readonly SubagentTaskStatus[] = ['completed', 'error', 'cancelled', 'timeout']
+export const SUBAGENT_TERMINAL_STATUSES: readonly SubagentTaskStatus[] = [
+  'completed',
+  'error',
+  'cancelled',
+  'timeout'
+]
 
 export const SubagentTaskView = z.object({
   index: z.number().int().nonnegative(),

@@ -51,7 +51,12 @@ export const TapeInfo = z.object({
   lastAnchor: TapeAnchorView.nullable(),
   entriesSinceLastAnchor: z.number().int(),
   fork: z
-    .object({ parentTapeId: z.string(), forkId: z.string(), status: ForkStatus, parentHeadEntryId: z.number().int() })
+    .object({
+      parentTapeId: z.string(),
+      forkId: z.string(),
+      status: ForkStatus,
+      parentHeadEntryId: z.number().int()
+    })
     .nullable(),
   tokenizer: z.enum(['trigram', 'unicode61'])
 })

@@ -7,7 +7,13 @@ import { BridgeClient } from '@renderer/api/bridge'
 import { websocketTransport } from '@renderer/api/transports'
 import { providersAdd, providersSetDefault } from '@shared/contracts/routes/providers.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
-import { startFakeLlm, type FakeLlm, type FakeLlmOptions, type FakeScript, type ScriptedToolCall } from '../../fixtures/llm/fakeLlm'
+import {
+  startFakeLlm,
+  type FakeLlm,
+  type FakeLlmOptions,
+  type FakeScript,
+  type ScriptedToolCall
+} from '../../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './host'
 
 const AXE_PATH = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
@@ -41,7 +47,10 @@ export interface ChatHost {
  * The built headless host on a temp data folder, with an OpenAI-format fake LLM added through
  * the providers routes as the default model, and a workspace folder as the default workspace.
  */
-export async function startChatHost(script: FakeScript, options: Pick<FakeLlmOptions, 'titleReply'> = {}): Promise<ChatHost> {
+export async function startChatHost(
+  script: FakeScript,
+  options: Pick<FakeLlmOptions, 'titleReply'> = {}
+): Promise<ChatHost> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-e2e-chat-'))
   const workspace = mkdtempSync(join(tmpdir(), 'deepchat-e2e-ws-'))
   const extra: string[] = []
@@ -55,11 +64,24 @@ export async function startChatHost(script: FakeScript, options: Pick<FakeLlmOpt
       name: 'Fake OpenAI',
       baseUrl: llm.baseUrl,
       apiKey: 'sk-test-0123456789abcd',
-      models: [{ id: FAKE_MODEL_ID, name: 'Fake model', contextLength: 128_000, maxOutputTokens: 8192, vision: false, toolCalling: true, reasoning: false, enabled: true }],
+      models: [
+        {
+          id: FAKE_MODEL_ID,
+          name: 'Fake model',
+          contextLength: 128_000,
+          maxOutputTokens: 8192,
+          vision: false,
+          toolCalling: true,
+          reasoning: false,
+          enabled: true
+        }
+      ],
       maxRetries: 0
     }
   })
-  await bridge.call(providersSetDefault, { defaultModel: { providerId: FAKE_PROVIDER_ID, modelId: FAKE_MODEL_ID } })
+  await bridge.call(providersSetDefault, {
+    defaultModel: { providerId: FAKE_PROVIDER_ID, modelId: FAKE_MODEL_ID }
+  })
   await bridge.call(configUpdateSettings, { patch: { defaultWorkspaceDir: workspace } })
   return {
     host,
@@ -105,7 +127,9 @@ export async function sendFromInput(page: Page, text: string): Promise<void> {
 }
 
 /** Runs axe-core on the page; returns the serious and critical violations. */
-export async function seriousA11yViolations(page: Page): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+export async function seriousA11yViolations(
+  page: Page
+): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
   // Evaluated through the debugger protocol rather than a <script> tag: the app's CSP (no inline
   // scripts) stays on while the check runs.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE_PATH, 'utf8'))
@@ -128,7 +152,12 @@ export function toolCall(id: string, name: string, args: Record<string, unknown>
 export function textReply(text: string, delayMs = 0) {
   const words = text.split(/(?<= )/)
   if (!delayMs) return { steps: [{ type: 'text' as const, text: words }] }
-  return { steps: words.flatMap((w) => [{ type: 'text' as const, text: [w] }, { type: 'delay' as const, ms: delayMs }]) }
+  return {
+    steps: words.flatMap((w) => [
+      { type: 'text' as const, text: [w] },
+      { type: 'delay' as const, ms: delayMs }
+    ])
+  }
 }
 
 export function callsReply(...calls: ScriptedToolCall[]) {

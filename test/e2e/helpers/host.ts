@@ -14,7 +14,11 @@ export interface ServedHost {
 }
 
 /** Runs the built headless host (`npm run serve` without the build step) on a free port. */
-export async function serve(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, options: { cwd?: string } = {}): Promise<ServedHost> {
+export async function serve(
+  dataDir: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+  options: { cwd?: string } = {}
+): Promise<ServedHost> {
   if (!existsSync(HOST_ENTRY)) throw new Error(`${HOST_ENTRY} is missing: run npm run build first`)
   const child: ChildProcess = spawn(process.execPath, [HOST_ENTRY, '--port', '0', '--data-dir', dataDir], {
     cwd: options.cwd,

@@ -21,7 +21,10 @@ function routerWith(handler: (input: { a: number; b: number }) => unknown): Rout
 describe('Router', () => {
   it('runs a valid call and returns the validated output', async () => {
     const router = routerWith(({ a, b }) => ({ sum: a + b }))
-    await expect(router.invoke('math.add', { a: 2, b: 3 }, ctx)).resolves.toEqual({ ok: true, data: { sum: 5 } })
+    await expect(router.invoke('math.add', { a: 2, b: 3 }, ctx)).resolves.toEqual({
+      ok: true,
+      data: { sum: 5 }
+    })
   })
 
   it('rejects bad input with a message naming the bad field, without calling the handler', async () => {
@@ -54,7 +57,10 @@ describe('Router', () => {
   it('rejects an unknown route', async () => {
     const router = routerWith(() => ({ sum: 0 }))
     const result = await router.invoke('math.divide', {}, ctx)
-    expect(result).toMatchObject({ ok: false, error: { code: 'unknown_route', message: 'Unknown route: math.divide' } })
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_route', message: 'Unknown route: math.divide' }
+    })
     expect(await router.invoke(42, {}, ctx)).toMatchObject({ ok: false, error: { code: 'unknown_route' } })
   })
 

@@ -17,7 +17,11 @@ function boot(dataDir: string) {
 describe('ConfigPresenter', () => {
   it('returns defaults on a new data dir', async () => {
     const presenters = boot(tempDir())
-    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'system' })
+    expect(presenters.config.getSettings()).toEqual({
+      ...SETTINGS_DEFAULTS,
+      language: 'en-US',
+      theme: 'system'
+    })
     await presenters.dispose()
   })
 
@@ -46,7 +50,13 @@ describe('ConfigPresenter', () => {
     presenters.events.subscribe((name, payload) => seen.push({ name, payload }))
     presenters.config.updateSettings({ theme: 'light' })
     expect(seen).toEqual([
-      { name: 'config.settings.changed', payload: { settings: { ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'light' }, changedKeys: ['theme'] } }
+      {
+        name: 'config.settings.changed',
+        payload: {
+          settings: { ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'light' },
+          changedKeys: ['theme']
+        }
+      }
     ])
     await presenters.dispose()
   })
@@ -57,7 +67,9 @@ describe('ConfigPresenter', () => {
     expect(presenters.config.getDocument('mcp.servers', Doc, { servers: [] })).toEqual({ servers: [] })
     presenters.config.setDocument('mcp.servers', Doc, { servers: ['a'] })
     expect(presenters.config.getDocument('mcp.servers', Doc, { servers: [] })).toEqual({ servers: ['a'] })
-    expect(() => presenters.config.setDocument('mcp.servers', Doc, { servers: [1] } as never)).toThrow(/servers/)
+    expect(() => presenters.config.setDocument('mcp.servers', Doc, { servers: [1] } as never)).toThrow(
+      /servers/
+    )
     await presenters.dispose()
   })
 
@@ -86,7 +98,11 @@ describe('ConfigPresenter', () => {
     presenters.sqlite.db
       .prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('settings', '{not json', 0)")
       .run()
-    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'en-US', theme: 'system' })
+    expect(presenters.config.getSettings()).toEqual({
+      ...SETTINGS_DEFAULTS,
+      language: 'en-US',
+      theme: 'system'
+    })
     await presenters.dispose()
   })
 })
@@ -96,7 +112,11 @@ describe('ConfigPresenter patches', () => {
     const presenters = boot(tempDir())
     presenters.config.updateSettings({ language: 'zh-CN' })
     presenters.config.updateSettings({ theme: 'dark' })
-    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'zh-CN', theme: 'dark' })
+    expect(presenters.config.getSettings()).toEqual({
+      ...SETTINGS_DEFAULTS,
+      language: 'zh-CN',
+      theme: 'dark'
+    })
     await presenters.dispose()
   })
 
@@ -105,7 +125,11 @@ describe('ConfigPresenter patches', () => {
     presenters.sqlite.db
       .prepare("INSERT INTO settings (key, value_json, updated_at) VALUES ('settings', ?, 0)")
       .run(JSON.stringify({ language: 'zh-CN', theme: 'neon' }))
-    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS, language: 'zh-CN', theme: 'system' })
+    expect(presenters.config.getSettings()).toEqual({
+      ...SETTINGS_DEFAULTS,
+      language: 'zh-CN',
+      theme: 'system'
+    })
     await presenters.dispose()
   })
 })

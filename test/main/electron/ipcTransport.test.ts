@@ -9,14 +9,20 @@ import { EventHub } from '../../../src/main/bridge/events'
 const handlers = new Map<string, (event: unknown, message: unknown) => Promise<unknown>>()
 vi.mock('electron', () => ({
   ipcMain: {
-    handle: (channel: string, fn: (event: unknown, message: unknown) => Promise<unknown>) => handlers.set(channel, fn),
+    handle: (channel: string, fn: (event: unknown, message: unknown) => Promise<unknown>) =>
+      handlers.set(channel, fn),
     removeHandler: (channel: string) => handlers.delete(channel)
   }
 }))
 
-const { attachIpcTransport, ROUTE_CHANNEL, EVENT_CHANNEL } = await import('../../../src/main/electron/ipcTransport')
+const { attachIpcTransport, ROUTE_CHANNEL, EVENT_CHANNEL } =
+  await import('../../../src/main/electron/ipcTransport')
 
-const ping = defineRoute({ name: 'test.ping', input: z.object({}), output: z.object({ pong: z.literal(true) }) })
+const ping = defineRoute({
+  name: 'test.ping',
+  input: z.object({}),
+  output: z.object({ pong: z.literal(true) })
+})
 const APP_URL = 'file:///app/out/renderer/index.html'
 
 function fakeWindow(id: number) {
@@ -25,7 +31,14 @@ function fakeWindow(id: number) {
   return {
     sent,
     mainFrame,
-    window: { isDestroyed: () => false, webContents: { id, mainFrame, send: (channel: string, message: unknown) => sent.push({ channel, message }) } }
+    window: {
+      isDestroyed: () => false,
+      webContents: {
+        id,
+        mainFrame,
+        send: (channel: string, message: unknown) => sent.push({ channel, message })
+      }
+    }
   }
 }
 
@@ -60,10 +73,16 @@ describe('Electron IPC transport', () => {
       error: { code: 'transport' }
     })
     const foreign = { url: 'https://evil.example/' }
-    expect(await call({ sender: { id: 1, mainFrame: foreign }, senderFrame: foreign })).toMatchObject({ ok: false })
+    expect(await call({ sender: { id: 1, mainFrame: foreign }, senderFrame: foreign })).toMatchObject({
+      ok: false
+    })
     const other = { url: APP_URL }
-    expect(await call({ sender: { id: 2, mainFrame: other }, senderFrame: other })).toMatchObject({ ok: false })
-    expect(await call({ sender: { id: 1, mainFrame: win.mainFrame }, senderFrame: null })).toMatchObject({ ok: false })
+    expect(await call({ sender: { id: 2, mainFrame: other }, senderFrame: other })).toMatchObject({
+      ok: false
+    })
+    expect(await call({ sender: { id: 1, mainFrame: win.mainFrame }, senderFrame: null })).toMatchObject({
+      ok: false
+    })
     detach()
   })
 
@@ -71,7 +90,9 @@ describe('Electron IPC transport', () => {
     const { win, events, detach } = setup()
     const changed = { name: 'test.thing.changed', payload: z.object({ n: z.number() }) }
     events.emit(changed, { n: 1 })
-    expect(win.sent).toEqual([{ channel: EVENT_CHANNEL, message: { name: 'test.thing.changed', payload: { n: 1 } } }])
+    expect(win.sent).toEqual([
+      { channel: EVENT_CHANNEL, message: { name: 'test.thing.changed', payload: { n: 1 } } }
+    ])
     detach()
     events.emit(changed, { n: 2 })
     expect(win.sent).toHaveLength(1)

@@ -28,7 +28,11 @@ async function client(): Promise<{ bridge: BridgeClient; connection: boolean[] }
   const dataDir = tempDir()
   mkdirSync(join(dataDir, 'ui'))
   presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
-  host = await startHost({ router: createRouter(presenters), events: presenters.events, rendererDir: join(dataDir, 'ui') })
+  host = await startHost({
+    router: createRouter(presenters),
+    events: presenters.events,
+    rendererDir: join(dataDir, 'ui')
+  })
   const connection: boolean[] = []
   const transport = websocketTransport({
     url: `ws://127.0.0.1:${host.port}/bridge?token=${host.token}`,
@@ -50,7 +54,10 @@ describe('renderer bridge client over the host WebSocket', () => {
     const { bridge } = await client()
     const failure = bridge.call(configUpdateSettings, { patch: { theme: 'sepia' as never } })
     await expect(failure).rejects.toBeInstanceOf(BridgeError)
-    await expect(failure).rejects.toMatchObject({ code: 'invalid_input', message: expect.stringContaining('patch.theme') })
+    await expect(failure).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringContaining('patch.theme')
+    })
   })
 
   it('delivers events to handlers of that event only', async () => {

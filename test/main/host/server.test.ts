@@ -117,7 +117,11 @@ describe('headless host', () => {
       })
     )
     await invoke(ws, 1, 'config.updateSettings', { patch: { language: 'zh-CN' } })
-    expect(await event).toMatchObject({ type: 'event', name: configSettingsChanged.name, payload: { changedKeys: ['language'] } })
+    expect(await event).toMatchObject({
+      type: 'event',
+      name: configSettingsChanged.name,
+      payload: { changedKeys: ['language'] }
+    })
     ws.close()
   })
 
@@ -125,7 +129,14 @@ describe('headless host', () => {
     const h = await boot()
     const ws = await openClient(bridgeUrl(h, h.token))
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
-    ws.send(JSON.stringify({ type: 'invoke', id: 1, route: 'app.getInfo', input: { pad: 'x'.repeat(MAX_MESSAGE_BYTES) } }))
+    ws.send(
+      JSON.stringify({
+        type: 'invoke',
+        id: 1,
+        route: 'app.getInfo',
+        input: { pad: 'x'.repeat(MAX_MESSAGE_BYTES) }
+      })
+    )
     expect(await closed).toBe(1009)
   })
 
@@ -152,7 +163,10 @@ describe('headless host', () => {
 
 describe('host arguments', () => {
   it('reads --port and --data-dir in both spellings', () => {
-    expect(parseHostArgs(['--port', '4100', '--data-dir', '/tmp/x'], {})).toEqual({ port: 4100, dataDir: '/tmp/x' })
+    expect(parseHostArgs(['--port', '4100', '--data-dir', '/tmp/x'], {})).toEqual({
+      port: 4100,
+      dataDir: '/tmp/x'
+    })
     expect(parseHostArgs(['--port=0', '--data-dir=/tmp/y'], {})).toEqual({ port: 0, dataDir: '/tmp/y' })
   })
 

@@ -32,7 +32,11 @@ describe.skipIf(process.platform === 'win32')('start-up hygiene in the compositi
     mkdirSync(join(dataDir, 'process-groups'), { recursive: true })
     const leftover = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
     try {
-      const record = { host: { pid: 1, startTime: 'not-init' }, mark: 'm', groups: [{ pid: leftover.pid, startTime: await processStartTime(leftover.pid!) }] }
+      const record = {
+        host: { pid: 1, startTime: 'not-init' },
+        mark: 'm',
+        groups: [{ pid: leftover.pid, startTime: await processStartTime(leftover.pid!) }]
+      }
       writeFileSync(join(dataDir, 'process-groups', '1-0.json'), JSON.stringify(record))
       const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
       await until(() => !isAlive(leftover.pid!), 'the leftover group is killed')

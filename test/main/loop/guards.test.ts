@@ -22,20 +22,28 @@ describe('guards', () => {
     expect(h.llm.generationRequests()).toHaveLength(3)
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('error')
-    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status)).toEqual(['success', 'success', 'cancelled'])
+    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status)).toEqual([
+      'success',
+      'success',
+      'cancelled'
+    ])
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'repeated_tool_call' } })
     expect(eventsNamed(h, 'chat.stream.failed')[0].error.message).toMatch(/same arguments 3 times/)
   })
 
   it('ends the turn without running anything when a round would pass 128 tool calls', async () => {
-    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_TURN + 1 }, (_, i) => toolCall(`c${i}`, 'read', { path: `f${i}.txt` }))
+    const calls = Array.from({ length: MAX_TOOL_CALLS_PER_TURN + 1 }, (_, i) =>
+      toolCall(`c${i}`, 'read', { path: `f${i}.txt` })
+    )
     const h = await harness([callsReply(...calls), textReply('never sent')])
     const { sessionId, assistantMessageId } = await h.send('read everything')
     await h.idle(sessionId)
     expect(h.llm.generationRequests()).toHaveLength(1)
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('error')
-    expect(new Set(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status))).toEqual(new Set(['cancelled']))
+    expect(new Set(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status))).toEqual(
+      new Set(['cancelled'])
+    )
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'tool_call_limit' } })
   })
 
@@ -49,7 +57,12 @@ describe('guards', () => {
       createdAt: 0,
       updatedAt: 0
     }))
-    const call = (n: number) => ({ id: `n${n}`, name: 'read', arguments: JSON.stringify({ path: `new${n}` }), blockId: `nb${n}` })
+    const call = (n: number) => ({
+      id: `n${n}`,
+      name: 'read',
+      arguments: JSON.stringify({ path: `new${n}` }),
+      blockId: `nb${n}`
+    })
     expect(checkRound(earlier, [call(1)])).toEqual({ ok: true })
     expect(checkRound(earlier, [call(1), call(2)])).toMatchObject({ ok: false, code: 'tool_call_limit' })
   })
@@ -60,9 +73,14 @@ describe('context', () => {
     let turn2Attempts = 0
     const script = (request: RecordedRequest, index: number): FakeResponse => {
       if (index === 0) return textReply('The secret number is 41.')
-      if (isSummaryRequest(request)) return textReply('## Current Goal\nUser asked about the secret number (41).')
+      if (isSummaryRequest(request))
+        return textReply('## Current Goal\nUser asked about the secret number (41).')
       turn2Attempts++
-      if (turn2Attempts === 1) return { status: 400, message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens." }
+      if (turn2Attempts === 1)
+        return {
+          status: 400,
+          message: "This model's maximum context length is 8192 tokens. However, you requested 9000 tokens."
+        }
       return textReply('Recovered answer.')
     }
     const h = await harness(script)
@@ -77,7 +95,10 @@ describe('context', () => {
     expect(retry).not.toContain('What is the secret number?')
     expect(retry).toContain('And plus one?')
     expect(h.presenters.sessions.messages.require(second.assistantMessageId).status).toBe('sent')
-    const anchors = h.presenters.tape.entries(first.sessionId).filter((e) => e.kind === 'anchor').map((e) => e.name)
+    const anchors = h.presenters.tape
+      .entries(first.sessionId)
+      .filter((e) => e.kind === 'anchor')
+      .map((e) => e.name)
     expect(anchors).toEqual(['session/start', 'auto_handoff/context_overflow'])
   })
 
@@ -133,7 +154,11 @@ describe('context', () => {
     const h = await harness([textReply('Old answer about KIWI.'), textReply('New answer.')])
     const first = await h.send('tell me about KIWI')
     await h.idle(first.sessionId)
-    const port = new LoopRuntimePort({ events: h.presenters.events, tape: h.presenters.tape, tapeOf: (id) => h.presenters.sessions.require(id).tapeId })
+    const port = new LoopRuntimePort({
+      events: h.presenters.events,
+      tape: h.presenters.tape,
+      tapeOf: (id) => h.presenters.sessions.require(id).tapeId
+    })
     await port.handoffTape(first.sessionId, 'phase-2', 'We discussed kiwis; next: bananas.')
     await h.send('now bananas', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
@@ -148,7 +173,10 @@ describe('retry and edit', () => {
     const h = await harness([textReply('Answer one.'), textReply('Answer two.')])
     const first = await h.send('question')
     await h.idle(first.sessionId)
-    const retried = await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    const retried = await route(h, 'chat.retry', {
+      sessionId: first.sessionId,
+      messageId: first.assistantMessageId
+    })
     await h.idle(first.sessionId)
     expect(JSON.stringify(h.bodies()[1].messages)).not.toContain('Answer one.')
     const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
@@ -157,8 +185,15 @@ describe('retry and edit', () => {
     // Windows hear that the old answer left before they hear of the new one.
     const names = h.events.map((e) => e.name)
     const superseded = names.indexOf('chat.messages.superseded')
-    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([{ sessionId: first.sessionId, messageIds: [first.assistantMessageId], reason: 'retry' }])
-    expect(superseded).toBeLessThan(h.events.findIndex((e) => e.name === 'chat.message.created' && (e.payload as any).message.id === retried.assistantMessageId))
+    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([
+      { sessionId: first.sessionId, messageIds: [first.assistantMessageId], reason: 'retry' }
+    ])
+    expect(superseded).toBeLessThan(
+      h.events.findIndex(
+        (e) =>
+          e.name === 'chat.message.created' && (e.payload as any).message.id === retried.assistantMessageId
+      )
+    )
   })
 
   it('edit-and-resend replaces the prompt and everything after it', async () => {
@@ -166,13 +201,22 @@ describe('retry and edit', () => {
     const first = await h.send('tell me about cats')
     await h.idle(first.sessionId)
     const { messages: before } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    await route(h, 'chat.editAndResend', { sessionId: first.sessionId, messageId: before[0].id, text: 'tell me about dogs' })
+    await route(h, 'chat.editAndResend', {
+      sessionId: first.sessionId,
+      messageId: before[0].id,
+      text: 'tell me about dogs'
+    })
     await h.idle(first.sessionId)
     const body = JSON.stringify(h.bodies()[1].messages)
     expect(body).toContain('tell me about dogs')
     expect(body).not.toContain('cats')
     const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    expect(messages.map((m: any) => m.content?.text ?? m.blocks[0]?.text)).toEqual(['tell me about dogs', 'About dogs.'])
-    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([{ sessionId: first.sessionId, messageIds: before.map((m: any) => m.id), reason: 'edit' }])
+    expect(messages.map((m: any) => m.content?.text ?? m.blocks[0]?.text)).toEqual([
+      'tell me about dogs',
+      'About dogs.'
+    ])
+    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([
+      { sessionId: first.sessionId, messageIds: before.map((m: any) => m.id), reason: 'edit' }
+    ])
   })
 })

@@ -3,7 +3,12 @@ import { afterEach } from 'vitest'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
-import { startFakeLlm, type FakeLlm, type FakeScript, type ScriptedToolCall } from '../../fixtures/llm/fakeLlm'
+import {
+  startFakeLlm,
+  type FakeLlm,
+  type FakeScript,
+  type ScriptedToolCall
+} from '../../fixtures/llm/fakeLlm'
 import { useTempDirs } from '../helpers/tempDir'
 import type { PermissionMode } from '@shared/types/session'
 
@@ -33,7 +38,12 @@ const CTX = { transport: 'test' as const, clientId: 'test' }
 /** Real presenters on a temp dir with an OpenAI-format fake server as the only provider. */
 export function useLoopHarness(): (
   script: FakeScript,
-  options?: { contextLength?: number; maxOutputTokens?: number; providerKind?: 'openai' | 'openai-compatible'; titleReply?: string }
+  options?: {
+    contextLength?: number
+    maxOutputTokens?: number
+    providerKind?: 'openai' | 'openai-compatible'
+    titleReply?: string
+  }
 ) => Promise<LoopHarness> {
   const cleanups: Array<() => Promise<void>> = []
   afterEach(async () => {
@@ -59,19 +69,25 @@ export function useLoopHarness(): (
       workspace,
       providerId: 'fake-openai',
       async send(text, opts = {}) {
-        const result = (await harness.router.invoke('chat.sendMessage', {
-          text,
-          ...(opts.sessionId
-            ? { sessionId: opts.sessionId }
-            : {
-                newSession: {
-                  providerId: 'fake-openai',
-                  modelId: 'fake-model',
-                  ...(opts.workspaceDir === 'omit' ? {} : { workspaceDir: opts.workspaceDir === undefined ? workspace : opts.workspaceDir }),
-                  permissionMode: opts.permissionMode ?? 'default'
-                }
-              })
-        }, CTX)) as any
+        const result = (await harness.router.invoke(
+          'chat.sendMessage',
+          {
+            text,
+            ...(opts.sessionId
+              ? { sessionId: opts.sessionId }
+              : {
+                  newSession: {
+                    providerId: 'fake-openai',
+                    modelId: 'fake-model',
+                    ...(opts.workspaceDir === 'omit'
+                      ? {}
+                      : { workspaceDir: opts.workspaceDir === undefined ? workspace : opts.workspaceDir }),
+                    permissionMode: opts.permissionMode ?? 'default'
+                  }
+                })
+          },
+          CTX
+        )) as any
         if (!result.ok) throw new Error(`send failed: ${JSON.stringify(result.error)}`)
         return { sessionId: result.data.sessionId, assistantMessageId: result.data.assistantMessageId }
       },
@@ -91,7 +107,14 @@ export function useLoopHarness(): (
       name: 'Fake',
       baseUrl: llm.baseUrl,
       apiKey: 'sk-test-0123456789abcd',
-      models: [{ id: 'fake-model', name: 'Fake model', contextLength: options.contextLength, maxOutputTokens: options.maxOutputTokens }],
+      models: [
+        {
+          id: 'fake-model',
+          name: 'Fake model',
+          contextLength: options.contextLength,
+          maxOutputTokens: options.maxOutputTokens
+        }
+      ],
       maxRetries: 0
     })
     return harness
@@ -114,7 +137,12 @@ export function callsReply(...calls: ScriptedToolCall[]) {
 
 /** Tool result messages of an OpenAI request body, in order. */
 export function toolResults(body: any): Array<{ tool_call_id: string; content: string }> {
-  return (body.messages as any[]).filter((m) => m.role === 'tool').map((m) => ({ tool_call_id: m.tool_call_id, content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }))
+  return (body.messages as any[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => ({
+      tool_call_id: m.tool_call_id,
+      content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content)
+    }))
 }
 
 export function eventsNamed(h: LoopHarness, name: string): any[] {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
+import {
+  callsReply,
+  eventsNamed,
+  route,
+  tempDir,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness
+} from './helpers'
 
 const harness = useLoopHarness()
 
@@ -9,7 +18,10 @@ describe('pause and resume', () => {
   it('pauses on a write outside the workspace, resumes the same message after allow once', async () => {
     const outside = tempDir()
     const target = join(outside, 'note.txt')
-    const h = await harness([callsReply(toolCall('w1', 'write', { path: target, content: 'hello' })), textReply('Written.')])
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: target, content: 'hello' })),
+      textReply('Written.')
+    ])
     const { sessionId, assistantMessageId } = await h.send('write a note')
     await h.idle(sessionId)
     expect(h.llm.generationRequests()).toHaveLength(1)
@@ -19,10 +31,16 @@ describe('pause and resume', () => {
     const call = paused.blocks.find((b) => b.kind === 'tool_call')!
     expect(call.status).toBe('pending') // waiting, never a fake success
     const action = paused.blocks.find((b) => b.kind === 'action')!
-    expect(action).toMatchObject({ status: 'pending', data: { actionType: 'permission', toolCallId: 'w1', request: { type: 'write' } } })
+    expect(action).toMatchObject({
+      status: 'pending',
+      data: { actionType: 'permission', toolCallId: 'w1', request: { type: 'write' } }
+    })
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect(pending).toMatchObject({ kind: 'permission', messageId: assistantMessageId, blockId: action.id })
-    expect(eventsNamed(h, 'chat.stream.paused')[0]).toMatchObject({ messageId: assistantMessageId, interactions: [{ id: pending.id }] })
+    expect(eventsNamed(h, 'chat.stream.paused')[0]).toMatchObject({
+      messageId: assistantMessageId,
+      interactions: [{ id: pending.id }]
+    })
     expect(existsSync(target)).toBe(false)
 
     const answer = await route(h, 'chat.respondToolInteraction', {
@@ -50,7 +68,10 @@ describe('pause and resume', () => {
   it('runs the calls of a batch that need nothing before pausing for the one that does; results go back in model order', async () => {
     const target = join(tempDir(), 'mixed.txt')
     const h = await harness([
-      callsReply(toolCall('w1', 'write', { path: target, content: 'later' }), toolCall('r1', 'read', { path: 'a.txt' })),
+      callsReply(
+        toolCall('w1', 'write', { path: target, content: 'later' }),
+        toolCall('r1', 'read', { path: 'a.txt' })
+      ),
       textReply('Both handled.')
     ])
     writeFileSync(join(h.workspace, 'a.txt'), 'alpha content')
@@ -68,7 +89,12 @@ describe('pause and resume', () => {
     expect(existsSync(target)).toBe(false)
     const pending = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect(pending.map((i) => i.toolCallId)).toEqual(['w1'])
-    await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending[0].id, response: { kind: 'permission', decision: 'allow_once' } })
+    await route(h, 'chat.respondToolInteraction', {
+      sessionId,
+      messageId: assistantMessageId,
+      interactionId: pending[0].id,
+      response: { kind: 'permission', decision: 'allow_once' }
+    })
     await h.idle(sessionId)
     expect(readFileSync(target, 'utf8')).toBe('later')
     const results = toolResults(h.bodies()[1])
@@ -79,18 +105,29 @@ describe('pause and resume', () => {
 
   it('sends the model "User denied the request." as an error result on deny', async () => {
     const target = join(tempDir(), 'nope.txt')
-    const h = await harness([callsReply(toolCall('w1', 'write', { path: target, content: 'x' })), textReply('Understood, I will not write it.')])
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: target, content: 'x' })),
+      textReply('Understood, I will not write it.')
+    ])
     const { sessionId, assistantMessageId } = await h.send('write')
     await h.idle(sessionId)
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
-    await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'deny' } })
+    await route(h, 'chat.respondToolInteraction', {
+      sessionId,
+      messageId: assistantMessageId,
+      interactionId: pending.id,
+      response: { kind: 'permission', decision: 'deny' }
+    })
     await h.idle(sessionId)
     expect(existsSync(target)).toBe(false)
     const [result] = toolResults(h.bodies()[1])
     expect(result).toEqual({ tool_call_id: 'w1', content: 'User denied the request.' })
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('sent')
-    expect(message.blocks.find((b) => b.kind === 'tool_call')).toMatchObject({ status: 'error', toolCall: { response: 'User denied the request.', isError: true } })
+    expect(message.blocks.find((b) => b.kind === 'tool_call')).toMatchObject({
+      status: 'error',
+      toolCall: { response: 'User denied the request.', isError: true }
+    })
     expect(message.blocks.find((b) => b.kind === 'action')!.status).toBe('denied')
     const fact = h.presenters.tape.entries(sessionId).find((e) => e.kind === 'tool_result')!
     expect(fact.payload).toMatchObject({ toolCallId: 'w1', isError: true })
@@ -99,18 +136,31 @@ describe('pause and resume', () => {
   it('accepts two answers in reverse order and resumes only after the last', async () => {
     const dir = tempDir()
     const h = await harness([
-      callsReply(toolCall('a', 'write', { path: join(dir, 'a.txt'), content: 'A' }), toolCall('b', 'write', { path: join(dir, 'b.txt'), content: 'B' })),
+      callsReply(
+        toolCall('a', 'write', { path: join(dir, 'a.txt'), content: 'A' }),
+        toolCall('b', 'write', { path: join(dir, 'b.txt'), content: 'B' })
+      ),
       textReply('Both done.')
     ])
     const { sessionId, assistantMessageId } = await h.send('two writes')
     await h.idle(sessionId)
     const [first, second] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect([first.toolCallId, second.toolCallId]).toEqual(['a', 'b'])
-    const reply1 = await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: second.id, response: { kind: 'permission', decision: 'allow_once' } })
+    const reply1 = await route(h, 'chat.respondToolInteraction', {
+      sessionId,
+      messageId: assistantMessageId,
+      interactionId: second.id,
+      response: { kind: 'permission', decision: 'allow_once' }
+    })
     expect(reply1).toEqual({ accepted: true, remaining: 1, resumed: false })
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(false)
     expect(existsSync(join(dir, 'b.txt'))).toBe(false)
-    const reply2 = await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: first.id, response: { kind: 'permission', decision: 'allow_session' } })
+    const reply2 = await route(h, 'chat.respondToolInteraction', {
+      sessionId,
+      messageId: assistantMessageId,
+      interactionId: first.id,
+      response: { kind: 'permission', decision: 'allow_session' }
+    })
     expect(reply2).toEqual({ accepted: true, remaining: 0, resumed: true })
     await h.idle(sessionId)
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('A')
@@ -137,7 +187,12 @@ describe('pause and resume', () => {
     expect(pending.kind).toBe('question')
     const bad = await h.router.invoke(
       'chat.respondToolInteraction',
-      { sessionId, messageId: assistantMessageId, interactionId: pending.id, response: { kind: 'question', selected: ['Purple'] } },
+      {
+        sessionId,
+        messageId: assistantMessageId,
+        interactionId: pending.id,
+        response: { kind: 'question', selected: ['Purple'] }
+      },
       { transport: 'test', clientId: 't' }
     )
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
@@ -154,19 +209,30 @@ describe('pause and resume', () => {
     expect(result.content).toContain('Red, Blue')
     expect(result.content).toContain('and a bit of gold')
     const message = h.presenters.sessions.messages.require(assistantMessageId)
-    expect(message.blocks.find((b) => b.kind === 'action')).toMatchObject({ status: 'success', data: { answer: { selected: ['Red', 'Blue'], text: 'and a bit of gold' } } })
+    expect(message.blocks.find((b) => b.kind === 'action')).toMatchObject({
+      status: 'success',
+      data: { answer: { selected: ['Red', 'Blue'], text: 'and a bit of gold' } }
+    })
     expect(h.presenters.sessions.interactions.require(pending.id).status).toBe('answered')
   })
 
   it('keeps a paused message answerable across a restart', async () => {
     const target = join(tempDir(), 'later.txt')
-    const h = await harness([callsReply(toolCall('w1', 'write', { path: target, content: 'after restart' })), textReply('Finished after the restart.')])
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: target, content: 'after restart' })),
+      textReply('Finished after the restart.')
+    ])
     const { sessionId, assistantMessageId } = await h.send('write later')
     await h.idle(sessionId)
     await h.restart()
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('awaiting_interaction')
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
-    await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'allow_once' } })
+    await route(h, 'chat.respondToolInteraction', {
+      sessionId,
+      messageId: assistantMessageId,
+      interactionId: pending.id,
+      response: { kind: 'permission', decision: 'allow_once' }
+    })
     await h.idle(sessionId)
     expect(readFileSync(target, 'utf8')).toBe('after restart')
     const message = h.presenters.sessions.messages.require(assistantMessageId)
@@ -175,10 +241,14 @@ describe('pause and resume', () => {
   })
 
   it('refuses new messages while a message waits for an answer', async () => {
-    const h = await harness([callsReply(toolCall('w1', 'write', { path: join(tempDir(), 'x'), content: 'x' }))])
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: join(tempDir(), 'x'), content: 'x' }))
+    ])
     const { sessionId } = await h.send('write')
     await h.idle(sessionId)
-    await expect(route(h, 'chat.sendMessage', { sessionId, text: 'another' })).rejects.toMatchObject({ code: 'session_busy' })
+    await expect(route(h, 'chat.sendMessage', { sessionId, text: 'another' })).rejects.toMatchObject({
+      code: 'session_busy'
+    })
   })
 
   it('allow always stores a rule, so the same request later runs without asking', async () => {
@@ -191,8 +261,16 @@ describe('pause and resume', () => {
     ])
     const first = await h.send('write once')
     await h.idle(first.sessionId)
-    const [pending] = h.presenters.sessions.interactions.list({ sessionId: first.sessionId, status: 'pending' })
-    await route(h, 'chat.respondToolInteraction', { sessionId: first.sessionId, messageId: first.assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'allow_always' } })
+    const [pending] = h.presenters.sessions.interactions.list({
+      sessionId: first.sessionId,
+      status: 'pending'
+    })
+    await route(h, 'chat.respondToolInteraction', {
+      sessionId: first.sessionId,
+      messageId: first.assistantMessageId,
+      interactionId: pending.id,
+      response: { kind: 'permission', decision: 'allow_always' }
+    })
     await h.idle(first.sessionId)
     expect(h.presenters.permissions.listRules()).toHaveLength(1)
     const second = await h.send('write again')

@@ -1,13 +1,33 @@
 import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness, waitFor } from './helpers'
+import {
+  callsReply,
+  eventsNamed,
+  route,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness,
+  waitFor
+} from './helpers'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
 
-async function withTestServer(h: Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>, env: Record<string, string> = {}) {
-  await h.presenters.mcp.addServer({ id: 't', name: 't', type: 'stdio', command: process.execPath, args: [TEST_SERVER], env, enabled: false })
+async function withTestServer(
+  h: Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>,
+  env: Record<string, string> = {}
+) {
+  await h.presenters.mcp.addServer({
+    id: 't',
+    name: 't',
+    type: 'stdio',
+    command: process.execPath,
+    args: [TEST_SERVER],
+    env,
+    enabled: false
+  })
   await h.presenters.mcp.startServer('t')
 }
 
@@ -17,7 +37,11 @@ describe('MCP tools in the loop', () => {
     const marker = join(h.dataDir, 'cancelled.txt')
     await withTestServer(h, { CANCEL_MARKER: marker })
     const { sessionId, assistantMessageId } = await h.send('wait', { permissionMode: 'full_access' })
-    await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading'))
+    await waitFor(() =>
+      h.presenters.agentRuntime
+        .getMessage(assistantMessageId)
+        .blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading')
+    )
     await new Promise((r) => setTimeout(r, 200))
     await route(h, 'chat.stop', { sessionId })
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('cancelled')
@@ -33,19 +57,35 @@ describe('MCP tools in the loop', () => {
     await h.idle(sessionId)
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect(pending.request).toMatchObject({ actionType: 'permission', request: { type: 'mcp', server: 't' } })
-    await route(h, 'chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: pending.id, response: { kind: 'permission', decision: 'allow_once' } })
+    await route(h, 'chat.respondToolInteraction', {
+      sessionId,
+      messageId: assistantMessageId,
+      interactionId: pending.id,
+      response: { kind: 'permission', decision: 'allow_once' }
+    })
     await h.idle(sessionId)
     expect(toolResults(h.bodies()[1])).toEqual([{ tool_call_id: 'm1', content: 'echo: hi' }])
   }, 30_000)
 
   it('shows MCP progress notifications on the running call block', async () => {
-    const h = await harness([callsReply(toolCall('m1', 'progress', { steps: 3 })), textReply('Progress done.')])
+    const h = await harness([
+      callsReply(toolCall('m1', 'progress', { steps: 3 })),
+      textReply('Progress done.')
+    ])
     await withTestServer(h)
     const { sessionId, assistantMessageId } = await h.send('progress', { permissionMode: 'full_access' })
     await h.idle(sessionId)
-    const block = h.presenters.sessions.messages.require(assistantMessageId).blocks.find((b) => b.kind === 'tool_call')!
-    expect(block).toMatchObject({ status: 'success', data: { progress: 'step 3 · 3/3' }, toolCall: { response: 'done 3' } })
-    const progressed = eventsNamed(h, 'chat.stream.delta').flatMap((d) => d.ops).filter((op) => op.op === 'upsert' && op.block.data?.progress)
+    const block = h.presenters.sessions.messages
+      .require(assistantMessageId)
+      .blocks.find((b) => b.kind === 'tool_call')!
+    expect(block).toMatchObject({
+      status: 'success',
+      data: { progress: 'step 3 · 3/3' },
+      toolCall: { response: 'done 3' }
+    })
+    const progressed = eventsNamed(h, 'chat.stream.delta')
+      .flatMap((d) => d.ops)
+      .filter((op) => op.op === 'upsert' && op.block.data?.progress)
     expect(progressed.length).toBeGreaterThan(0)
   }, 30_000)
 })
@@ -62,13 +102,22 @@ describe('dispatch order', () => {
       ),
       textReply('All five done.')
     ])
-    await h.presenters.mcp.addServer({ id: 'timing', name: 'timing', type: 'stdio', command: process.execPath, args: [join(import.meta.dirname, 'fixtures/timingServer.mjs')], enabled: false })
+    await h.presenters.mcp.addServer({
+      id: 'timing',
+      name: 'timing',
+      type: 'stdio',
+      command: process.execPath,
+      args: [join(import.meta.dirname, 'fixtures/timingServer.mjs')],
+      enabled: false
+    })
     await h.presenters.mcp.startServer('timing')
     const { sessionId } = await h.send('go', { permissionMode: 'full_access' })
     await h.idle(sessionId)
     const results = toolResults(h.bodies()[1])
     expect(results.map((r) => r.tool_call_id)).toEqual(['r1', 'r2', 'r3', 'w1', 'w2'])
-    const spans = Object.fromEntries(results.map((r) => [r.tool_call_id, JSON.parse(r.content) as { start: number; end: number }]))
+    const spans = Object.fromEntries(
+      results.map((r) => [r.tool_call_id, JSON.parse(r.content) as { start: number; end: number }])
+    )
     // The three reads overlap (all start before the first one ends)...
     const firstReadEnd = Math.min(spans.r1.end, spans.r2.end, spans.r3.end)
     expect(Math.max(spans.r1.start, spans.r2.start, spans.r3.start)).toBeLessThan(firstReadEnd)

@@ -11,9 +11,18 @@ describe('chat routes', () => {
       text: 'Hello\nsecond line',
       newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
     })
-    expect(accepted).toMatchObject({ started: true, queued: null, userMessageId: expect.any(String), assistantMessageId: expect.any(String) })
+    expect(accepted).toMatchObject({
+      started: true,
+      queued: null,
+      userMessageId: expect.any(String),
+      assistantMessageId: expect.any(String)
+    })
     expect(h.presenters.agentRuntime.isRunning(accepted.sessionId)).toBe(true)
-    expect(h.presenters.sessions.require(accepted.sessionId)).toMatchObject({ title: 'Hello', status: 'generating', providerId: 'fake-openai' })
+    expect(h.presenters.sessions.require(accepted.sessionId)).toMatchObject({
+      title: 'Hello',
+      status: 'generating',
+      providerId: 'fake-openai'
+    })
     const view = await route(h, 'chat.getMessage', { messageId: accepted.assistantMessageId })
     expect(view.message).toMatchObject({ status: 'streaming', stream: { runId: expect.any(String) } })
     await route(h, 'chat.stop', { sessionId: accepted.sessionId })
@@ -21,15 +30,37 @@ describe('chat routes', () => {
 
   it('rejects bad input with clear codes and loses nothing', async () => {
     const h = await harness([textReply('fine')])
-    const bad = async (name: string, input: unknown) => ((await h.router.invoke(name, input, CTX)) as { ok: boolean; error?: { code: string } }).error?.code
-    expect(await bad('chat.sendMessage', { text: '   ', newSession: { providerId: 'fake-openai', modelId: 'fake-model' } })).toBe('invalid_message')
+    const bad = async (name: string, input: unknown) =>
+      ((await h.router.invoke(name, input, CTX)) as { ok: boolean; error?: { code: string } }).error?.code
+    expect(
+      await bad('chat.sendMessage', {
+        text: '   ',
+        newSession: { providerId: 'fake-openai', modelId: 'fake-model' }
+      })
+    ).toBe('invalid_message')
     expect(await bad('chat.sendMessage', { sessionId: 'nope', text: 'hi' })).toBe('session_not_found')
-    expect(await bad('chat.sendMessage', { text: 'hi', images: [{ data: 'aGk=', mimeType: 'text/plain' }] })).toBe('invalid_input')
+    expect(
+      await bad('chat.sendMessage', { text: 'hi', images: [{ data: 'aGk=', mimeType: 'text/plain' }] })
+    ).toBe('invalid_input')
     expect(await bad('chat.sendMessage', { text: 'hi' })).toBe('no_model') // no default model configured
     const { sessionId, assistantMessageId } = await h.send('hello')
     await h.idle(sessionId)
-    expect(await bad('chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: 'missing', response: { kind: 'permission', decision: 'deny' } })).toBe('interaction_not_found')
-    expect(await bad('chat.respondToolInteraction', { sessionId, messageId: assistantMessageId, interactionId: 'x', response: { kind: 'permission', decision: 'maybe' } })).toBe('invalid_input')
+    expect(
+      await bad('chat.respondToolInteraction', {
+        sessionId,
+        messageId: assistantMessageId,
+        interactionId: 'missing',
+        response: { kind: 'permission', decision: 'deny' }
+      })
+    ).toBe('interaction_not_found')
+    expect(
+      await bad('chat.respondToolInteraction', {
+        sessionId,
+        messageId: assistantMessageId,
+        interactionId: 'x',
+        response: { kind: 'permission', decision: 'maybe' }
+      })
+    ).toBe('invalid_input')
     expect(await bad('chat.retry', { sessionId, messageId: 'not-a-message' })).toBe('message_not_found')
     expect(await bad('chat.stop', { sessionId: 'nope' })).toBe('session_not_found')
     const { messages } = await route(h, 'chat.getMessages', { sessionId })
@@ -39,7 +70,8 @@ describe('chat routes', () => {
 
   it('saves pasted images as files and sends them to the model as image parts', async () => {
     const h = await harness([textReply('A red pixel.')])
-    const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
+    const png =
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'What is this?',
       images: [{ data: png, mimeType: 'image/png', name: 'pixel.png' }],
@@ -62,7 +94,8 @@ describe('deleting a session', () => {
     await h.idle(sessionId)
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(false)
     const deadline = Date.now() + 3_000
-    while (h.llm.generationRequests()[0].clientClosedAt === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    while (h.llm.generationRequests()[0].clientClosedAt === undefined && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20))
     expect(h.llm.generationRequests()[0].clientClosedAt).toBeDefined()
   })
 })

@@ -8,14 +8,26 @@ const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs
 
 describe('tool call blocks name their server', () => {
   it("stores the MCP server's display name and the agent tool server on each call block, from the first delta on", async () => {
-    const h = await harness([callsReply(toolCall('m1', 'echo', { message: 'hi' }), toolCall('r1', 'read', { path: 'a.txt' })), textReply('Both done.')])
-    await h.presenters.mcp.addServer({ id: 'echo-srv', name: 'Echo Tools', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+    const h = await harness([
+      callsReply(toolCall('m1', 'echo', { message: 'hi' }), toolCall('r1', 'read', { path: 'a.txt' })),
+      textReply('Both done.')
+    ])
+    await h.presenters.mcp.addServer({
+      id: 'echo-srv',
+      name: 'Echo Tools',
+      type: 'stdio',
+      command: process.execPath,
+      args: [TEST_SERVER],
+      enabled: false
+    })
     await h.presenters.mcp.startServer('echo-srv')
     writeFileSync(join(h.workspace, 'a.txt'), 'alpha')
     const { sessionId, assistantMessageId } = await h.send('echo and read', { permissionMode: 'full_access' })
     await h.idle(sessionId)
 
-    const calls = h.presenters.sessions.messages.require(assistantMessageId).blocks.filter((b) => b.kind === 'tool_call')
+    const calls = h.presenters.sessions.messages
+      .require(assistantMessageId)
+      .blocks.filter((b) => b.kind === 'tool_call')
     expect(calls.map((b) => [b.toolCall?.name, b.toolCall?.serverName, b.status])).toEqual([
       ['echo', 'Echo Tools', 'success'],
       ['read', 'agent-filesystem', 'success']
@@ -24,14 +36,18 @@ describe('tool call blocks name their server', () => {
     const firstUpserts = eventsNamed(h, 'chat.stream.delta')
       .flatMap((d) => d.ops)
       .filter((op) => op.op === 'upsert' && op.block.kind === 'tool_call')
-    expect(firstUpserts.find((op) => op.block.toolCall.id === 'm1')?.block.toolCall.serverName).toBe('Echo Tools')
+    expect(firstUpserts.find((op) => op.block.toolCall.id === 'm1')?.block.toolCall.serverName).toBe(
+      'Echo Tools'
+    )
   }, 30_000)
 
   it('leaves serverName unset for a name no tool has (the model made it up)', async () => {
     const h = await harness([callsReply(toolCall('x1', 'no_such_tool', {})), textReply('Sorry.')])
     const { sessionId, assistantMessageId } = await h.send('call a ghost', { permissionMode: 'full_access' })
     await h.idle(sessionId)
-    const block = h.presenters.sessions.messages.require(assistantMessageId).blocks.find((b) => b.kind === 'tool_call')!
+    const block = h.presenters.sessions.messages
+      .require(assistantMessageId)
+      .blocks.find((b) => b.kind === 'tool_call')!
     expect(block.toolCall?.name).toBe('no_such_tool')
     expect(block.toolCall?.serverName).toBeUndefined()
     expect(block.status).toBe('error')

@@ -4,7 +4,16 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters } from '../../../src/main/presenter'
-import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, useLoopHarness, waitFor } from './helpers'
+import {
+  callsReply,
+  eventsNamed,
+  route,
+  tempDir,
+  textReply,
+  toolCall,
+  useLoopHarness,
+  waitFor
+} from './helpers'
 
 const harness = useLoopHarness()
 
@@ -12,7 +21,11 @@ describe('stop', () => {
   it('stops mid-stream: the provider request is closed and the partial text kept', async () => {
     const h = await harness([{ steps: [{ type: 'text', text: ['Partial ', 'words '] }, { type: 'stall' }] }])
     const { sessionId, assistantMessageId } = await h.send('talk')
-    await waitFor(() => eventsNamed(h, 'chat.stream.delta').some((d) => d.ops.some((op: any) => op.op === 'append' || op.block?.text)))
+    await waitFor(() =>
+      eventsNamed(h, 'chat.stream.delta').some((d) =>
+        d.ops.some((op: any) => op.op === 'append' || op.block?.text)
+      )
+    )
     const started = Date.now()
     const result = await route(h, 'chat.stop', { sessionId })
     expect(Date.now() - started).toBeLessThan(2_000)
@@ -21,15 +34,24 @@ describe('stop', () => {
     expect(message.status).toBe('cancelled')
     expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Partial words ' })
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'user_cancelled' } })
-    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'cancelled', error: { code: 'user_cancelled' } })
+    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({
+      status: 'cancelled',
+      error: { code: 'user_cancelled' }
+    })
     await waitFor(() => h.llm.generationRequests()[0].clientClosedAt !== undefined)
     expect(h.presenters.sessions.require(sessionId).status).toBe('idle')
   })
 
   it('stops mid-tool: the running command is killed and the call marked cancelled', async () => {
-    const h = await harness([callsReply(toolCall('e1', 'exec', { command: 'sleep 5 && echo late > marker.txt', yield_ms: 20_000 }))])
+    const h = await harness([
+      callsReply(toolCall('e1', 'exec', { command: 'sleep 5 && echo late > marker.txt', yield_ms: 20_000 }))
+    ])
     const { sessionId, assistantMessageId } = await h.send('run it', { permissionMode: 'full_access' })
-    await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading'))
+    await waitFor(() =>
+      h.presenters.agentRuntime
+        .getMessage(assistantMessageId)
+        .blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading')
+    )
     await new Promise((r) => setTimeout(r, 200))
     const started = Date.now()
     await route(h, 'chat.stop', { sessionId })
@@ -45,18 +67,32 @@ describe('stop', () => {
   it('stops a paused message by denying all its pending interactions', async () => {
     const dir = tempDir()
     const h = await harness([
-      callsReply(toolCall('a', 'write', { path: join(dir, 'a.txt'), content: 'A' }), toolCall('b', 'write', { path: join(dir, 'b.txt'), content: 'B' }))
+      callsReply(
+        toolCall('a', 'write', { path: join(dir, 'a.txt'), content: 'A' }),
+        toolCall('b', 'write', { path: join(dir, 'b.txt'), content: 'B' })
+      )
     ])
     const { sessionId, assistantMessageId } = await h.send('two writes')
     await h.idle(sessionId)
     expect(h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })).toHaveLength(2)
-    expect(await route(h, 'chat.stop', { sessionId })).toEqual({ stopped: true, messageId: assistantMessageId })
+    expect(await route(h, 'chat.stop', { sessionId })).toEqual({
+      stopped: true,
+      messageId: assistantMessageId
+    })
     expect(h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })).toHaveLength(0)
-    expect(h.presenters.sessions.interactions.list({ messageId: assistantMessageId }).map((i) => i.status)).toEqual(['denied', 'denied'])
+    expect(
+      h.presenters.sessions.interactions.list({ messageId: assistantMessageId }).map((i) => i.status)
+    ).toEqual(['denied', 'denied'])
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('cancelled')
-    expect(message.blocks.filter((b) => b.kind === 'action').map((b) => b.status)).toEqual(['denied', 'denied'])
-    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.toolCall?.response)).toEqual(['User denied the request.', 'User denied the request.'])
+    expect(message.blocks.filter((b) => b.kind === 'action').map((b) => b.status)).toEqual([
+      'denied',
+      'denied'
+    ])
+    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.toolCall?.response)).toEqual([
+      'User denied the request.',
+      'User denied the request.'
+    ])
     expect(h.llm.generationRequests()).toHaveLength(1)
     expect(h.presenters.sessions.require(sessionId).status).toBe('idle')
     // The session takes new messages again.
@@ -66,15 +102,22 @@ describe('stop', () => {
 
 describe('crash recovery', () => {
   it('flushes streaming text to SQLite while streaming; after a crash the message is an error with that text', async () => {
-    const h = await harness([{ steps: [{ type: 'text', text: ['Streaming ', 'so ', 'far'] }, { type: 'stall' }] }])
+    const h = await harness([
+      { steps: [{ type: 'text', text: ['Streaming ', 'so ', 'far'] }, { type: 'stall' }] }
+    ])
     const { sessionId, assistantMessageId } = await h.send('long answer')
     await waitFor(() => eventsNamed(h, 'chat.stream.delta').length > 0)
     const firstDeltaAt = Date.now()
-    await waitFor(() => h.presenters.sessions.messages.require(assistantMessageId).blocks[0]?.text === 'Streaming so far', 2_000)
+    await waitFor(
+      () => h.presenters.sessions.messages.require(assistantMessageId).blocks[0]?.text === 'Streaming so far',
+      2_000
+    )
     expect(Date.now() - firstDeltaAt).toBeLessThan(800) // flushed within ~500 ms, not only at the end
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('streaming')
     // A second app on the same data folder sees what a restart after a crash would see.
-    const after = createPresenters(createNodePlatform({ dataDir: h.dataDir, log: () => {} }), { log: () => {} })
+    const after = createPresenters(createNodePlatform({ dataDir: h.dataDir, log: () => {} }), {
+      log: () => {}
+    })
     try {
       const message = after.sessions.messages.require(assistantMessageId)
       expect(message.status).toBe('error')
@@ -89,13 +132,30 @@ describe('crash recovery', () => {
 
 describe('steering', () => {
   it('queues a message sent during a run and starts it at the next tool boundary', async () => {
-    const h = await harness([callsReply(toolCall('e1', 'exec', { command: 'sleep 1; echo slept' })), textReply('Answer to the steer.')])
+    const h = await harness([
+      callsReply(toolCall('e1', 'exec', { command: 'sleep 1; echo slept' })),
+      textReply('Answer to the steer.')
+    ])
     const first = await h.send('start working', { permissionMode: 'full_access' })
-    await waitFor(() => h.presenters.agentRuntime.getMessage(first.assistantMessageId).blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading'))
-    const queued = await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'actually, do this instead' })
-    expect(queued).toMatchObject({ started: false, userMessageId: null, queued: { text: 'actually, do this instead' } })
+    await waitFor(() =>
+      h.presenters.agentRuntime
+        .getMessage(first.assistantMessageId)
+        .blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading')
+    )
+    const queued = await route(h, 'chat.sendMessage', {
+      sessionId: first.sessionId,
+      text: 'actually, do this instead'
+    })
+    expect(queued).toMatchObject({
+      started: false,
+      userMessageId: null,
+      queued: { text: 'actually, do this instead' }
+    })
     expect(eventsNamed(h, 'chat.queue.changed').at(-1).items).toHaveLength(1)
-    await waitFor(() => h.llm.generationRequests().length === 2 && !h.presenters.agentRuntime.isRunning(first.sessionId), 10_000)
+    await waitFor(
+      () => h.llm.generationRequests().length === 2 && !h.presenters.agentRuntime.isRunning(first.sessionId),
+      10_000
+    )
     const firstMessage = h.presenters.sessions.messages.require(first.assistantMessageId)
     expect(firstMessage.status).toBe('sent')
     expect(firstMessage.blocks.find((b) => b.kind === 'tool_call')).toMatchObject({ status: 'success' })
@@ -109,37 +169,64 @@ describe('steering', () => {
   }, 15_000)
 
   it('keeps queued input across a restart; the next message carries it first, and a cancelled item stays out', async () => {
-    const h = await harness([{ steps: [{ type: 'text', text: 'Working on it' }, { type: 'stall' }] }, textReply('Got both.')])
+    const h = await harness([
+      { steps: [{ type: 'text', text: 'Working on it' }, { type: 'stall' }] },
+      textReply('Got both.')
+    ])
     const first = await h.send('start a long job')
-    await waitFor(() => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1)
-    const kept = await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'also check the tests' })
-    const dropped = await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'never mind this one' })
-    expect(await route(h, 'chat.cancelQueued', { sessionId: first.sessionId, inputId: dropped.queued.id })).toEqual({ removed: true })
+    await waitFor(
+      () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1
+    )
+    const kept = await route(h, 'chat.sendMessage', {
+      sessionId: first.sessionId,
+      text: 'also check the tests'
+    })
+    const dropped = await route(h, 'chat.sendMessage', {
+      sessionId: first.sessionId,
+      text: 'never mind this one'
+    })
+    expect(
+      await route(h, 'chat.cancelQueued', { sessionId: first.sessionId, inputId: dropped.queued.id })
+    ).toEqual({ removed: true })
 
     await h.restart()
     const { items } = await route(h, 'chat.listQueue', { sessionId: first.sessionId })
-    expect(items).toEqual([{ id: kept.queued.id, text: 'also check the tests', createdAt: kept.queued.createdAt }])
+    expect(items).toEqual([
+      { id: kept.queued.id, text: 'also check the tests', createdAt: kept.queued.createdAt }
+    ])
 
     const next = await h.send('and then summarise', { sessionId: first.sessionId })
     await h.idle(next.sessionId)
-    expect(h.bodies()[1].messages.at(-1)).toMatchObject({ role: 'user', content: 'also check the tests\n\nand then summarise' })
+    expect(h.bodies()[1].messages.at(-1)).toMatchObject({
+      role: 'user',
+      content: 'also check the tests\n\nand then summarise'
+    })
     expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
     expect(eventsNamed(h, 'chat.queue.changed').at(-1)).toEqual({ sessionId: first.sessionId, items: [] })
   }, 15_000)
 
   it('stop drops the queue, and purging a session removes its queued input', async () => {
-    const h = await harness([{ steps: [{ type: 'text', text: 'Working' }, { type: 'stall' }] }, { steps: [{ type: 'text', text: 'Again' }, { type: 'stall' }] }])
+    const h = await harness([
+      { steps: [{ type: 'text', text: 'Working' }, { type: 'stall' }] },
+      { steps: [{ type: 'text', text: 'Again' }, { type: 'stall' }] }
+    ])
     const first = await h.send('job one')
-    await waitFor(() => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1)
+    await waitFor(
+      () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1
+    )
     await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then stopped' })
     await route(h, 'chat.stop', { sessionId: first.sessionId })
     expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
 
     await h.send('job two', { sessionId: first.sessionId })
-    await waitFor(() => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 2)
+    await waitFor(
+      () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 2
+    )
     await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then purged' })
     await route(h, 'sessions.purge', { sessionId: first.sessionId })
-    const left = h.presenters.sqlite.db.prepare('SELECT COUNT(*) AS n FROM queued_inputs').get() as { n: number }
+    const left = h.presenters.sqlite.db.prepare('SELECT COUNT(*) AS n FROM queued_inputs').get() as {
+      n: number
+    }
     expect(left.n).toBe(0)
   }, 15_000)
 })

@@ -8,7 +8,10 @@ describe('streaming to the renderer', () => {
   it('batches deltas at most every 50 ms while the provider sends a token every few ms', async () => {
     // 40 tokens, 8 ms apart: about 320 ms of streaming, one provider event per token.
     const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `)
-    const steps: ScriptStep[] = tokens.flatMap((t) => [{ type: 'text' as const, text: t }, { type: 'delay' as const, ms: 8 }])
+    const steps: ScriptStep[] = tokens.flatMap((t) => [
+      { type: 'text' as const, text: t },
+      { type: 'delay' as const, ms: 8 }
+    ])
     const h = await harness([{ steps }])
     const emittedAt: number[] = []
     h.presenters.events.subscribe((name) => {
@@ -29,7 +32,10 @@ describe('streaming to the renderer', () => {
     const timed = emittedAt.slice(0, -1)
     const span = timed[timed.length - 1] - timed[0]
     expect((timed.length - 1) * 50).toBeLessThanOrEqual(span + 50) // one interval of slack for a slow first batch
-    const gaps = timed.slice(1).map((at, i) => at - timed[i]).sort((a, b) => a - b)
+    const gaps = timed
+      .slice(1)
+      .map((at, i) => at - timed[i])
+      .sort((a, b) => a - b)
     if (gaps.length) expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(45)
     // Every delta names its block and carries the next sequence number.
     expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i + 1))

@@ -8,7 +8,9 @@ const harness = useLoopHarness()
 
 describe('chat titles', () => {
   it('names a new chat with its model after the first answer, once, and tells the windows', async () => {
-    const h = await harness([textReply('It is 12 degrees and cloudy.'), textReply('Yes, take one.')], { titleReply: '"Oslo weather today."' })
+    const h = await harness([textReply('It is 12 degrees and cloudy.'), textReply('Yes, take one.')], {
+      titleReply: '"Oslo weather today."'
+    })
     const { sessionId } = await h.send('what is the weather in oslo right now?')
     expect(h.presenters.sessions.require(sessionId).title).toBe('what is the weather in oslo right now?')
     await waitFor(() => h.presenters.sessions.require(sessionId).title === 'Oslo weather today')
@@ -18,7 +20,11 @@ describe('chat titles', () => {
     const prompt = JSON.stringify(body.messages)
     expect(prompt).toContain('what is the weather in oslo right now?')
     expect(prompt).toContain('It is 12 degrees and cloudy.')
-    expect(eventsNamed(h, 'sessions.list.updated').some((e) => e.sessionIds.includes(sessionId) && e.reason === 'updated')).toBe(true)
+    expect(
+      eventsNamed(h, 'sessions.list.updated').some(
+        (e) => e.sessionIds.includes(sessionId) && e.reason === 'updated'
+      )
+    ).toBe(true)
 
     await h.send('should I take an umbrella?', { sessionId })
     await h.idle(sessionId)

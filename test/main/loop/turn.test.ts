@@ -34,10 +34,14 @@ describe('a turn', () => {
     expect(h.llm.generationRequests()).toHaveLength(1)
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('sent')
-    expect(message.blocks.map((b) => [b.kind, b.status, b.text])).toEqual([['content', 'success', 'Hello there, how can I help?']])
+    expect(message.blocks.map((b) => [b.kind, b.status, b.text])).toEqual([
+      ['content', 'success', 'Hello there, how can I help?']
+    ])
     const deltas = eventsNamed(h, 'chat.stream.delta').filter((d) => d.messageId === assistantMessageId)
     expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i + 1))
-    expect(replay(deltas).map((b) => [b.kind, b.status, b.text])).toEqual([['content', 'success', 'Hello there, how can I help?']])
+    expect(replay(deltas).map((b) => [b.kind, b.status, b.text])).toEqual([
+      ['content', 'success', 'Hello there, how can I help?']
+    ])
     const [completed] = eventsNamed(h, 'chat.stream.completed')
     expect(completed).toMatchObject({ messageId: assistantMessageId, status: 'sent', seq: deltas.length + 1 })
     expect(h.presenters.sessions.require(sessionId)).toMatchObject({ title: 'Hi', status: 'idle' })
@@ -64,7 +68,11 @@ describe('a turn', () => {
     expect(toolResults(bodies[3]).map((r) => r.tool_call_id)).toEqual(['c1', 'c2', 'c3'])
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('sent')
-    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status)).toEqual(['success', 'success', 'success'])
+    expect(message.blocks.filter((b) => b.kind === 'tool_call').map((b) => b.status)).toEqual([
+      'success',
+      'success',
+      'success'
+    ])
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'content', text: 'Done reading.' })
     const toolFacts = h.presenters.tape.entries(sessionId).filter((e) => e.kind === 'tool_result')
     expect(toolFacts.map((f) => f.payload.toolCallId)).toEqual(['c1', 'c2', 'c3'])
@@ -91,14 +99,24 @@ describe('a turn', () => {
   })
 
   it('keeps the partial text when the provider fails mid-stream', async () => {
-    const h = await harness([{ steps: [{ type: 'text', text: ['Partial ', 'answer'] }, { type: 'stream_error', errorType: 'server_error', message: 'upstream exploded' }] }])
+    const h = await harness([
+      {
+        steps: [
+          { type: 'text', text: ['Partial ', 'answer'] },
+          { type: 'stream_error', errorType: 'server_error', message: 'upstream exploded' }
+        ]
+      }
+    ])
     const { sessionId, assistantMessageId } = await h.send('go')
     await h.idle(sessionId)
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('error')
     expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Partial answer' })
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'provider_error' } })
-    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'error', error: { code: 'provider_error' } })
+    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({
+      status: 'error',
+      error: { code: 'provider_error' }
+    })
     expect(h.presenters.sessions.require(sessionId).status).toBe('error')
     const view = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
     expect(view.message.blocks[0].text).toBe('Partial answer')
@@ -106,8 +124,22 @@ describe('a turn', () => {
 
   it('keeps one plan block per message, upserted by update_plan, and emits chat.plan.updated', async () => {
     const h = await harness([
-      callsReply(toolCall('p1', 'update_plan', { plan: [{ step: 'Look', status: 'in_progress' }, { step: 'Fix', status: 'pending' }] })),
-      callsReply(toolCall('p2', 'update_plan', { plan: [{ step: 'Look', status: 'completed' }, { step: 'Fix', status: 'in_progress' }] })),
+      callsReply(
+        toolCall('p1', 'update_plan', {
+          plan: [
+            { step: 'Look', status: 'in_progress' },
+            { step: 'Fix', status: 'pending' }
+          ]
+        })
+      ),
+      callsReply(
+        toolCall('p2', 'update_plan', {
+          plan: [
+            { step: 'Look', status: 'completed' },
+            { step: 'Fix', status: 'in_progress' }
+          ]
+        })
+      ),
       textReply('Working on the fix.')
     ])
     const { sessionId, assistantMessageId } = await h.send('plan it')
@@ -115,13 +147,29 @@ describe('a turn', () => {
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     const plans = message.blocks.filter((b) => b.kind === 'plan')
     expect(plans).toHaveLength(1)
-    expect(plans[0].data).toMatchObject({ revision: 2, entries: [{ step: 'Look', status: 'completed' }, { step: 'Fix', status: 'in_progress' }] })
+    expect(plans[0].data).toMatchObject({
+      revision: 2,
+      entries: [
+        { step: 'Look', status: 'completed' },
+        { step: 'Fix', status: 'in_progress' }
+      ]
+    })
     expect(eventsNamed(h, 'chat.plan.updated').map((e) => e.plan.revision)).toEqual([1, 2])
   })
 
   it('keeps reasoning and answer in separate blocks, in order', async () => {
     // openai-compatible reads `reasoning_content` from the chat completions wire.
-    const h = await harness([{ steps: [{ type: 'reasoning', text: ['Let me ', 'think.'] }, { type: 'text', text: ['The ', 'answer.'] }] }], { providerKind: 'openai-compatible' })
+    const h = await harness(
+      [
+        {
+          steps: [
+            { type: 'reasoning', text: ['Let me ', 'think.'] },
+            { type: 'text', text: ['The ', 'answer.'] }
+          ]
+        }
+      ],
+      { providerKind: 'openai-compatible' }
+    )
     const { sessionId, assistantMessageId } = await h.send('think first')
     await h.idle(sessionId)
     const message = h.presenters.sessions.messages.require(assistantMessageId)

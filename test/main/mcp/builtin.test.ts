@@ -48,14 +48,25 @@ describe('built-in deepchat-time server', () => {
   it('gives the time in a zone and converts across zones, DST included', async () => {
     const client = await connect(new Date('2026-07-01T12:00:00Z'))
     const now = await client.callTool({ name: 'current_time', arguments: { timezone: 'America/New_York' } })
-    expect(now.structuredContent).toEqual({ timezone: 'America/New_York', datetime: '2026-07-01T08:00:00-04:00', weekday: 'Wednesday', utcOffset: '-04:00' })
-    const converted = await client.callTool({ name: 'convert_time', arguments: { time: '09:30', from_timezone: 'Europe/Paris', to_timezone: 'Asia/Tokyo' } })
+    expect(now.structuredContent).toEqual({
+      timezone: 'America/New_York',
+      datetime: '2026-07-01T08:00:00-04:00',
+      weekday: 'Wednesday',
+      utcOffset: '-04:00'
+    })
+    const converted = await client.callTool({
+      name: 'convert_time',
+      arguments: { time: '09:30', from_timezone: 'Europe/Paris', to_timezone: 'Asia/Tokyo' }
+    })
     expect(converted.structuredContent).toMatchObject({
       source: { datetime: '2026-07-01T09:30:00+02:00' },
       target: { datetime: '2026-07-01T16:30:00+09:00' }
     })
     const bad = await client.callTool({ name: 'current_time', arguments: { timezone: 'Mars/Olympus' } })
-    expect(bad).toMatchObject({ isError: true, content: [{ type: 'text', text: 'Unknown time zone: Mars/Olympus' }] })
+    expect(bad).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'Unknown time zone: Mars/Olympus' }]
+    })
     await client.close()
   })
 })
@@ -63,21 +74,36 @@ describe('built-in deepchat-time server', () => {
 describe('built-in deepchat-history server', () => {
   it('searches past conversations through the real session presenter, once the user enables it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-history-'))
-    const presenters = createPresenters(createNodePlatform({ dataDir: dir, log: () => {} }), { log: () => {} })
+    const presenters = createPresenters(createNodePlatform({ dataDir: dir, log: () => {} }), {
+      log: () => {}
+    })
     try {
       const recipes = presenters.sessions.create({ title: 'Recipes' })
       presenters.sessions.messages.appendUserMessage(recipes.id, { text: 'how long to simmer ramen broth' })
       presenters.sessions.create({ title: 'Travel' })
       await presenters.mcp.startEnabledServers()
-      expect(presenters.mcp.getServer('deepchat-history')).toMatchObject({ enabled: false, status: { state: 'stopped' } })
+      expect(presenters.mcp.getServer('deepchat-history')).toMatchObject({
+        enabled: false,
+        status: { state: 'stopped' }
+      })
 
       await presenters.mcp.setEnabled('deepchat-history', true)
-      for (let i = 0; i < 100 && presenters.mcp.getServer('deepchat-history').status.state !== 'running'; i++) {
+      for (
+        let i = 0;
+        i < 100 && presenters.mcp.getServer('deepchat-history').status.state !== 'running';
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 20))
       }
-      const found = await presenters.mcp.callTool('deepchat-history', 'search_conversations', { query: 'ramen' })
-      expect(found.structuredContent).toMatchObject({ hits: [{ conversation: 'Recipes', sessionId: recipes.id, text: expect.stringContaining('ramen') }] })
-      const none = await presenters.mcp.callTool('deepchat-history', 'search_conversations', { query: 'volcano' })
+      const found = await presenters.mcp.callTool('deepchat-history', 'search_conversations', {
+        query: 'ramen'
+      })
+      expect(found.structuredContent).toMatchObject({
+        hits: [{ conversation: 'Recipes', sessionId: recipes.id, text: expect.stringContaining('ramen') }]
+      })
+      const none = await presenters.mcp.callTool('deepchat-history', 'search_conversations', {
+        query: 'volcano'
+      })
       expect(none.content).toEqual([{ type: 'text', text: 'No past conversation mentions "volcano".' }])
     } finally {
       await presenters.dispose()

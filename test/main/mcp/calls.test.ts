@@ -34,7 +34,9 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     const { mcp } = await startTestServer({}, { disabledTools: ['echo'] })
     expect((await mcp.listTools()).map((t) => t.name)).not.toContain('echo')
     expect(mcp.listToolViews('t').find((t) => t.name === 'echo')?.disabled).toBe(true)
-    await expect(mcp.callTool('t', 'echo', { message: 'x' })).rejects.toMatchObject({ code: 'mcp_tool_disabled' })
+    await expect(mcp.callTool('t', 'echo', { message: 'x' })).rejects.toMatchObject({
+      code: 'mcp_tool_disabled'
+    })
   })
 
   it('times out a slow tool with the per-server timeout', async () => {
@@ -47,7 +49,9 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     // Far sooner than the tool would have answered (generous for a loaded machine).
     expect(Date.now() - started).toBeLessThan(10_000)
     // The server is still usable afterwards.
-    expect((await mcp.callTool('t', 'echo', { message: 'after' })).content).toEqual([{ type: 'text', text: 'echo: after' }])
+    expect((await mcp.callTool('t', 'echo', { message: 'after' })).content).toEqual([
+      { type: 'text', text: 'echo: after' }
+    ])
   })
 
   it('forwards progress notifications', async () => {
@@ -83,8 +87,16 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     expect(result.isError).toBe(false)
     expect(result.content.map((c) => c.type)).toEqual(['text', 'image', 'audio', 'resource', 'resource_link'])
     expect(result.content[1]).toMatchObject({ type: 'image', mimeType: 'image/png' })
-    expect(result.content[3]).toEqual({ type: 'resource', resource: { uri: 'test://doc/1', mimeType: 'text/plain', text: 'embedded text' } })
-    expect(result.content[4]).toEqual({ type: 'resource_link', uri: 'test://doc/2', name: 'doc 2', mimeType: 'text/plain' })
+    expect(result.content[3]).toEqual({
+      type: 'resource',
+      resource: { uri: 'test://doc/1', mimeType: 'text/plain', text: 'embedded text' }
+    })
+    expect(result.content[4]).toEqual({
+      type: 'resource_link',
+      uri: 'test://doc/2',
+      name: 'doc 2',
+      mimeType: 'text/plain'
+    })
   })
 
   it('keeps structuredContent and isError', async () => {
@@ -103,17 +115,22 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     await mcp.callTool('t', 'add_tool', {})
     await h!.waitForEvent(mcpCatalogChanged.name, () => h!.eventsNamed(mcpCatalogChanged).length > before)
     const deadline = Date.now() + 5_000
-    while (!(await mcp.listTools()).some((t) => t.name === 'added_1') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
+    while (!(await mcp.listTools()).some((t) => t.name === 'added_1') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25))
     expect((await mcp.callTool('t', 'added_1', {})).content).toEqual([{ type: 'text', text: 'added_1' }])
   })
 
   it('lists and reads prompts, resources and templates', async () => {
     const { mcp } = await startTestServer()
-    expect(mcp.listPrompts('t')).toEqual([{ serverId: 't', name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }] }])
+    expect(mcp.listPrompts('t')).toEqual([
+      { serverId: 't', name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }] }
+    ])
     const prompt = await mcp.getPrompt('t', 'greet', { who: 'Ada' })
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }])
     const { resources, templates } = mcp.listResources('t')
-    expect(resources).toEqual([{ serverId: 't', uri: 'test://readme', name: 'readme', description: 'Readme', mimeType: 'text/plain' }])
+    expect(resources).toEqual([
+      { serverId: 't', uri: 'test://readme', name: 'readme', description: 'Readme', mimeType: 'text/plain' }
+    ])
     expect(templates.map((t) => t.uriTemplate)).toEqual(['test://doc/{id}'])
     expect(await mcp.readResource('t', 'test://doc/7')).toEqual([{ uri: 'test://doc/7', text: 'doc 7' }])
   })

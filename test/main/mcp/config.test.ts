@@ -47,15 +47,23 @@ describe('MCP server config', () => {
     expect(server.env).toEqual({ API_KEY: MASKED_SECRET, REGION: 'eu' })
     expect(server.secretKeys).toEqual({ env: ['API_KEY'], headers: ['Authorization'] })
 
-    const dbBytes = readFileSync(join(h.dir, 'test.db')).toString('latin1') + readFileSync(join(h.dir, 'test.db-wal')).toString('latin1')
+    const dbBytes =
+      readFileSync(join(h.dir, 'test.db')).toString('latin1') +
+      readFileSync(join(h.dir, 'test.db-wal')).toString('latin1')
     expect(dbBytes).toContain('X-Team')
     expect(dbBytes).not.toContain('sk-live-123')
     expect(dbBytes).not.toContain('"abc"')
     expect((await h.mcp.store.resolve('remote-thing')).headers.Authorization).toBe('Bearer sk-live-123')
 
     // Sending the mask back keeps the secret; a new value replaces it.
-    await router.call(mcpUpdate, { serverId: 'remote-thing', patch: { headers: { Authorization: MASKED_SECRET, 'X-Team': 'red' } } })
-    expect((await h.mcp.store.resolve('remote-thing')).headers).toEqual({ Authorization: 'Bearer sk-live-123', 'X-Team': 'red' })
+    await router.call(mcpUpdate, {
+      serverId: 'remote-thing',
+      patch: { headers: { Authorization: MASKED_SECRET, 'X-Team': 'red' } }
+    })
+    expect((await h.mcp.store.resolve('remote-thing')).headers).toEqual({
+      Authorization: 'Bearer sk-live-123',
+      'X-Team': 'red'
+    })
     await router.call(mcpUpdate, { serverId: 'remote-thing', patch: { env: { API_KEY: 'new' } } })
     expect((await h.mcp.store.resolve('remote-thing')).env).toEqual({ API_KEY: 'new' })
 
@@ -67,7 +75,9 @@ describe('MCP server config', () => {
   it('rejects invalid configs with a clear error and keeps the stored list intact', async () => {
     const { router } = setup()
     await router.call(mcpAdd, { server: { ...testServerInput('ok'), enabled: false } })
-    await expect(router.call(mcpAdd, { server: { name: 'x', type: 'http', url: 'ftp://nope' } })).rejects.toMatchObject({
+    await expect(
+      router.call(mcpAdd, { server: { name: 'x', type: 'http', url: 'ftp://nope' } })
+    ).rejects.toMatchObject({
       code: 'invalid_input',
       message: expect.stringContaining('url')
     })
@@ -77,7 +87,9 @@ describe('MCP server config', () => {
     await expect(router.call(mcpUpdate, { serverId: 'ok', patch: { command: '' } })).rejects.toMatchObject({
       code: 'mcp_invalid_config'
     })
-    await expect(router.call(mcpAdd, { server: { name: 'z', type: 'inmemory', command: 'no-such-builtin' } })).rejects.toMatchObject({
+    await expect(
+      router.call(mcpAdd, { server: { name: 'z', type: 'inmemory', command: 'no-such-builtin' } })
+    ).rejects.toMatchObject({
       code: 'mcp_unknown_builtin'
     })
     const { servers } = await router.call(mcpList, {})
@@ -120,22 +132,38 @@ describe('MCP server config', () => {
     const full = JSON.parse((await router.call(mcpExportJson, { includeSecrets: true })).json)
     expect(full.mcpServers.remote.headers).toEqual({ Authorization: 'Bearer t' })
     // What we export, we can import.
-    expect(parseMcpServersJson(JSON.stringify(full)).servers.map((s) => s.type)).toEqual(['stdio', 'http', 'sse'])
+    expect(parseMcpServersJson(JSON.stringify(full)).servers.map((s) => s.type)).toEqual([
+      'stdio',
+      'http',
+      'sse'
+    ])
   })
 
   it('rejects text that is not an mcpServers document', async () => {
     const { router } = setup()
-    await expect(router.call(mcpImportJson, { json: 'hello' })).rejects.toMatchObject({ code: 'mcp_import_invalid' })
-    await expect(router.call(mcpImportJson, { json: '{"servers": {}}' })).rejects.toMatchObject({ code: 'mcp_import_invalid' })
+    await expect(router.call(mcpImportJson, { json: 'hello' })).rejects.toMatchObject({
+      code: 'mcp_import_invalid'
+    })
+    await expect(router.call(mcpImportJson, { json: '{"servers": {}}' })).rejects.toMatchObject({
+      code: 'mcp_import_invalid'
+    })
   })
 
   it('the settings test call needs approval unless the tool is auto-approved', async () => {
     const { h, router } = setup()
-    await router.call(mcpAdd, { server: { ...testServerInput('t'), enabled: false, autoApproveTools: ['echo'] } })
+    await router.call(mcpAdd, {
+      server: { ...testServerInput('t'), enabled: false, autoApproveTools: ['echo'] }
+    })
     await h.mcp.startServer('t')
-    const { result } = await router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'ok' } })
+    const { result } = await router.call(mcpCallTool, {
+      serverId: 't',
+      toolName: 'echo',
+      args: { message: 'ok' }
+    })
     expect(result.content).toEqual([{ type: 'text', text: 'echo: ok' }])
-    await expect(router.call(mcpCallTool, { serverId: 't', toolName: 'media', args: {} })).rejects.toMatchObject({
+    await expect(
+      router.call(mcpCallTool, { serverId: 't', toolName: 'media', args: {} })
+    ).rejects.toMatchObject({
       code: 'permission_required'
     })
     expect(h.mcp.isAutoApproved('t', 'echo')).toBe(true)

@@ -9,7 +9,13 @@ afterEach(async () => {
 
 // Each server has a credential-looking env value, so adding it awaits the secret store: the
 // moment another change can land in between.
-const withSecret = (name: string, token: string) => ({ name, type: 'stdio' as const, command: 'node', env: { API_TOKEN: token }, enabled: false })
+const withSecret = (name: string, token: string) => ({
+  name,
+  type: 'stdio' as const,
+  command: 'node',
+  env: { API_TOKEN: token },
+  enabled: false
+})
 
 describe('MCP config under concurrent changes', () => {
   it('keeps every server added at the same time, each with its own secret', async () => {
@@ -17,16 +23,26 @@ describe('MCP config under concurrent changes', () => {
     const harness = h
     const names = ['alpha', 'beta', 'gamma', 'delta', 'epsilon']
     await Promise.all(names.map((name) => harness.mcp.addServer(withSecret(name, `token-${name}`))))
-    expect(harness.mcp.listServers().map((s) => s.id).sort()).toEqual([...names].sort())
-    for (const name of names) expect((await harness.mcp.store.resolve(name)).env.API_TOKEN).toBe(`token-${name}`)
+    expect(
+      harness.mcp
+        .listServers()
+        .map((s) => s.id)
+        .sort()
+    ).toEqual([...names].sort())
+    for (const name of names)
+      expect((await harness.mcp.store.resolve(name)).env.API_TOKEN).toBe(`token-${name}`)
   })
 
   it('gives servers with the same name different ids, and secrets do not cross', async () => {
     h = createHarness()
     const harness = h
-    const added = await Promise.all([1, 2, 3].map((n) => harness.mcp.addServer(withSecret('Same Name', `token-${n}`))))
+    const added = await Promise.all(
+      [1, 2, 3].map((n) => harness.mcp.addServer(withSecret('Same Name', `token-${n}`)))
+    )
     expect(new Set(added.map((s) => s.id)).size).toBe(3)
-    const tokens = await Promise.all(added.map(async (s) => (await harness.mcp.store.resolve(s.id)).env.API_TOKEN))
+    const tokens = await Promise.all(
+      added.map(async (s) => (await harness.mcp.store.resolve(s.id)).env.API_TOKEN)
+    )
     expect(tokens).toEqual(['token-1', 'token-2', 'token-3'])
   })
 

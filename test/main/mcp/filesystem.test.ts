@@ -32,13 +32,22 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     writeFileSync(join(allowed, 'notes.txt'), 'first line\nsecond line\n')
     writeFileSync(join(outside, 'secret.txt'), 'do not read')
     h = createHarness()
-    await h.mcp.addServer({ id: 'fs', name: 'filesystem', type: 'stdio', command: process.execPath, args: [FILESYSTEM_SERVER, allowed], enabled: false })
+    await h.mcp.addServer({
+      id: 'fs',
+      name: 'filesystem',
+      type: 'stdio',
+      command: process.execPath,
+      args: [FILESYSTEM_SERVER, allowed],
+      enabled: false
+    })
     const view = await h.mcp.startServer('fs')
     expect(view.status.state).toBe('running')
 
     const tools = (await h.mcp.listTools()).filter((t) => t.serverId === 'fs')
     const names = tools.map((t) => t.name)
-    expect(names).toEqual(expect.arrayContaining(['read_text_file', 'write_file', 'list_directory', 'edit_file']))
+    expect(names).toEqual(
+      expect.arrayContaining(['read_text_file', 'write_file', 'list_directory', 'edit_file'])
+    )
     // Annotations survive: the loop may run read-only tools in parallel.
     expect(tools.find((t) => t.name === 'read_text_file')?.annotations?.readOnlyHint).toBe(true)
 
@@ -46,7 +55,10 @@ describe('@modelcontextprotocol/server-filesystem over stdio', () => {
     expect(read.isError).toBe(false)
     expect(text(read)).toContain('second line')
 
-    const written = await h.mcp.callTool('fs', 'write_file', { path: join(allowed, 'new.md'), content: '# written by MCP\n' })
+    const written = await h.mcp.callTool('fs', 'write_file', {
+      path: join(allowed, 'new.md'),
+      content: '# written by MCP\n'
+    })
     expect(written.isError).toBe(false)
     expect(readFileSync(join(allowed, 'new.md'), 'utf8')).toBe('# written by MCP\n')
 

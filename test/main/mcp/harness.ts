@@ -21,7 +21,11 @@ export interface Harness {
   config: ConfigPresenter
   events: { name: string; payload: unknown }[]
   eventsNamed<E extends EventDef>(def: E): unknown[]
-  waitForStatus(serverId: string, predicate: (s: McpServerStatus) => boolean, timeoutMs?: number): Promise<McpServerStatus>
+  waitForStatus(
+    serverId: string,
+    predicate: (s: McpServerStatus) => boolean,
+    timeoutMs?: number
+  ): Promise<McpServerStatus>
   waitForEvent(name: string, predicate?: (payload: unknown) => boolean, timeoutMs?: number): Promise<unknown>
   close(): Promise<void>
 }
@@ -82,7 +86,11 @@ export function createHarness(overrides: Partial<McpPresenterDeps> = {}): Harnes
         `status of ${serverId}`
       ),
     waitForEvent: (name, predicate = () => true, timeoutMs = 15_000) =>
-      waitFor(() => events.find((e) => e.name === name && predicate(e.payload))?.payload, timeoutMs, `event ${name}`),
+      waitFor(
+        () => events.find((e) => e.name === name && predicate(e.payload))?.payload,
+        timeoutMs,
+        `event ${name}`
+      ),
     async close() {
       await mcp.dispose()
       sqlite.close()

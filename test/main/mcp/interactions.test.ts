@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { mcpElicitationRequested, mcpInteractionCancelled, mcpSamplingRequested } from '@shared/contracts/events/mcp.events'
+import {
+  mcpElicitationRequested,
+  mcpInteractionCancelled,
+  mcpSamplingRequested
+} from '@shared/contracts/events/mcp.events'
 import type { McpElicitationRequest, McpSamplingRequest } from '@shared/types/mcp'
 import type { SamplingModelRunner } from '../../../src/main/presenter/mcpPresenter/interactionBroker'
 import { createHarness, testServerInput, type Harness } from './harness'
@@ -20,13 +24,19 @@ describe('client capabilities: elicitation, sampling, roots', () => {
     await h.mcp.addServer({ ...testServerInput('t'), enabled: false })
     await h.mcp.startServer('t')
     const call = h.mcp.callTool('t', 'ask_user', {})
-    const { request } = (await h.waitForEvent(mcpElicitationRequested.name)) as { request: McpElicitationRequest }
+    const { request } = (await h.waitForEvent(mcpElicitationRequested.name)) as {
+      request: McpElicitationRequest
+    }
     expect(request).toMatchObject({ serverId: 't', serverName: 't', message: 'Who are you?' })
     expect(request.requestedSchema).toMatchObject({ required: ['name'] })
 
     // A form answer that breaks the schema is refused and the request stays open.
-    expect(() => h!.mcp.answerElicitation(request.requestId, { action: 'accept', content: { color: 'red' } })).toThrow(/Name is required/)
-    expect(() => h!.mcp.answerElicitation(request.requestId, { action: 'accept', content: { name: 'Ada', age: -1 } })).toThrow(/at least 0/)
+    expect(() =>
+      h!.mcp.answerElicitation(request.requestId, { action: 'accept', content: { color: 'red' } })
+    ).toThrow(/Name is required/)
+    expect(() =>
+      h!.mcp.answerElicitation(request.requestId, { action: 'accept', content: { name: 'Ada', age: -1 } })
+    ).toThrow(/at least 0/)
 
     h.mcp.answerElicitation(request.requestId, { action: 'accept', content: { name: 'Ada' } })
     const result = JSON.parse(textOf(await call))
@@ -38,10 +48,14 @@ describe('client capabilities: elicitation, sampling, roots', () => {
     await h.mcp.addServer({ ...testServerInput('t'), enabled: false })
     await h.mcp.startServer('t')
     const call = h.mcp.callTool('t', 'ask_user', {})
-    const { request } = (await h.waitForEvent(mcpElicitationRequested.name)) as { request: McpElicitationRequest }
+    const { request } = (await h.waitForEvent(mcpElicitationRequested.name)) as {
+      request: McpElicitationRequest
+    }
     h.mcp.answerElicitation(request.requestId, { action: 'decline' })
     expect(JSON.parse(textOf(await call))).toEqual({ action: 'decline' })
-    expect(() => h!.mcp.answerElicitation(request.requestId, { action: 'cancel' })).toThrow(/No pending elicitation/)
+    expect(() => h!.mcp.answerElicitation(request.requestId, { action: 'cancel' })).toThrow(
+      /No pending elicitation/
+    )
   })
 
   it('an unanswered elicitation is withdrawn when the call is cancelled', async () => {
@@ -50,7 +64,9 @@ describe('client capabilities: elicitation, sampling, roots', () => {
     await h.mcp.startServer('t')
     const controller = new AbortController()
     const call = h.mcp.callTool('t', 'ask_user', {}, { signal: controller.signal })
-    const { request } = (await h.waitForEvent(mcpElicitationRequested.name)) as { request: McpElicitationRequest }
+    const { request } = (await h.waitForEvent(mcpElicitationRequested.name)) as {
+      request: McpElicitationRequest
+    }
     controller.abort()
     await expect(call).rejects.toMatchObject({ code: 'mcp_cancelled' })
     const cancelled = await h.waitForEvent(mcpInteractionCancelled.name)
@@ -80,8 +96,17 @@ describe('client capabilities: elicitation, sampling, roots', () => {
     })
     h.mcp.answerSampling(request.requestId, { approved: true, providerId: 'local', modelId: 'm1' })
     const result = JSON.parse(textOf(await call))
-    expect(result).toMatchObject({ role: 'assistant', model: 'local/m1', content: { type: 'text', text: 'answer to what is 2+2' } })
-    expect(runs[0]).toMatchObject({ providerId: 'local', modelId: 'm1', maxTokens: 50, systemPrompt: 'be brief' })
+    expect(result).toMatchObject({
+      role: 'assistant',
+      model: 'local/m1',
+      content: { type: 'text', text: 'answer to what is 2+2' }
+    })
+    expect(runs[0]).toMatchObject({
+      providerId: 'local',
+      modelId: 'm1',
+      maxTokens: 50,
+      systemPrompt: 'be brief'
+    })
   })
 
   it('a rejected sampling request becomes an error for the server', async () => {

@@ -45,18 +45,35 @@ describe('login-shell environment at launch', () => {
     const runs = join(home, 'profile-runs')
     // A real bash login profile, like nvm's or Homebrew's: it puts a folder on PATH. Each run
     // leaves a line, so the test sees when and how often the login shell was read.
-    writeFileSync(join(home, '.bash_profile'), `echo run >> "$HOME/profile-runs"\nexport PATH="$HOME/login-bin:$PATH"\n`)
+    writeFileSync(
+      join(home, '.bash_profile'),
+      `echo run >> "$HOME/profile-runs"\nexport PATH="$HOME/login-bin:$PATH"\n`
+    )
     process.env.HOME = home
     process.env.SHELL = '/bin/bash'
 
-    presenters = createPresenters(createNodePlatform({ dataDir: join(dir, 'data'), log: () => {} }), { log: () => {}, resolveShellEnvAtLaunch: true })
+    presenters = createPresenters(createNodePlatform({ dataDir: join(dir, 'data'), log: () => {} }), {
+      log: () => {},
+      resolveShellEnvAtLaunch: true
+    })
     // Nothing has started a server or run a command yet: the launch itself reads the profile.
     await until(() => existsSync(runs), 10_000, 'the login profile to run at launch')
 
-    await presenters.mcp.addServer({ id: 'env', name: 'env', type: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], enabled: false })
+    await presenters.mcp.addServer({
+      id: 'env',
+      name: 'env',
+      type: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING_SERVER, 'stdio'],
+      enabled: false
+    })
     const view = await presenters.mcp.startServer('env')
     expect(view.status.state).toBe('running')
-    const serverEnv = JSON.parse(firstText((await presenters.mcp.callTool('env', 'get-env', {})).content as { type: string; text?: string }[]))
+    const serverEnv = JSON.parse(
+      firstText(
+        (await presenters.mcp.callTool('env', 'get-env', {})).content as { type: string; text?: string }[]
+      )
+    )
     expect(serverEnv.PATH.split(':')[0]).toBe(loginBin)
 
     const exec = await presenters.tools.callTool(

@@ -39,8 +39,17 @@ describe('server lifecycle', () => {
     await h.waitForStatus('crashy', (s) => s.state === 'running' && s.reconnectAttempt === undefined)
     expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(2)
     const states = h.eventsNamed(mcpServerStatusChanged).map((p) => (p as { status: McpServerStatus }).status)
-    expect(states.some((s) => s.state === 'error' && s.reconnectAttempt === 1 && /reconnecting \(attempt 1\/3\)/.test(s.lastError ?? ''))).toBe(true)
-    expect((await h.mcp.callTool('crashy', 'echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'echo: back' }])
+    expect(
+      states.some(
+        (s) =>
+          s.state === 'error' &&
+          s.reconnectAttempt === 1 &&
+          /reconnecting \(attempt 1\/3\)/.test(s.lastError ?? '')
+      )
+    ).toBe(true)
+    expect((await h.mcp.callTool('crashy', 'echo', { message: 'back' })).content).toEqual([
+      { type: 'text', text: 'echo: back' }
+    ])
   })
 
   it('gives up after the reconnect limit and says why', async () => {
@@ -52,11 +61,21 @@ describe('server lifecycle', () => {
       wrapper,
       `import { existsSync } from 'node:fs'\nif (existsSync(${JSON.stringify(flag)})) { process.stderr.write('fatal: token expired\\n'); process.exit(3) }\nawait import(${JSON.stringify(TEST_SERVER)})\n`
     )
-    await h.mcp.addServer({ id: 'flaky', name: 'flaky', type: 'stdio', command: process.execPath, args: [wrapper], enabled: false })
+    await h.mcp.addServer({
+      id: 'flaky',
+      name: 'flaky',
+      type: 'stdio',
+      command: process.execPath,
+      args: [wrapper],
+      enabled: false
+    })
     await h.mcp.startServer('flaky')
     writeFileSync(flag, '')
     await h.mcp.callTool('flaky', 'crash', {}).catch(() => {})
-    const final = await h.waitForStatus('flaky', (s) => s.state === 'error' && /^Gave up/.test(s.lastError ?? ''))
+    const final = await h.waitForStatus(
+      'flaky',
+      (s) => s.state === 'error' && /^Gave up/.test(s.lastError ?? '')
+    )
     expect(final.lastError).toMatch(/Gave up after 3 reconnect attempts/)
     expect(final.lastError).toContain('fatal: token expired')
     expect(final.stderrTail).toContain('fatal: token expired')
@@ -65,7 +84,10 @@ describe('server lifecycle', () => {
   it('reports a server that cannot start as error with its stderr, without retrying', async () => {
     h = createHarness()
     const startLog = join(h.dir, 'starts.log')
-    await h.mcp.addServer({ ...testServerInput('broken', { FAIL_ON_START: '1', START_LOG: startLog }), enabled: false })
+    await h.mcp.addServer({
+      ...testServerInput('broken', { FAIL_ON_START: '1', START_LOG: startLog }),
+      enabled: false
+    })
     const view = await h.mcp.startServer('broken')
     expect(view.status.state).toBe('error')
     expect(view.status.lastError).toContain('fatal: missing API_TOKEN')
@@ -78,7 +100,14 @@ describe('server lifecycle', () => {
     const pidFile = join(h.dir, 'grandchild.pid')
     // A shell wrapper (like npx) that runs the server as its child and a sleeping grandchild.
     const script = `sleep 300 & echo $! > ${pidFile}; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(TEST_SERVER)}`
-    await h.mcp.addServer({ id: 'tree', name: 'tree', type: 'stdio', command: '/bin/sh', args: ['-c', script], enabled: false })
+    await h.mcp.addServer({
+      id: 'tree',
+      name: 'tree',
+      type: 'stdio',
+      command: '/bin/sh',
+      args: ['-c', script],
+      enabled: false
+    })
     await h.mcp.startServer('tree')
     const grandchild = Number(readFileSync(pidFile, 'utf8').trim())
     expect(isAlive(grandchild)).toBe(true)

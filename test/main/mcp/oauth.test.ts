@@ -17,7 +17,10 @@ afterEach(async () => {
 
 async function startOAuthServer(env: Record<string, string> = {}): Promise<number> {
   serverLog = ''
-  server = spawn(process.execPath, [OAUTH_SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  server = spawn(process.execPath, [OAUTH_SERVER], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
   server.stderr!.on('data', (chunk: Buffer) => (serverLog += chunk.toString()))
   return new Promise((resolvePort, reject) => {
     let out = ''
@@ -44,7 +47,13 @@ describe('OAuth for http servers', () => {
     const port = await startOAuthServer()
     const opened: string[] = []
     h = createHarness({ oauth: { openUrl: browser(opened), authorizationTimeoutMs: 10_000 } })
-    await h.mcp.addServer({ id: 'secure', name: 'secure', type: 'http', url: `http://127.0.0.1:${port}/mcp`, enabled: false })
+    await h.mcp.addServer({
+      id: 'secure',
+      name: 'secure',
+      type: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      enabled: false
+    })
     const view = await h.mcp.startServer('secure')
     expect(view.status).toMatchObject({ state: 'running' })
 
@@ -52,7 +61,9 @@ describe('OAuth for http servers', () => {
     const authorizeUrl = new URL(opened[0])
     expect(authorizeUrl.pathname).toBe('/authorize')
     expect(authorizeUrl.searchParams.get('code_challenge_method')).toBe('S256')
-    expect(authorizeUrl.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/)
+    expect(authorizeUrl.searchParams.get('redirect_uri')).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/
+    )
 
     const result = await h.mcp.callTool('secure', 'whoami', {})
     expect(result.content[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^client [\w-]+$/) })
@@ -74,7 +85,13 @@ describe('OAuth for http servers', () => {
     const port = await startOAuthServer({ ACCESS_TOKEN_TTL_S: '1' })
     const opened: string[] = []
     h = createHarness({ oauth: { openUrl: browser(opened), authorizationTimeoutMs: 10_000 } })
-    await h.mcp.addServer({ id: 'secure', name: 'secure', type: 'http', url: `http://127.0.0.1:${port}/mcp`, enabled: false })
+    await h.mcp.addServer({
+      id: 'secure',
+      name: 'secure',
+      type: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      enabled: false
+    })
     await h.mcp.startServer('secure')
     await new Promise((r) => setTimeout(r, 1_500))
     const result = await h.mcp.callTool('secure', 'whoami', {})
@@ -86,7 +103,13 @@ describe('OAuth for http servers', () => {
   it('reports a sign-in that never completes', async () => {
     const port = await startOAuthServer()
     h = createHarness({ oauth: { openUrl: async () => {}, authorizationTimeoutMs: 500 } })
-    await h.mcp.addServer({ id: 'secure', name: 'secure', type: 'http', url: `http://127.0.0.1:${port}/mcp`, enabled: false })
+    await h.mcp.addServer({
+      id: 'secure',
+      name: 'secure',
+      type: 'http',
+      url: `http://127.0.0.1:${port}/mcp`,
+      enabled: false
+    })
     const view = await h.mcp.startServer('secure')
     expect(view.status).toMatchObject({ state: 'error', lastError: 'Sign-in was not completed in time' })
   })

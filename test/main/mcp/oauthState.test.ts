@@ -13,7 +13,9 @@ afterEach(async () => {
 })
 
 function start() {
-  const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), { log: () => {} })
+  const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), {
+    log: () => {}
+  })
   open.push(presenters)
   return { presenters, router: createRouter(presenters) }
 }
@@ -25,19 +27,39 @@ describe('MCP OAuth state routes', () => {
   it('reports sign-in only for remote servers without a static Authorization header', async () => {
     const { router } = start()
     const http = (await router.call(mcpAdd, { server: remote })).server
-    const withToken = (await router.call(mcpAdd, { server: { ...remote, name: 'Static', headers: { Authorization: 'Bearer abc' } } })).server
-    const local = (await router.call(mcpAdd, { server: { name: 'Local', type: 'stdio', command: 'node', enabled: false } })).server
-    expect((await router.call(mcpOAuthState, { serverId: http.id })).oauth).toEqual({ applicable: true, signedIn: false })
-    expect((await router.call(mcpOAuthState, { serverId: withToken.id })).oauth).toEqual({ applicable: false, signedIn: false })
-    expect((await router.call(mcpOAuthState, { serverId: local.id })).oauth).toEqual({ applicable: false, signedIn: false })
-    await expect(router.call(mcpOAuthState, { serverId: 'missing' })).rejects.toMatchObject({ code: expect.any(String) })
+    const withToken = (
+      await router.call(mcpAdd, {
+        server: { ...remote, name: 'Static', headers: { Authorization: 'Bearer abc' } }
+      })
+    ).server
+    const local = (
+      await router.call(mcpAdd, { server: { name: 'Local', type: 'stdio', command: 'node', enabled: false } })
+    ).server
+    expect((await router.call(mcpOAuthState, { serverId: http.id })).oauth).toEqual({
+      applicable: true,
+      signedIn: false
+    })
+    expect((await router.call(mcpOAuthState, { serverId: withToken.id })).oauth).toEqual({
+      applicable: false,
+      signedIn: false
+    })
+    expect((await router.call(mcpOAuthState, { serverId: local.id })).oauth).toEqual({
+      applicable: false,
+      signedIn: false
+    })
+    await expect(router.call(mcpOAuthState, { serverId: 'missing' })).rejects.toMatchObject({
+      code: expect.any(String)
+    })
   })
 
   it('shows stored tokens as signed in, and signing out forgets them', async () => {
     const { router, presenters } = start()
     const { server } = await router.call(mcpAdd, { server: remote })
     const key = McpOAuthProvider.secretKey(server.id)
-    await presenters.config.setSecret(key, JSON.stringify({ tokens: { access_token: 'tok', token_type: 'Bearer' } }))
+    await presenters.config.setSecret(
+      key,
+      JSON.stringify({ tokens: { access_token: 'tok', token_type: 'Bearer' } })
+    )
     expect((await router.call(mcpOAuthState, { serverId: server.id })).oauth.signedIn).toBe(true)
 
     const out = await router.call(mcpOAuthSignOut, { serverId: server.id })
@@ -50,6 +72,9 @@ describe('MCP OAuth state routes', () => {
     const { router, presenters } = start()
     const { server } = await router.call(mcpAdd, { server: remote })
     await presenters.config.setSecret(McpOAuthProvider.secretKey(server.id), '{not json')
-    expect((await router.call(mcpOAuthState, { serverId: server.id })).oauth).toEqual({ applicable: true, signedIn: false })
+    expect((await router.call(mcpOAuthState, { serverId: server.id })).oauth).toEqual({
+      applicable: true,
+      signedIn: false
+    })
   })
 })

@@ -39,7 +39,13 @@ function schemaServer(): McpServer {
 
 async function started(): Promise<Harness> {
   const harness = createHarness({ builtins: (name) => (name === 'schemas' ? schemaServer() : undefined) })
-  await harness.mcp.addServer({ id: 'schemas', name: 'schemas', type: 'inmemory', command: 'schemas', enabled: false })
+  await harness.mcp.addServer({
+    id: 'schemas',
+    name: 'schemas',
+    type: 'inmemory',
+    command: 'schemas',
+    enabled: false
+  })
   await harness.mcp.startServer('schemas')
   return harness
 }

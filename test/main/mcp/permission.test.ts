@@ -21,10 +21,14 @@ describe('the settings test call goes through the permission services', () => {
     dir = mkdtempSync(join(tmpdir(), 'mcp-perm-'))
     presenters = createPresenters(createNodePlatform({ dataDir: dir, log: () => {} }), { log: () => {} })
     const router = createRouter(presenters)
-    await router.call(mcpAdd, { server: { ...testServerInput('t'), enabled: false, autoApproveTools: ['structured'] } })
+    await router.call(mcpAdd, {
+      server: { ...testServerInput('t'), enabled: false, autoApproveTools: ['structured'] }
+    })
     await router.call(mcpStart, { serverId: 't' })
 
-    const asked = await router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'hi' } }).catch((e) => e)
+    const asked = await router
+      .call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'hi' } })
+      .catch((e) => e)
     expect(asked).toMatchObject({ code: 'permission_required' })
     expect(asked.details).toMatchObject({
       type: 'mcp',
@@ -36,12 +40,21 @@ describe('the settings test call goes through the permission services', () => {
     })
 
     presenters.permissions.addRule({ kind: 'mcp', pattern: 't/echo', effect: 'allow' })
-    const { result } = await router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'hi' } })
+    const { result } = await router.call(mcpCallTool, {
+      serverId: 't',
+      toolName: 'echo',
+      args: { message: 'hi' }
+    })
     expect(result.content).toEqual([{ type: 'text', text: 'echo: hi' }])
 
-    expect((await router.call(mcpCallTool, { serverId: 't', toolName: 'structured', args: {} })).result.structuredContent).toEqual({ total: 42 })
+    expect(
+      (await router.call(mcpCallTool, { serverId: 't', toolName: 'structured', args: {} })).result
+        .structuredContent
+    ).toEqual({ total: 42 })
     presenters.permissions.addRule({ kind: 'mcp', pattern: 't/*', effect: 'deny' })
-    await expect(router.call(mcpCallTool, { serverId: 't', toolName: 'structured', args: {} })).rejects.toMatchObject({
+    await expect(
+      router.call(mcpCallTool, { serverId: 't', toolName: 'structured', args: {} })
+    ).rejects.toMatchObject({
       code: 'permission_denied'
     })
   })

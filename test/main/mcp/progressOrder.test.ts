@@ -38,7 +38,14 @@ describe('progress notifications', () => {
     h = createHarness()
     const script = join(h.dir, 'burstServer.mjs')
     writeFileSync(script, BURST_SERVER)
-    await h.mcp.addServer({ id: 'burst', name: 'burst', type: 'stdio', command: process.execPath, args: [script], enabled: false })
+    await h.mcp.addServer({
+      id: 'burst',
+      name: 'burst',
+      type: 'stdio',
+      command: process.execPath,
+      args: [script],
+      enabled: false
+    })
     expect((await h.mcp.startServer('burst')).status.state).toBe('running')
     for (let round = 0; round < 5; round++) {
       const seen: number[] = []

@@ -42,11 +42,23 @@ describe('sampling through the app’s model providers', () => {
 
     const call = presenters.mcp.callTool('t', 'sample', { prompt: 'what is 2+2' })
     for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25))
-    presenters.mcp.answerSampling(seen[0].requestId, { approved: true, providerId: 'fake', modelId: 'fake-model' })
+    presenters.mcp.answerSampling(seen[0].requestId, {
+      approved: true,
+      providerId: 'fake',
+      modelId: 'fake-model'
+    })
     const result = JSON.parse((await call).content.map((c) => (c.type === 'text' ? c.text : '')).join(''))
-    expect(result).toMatchObject({ role: 'assistant', model: 'fake/fake-model', content: { type: 'text', text: 'Four.' } })
+    expect(result).toMatchObject({
+      role: 'assistant',
+      model: 'fake/fake-model',
+      content: { type: 'text', text: 'Four.' }
+    })
 
-    const body = llm.generationRequests()[0].body as { messages: { role: string; content: unknown }[]; max_tokens?: number; max_completion_tokens?: number }
+    const body = llm.generationRequests()[0].body as {
+      messages: { role: string; content: unknown }[]
+      max_tokens?: number
+      max_completion_tokens?: number
+    }
     expect(body.messages[0]).toMatchObject({ role: 'system', content: 'be brief' })
     expect(JSON.stringify(body.messages[1])).toContain('what is 2+2')
   })

@@ -2,7 +2,12 @@ import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createShellEnvResolver, expandVariables, mergePaths, readLoginShellPath } from '../../../src/main/presenter/mcpPresenter/shellEnv'
+import {
+  createShellEnvResolver,
+  expandVariables,
+  mergePaths,
+  readLoginShellPath
+} from '../../../src/main/presenter/mcpPresenter/shellEnv'
 import { createHarness, EVERYTHING_SERVER, type Harness } from './harness'
 
 const originalShell = process.env.SHELL
@@ -28,7 +33,9 @@ function fakeShell(body: string): string {
 
 describe('stdio server environment', () => {
   it('takes PATH from the login shell, ahead of the app PATH', async () => {
-    process.env.SHELL = fakeShell('echo "profile noise"; PATH=/opt/login/bin:$PATH; export PATH; exec /bin/sh -c "$2"')
+    process.env.SHELL = fakeShell(
+      'echo "profile noise"; PATH=/opt/login/bin:$PATH; export PATH; exec /bin/sh -c "$2"'
+    )
     expect(await readLoginShellPath(3_000)).toMatch(/^\/opt\/login\/bin:/)
     const env = await createShellEnvResolver({ timeoutMs: 3_000 })()
     const parts = env.PATH.split(':')

@@ -12,16 +12,31 @@ afterEach(async () => {
 
 describe('memory tools', () => {
   it('remembers across sessions and recalls by words, best match first', async () => {
-    const first = await h.call('memory_remember', { content: 'The user prefers tabs for indentation in Go files', category: 'user_preference' })
+    const first = await h.call('memory_remember', {
+      content: 'The user prefers tabs for indentation in Go files',
+      category: 'user_preference'
+    })
     expect(first.rawData.isError).toBe(false)
     const created = h.json(first)
     expect(created).toMatchObject({ ok: true, action: 'created' })
-    await h.call('memory_remember', { content: 'Deploys run from the release branch every Friday', kind: 'episodic', importance: 0.4 })
+    await h.call('memory_remember', {
+      content: 'Deploys run from the release branch every Friday',
+      kind: 'episodic',
+      importance: 0.4
+    })
 
     const other = h.newSession()
-    const recall = h.json(await h.call('memory_recall', { query: 'which indentation does the user like' }, other))
-    expect(recall.memories[0]).toMatchObject({ id: created.id, kind: 'semantic', category: 'user_preference' })
-    expect(recall.memories.map((m: { content: string }) => m.content)).not.toContain('Deploys run from the release branch every Friday')
+    const recall = h.json(
+      await h.call('memory_recall', { query: 'which indentation does the user like' }, other)
+    )
+    expect(recall.memories[0]).toMatchObject({
+      id: created.id,
+      kind: 'semantic',
+      category: 'user_preference'
+    })
+    expect(recall.memories.map((m: { content: string }) => m.content)).not.toContain(
+      'Deploys run from the release branch every Friday'
+    )
     // Stemming: "deploy" finds "Deploys".
     const deploy = h.json(await h.call('memory_recall', { query: 'deploy' }, other))
     expect(deploy.memories).toHaveLength(1)
@@ -37,7 +52,9 @@ describe('memory tools', () => {
   })
 
   it('forget removes a memory from recall; an unknown id is a clear error', async () => {
-    const { id } = h.json(await h.call('memory_remember', { content: 'The staging database is called ferret' }))
+    const { id } = h.json(
+      await h.call('memory_remember', { content: 'The staging database is called ferret' })
+    )
     const forgot = await h.call('memory_forget', { memoryId: id })
     expect(forgot.rawData.isError).toBe(false)
     expect(h.json(await h.call('memory_recall', { query: 'ferret' })).memories).toEqual([])
@@ -46,9 +63,15 @@ describe('memory tools', () => {
   })
 
   it('rejects bad input clearly and stores nothing', async () => {
-    expect((await h.call('memory_remember', { content: '   ' })).rawData.toolResult.error?.code).toBe('invalid_arguments')
-    expect((await h.call('memory_remember', { content: 'x', importance: 2 })).rawData.toolResult.error?.code).toBe('invalid_arguments')
-    expect((await h.call('memory_remember', { content: 'x', category: 'gossip' })).rawData.toolResult.error?.code).toBe('invalid_arguments')
+    expect((await h.call('memory_remember', { content: '   ' })).rawData.toolResult.error?.code).toBe(
+      'invalid_arguments'
+    )
+    expect(
+      (await h.call('memory_remember', { content: 'x', importance: 2 })).rawData.toolResult.error?.code
+    ).toBe('invalid_arguments')
+    expect(
+      (await h.call('memory_remember', { content: 'x', category: 'gossip' })).rawData.toolResult.error?.code
+    ).toBe('invalid_arguments')
     const punctuation = await h.call('memory_recall', { query: '?!' })
     expect(punctuation.rawData.isError).toBe(true)
     expect(h.text(punctuation)).toContain('at least one word')
@@ -73,22 +96,30 @@ describe('memory tools', () => {
     await h.call('memory_remember', { content: 'The office wifi is called heron-5g' })
     const { memory, sqlite } = h.presenters
     expect(memory.recall(DEFAULT_AGENT_ID, 'heron')).toHaveLength(1)
-    const row = sqlite.db.prepare("SELECT count(*) AS n FROM agent_memories_fts WHERE agent_memories_fts MATCH 'heron'").get() as { n: number }
+    const row = sqlite.db
+      .prepare("SELECT count(*) AS n FROM agent_memories_fts WHERE agent_memories_fts MATCH 'heron'")
+      .get() as { n: number }
     expect(row.n).toBe(1)
   })
 })
 
 describe('memory per agent', () => {
-  it('keeps each agent\'s memories apart: recall, list and forget see only their own agent', async () => {
+  it("keeps each agent's memories apart: recall, list and forget see only their own agent", async () => {
     const { memory } = h.presenters
     const mine = h.json(await h.call('memory_remember', { content: 'The build server is called osprey' }))
     const theirs = memory.remember('other-agent', { content: 'The build server is called condor' })
-    expect(memory.recall(DEFAULT_AGENT_ID, 'build server').map((m) => m.content)).toEqual(['The build server is called osprey'])
-    expect(memory.recall('other-agent', 'build server').map((m) => m.content)).toEqual(['The build server is called condor'])
+    expect(memory.recall(DEFAULT_AGENT_ID, 'build server').map((m) => m.content)).toEqual([
+      'The build server is called osprey'
+    ])
+    expect(memory.recall('other-agent', 'build server').map((m) => m.content)).toEqual([
+      'The build server is called condor'
+    ])
     expect(h.json(await h.call('memory_recall', { query: 'condor' })).memories).toEqual([])
     // Another agent cannot forget this agent's memory, through the presenter or the tool.
     expect(memory.forget('other-agent', mine.id)).toBe(false)
-    expect((await h.call('memory_forget', { memoryId: theirs.id })).rawData.toolResult.error?.code).toBe('not_found')
+    expect((await h.call('memory_forget', { memoryId: theirs.id })).rawData.toolResult.error?.code).toBe(
+      'not_found'
+    )
     expect(memory.list(DEFAULT_AGENT_ID)).toHaveLength(1)
     expect(memory.list('other-agent')).toHaveLength(1)
     // Switching one agent's memory off leaves the other's on.

@@ -157,7 +157,7 @@ describe('read-only programs with options that run programs, write files or read
     ["jq --rawfile k ~/.ssh/id_rsa -n '$k'", 'high', 'outside_read'],
     ["jq --slurpfile k /etc/passwd -n '$k'", 'medium', 'outside_read'],
     ['jq -f ../filter.jq package.json', 'medium', 'outside_read'],
-    ["jq -L /tmp 'import \"x\" as x; .' package.json", 'medium'],
+    ['jq -L /tmp \'import "x" as x; .\' package.json', 'medium'],
     ['ps e', 'high', 'env_dump'],
     ['ps auxe', 'high', 'env_dump'],
     ['ps eww', 'high', 'env_dump'],

@@ -9,7 +9,13 @@ let workspace: string
 let home: string
 let outside: string
 let service: FilePermissionService
-const scope = () => ({ sessionId: 's1', workspaceDir: workspace, sessionDataDir: join(root, 'data', 's1'), tool: 'read', server: 'agent-filesystem' })
+const scope = () => ({
+  sessionId: 's1',
+  workspaceDir: workspace,
+  sessionDataDir: join(root, 'data', 's1'),
+  tool: 'read',
+  server: 'agent-filesystem'
+})
 
 beforeAll(() => {
   root = realpathSync(mkdtempSync(join(tmpdir(), 'fileperm-')))
@@ -39,7 +45,12 @@ describe('FilePermissionService', () => {
 
   it('asks for a ../ escape and reports the resolved path', () => {
     const request = service.check('read', ['../outside/secret.txt'], scope())
-    expect(request).toMatchObject({ type: 'read', paths: [join(outside, 'secret.txt')], sessionId: 's1', tool: 'read' })
+    expect(request).toMatchObject({
+      type: 'read',
+      paths: [join(outside, 'secret.txt')],
+      sessionId: 's1',
+      tool: 'read'
+    })
   })
 
   it('asks for a symlink inside the workspace that points outside, reporting the real path', () => {
@@ -48,12 +59,18 @@ describe('FilePermissionService', () => {
   })
 
   it('asks for a file below a symlinked parent folder', () => {
-    expect(service.check('read', ['linked-dir/secret.txt'], scope())?.paths).toEqual([join(outside, 'secret.txt')])
+    expect(service.check('read', ['linked-dir/secret.txt'], scope())?.paths).toEqual([
+      join(outside, 'secret.txt')
+    ])
   })
 
   it('checks a new file under a symlinked folder at its real parent', () => {
     const request = service.check('write', ['linked-dir/brand-new/file.txt'], scope())
-    expect(request).toMatchObject({ type: 'write', risk: 'high', paths: [join(outside, 'brand-new', 'file.txt')] })
+    expect(request).toMatchObject({
+      type: 'write',
+      risk: 'high',
+      paths: [join(outside, 'brand-new', 'file.txt')]
+    })
   })
 
   it('allows a path outside the workspace whose real path is inside it', () => {
@@ -85,8 +102,15 @@ describe('FilePermissionService', () => {
   it('makes one request for several kinds of path: the highest risk, one reason per kind, a rule only for a path worth remembering', () => {
     symlinkSync('loop', join(workspace, 'loop'))
     const request = service.check('write', ['loop', '~/notes/a.md', '.git/config'], scope())
-    expect(request).toMatchObject({ risk: 'high', paths: [join(home, 'notes', 'a.md'), join(workspace, '.git', 'config'), join(workspace, 'loop')].sort() })
-    expect(request?.reasonCodes?.map((c) => c.code)).toEqual(['unresolvable_path', 'protected_path', 'outside_workspace_write'])
+    expect(request).toMatchObject({
+      risk: 'high',
+      paths: [join(home, 'notes', 'a.md'), join(workspace, '.git', 'config'), join(workspace, 'loop')].sort()
+    })
+    expect(request?.reasonCodes?.map((c) => c.code)).toEqual([
+      'unresolvable_path',
+      'protected_path',
+      'outside_workspace_write'
+    ])
     expect(request?.reason.split('; ')).toHaveLength(3)
     expect(request?.suggestedRule).toEqual({ kind: 'write', pattern: '~/notes/a.md', effect: 'allow' })
   })
@@ -96,10 +120,19 @@ describe('FilePermissionService', () => {
     writeFileSync(join(root, 'real-data', 'secrets.json'), '{}')
     symlinkSync(join(root, 'real-data'), join(root, 'data-link'))
     const guarded = new FilePermissionService(home, {
-      appData: { dataDir: join(root, 'data-link'), secretsFiles: [join(root, 'data-link', 'secrets.json')], scratchRoot: join(root, 'data-link', 'scratch') }
+      appData: {
+        dataDir: join(root, 'data-link'),
+        secretsFiles: [join(root, 'data-link', 'secrets.json')],
+        scratchRoot: join(root, 'data-link', 'scratch')
+      }
     })
-    expect(guarded.refusal([join(root, 'real-data', 'secrets.json')], scope())).toMatch(/secrets file; no tool may read or change it/)
-    expect(guarded.check('read', [join(root, 'real-data', 'app.log')], scope())).toMatchObject({ risk: 'critical', reasonCodes: [{ code: 'app_data' }] })
+    expect(guarded.refusal([join(root, 'real-data', 'secrets.json')], scope())).toMatch(
+      /secrets file; no tool may read or change it/
+    )
+    expect(guarded.check('read', [join(root, 'real-data', 'app.log')], scope())).toMatchObject({
+      risk: 'critical',
+      reasonCodes: [{ code: 'app_data' }]
+    })
     expect(guarded.offLimitsBelow(root)).toEqual({ folders: [join(root, 'real-data')], files: [] })
   })
 })

@@ -3,11 +3,23 @@ import type { PermissionRequest } from '@shared/types/permission'
 import { normalizePermissionMode } from '@shared/types/permission'
 import { isAppError } from '@shared/errors'
 import {
-  CommandPermissionRequiredError, FilePermissionRequiredError, McpPermissionRequiredError, PermissionRequiredError,
-  SettingsPermissionRequiredError, SettingsPermissionService, permissionErrorFor
+  CommandPermissionRequiredError,
+  FilePermissionRequiredError,
+  McpPermissionRequiredError,
+  PermissionRequiredError,
+  SettingsPermissionRequiredError,
+  SettingsPermissionService,
+  permissionErrorFor
 } from '../../../src/main/presenter/permission'
 
-const base: PermissionRequest = { type: 'read', tool: 't', server: 's', sessionId: 'x', risk: 'medium', reason: 'because' }
+const base: PermissionRequest = {
+  type: 'read',
+  tool: 't',
+  server: 's',
+  sessionId: 'x',
+  risk: 'medium',
+  reason: 'because'
+}
 
 describe('permission errors', () => {
   it.each([
@@ -27,8 +39,19 @@ describe('permission errors', () => {
   })
 
   it('settings changes always need approval and suggest a settings rule', () => {
-    const request = new SettingsPermissionService().check({ sessionId: 's1', tool: 'deepchat_settings_set', server: 'deepchat-settings', setting: 'theme', summary: 'dark' })
-    expect(request).toMatchObject({ type: 'settings', risk: 'medium', reason: 'Change setting theme: dark', suggestedRule: { kind: 'settings', pattern: 'deepchat_settings_set' } })
+    const request = new SettingsPermissionService().check({
+      sessionId: 's1',
+      tool: 'deepchat_settings_set',
+      server: 'deepchat-settings',
+      setting: 'theme',
+      summary: 'dark'
+    })
+    expect(request).toMatchObject({
+      type: 'settings',
+      risk: 'medium',
+      reason: 'Change setting theme: dark',
+      suggestedRule: { kind: 'settings', pattern: 'deepchat_settings_set' }
+    })
   })
 
   it('treats a missing or unknown mode as default', () => {

@@ -4,7 +4,11 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { PermissionRequest } from '@shared/types/permission'
 import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
-import { PermissionPresenter, PermissionRuleStore, CommandPermissionService } from '../../../src/main/presenter/permission'
+import {
+  PermissionPresenter,
+  PermissionRuleStore,
+  CommandPermissionService
+} from '../../../src/main/presenter/permission'
 
 let dir: string
 let sqlite: SqlitePresenter
@@ -26,11 +30,23 @@ afterEach(() => {
 })
 
 const readNotes: PermissionRequest = {
-  type: 'read', tool: 'read', server: 'agent-filesystem', sessionId: 's1', risk: 'medium', reason: 'outside',
-  paths: ['/home/tester/notes/a.md'], suggestedRule: { kind: 'read', pattern: '~/notes/**', effect: 'allow' }
+  type: 'read',
+  tool: 'read',
+  server: 'agent-filesystem',
+  sessionId: 's1',
+  risk: 'medium',
+  reason: 'outside',
+  paths: ['/home/tester/notes/a.md'],
+  suggestedRule: { kind: 'read', pattern: '~/notes/**', effect: 'allow' }
 }
 const mcpCall: PermissionRequest = {
-  type: 'mcp', tool: 'echo', server: 'everything', originalTool: 'echo', sessionId: 's1', risk: 'medium', reason: 'MCP tool'
+  type: 'mcp',
+  tool: 'echo',
+  server: 'everything',
+  originalTool: 'echo',
+  sessionId: 's1',
+  risk: 'medium',
+  reason: 'MCP tool'
 }
 
 describe('PermissionPresenter', () => {
@@ -40,9 +56,16 @@ describe('PermissionPresenter', () => {
   })
 
   it('never remembers a critical request, even when the answer names a rule', () => {
-    const critical: PermissionRequest = { ...readNotes, type: 'write', risk: 'critical', suggestedRule: { kind: 'write', pattern: '~/**', effect: 'allow' } }
+    const critical: PermissionRequest = {
+      ...readNotes,
+      type: 'write',
+      risk: 'critical',
+      suggestedRule: { kind: 'write', pattern: '~/**', effect: 'allow' }
+    }
     expect(() => gate.decide(critical, 'always')).toThrow(/never always/)
-    expect(() => gate.decide(critical, 'always', { kind: 'write', pattern: '~/notes/**', effect: 'allow' })).toThrow(/never always/)
+    expect(() =>
+      gate.decide(critical, 'always', { kind: 'write', pattern: '~/notes/**', effect: 'allow' })
+    ).toThrow(/never always/)
     expect(gate.listRules()).toEqual([])
     // A broad rule stored by hand covers the path but still does not allow a critical request.
     gate.addRule({ kind: 'write', pattern: '~/**', effect: 'allow' })
@@ -53,9 +76,18 @@ describe('PermissionPresenter', () => {
 
   it('does not count a command as covered by rules when no rule covers any of it', () => {
     const outsideSandbox: PermissionRequest = {
-      type: 'command', tool: 'exec', server: 'agent-filesystem', sessionId: 's1', risk: 'medium', reason: 'asks to run outside the sandbox',
-      command: 'ls', cwd: '/w', lineReasons: [],
-      subCommands: [{ text: 'ls', program: 'ls', category: 'read_only', risk: 'low', reasons: [], outsidePaths: [] }]
+      type: 'command',
+      tool: 'exec',
+      server: 'agent-filesystem',
+      sessionId: 's1',
+      risk: 'medium',
+      reason: 'asks to run outside the sandbox',
+      command: 'ls',
+      cwd: '/w',
+      lineReasons: [],
+      subCommands: [
+        { text: 'ls', program: 'ls', category: 'read_only', risk: 'low', reasons: [], outsidePaths: [] }
+      ]
     }
     expect(gate.evaluate(outsideSandbox, 'default')).toEqual({ status: 'ask' })
     gate.addRule({ kind: 'exec', pattern: 'npm test*', effect: 'allow' })
@@ -105,7 +137,10 @@ describe('PermissionPresenter', () => {
     gate.addRule({ kind: 'read', pattern: '~/notes/**', effect: 'allow' })
     gate.decide(readNotes, 'session')
     gate.addRule({ kind: 'read', pattern: '~/notes/a.md', effect: 'deny' })
-    expect(gate.evaluate(readNotes, 'default')).toMatchObject({ status: 'deny', rule: { pattern: '~/notes/a.md' } })
+    expect(gate.evaluate(readNotes, 'default')).toMatchObject({
+      status: 'deny',
+      rule: { pattern: '~/notes/a.md' }
+    })
   })
 
   it('a write rule allows reading the same place; a read rule does not allow writing', () => {

@@ -24,7 +24,9 @@ async function streamAgainst(
   const { providers } = harness()
   const server = await fake({ kind: wire.server, script })
   const id = await addProviderFor(providers, wire.provider, server, { maxRetries: options.maxRetries ?? 0 })
-  const events = await collect(providers.coreStream(request(id), options.signal ?? new AbortController().signal))
+  const events = await collect(
+    providers.coreStream(request(id), options.signal ?? new AbortController().signal)
+  )
   return { events, server }
 }
 
@@ -44,7 +46,9 @@ describe.each(WIRES)('faults over $wire never throw and become typed errors', (w
   })
 
   it('429 with retry-after → rate_limit carrying the wait', async () => {
-    const { events } = await streamAgainst(wire, [{ status: 429, message: 'Slow down', headers: { 'retry-after': '7' } }])
+    const { events } = await streamAgainst(wire, [
+      { status: 429, message: 'Slow down', headers: { 'retry-after': '7' } }
+    ])
     expect(errorOf(events)).toMatchObject({ code: 'rate_limit', status: 429, retry_after_ms: 7000 })
   })
 
@@ -54,19 +58,24 @@ describe.each(WIRES)('faults over $wire never throw and become typed errors', (w
   })
 
   it('400 about the context window → context_overflow', async () => {
-    const message = "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."
+    const message =
+      "This model's maximum context length is 128000 tokens. However, your messages resulted in 130000 tokens."
     const { events } = await streamAgainst(wire, [{ status: 400, message }])
     expect(errorOf(events)).toMatchObject({ code: 'context_overflow', status: 400 })
   })
 
   it('a connection dropped mid-stream → network, after the text that did arrive', async () => {
-    const { events } = await streamAgainst(wire, [{ steps: [{ type: 'text', text: ['Partial ', 'answer'] }, { type: 'drop' }] }])
+    const { events } = await streamAgainst(wire, [
+      { steps: [{ type: 'text', text: ['Partial ', 'answer'] }, { type: 'drop' }] }
+    ])
     expect(textOf(events)).toBe('Partial answer')
     expect(errorOf(events).code).toBe('network')
   })
 
   it('a malformed chunk → invalid_response', async () => {
-    const { events } = await streamAgainst(wire, [{ steps: [{ type: 'text', text: 'Hi' }, { type: 'malformed' }, { type: 'text', text: 'more' }] }])
+    const { events } = await streamAgainst(wire, [
+      { steps: [{ type: 'text', text: 'Hi' }, { type: 'malformed' }, { type: 'text', text: 'more' }] }
+    ])
     expect(errorOf(events).code).toBe('invalid_response')
   })
 
@@ -82,7 +91,9 @@ describe.each(WIRES)('faults over $wire never throw and become typed errors', (w
 
   it('abort during a stall ends the stream within 100 ms and closes the socket', async () => {
     const { providers } = harness()
-    const script = { steps: [{ type: 'text' as const, text: 'Thinking about it' }, { type: 'stall' as const }] }
+    const script = {
+      steps: [{ type: 'text' as const, text: 'Thinking about it' }, { type: 'stall' as const }]
+    }
     const server = await fake({ kind: wire.server, script: [script, script, script] })
     const id = await addProviderFor(providers, wire.provider, server)
     // Best of three: a busy shared machine can delay any single timer by more than the
@@ -116,30 +127,45 @@ describe('retries', () => {
   const openai = WIRES[0]
   const anthropic = WIRES[2]
 
-  it.each([openai, anthropic, WIRES[3]])('retries 500s before the first token and then succeeds ($wire)', async (wire) => {
-    const { events, server } = await streamAgainst(
-      wire,
-      [{ status: 500 }, { status: 503 }, { steps: [{ type: 'text', text: 'Finally' }] }],
-      { maxRetries: 2 }
-    )
-    expect(server.generationRequests()).toHaveLength(3)
-    expect(textOf(events)).toBe('Finally')
-    expect(events.some((e) => e.type === 'error')).toBe(false)
-    expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'complete' })
-  })
+  it.each([openai, anthropic, WIRES[3]])(
+    'retries 500s before the first token and then succeeds ($wire)',
+    async (wire) => {
+      const { events, server } = await streamAgainst(
+        wire,
+        [{ status: 500 }, { status: 503 }, { steps: [{ type: 'text', text: 'Finally' }] }],
+        { maxRetries: 2 }
+      )
+      expect(server.generationRequests()).toHaveLength(3)
+      expect(textOf(events)).toBe('Finally')
+      expect(events.some((e) => e.type === 'error')).toBe(false)
+      expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'complete' })
+    }
+  )
 
   it('gives up after the configured number of retries', async () => {
-    const { events, server } = await streamAgainst(openai, [{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }], {
-      maxRetries: 2
-    })
+    const { events, server } = await streamAgainst(
+      openai,
+      [{ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 }],
+      {
+        maxRetries: 2
+      }
+    )
     expect(server.generationRequests()).toHaveLength(3)
     expect(errorOf(events).code).toBe('server')
   })
 
   it('uses two retries by default', async () => {
     const { providers } = harness()
-    const server = await fake({ kind: 'openai', script: [{ status: 502 }, { status: 502 }, { status: 502 }, { status: 502 }] })
-    const view = await providers.addProvider({ kind: 'openai', name: 'Default retries', baseUrl: server.baseUrl, apiKey: 'sk-x-0123456789' })
+    const server = await fake({
+      kind: 'openai',
+      script: [{ status: 502 }, { status: 502 }, { status: 502 }, { status: 502 }]
+    })
+    const view = await providers.addProvider({
+      kind: 'openai',
+      name: 'Default retries',
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-x-0123456789'
+    })
     expect(view.maxRetries).toBe(2)
     const events = await collect(providers.coreStream(request(view.id), new AbortController().signal))
     expect(server.generationRequests()).toHaveLength(3)
@@ -147,29 +173,44 @@ describe('retries', () => {
   })
 
   it('never retries auth errors', async () => {
-    const { events, server } = await streamAgainst(openai, [{ status: 401 }, { steps: [{ type: 'text', text: 'no' }] }], { maxRetries: 2 })
+    const { events, server } = await streamAgainst(
+      openai,
+      [{ status: 401 }, { steps: [{ type: 'text', text: 'no' }] }],
+      { maxRetries: 2 }
+    )
     expect(server.generationRequests()).toHaveLength(1)
     expect(errorOf(events).code).toBe('auth')
   })
 
-  it.each([openai, anthropic])('does not retry a server error that comes after the first token ($wire)', async (wire) => {
-    const { events, server } = await streamAgainst(
-      wire,
-      [
-        { steps: [{ type: 'text', text: 'Half an ans' }, { type: 'stream_error', errorType: 'server_error', message: 'Overloaded' }] },
-        { steps: [{ type: 'text', text: 'Second try' }] }
-      ],
-      { maxRetries: 2 }
-    )
-    expect(server.generationRequests()).toHaveLength(1)
-    expect(textOf(events)).toBe('Half an ans')
-    expect(errorOf(events).code).toBe('server')
-  })
+  it.each([openai, anthropic])(
+    'does not retry a server error that comes after the first token ($wire)',
+    async (wire) => {
+      const { events, server } = await streamAgainst(
+        wire,
+        [
+          {
+            steps: [
+              { type: 'text', text: 'Half an ans' },
+              { type: 'stream_error', errorType: 'server_error', message: 'Overloaded' }
+            ]
+          },
+          { steps: [{ type: 'text', text: 'Second try' }] }
+        ],
+        { maxRetries: 2 }
+      )
+      expect(server.generationRequests()).toHaveLength(1)
+      expect(textOf(events)).toBe('Half an ans')
+      expect(errorOf(events).code).toBe('server')
+    }
+  )
 
   it('retries an in-stream overloaded error that comes before any token (Anthropic)', async () => {
     const { events, server } = await streamAgainst(
       anthropic,
-      [{ steps: [{ type: 'stream_error', errorType: 'overloaded_error', message: 'Overloaded' }] }, { steps: [{ type: 'text', text: 'Ok now' }] }],
+      [
+        { steps: [{ type: 'stream_error', errorType: 'overloaded_error', message: 'Overloaded' }] },
+        { steps: [{ type: 'text', text: 'Ok now' }] }
+      ],
       { maxRetries: 2 }
     )
     expect(server.generationRequests()).toHaveLength(2)
@@ -192,7 +233,10 @@ describe('retries', () => {
 
   it('stops waiting for a retry as soon as the request is aborted', async () => {
     const { providers } = harness()
-    const server = await fake({ kind: 'openai', script: [{ status: 429, headers: { 'retry-after': '20' } }, { steps: [] }] })
+    const server = await fake({
+      kind: 'openai',
+      script: [{ status: 429, headers: { 'retry-after': '20' } }, { steps: [] }]
+    })
     const id = await addProviderFor(providers, 'openai', server, { maxRetries: 2 })
     const controller = new AbortController()
     const done = collect(providers.coreStream(request(id), controller.signal))
@@ -225,13 +269,20 @@ describe('requests coreStream refuses without calling the provider', () => {
 
   it('reports an invalid request (no messages) as invalid_request', async () => {
     const { providers } = harness()
-    const events = await collect(providers.coreStream(request('x', { messages: [] }), new AbortController().signal))
+    const events = await collect(
+      providers.coreStream(request('x', { messages: [] }), new AbortController().signal)
+    )
     expect(errorOf(events).code).toBe('invalid_request')
   })
 
   it('reports garbage instead of a request as invalid_request', async () => {
     const { providers } = harness()
-    for (const garbage of [null, 42, { providerId: 'x' }, { providerId: 'x', modelId: 'm', messages: [{ role: 'robot' }] }]) {
+    for (const garbage of [
+      null,
+      42,
+      { providerId: 'x' },
+      { providerId: 'x', modelId: 'm', messages: [{ role: 'robot' }] }
+    ]) {
       const events = await collect(providers.coreStream(garbage as never, new AbortController().signal))
       expect(errorOf(events).code).toBe('invalid_request')
     }
@@ -243,7 +294,10 @@ describe('requests coreStream refuses without calling the provider', () => {
     const id = await addProviderFor(providers, 'openai', server)
     await providers.updateProvider(id, { enabled: false })
     const events = await collect(providers.coreStream(request(id), new AbortController().signal))
-    expect(errorOf(events)).toMatchObject({ code: 'invalid_request', error_message: expect.stringContaining('disabled') })
+    expect(errorOf(events)).toMatchObject({
+      code: 'invalid_request',
+      error_message: expect.stringContaining('disabled')
+    })
     expect(server.requests).toHaveLength(0)
   })
 
@@ -268,15 +322,21 @@ function freePort(): Promise<number> {
 }
 
 describe('a consumer that stops early', () => {
-  it.each(['openai', 'anthropic', 'gemini'] as const)('closes the HTTP request when iteration stops (%s)', async (kind) => {
-    const { providers } = harness()
-    const server = await fake({ kind, script: [{ steps: [{ type: 'text', text: 'first words' }, { type: 'stall' }] }] })
-    const id = await addProviderFor(providers, kind, server)
-    for await (const event of providers.coreStream(request(id), new AbortController().signal)) {
-      if (event.type === 'text') break
+  it.each(['openai', 'anthropic', 'gemini'] as const)(
+    'closes the HTTP request when iteration stops (%s)',
+    async (kind) => {
+      const { providers } = harness()
+      const server = await fake({
+        kind,
+        script: [{ steps: [{ type: 'text', text: 'first words' }, { type: 'stall' }] }]
+      })
+      const id = await addProviderFor(providers, kind, server)
+      for await (const event of providers.coreStream(request(id), new AbortController().signal)) {
+        if (event.type === 'text') break
+      }
+      await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
     }
-    await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
-  })
+  )
 })
 
 describe('a stall nobody aborts', () => {
@@ -289,14 +349,28 @@ describe('a stall nobody aborts', () => {
     })
     const server = await fake({
       kind: 'anthropic',
-      script: [{ steps: [{ type: 'text', text: 'a' }, { type: 'delay', ms: 150 }, { type: 'text', text: 'b' }, { type: 'delay', ms: 150 }, { type: 'text', text: 'c' }, { type: 'stall' }] }]
+      script: [
+        {
+          steps: [
+            { type: 'text', text: 'a' },
+            { type: 'delay', ms: 150 },
+            { type: 'text', text: 'b' },
+            { type: 'delay', ms: 150 },
+            { type: 'text', text: 'c' },
+            { type: 'stall' }
+          ]
+        }
+      ]
     })
     const id = await addProviderFor(providers, 'anthropic', server)
     const started = performance.now()
     const events = await collect(providers.coreStream(request(id), new AbortController().signal))
     // Slow but steady deltas are not a stall; the silence after the last one is.
     expect(textOf(events)).toBe('abc')
-    expect(errorOf(events)).toMatchObject({ code: 'network', error_message: expect.stringContaining('sent nothing') })
+    expect(errorOf(events)).toMatchObject({
+      code: 'network',
+      error_message: expect.stringContaining('sent nothing')
+    })
     expect(performance.now() - started).toBeLessThan(2000)
     await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
   })

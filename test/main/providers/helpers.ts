@@ -25,7 +25,9 @@ export function useHarness(): () => Harness {
     for (const close of open.splice(0)) await close()
   })
   return () => {
-    const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), { log: () => {} })
+    const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), {
+      log: () => {}
+    })
     const events: Harness['events'] = []
     presenters.events.subscribe((name, payload) => events.push({ name, payload }))
     open.push(() => presenters.dispose())

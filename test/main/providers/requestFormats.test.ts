@@ -37,7 +37,10 @@ async function sendAndCapture(provider: ProviderKind, server: FakeLlmKind, messa
   const llm = await fake({ kind: server, script: [{ steps: [{ type: 'text', text: 'Sunny, 21C.' }] }] })
   const id = await addProviderFor(providers, provider, llm)
   const events = await collect(
-    providers.coreStream(request(id, { messages, tools: [WEATHER_TOOL], temperature: 0.3, maxTokens: 256 }), new AbortController().signal)
+    providers.coreStream(
+      request(id, { messages, tools: [WEATHER_TOOL], temperature: 0.3, maxTokens: 256 }),
+      new AbortController().signal
+    )
   )
   expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'complete' })
   const [sent] = llm.generationRequests()
@@ -62,28 +65,47 @@ describe('the next request carries tool results and images in each provider form
     expect(messages[2]).toMatchObject({
       role: 'assistant',
       content: 'A cat. Checking the weather.',
-      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }
+      ]
     })
     expect(messages[3]).toEqual({ role: 'tool', tool_call_id: 'call_1', content: '{"tempC":21}' })
     expect(body.tools).toEqual([
-      { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: expect.objectContaining({ required: ['city'] }) } }
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: expect.objectContaining({ required: ['city'] })
+        }
+      }
     ])
   })
 
   it('Anthropic messages: base64 image block, signed thinking, tool_use then tool_result', async () => {
-    const { body, sent } = await sendAndCapture('anthropic', 'anthropic', conversation({ anthropic: { signature: 'sig-abc' } }))
+    const { body, sent } = await sendAndCapture(
+      'anthropic',
+      'anthropic',
+      conversation({ anthropic: { signature: 'sig-abc' } })
+    )
     expect(sent.path).toBe('/v1/messages')
     expect(sent.headers['x-api-key']).toBe('sk-test-0123456789abcd')
     expect(body.system).toEqual([{ type: 'text', text: 'You are terse.' }])
     const messages = body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>
-    expect(messages[0].content[1]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } })
+    expect(messages[0].content[1]).toEqual({
+      type: 'image',
+      source: { type: 'base64', media_type: 'image/png', data: PNG }
+    })
     expect(messages[1].role).toBe('assistant')
     expect(messages[1].content).toEqual([
       { type: 'thinking', thinking: 'Need the weather tool.', signature: 'sig-abc' },
       { type: 'text', text: 'A cat. Checking the weather.' },
       { type: 'tool_use', id: 'call_1', name: 'get_weather', input: { city: 'Paris' } }
     ])
-    expect(messages[2]).toMatchObject({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'call_1', content: '{"tempC":21}' }] })
+    expect(messages[2]).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'call_1', content: '{"tempC":21}' }]
+    })
   })
 
   it('Gemini: inlineData image, functionCall echoed, functionResponse with the result', async () => {
@@ -94,7 +116,9 @@ describe('the next request carries tool results and images in each provider form
     const contents = body.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>
     expect(contents[0].parts[1]).toEqual({ inlineData: { mimeType: 'image/png', data: PNG } })
     expect(contents[1].role).toBe('model')
-    expect(contents[1].parts).toContainEqual({ functionCall: { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } } })
+    expect(contents[1].parts).toContainEqual({
+      functionCall: { id: 'call_1', name: 'get_weather', args: { city: 'Paris' } }
+    })
     expect(contents[2].parts[0]).toMatchObject({
       functionResponse: { name: 'get_weather', response: { name: 'get_weather', content: '{"tempC":21}' } }
     })
@@ -132,11 +156,17 @@ describe('the next request carries tool results and images in each provider form
 })
 
 describe('reasoning switches in each provider format', () => {
-  async function bodyFor(provider: ProviderKind, server: FakeLlmKind, reasoning: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high' }) {
+  async function bodyFor(
+    provider: ProviderKind,
+    server: FakeLlmKind,
+    reasoning: { enabled: boolean; budgetTokens?: number; effort?: 'low' | 'medium' | 'high' }
+  ) {
     const { providers } = harness()
     const llm = await fake({ kind: server, script: [{ steps: [{ type: 'text', text: 'ok' }] }] })
     const id = await addProviderFor(providers, provider, llm)
-    await collect(providers.coreStream(request(id, { reasoning, maxTokens: 20_000 }), new AbortController().signal))
+    await collect(
+      providers.coreStream(request(id, { reasoning, maxTokens: 20_000 }), new AbortController().signal)
+    )
     return llm.generationRequests()[0].body as Record<string, unknown>
   }
 
@@ -147,7 +177,10 @@ describe('reasoning switches in each provider format', () => {
 
   it('Gemini: includeThoughts with a budget, or a zero budget to turn thinking off', async () => {
     const on = await bodyFor('gemini', 'gemini', { enabled: true, budgetTokens: 1024 })
-    expect((on.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: 1024 })
+    expect((on.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({
+      includeThoughts: true,
+      thinkingBudget: 1024
+    })
     const off = await bodyFor('gemini', 'gemini', { enabled: false })
     expect((off.generationConfig as Record<string, unknown>).thinkingConfig).toEqual({ thinkingBudget: 0 })
   })
@@ -170,13 +203,30 @@ describe('images returned by tools on chat completions', () => {
           { id: 'call_2', name: 'get_weather', arguments: '{"city":"Rome"}' }
         ]
       },
-      { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: [{ type: 'text', text: 'Paris radar' }, { type: 'image', data: PNG, mimeType: 'image/png' }] },
-      { role: 'tool', toolCallId: 'call_2', toolName: 'get_weather', content: [{ type: 'image', data: SHOT, mimeType: 'image/jpeg' }] }
+      {
+        role: 'tool',
+        toolCallId: 'call_1',
+        toolName: 'get_weather',
+        content: [
+          { type: 'text', text: 'Paris radar' },
+          { type: 'image', data: PNG, mimeType: 'image/png' }
+        ]
+      },
+      {
+        role: 'tool',
+        toolCallId: 'call_2',
+        toolName: 'get_weather',
+        content: [{ type: 'image', data: SHOT, mimeType: 'image/jpeg' }]
+      }
     ]
     const { body } = await sendAndCapture('openai-compatible', 'openai', messages)
     const sent = body.messages as Array<{ role: string; content: unknown; tool_call_id?: string }>
     expect(sent.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'user'])
-    expect(sent[2]).toEqual({ role: 'tool', tool_call_id: 'call_1', content: 'Paris radar\n[1 image from this result follows in the next message]' })
+    expect(sent[2]).toEqual({
+      role: 'tool',
+      tool_call_id: 'call_1',
+      content: 'Paris radar\n[1 image from this result follows in the next message]'
+    })
     expect(sent[3].content).toBe('[1 image from this result follows in the next message]')
     expect(JSON.stringify(sent.slice(0, 4))).not.toContain(PNG)
     expect(sent[4].content).toEqual([
@@ -192,8 +242,20 @@ describe('images returned by tools on Gemini', () => {
   it('sends them as inlineData beside the functionResponse', async () => {
     const messages: LLMMessage[] = [
       { role: 'user', content: 'Radar please' },
-      { role: 'assistant', content: [], toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }] },
-      { role: 'tool', toolCallId: 'call_1', toolName: 'get_weather', content: [{ type: 'text', text: 'radar:' }, { type: 'image', data: SHOT, mimeType: 'image/png' }] }
+      {
+        role: 'assistant',
+        content: [],
+        toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: '{"city":"Paris"}' }]
+      },
+      {
+        role: 'tool',
+        toolCallId: 'call_1',
+        toolName: 'get_weather',
+        content: [
+          { type: 'text', text: 'radar:' },
+          { type: 'image', data: SHOT, mimeType: 'image/png' }
+        ]
+      }
     ]
     const { body } = await sendAndCapture('gemini', 'gemini', messages)
     const last = (body.contents as Array<{ parts: Array<Record<string, unknown>> }>).at(-1)!

@@ -53,11 +53,17 @@ describe('provider routes', () => {
   it('never returns an API key in clear, and keeps it out of SQLite', async () => {
     const { router, presenters, events } = harness()
     const added = await router.call(providersAdd, { provider: { presetId: 'deepseek', apiKey: KEY } })
-    expect(added.provider).toMatchObject({ id: 'deepseek', kind: 'openai-compatible', hasApiKey: true, apiKeyMasked: 'sk-…wxyz' })
+    expect(added.provider).toMatchObject({
+      id: 'deepseek',
+      kind: 'openai-compatible',
+      hasApiKey: true,
+      apiKeyMasked: 'sk-…wxyz'
+    })
 
     const listed = await router.call(providersList, {})
     const updated = await router.call(providersUpdate, { id: 'deepseek', patch: { name: 'DeepSeek (work)' } })
-    for (const output of [added, listed, updated, events]) expect(JSON.stringify(output)).not.toContain('SECRETSECRET')
+    for (const output of [added, listed, updated, events])
+      expect(JSON.stringify(output)).not.toContain('SECRETSECRET')
     expect(listed.providers[0].apiKeyMasked).toBe('sk-…wxyz')
     expect(updated.provider.name).toBe('DeepSeek (work)')
 
@@ -76,7 +82,10 @@ describe('provider routes', () => {
   it('replaces and deletes a key through update, and removes it with the provider', async () => {
     const { router, presenters } = harness()
     await router.call(providersAdd, { provider: { presetId: 'openai', apiKey: KEY } })
-    const replaced = await router.call(providersUpdate, { id: 'openai', patch: { apiKey: 'sk-new-key-000000009999' } })
+    const replaced = await router.call(providersUpdate, {
+      id: 'openai',
+      patch: { apiKey: 'sk-new-key-000000009999' }
+    })
     expect(replaced.provider.apiKeyMasked).toBe('sk-…9999')
     const cleared = await router.call(providersUpdate, { id: 'openai', patch: { apiKey: null } })
     expect(cleared.provider).toMatchObject({ hasApiKey: false, apiKeyMasked: null })
@@ -90,25 +99,48 @@ describe('provider routes', () => {
 
   it('keeps providers across a restart of the presenters', async () => {
     const { router, presenters } = harness()
-    await router.call(providersAdd, { provider: { kind: 'openai-compatible', name: 'My vLLM', baseUrl: 'http://10.0.0.5:8000/v1', apiKey: KEY } })
+    await router.call(providersAdd, {
+      provider: {
+        kind: 'openai-compatible',
+        name: 'My vLLM',
+        baseUrl: 'http://10.0.0.5:8000/v1',
+        apiKey: KEY
+      }
+    })
     const dataDir = presenters.platform.userDataDir
     await presenters.dispose()
     const restarted = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
     const [provider] = await restarted.llmProviders.listProviders()
     await restarted.dispose()
-    expect(provider).toMatchObject({ id: 'my-vllm', name: 'My vLLM', custom: true, requiresApiKey: true, hasApiKey: true })
+    expect(provider).toMatchObject({
+      id: 'my-vllm',
+      name: 'My vLLM',
+      custom: true,
+      requiresApiKey: true,
+      hasApiKey: true
+    })
   })
 
   it('rejects bad input with a clear error and changes nothing', async () => {
     const { router } = harness()
-    await expect(router.call(providersAdd, { provider: { kind: 'openai', name: 'x', baseUrl: 'ftp://nope' } })).rejects.toMatchObject({
+    await expect(
+      router.call(providersAdd, { provider: { kind: 'openai', name: 'x', baseUrl: 'ftp://nope' } })
+    ).rejects.toMatchObject({
       code: 'invalid_input'
     })
-    await expect(router.call(providersAdd, { provider: { name: 'no kind' } as never })).rejects.toMatchObject({ code: 'invalid_input' })
-    await expect(router.call(providersAdd, { provider: { presetId: 'nope' } })).rejects.toMatchObject({ code: 'not_found' })
-    await expect(router.call(providersUpdate, { id: 'ghost', patch: { name: 'x' } })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(router.call(providersAdd, { provider: { name: 'no kind' } as never })).rejects.toMatchObject(
+      { code: 'invalid_input' }
+    )
+    await expect(router.call(providersAdd, { provider: { presetId: 'nope' } })).rejects.toMatchObject({
+      code: 'not_found'
+    })
+    await expect(router.call(providersUpdate, { id: 'ghost', patch: { name: 'x' } })).rejects.toMatchObject({
+      code: 'not_found'
+    })
     await router.call(providersAdd, { provider: { presetId: 'ollama' } })
-    await expect(router.call(providersAdd, { provider: { presetId: 'ollama', id: 'ollama' } })).rejects.toMatchObject({ code: 'conflict' })
+    await expect(
+      router.call(providersAdd, { provider: { presetId: 'ollama', id: 'ollama' } })
+    ).rejects.toMatchObject({ code: 'conflict' })
     const second = await router.call(providersAdd, { provider: { presetId: 'ollama' } })
     expect(second.provider.id).toBe('ollama-2')
     expect((await router.call(providersList, {})).providers).toHaveLength(2)
@@ -118,18 +150,27 @@ describe('provider routes', () => {
     const { router, events } = harness()
     await router.call(providersAdd, { provider: { presetId: 'anthropic', apiKey: KEY } })
     await expect(
-      router.call(providersSetDefault, { defaultModel: { providerId: 'anthropic', modelId: 'no-such-model' } })
+      router.call(providersSetDefault, {
+        defaultModel: { providerId: 'anthropic', modelId: 'no-such-model' }
+      })
     ).rejects.toMatchObject({ code: 'not_found' })
-    const set = await router.call(providersSetDefault, { defaultModel: { providerId: 'anthropic', modelId: 'claude-sonnet-4-5' } })
+    const set = await router.call(providersSetDefault, {
+      defaultModel: { providerId: 'anthropic', modelId: 'claude-sonnet-4-5' }
+    })
     expect(set.defaultModel).toEqual({ providerId: 'anthropic', modelId: 'claude-sonnet-4-5' })
     expect((await router.call(providersList, {})).defaultModel).toEqual(set.defaultModel)
     expect(events.some((e) => e.name === 'providers.default.changed')).toBe(true)
 
     // Dropping the model from the provider's list clears the default too.
-    await router.call(providersUpdate, { id: 'anthropic', patch: { models: [{ id: 'claude-opus-4-1', name: 'Opus' }] } })
+    await router.call(providersUpdate, {
+      id: 'anthropic',
+      patch: { models: [{ id: 'claude-opus-4-1', name: 'Opus' }] }
+    })
     expect((await router.call(providersList, {})).defaultModel).toBeNull()
 
-    await router.call(providersSetDefault, { defaultModel: { providerId: 'anthropic', modelId: 'claude-opus-4-1' } })
+    await router.call(providersSetDefault, {
+      defaultModel: { providerId: 'anthropic', modelId: 'claude-opus-4-1' }
+    })
     await router.call(providersRemove, { id: 'anthropic' })
     expect((await router.call(providersList, {})).defaultModel).toBeNull()
   })
@@ -139,7 +180,9 @@ describe('verify and listModels', () => {
   it('verifies a good key and reports a bad one as auth', async () => {
     const { router } = harness()
     const server = await fake({ kind: 'openai', apiKey: KEY, models: ['gpt-4o'] })
-    await router.call(providersAdd, { provider: { kind: 'openai', name: 'OpenAI test', baseUrl: server.baseUrl, apiKey: KEY } })
+    await router.call(providersAdd, {
+      provider: { kind: 'openai', name: 'OpenAI test', baseUrl: server.baseUrl, apiKey: KEY }
+    })
     expect(await router.call(providersVerify, { id: 'openai-test' })).toMatchObject({ ok: true })
     const bad = await router.call(providersVerify, { id: 'openai-test', apiKey: 'sk-wrong-000000000000' })
     expect(bad).toMatchObject({ ok: false, code: 'auth' })
@@ -150,7 +193,9 @@ describe('verify and listModels', () => {
   it('reports a provider that cannot be reached as network', async () => {
     const { router } = harness()
     const server = await fake({ kind: 'anthropic' })
-    await router.call(providersAdd, { provider: { kind: 'anthropic', name: 'Gone', baseUrl: server.baseUrl, apiKey: KEY } })
+    await router.call(providersAdd, {
+      provider: { kind: 'anthropic', name: 'Gone', baseUrl: server.baseUrl, apiKey: KEY }
+    })
     await server.close()
     expect(await router.call(providersVerify, { id: 'gone' })).toMatchObject({ ok: false, code: 'network' })
   })
@@ -164,7 +209,9 @@ describe('verify and listModels', () => {
   it('lists OpenAI-style /models merged with known metadata', async () => {
     const { router } = harness()
     const server = await fake({ kind: 'openai', models: ['gpt-4o-2024-08-06', 'o4-mini', 'my-finetune'] })
-    await router.call(providersAdd, { provider: { kind: 'openai', name: 'OAI', baseUrl: server.baseUrl, apiKey: KEY } })
+    await router.call(providersAdd, {
+      provider: { kind: 'openai', name: 'OAI', baseUrl: server.baseUrl, apiKey: KEY }
+    })
     const { models } = await router.call(providersListModels, { id: 'oai' })
     expect(models.map((m) => m.id)).toEqual(['gpt-4o-2024-08-06', 'my-finetune', 'o4-mini'])
     expect(models[0]).toMatchObject({ known: true, vision: true, contextLength: 128_000 })
@@ -175,8 +222,13 @@ describe('verify and listModels', () => {
 
   it('lists Anthropic models with their display names', async () => {
     const { router } = harness()
-    const server = await fake({ kind: 'anthropic', models: ['claude-sonnet-4-5-20250929', 'claude-new-thing'] })
-    await router.call(providersAdd, { provider: { kind: 'anthropic', name: 'A', baseUrl: server.baseUrl, apiKey: KEY } })
+    const server = await fake({
+      kind: 'anthropic',
+      models: ['claude-sonnet-4-5-20250929', 'claude-new-thing']
+    })
+    await router.call(providersAdd, {
+      provider: { kind: 'anthropic', name: 'A', baseUrl: server.baseUrl, apiKey: KEY }
+    })
     const { models } = await router.call(providersListModels, { id: 'a' })
     expect(models.map((m) => [m.id, m.known, m.reasoning])).toEqual([
       ['claude-new-thing', false, false],
@@ -189,7 +241,9 @@ describe('verify and listModels', () => {
   it('lists Gemini models that can generate content, with their token limits', async () => {
     const { router } = harness()
     const server = await fake({ kind: 'gemini', models: ['gemini-2.5-flash', 'embedding-001', 'gemini-exp'] })
-    await router.call(providersAdd, { provider: { kind: 'gemini', name: 'G', baseUrl: server.baseUrl, apiKey: KEY } })
+    await router.call(providersAdd, {
+      provider: { kind: 'gemini', name: 'G', baseUrl: server.baseUrl, apiKey: KEY }
+    })
     const { models } = await router.call(providersListModels, { id: 'g' })
     expect(models.map((m) => m.id)).toEqual(['gemini-2.5-flash', 'gemini-exp'])
     expect(models[1]).toMatchObject({ contextLength: 1_048_576, maxOutputTokens: 65_536, known: false })
@@ -217,7 +271,18 @@ describe('verify and listModels', () => {
         name: 'O',
         baseUrl: server.baseUrl,
         apiKey: KEY,
-        models: [{ id: 'gpt-4o', name: 'My 4o', contextLength: 1000, maxOutputTokens: 100, vision: false, toolCalling: true, reasoning: false, enabled: false }]
+        models: [
+          {
+            id: 'gpt-4o',
+            name: 'My 4o',
+            contextLength: 1000,
+            maxOutputTokens: 100,
+            vision: false,
+            toolCalling: true,
+            reasoning: false,
+            enabled: false
+          }
+        ]
       }
     })
     const { models } = await router.call(providersListModels, { id: 'o' })
@@ -227,7 +292,11 @@ describe('verify and listModels', () => {
   it('turns a failing model list into a typed route error', async () => {
     const { router } = harness()
     const server = await fake({ kind: 'openai', modelsResponse: { status: 500, message: 'down' } })
-    await router.call(providersAdd, { provider: { kind: 'openai', name: 'O', baseUrl: server.baseUrl, apiKey: KEY } })
-    await expect(router.call(providersListModels, { id: 'o' })).rejects.toMatchObject({ code: 'provider_server' })
+    await router.call(providersAdd, {
+      provider: { kind: 'openai', name: 'O', baseUrl: server.baseUrl, apiKey: KEY }
+    })
+    await expect(router.call(providersListModels, { id: 'o' })).rejects.toMatchObject({
+      code: 'provider_server'
+    })
   })
 })

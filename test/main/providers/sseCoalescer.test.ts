@@ -5,22 +5,38 @@ const openAi = (delta: Record<string, unknown>, extra: Record<string, unknown> =
   `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: null }], ...extra })}`
 const anthropic = (index: number, delta: Record<string, unknown>) =>
   `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index, delta })}`
-const gemini = (part: Record<string, unknown>) => `data: ${JSON.stringify({ candidates: [{ content: { parts: [part], role: 'model' }, index: 0 }] })}`
+const gemini = (part: Record<string, unknown>) =>
+  `data: ${JSON.stringify({ candidates: [{ content: { parts: [part], role: 'model' }, index: 0 }] })}`
 
 function dataOf(output: string): unknown[] {
   return output
     .split('\n\n')
     .filter(Boolean)
-    .map((e) => e.split('\n').find((l) => l.startsWith('data: '))!.slice(6))
+    .map((e) =>
+      e
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6)
+    )
     .map((d) => (d === '[DONE]' ? d : JSON.parse(d)))
 }
 
 describe('SSE delta coalescing', () => {
   it('merges consecutive OpenAI text deltas and leaves tool calls, finish and [DONE] in order', () => {
-    const toolCall = openAi({ tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{"a"' } }] })
+    const toolCall = openAi({
+      tool_calls: [{ index: 0, id: 'call_1', function: { name: 'f', arguments: '{"a"' } }]
+    })
     const finish = `data: ${JSON.stringify({ id: 'c1', choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] })}`
     const out = mergeEvents(
-      [openAi({ content: 'Hel' }), openAi({ content: 'lo ' }), openAi({ content: '"wörld"\n' }), toolCall, openAi({ content: '!' }), finish, 'data: [DONE]'],
+      [
+        openAi({ content: 'Hel' }),
+        openAi({ content: 'lo ' }),
+        openAi({ content: '"wörld"\n' }),
+        toolCall,
+        openAi({ content: '!' }),
+        finish,
+        'data: [DONE]'
+      ],
       'openai'
     )
     const data = dataOf(out) as Array<{ choices?: Array<{ delta: { content?: string } }> }>
@@ -39,18 +55,32 @@ describe('SSE delta coalescing', () => {
 
   it('never merges reasoning with content', () => {
     const out = mergeEvents(
-      [openAi({ reasoning_content: 'a' }), openAi({ reasoning_content: 'b' }), openAi({ content: 'c' }), openAi({ content: 'd' })],
+      [
+        openAi({ reasoning_content: 'a' }),
+        openAi({ reasoning_content: 'b' }),
+        openAi({ content: 'c' }),
+        openAi({ content: 'd' })
+      ],
       'openai'
     )
-    expect((dataOf(out) as Array<{ choices: Array<{ delta: unknown }> }>).map((d) => d.choices[0].delta)).toEqual([
-      { reasoning_content: 'ab' },
-      { content: 'cd' }
-    ])
+    expect(
+      (dataOf(out) as Array<{ choices: Array<{ delta: unknown }> }>).map((d) => d.choices[0].delta)
+    ).toEqual([{ reasoning_content: 'ab' }, { content: 'cd' }])
   })
 
   it('merges deltas whose envelopes differ (e.g. a per-chunk field) through a full parse', () => {
-    const out = mergeEvents([openAi({ content: 'x' }, { obfuscation: 'aa' }), openAi({ content: 'y' }, { obfuscation: 'bbbb' })], 'openai')
-    expect(dataOf(out)).toEqual([{ id: 'c1', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'xy' }, finish_reason: null }], obfuscation: 'aa' }])
+    const out = mergeEvents(
+      [openAi({ content: 'x' }, { obfuscation: 'aa' }), openAi({ content: 'y' }, { obfuscation: 'bbbb' })],
+      'openai'
+    )
+    expect(dataOf(out)).toEqual([
+      {
+        id: 'c1',
+        object: 'chat.completion.chunk',
+        choices: [{ index: 0, delta: { content: 'xy' }, finish_reason: null }],
+        obfuscation: 'aa'
+      }
+    ])
   })
 
   it('keeps a chunk that carries usage or a finish reason as it is', () => {
@@ -83,7 +113,13 @@ describe('SSE delta coalescing', () => {
   it('merges Gemini text parts but not thoughts with text or function calls', () => {
     const call = gemini({ functionCall: { name: 'f', args: {} } })
     const out = mergeEvents(
-      [gemini({ text: 'think', thought: true }), gemini({ text: 'ing', thought: true }), gemini({ text: 'Hi' }), gemini({ text: '!' }), call],
+      [
+        gemini({ text: 'think', thought: true }),
+        gemini({ text: 'ing', thought: true }),
+        gemini({ text: 'Hi' }),
+        gemini({ text: '!' }),
+        call
+      ],
       'gemini'
     )
     const events = out.split('\n\n').filter(Boolean)
@@ -108,7 +144,9 @@ describe('SSE delta coalescing', () => {
       const out = await new Response(coalesceStream(source, 'openai')).text()
       const data = dataOf(out)
       expect(data.at(-1)).toBe('[DONE]')
-      const merged = (data.slice(0, -1) as Array<{ choices: Array<{ delta: { content: string } }> }>).map((d) => d.choices[0].delta.content)
+      const merged = (data.slice(0, -1) as Array<{ choices: Array<{ delta: { content: string } }> }>).map(
+        (d) => d.choices[0].delta.content
+      )
       expect(merged.join('')).toBe(texts.join(''))
       if (chunkSize === 4096) expect(merged.length).toBeLessThan(texts.length / 10)
     }

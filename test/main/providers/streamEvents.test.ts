@@ -31,11 +31,42 @@ interface WireCase {
 }
 
 const WIRES: WireCase[] = [
-  { wire: 'OpenAI chat completions (openai-compatible, reasoning_content)', provider: 'openai-compatible', server: 'openai', reasoning: true, streamsArguments: true },
-  { wire: 'OpenAI chat completions (openai kind)', provider: 'openai', server: 'openai', reasoning: false, streamsArguments: true },
-  { wire: 'Ollama (OpenAI-compatible /v1 under the Ollama root)', provider: 'ollama', server: 'ollama', reasoning: true, streamsArguments: true },
-  { wire: 'Anthropic messages', provider: 'anthropic', server: 'anthropic', reasoning: true, streamsArguments: true, namesStopSequence: true },
-  { wire: 'Gemini streamGenerateContent', provider: 'gemini', server: 'gemini', reasoning: true, streamsArguments: false }
+  {
+    wire: 'OpenAI chat completions (openai-compatible, reasoning_content)',
+    provider: 'openai-compatible',
+    server: 'openai',
+    reasoning: true,
+    streamsArguments: true
+  },
+  {
+    wire: 'OpenAI chat completions (openai kind)',
+    provider: 'openai',
+    server: 'openai',
+    reasoning: false,
+    streamsArguments: true
+  },
+  {
+    wire: 'Ollama (OpenAI-compatible /v1 under the Ollama root)',
+    provider: 'ollama',
+    server: 'ollama',
+    reasoning: true,
+    streamsArguments: true
+  },
+  {
+    wire: 'Anthropic messages',
+    provider: 'anthropic',
+    server: 'anthropic',
+    reasoning: true,
+    streamsArguments: true,
+    namesStopSequence: true
+  },
+  {
+    wire: 'Gemini streamGenerateContent',
+    provider: 'gemini',
+    server: 'gemini',
+    reasoning: true,
+    streamsArguments: false
+  }
 ]
 
 const FULL_TURN: ScriptStep[] = [
@@ -55,13 +86,19 @@ async function run(wire: WireCase, steps: ScriptStep[]): Promise<LLMCoreStreamEv
   const { providers } = harness()
   const server = await fake({ kind: wire.server, script: [{ steps }] })
   const id = await addProviderFor(providers, wire.provider, server)
-  return collect(providers.coreStream(request(id, { tools: [WEATHER_TOOL, TIME_TOOL] }), new AbortController().signal))
+  return collect(
+    providers.coreStream(request(id, { tools: [WEATHER_TOOL, TIME_TOOL] }), new AbortController().signal)
+  )
 }
 
 function toolCalls(events: LLMCoreStreamEvent[]) {
-  const calls = new Map<string, { name: string; chunks: string; complete?: string; startedBeforeEnd: boolean }>()
+  const calls = new Map<
+    string,
+    { name: string; chunks: string; complete?: string; startedBeforeEnd: boolean }
+  >()
   for (const e of events) {
-    if (e.type === 'tool_call_start') calls.set(e.tool_call_id, { name: e.tool_call_name, chunks: '', startedBeforeEnd: true })
+    if (e.type === 'tool_call_start')
+      calls.set(e.tool_call_id, { name: e.tool_call_name, chunks: '', startedBeforeEnd: true })
     if (e.type === 'tool_call_chunk') calls.get(e.tool_call_id)!.chunks += e.tool_call_arguments_chunk
     if (e.type === 'tool_call_end') calls.get(e.tool_call_id)!.complete = e.tool_call_arguments_complete
   }
@@ -90,7 +127,10 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
     }
 
     const usage = events.find((e) => e.type === 'usage')
-    expect(usage).toEqual({ type: 'usage', usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 } })
+    expect(usage).toEqual({
+      type: 'usage',
+      usage: { prompt_tokens: 42, completion_tokens: 17, total_tokens: 59 }
+    })
     expect(events.slice(-2).map((e) => e.type)).toEqual(['usage', 'stop'])
     expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'tool_use' })
     expect(events.some((e) => e.type === 'error')).toBe(false)
@@ -102,7 +142,8 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
     const closed = new Set<string>()
     for (const e of events) {
       if (e.type === 'tool_call_start') open.add(e.tool_call_id)
-      if (e.type === 'tool_call_chunk') expect(open.has(e.tool_call_id) && !closed.has(e.tool_call_id)).toBe(true)
+      if (e.type === 'tool_call_chunk')
+        expect(open.has(e.tool_call_id) && !closed.has(e.tool_call_id)).toBe(true)
       if (e.type === 'tool_call_end') closed.add(e.tool_call_id)
     }
     expect(closed.size).toBe(2)
@@ -114,7 +155,11 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
         type: 'tool_calls',
         calls: [
           // Gemini sends parsed objects, so its "bad" call is valid JSON of the wrong type.
-          { id: 'call_1', name: 'get_weather', argumentChunks: wire.streamsArguments ? ['{"city": "Pa'] : ['{"city":1}'] },
+          {
+            id: 'call_1',
+            name: 'get_weather',
+            argumentChunks: wire.streamsArguments ? ['{"city": "Pa'] : ['{"city":1}']
+          },
           { id: 'call_2', name: 'no_such_tool', argumentChunks: ['{}'] }
         ]
       },
@@ -125,7 +170,10 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
       ['no_such_tool', '{}']
     ])
     expect(events.some((e) => e.type === 'error')).toBe(false)
-    expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: wire.streamsArguments ? 'max_tokens' : 'tool_use' })
+    expect(events.at(-1)).toEqual({
+      type: 'stop',
+      stop_reason: wire.streamsArguments ? 'max_tokens' : 'tool_use'
+    })
   })
 
   it('ends a plain answer with stop complete', async () => {
@@ -135,22 +183,37 @@ describe.each(WIRES)('coreStream over $wire', (wire) => {
   })
 
   it('reports max_tokens when the reply was cut by the length limit', async () => {
-    const events = await run(wire, [{ type: 'text', text: 'Once upon a' }, { type: 'finish', reason: 'max_tokens' }])
+    const events = await run(wire, [
+      { type: 'text', text: 'Once upon a' },
+      { type: 'finish', reason: 'max_tokens' }
+    ])
     expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'max_tokens' })
   })
 
   it('reports stop_sequence where the wire names it, complete where it cannot tell', async () => {
-    const events = await run(wire, [{ type: 'text', text: 'Step one' }, { type: 'finish', reason: 'stop_sequence' }])
+    const events = await run(wire, [
+      { type: 'text', text: 'Step one' },
+      { type: 'finish', reason: 'stop_sequence' }
+    ])
     expect(textOf(events)).toBe('Step one')
-    expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: wire.namesStopSequence ? 'stop_sequence' : 'complete' })
+    expect(events.at(-1)).toEqual({
+      type: 'stop',
+      stop_reason: wire.namesStopSequence ? 'stop_sequence' : 'complete'
+    })
   })
 })
 
 describe('provider-specific events', () => {
   it('keeps the Anthropic thinking signature on a reasoning event so it can be sent back', async () => {
-    const events = await run(WIRES[3], [{ type: 'reasoning', text: 'Hmm.', signature: 'sig-123' }, { type: 'text', text: 'Ok' }])
+    const events = await run(WIRES[3], [
+      { type: 'reasoning', text: 'Hmm.', signature: 'sig-123' },
+      { type: 'text', text: 'Ok' }
+    ])
     const signed = events.find((e) => e.type === 'reasoning' && e.provider_options !== undefined)
-    expect(signed).toMatchObject({ type: 'reasoning', provider_options: { anthropic: { signature: 'sig-123' } } })
+    expect(signed).toMatchObject({
+      type: 'reasoning',
+      provider_options: { anthropic: { signature: 'sig-123' } }
+    })
   })
 
   it('turns a Gemini inline image into image_data', async () => {
@@ -171,7 +234,9 @@ describe('provider-specific events', () => {
       { type: 'text', text: 'Hi' },
       { type: 'usage', promptTokens: 100, completionTokens: 5, cachedTokens: 80 }
     ])
-    expect(events.find((e) => e.type === 'usage')).toMatchObject({ usage: { prompt_tokens: 100, cached_tokens: 80 } })
+    expect(events.find((e) => e.type === 'usage')).toMatchObject({
+      usage: { prompt_tokens: 100, cached_tokens: 80 }
+    })
   })
 
   it('maps SDK finish reasons to stop reasons', () => {

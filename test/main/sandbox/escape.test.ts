@@ -7,7 +7,19 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { Sandbox } from '../../../src/main/presenter/sandbox'
 import { useTempDirs } from '../helpers/tempDir'
-import { isAlive, makeWorld, managerFor, onLinux, pidsOf, run, SECRET_ENV_VALUE, SECRET_KEY_TEXT, startHost, until, useVisibleTempDirs } from './harness'
+import {
+  isAlive,
+  makeWorld,
+  managerFor,
+  onLinux,
+  pidsOf,
+  run,
+  SECRET_ENV_VALUE,
+  SECRET_KEY_TEXT,
+  startHost,
+  until,
+  useVisibleTempDirs
+} from './harness'
 
 const tempDir = useTempDirs()
 const visibleTempDir = useVisibleTempDirs()
@@ -28,7 +40,10 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
       `echo x > /usr/escaped-${process.pid}.txt`,
       'echo ok > inside.txt'
     ].join('; ')
-    const result = await run(managerFor(world), world, command, { workspaceDir: world.project, writableWorkspace: true })
+    const result = await run(managerFor(world), world, command, {
+      workspaceDir: world.project,
+      writableWorkspace: true
+    })
     expect(result.output).toMatch(/Read-only file system/)
     expect(existsSync(join(visible, 'escaped.txt'))).toBe(false)
     expect(existsSync(join(world.home, 'escaped.txt'))).toBe(false)
@@ -39,7 +54,10 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
 
   it('cannot write anywhere, workspace included, when the plan is read-only', async () => {
     const world = makeWorld(tempDir())
-    const result = await run(managerFor(world), world, 'echo x > inside.txt; echo x >> readme.txt', { workspaceDir: world.project, writableWorkspace: false })
+    const result = await run(managerFor(world), world, 'echo x > inside.txt; echo x >> readme.txt', {
+      workspaceDir: world.project,
+      writableWorkspace: false
+    })
     expect(result.exitCode).not.toBe(0)
     expect(existsSync(join(world.project, 'inside.txt'))).toBe(false)
     expect(readFileSync(join(world.project, 'readme.txt'), 'utf8')).toBe('hello from the project\n')
@@ -91,7 +109,14 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     const world = makeWorld(tempDir())
     const manager = managerFor(world)
     const plan = { workspaceDir: world.project, writableWorkspace: true }
-    const long = await manager.start({ sessionId: 'test', command: 'sleep 30', cwd: world.project, logDir: world.logDir, keepStdin: false, sandbox: plan })
+    const long = await manager.start({
+      sessionId: 'test',
+      command: 'sleep 30',
+      cwd: world.project,
+      logDir: world.logDir,
+      keepStdin: false,
+      sandbox: plan
+    })
     await run(manager, world, 'true', plan)
     // The long command still relies on the stub: removing it now would let that command create .envrc.
     expect(existsSync(join(world.project, '.envrc'))).toBe(true)
@@ -102,7 +127,10 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
   it("cannot read the user's home: a fake ~/.ssh/id_rsa stays hidden", async () => {
     const world = makeWorld(tempDir())
     const command = `cat ~/.ssh/id_rsa; cat ${world.home}/.ssh/id_rsa; cat ${world.home}/.netrc; ls -A ~`
-    const result = await run(managerFor(world), world, command, { workspaceDir: world.project, writableWorkspace: false })
+    const result = await run(managerFor(world), world, command, {
+      workspaceDir: world.project,
+      writableWorkspace: false
+    })
     expect(result.output).not.toContain(SECRET_KEY_TEXT)
     expect(result.output.trim().split('\n').at(-1)).toBe('project')
   })
@@ -113,7 +141,12 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     const manager = managerFor(world)
     for (const writableWorkspace of [false, true]) {
       const plan = { workspaceDir: world.home, writableWorkspace }
-      const read = await run(manager, world, `cat ${data}/secrets.json ${data}/deepchat.db .ssh/id_rsa .netrc`, plan)
+      const read = await run(
+        manager,
+        world,
+        `cat ${data}/secrets.json ${data}/deepchat.db .ssh/id_rsa .netrc`,
+        plan
+      )
       expect(read.output).not.toContain(SECRET_KEY_TEXT)
       const list = await run(manager, world, `ls -A ${data} .ssh`, plan)
       expect(list.output.split('\n').filter((line) => line && !line.endsWith(':'))).toEqual([])
@@ -136,7 +169,9 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     const write = await run(manager, world, 'echo note > note.txt && cat note.txt', plan)
     expect(write.output).toBe('note\n')
     expect(readFileSync(join(scratch, 'note.txt'), 'utf8')).toBe('note\n')
-    expect((await run(manager, world, `cat ${data}/secrets.json ${data}/deepchat.db`, plan)).output).not.toContain(SECRET_KEY_TEXT)
+    expect(
+      (await run(manager, world, `cat ${data}/secrets.json ${data}/deepchat.db`, plan)).output
+    ).not.toContain(SECRET_KEY_TEXT)
     expect((await run(manager, world, `ls -A ${data}`, plan)).output).toBe('scratch\n')
     expect((await run(manager, world, `ls -A ${data}/scratch`, plan)).output).toBe('chat-1\n')
     await run(manager, world, `echo x > ${data}/planted`, plan)
@@ -148,7 +183,13 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     const data = world.appData.dataDir
     const manager = managerFor(world)
     for (const workspaceDir of [data, join(data, 'scratch')]) {
-      const result = await run(manager, world, `cat ${data}/deepchat.db ${data}/secrets.json`, { workspaceDir, writableWorkspace: true }, '/')
+      const result = await run(
+        manager,
+        world,
+        `cat ${data}/deepchat.db ${data}/secrets.json`,
+        { workspaceDir, writableWorkspace: true },
+        '/'
+      )
       expect(result.output).toMatch(/deepchat\.db: No such file or directory/)
       expect(result.output).not.toContain(SECRET_KEY_TEXT)
     }
@@ -181,7 +222,10 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
       const world = makeWorld(tempDir())
       const probe = `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('REFUSED', e.code); process.exit(3) })"`
       const manager = managerFor(world)
-      const inside = await run(manager, world, probe, { workspaceDir: world.project, writableWorkspace: true })
+      const inside = await run(manager, world, probe, {
+        workspaceDir: world.project,
+        writableWorkspace: true
+      })
       expect(inside.output).toMatch(/REFUSED/)
       expect(connections).toBe(0)
       const onHost = await run(manager, world, probe, undefined)

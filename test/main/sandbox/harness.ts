@@ -5,7 +5,10 @@ import { afterEach, expect } from 'vitest'
 import { Sandbox } from '../../../src/main/presenter/sandbox'
 import type { SandboxPlan } from '../../../src/main/presenter/sandbox/types'
 import type { AppDataBoundary } from '../../../src/main/presenter/permission/boundary'
-import { BackgroundProcessManager, type ProcessInfo } from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
+import {
+  BackgroundProcessManager,
+  type ProcessInfo
+} from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
 
 export const onLinux = process.platform === 'linux'
 export const SECRET_KEY_TEXT = 'BEGIN FAKE PRIVATE KEY'
@@ -45,7 +48,11 @@ export function makeWorld(root: string, options: { dataDir?: string } = {}): Wor
   mkdirSync(join(dataDir, 'scratch'), { recursive: true })
   writeFileSync(join(dataDir, 'secrets.json'), `{"openai": "${SECRET_KEY_TEXT}"}`)
   writeFileSync(join(dataDir, 'deepchat.db'), `sqlite ${SECRET_KEY_TEXT}`)
-  const appData = { dataDir, secretsFiles: [join(dataDir, 'secrets.json')], scratchRoot: join(dataDir, 'scratch') }
+  const appData = {
+    dataDir,
+    secretsFiles: [join(dataDir, 'secrets.json')],
+    scratchRoot: join(dataDir, 'scratch')
+  }
   return { root, home, project, appData, logDir: join(root, 'logs') }
 }
 
@@ -63,7 +70,13 @@ export function managerFor(world: World, env: NodeJS.ProcessEnv = {}): Backgroun
 }
 
 /** Runs `command` to completion (under `plan`, or on the host when undefined) and returns its info and output. */
-export async function run(manager: BackgroundProcessManager, world: World, command: string, plan: SandboxPlan | undefined, cwd?: string): Promise<Run> {
+export async function run(
+  manager: BackgroundProcessManager,
+  world: World,
+  command: string,
+  plan: SandboxPlan | undefined,
+  cwd?: string
+): Promise<Run> {
   const started = await manager.start({
     sessionId: 'test',
     command,
@@ -118,12 +131,18 @@ export async function until(check: () => boolean, what: string, timeoutMs = 10_0
 const repoRoot = join(import.meta.dirname, '..', '..', '..')
 
 /** Starts the stand-in host (fixtures/host.ts) and resolves with what it printed once its command started. */
-export async function startHost(config: Record<string, unknown>): Promise<{ host: ChildProcess; pid: number; sandboxed: boolean }> {
-  const host = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'host.ts'), JSON.stringify(config)], {
-    cwd: repoRoot,
-    env: { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.node.json') },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+export async function startHost(
+  config: Record<string, unknown>
+): Promise<{ host: ChildProcess; pid: number; sandboxed: boolean }> {
+  const host = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'host.ts'), JSON.stringify(config)],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(repoRoot, 'tsconfig.node.json') },
+      stdio: ['ignore', 'pipe', 'pipe']
+    }
+  )
   let stderr = ''
   host.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const line = await new Promise<string>((resolve, reject) => {

@@ -9,11 +9,30 @@ const tempDir = useTempDirs()
 describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', () => {
   it('widens PATH entries under home to their tool folder, keeps ~/bin itself, and ignores entries outside hidden folders', () => {
     const home = realpathSync(tempDir())
-    const dirs = ['.nvm/versions/node/v20/bin', '.pyenv/shims', '.cargo/bin', '.rustup', 'bin', 'project/node_modules/.bin'].map((d) => join(home, d))
+    const dirs = [
+      '.nvm/versions/node/v20/bin',
+      '.pyenv/shims',
+      '.cargo/bin',
+      '.rustup',
+      'bin',
+      'project/node_modules/.bin'
+    ].map((d) => join(home, d))
     for (const dir of dirs) mkdirSync(dir, { recursive: true })
-    const pathEnv = [...dirs.filter((d) => !d.endsWith('.rustup')), '/usr/bin', join(home, 'missing/bin')].join(':')
+    const pathEnv = [
+      ...dirs.filter((d) => !d.endsWith('.rustup')),
+      '/usr/bin',
+      join(home, 'missing/bin')
+    ].join(':')
     const targets = toolchainFolders(pathEnv, [home], join(home, 'project')).map((bind) => bind.target)
-    expect(targets.sort()).toEqual([join(home, '.nvm/versions/node/v20'), join(home, '.pyenv'), join(home, '.cargo'), join(home, '.rustup'), join(home, 'bin')].sort())
+    expect(targets.sort()).toEqual(
+      [
+        join(home, '.nvm/versions/node/v20'),
+        join(home, '.pyenv'),
+        join(home, '.cargo'),
+        join(home, '.rustup'),
+        join(home, 'bin')
+      ].sort()
+    )
   })
 
   it('shows a PATH entry spelled through a symlink into a hidden folder at that spelling (NixOS /run/current-system)', () => {
@@ -23,7 +42,9 @@ describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', (
     const run = join(root, 'run')
     mkdirSync(run)
     symlinkSync(join(root, 'nix', 'store', 'abc-system'), join(run, 'current-system'))
-    expect(toolchainFolders(join(run, 'current-system', 'sw', 'bin'), [run], join(root, 'ws'))).toEqual([{ source: store, target: join(run, 'current-system', 'sw') }])
+    expect(toolchainFolders(join(run, 'current-system', 'sw', 'bin'), [run], join(root, 'ws'))).toEqual([
+      { source: store, target: join(run, 'current-system', 'sw') }
+    ])
   })
 
   it('makes a writable workspace read-only when a protected entry is a symlink (it could be swapped for a new file)', () => {
@@ -31,7 +52,10 @@ describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', (
     const ws = join(root, 'ws')
     mkdirSync(join(ws, 'real-git'), { recursive: true })
     symlinkSync(join(ws, 'real-git'), join(ws, '.git'))
-    const profile = buildProfile({ workspaceDir: ws, writableWorkspace: true }, { home: join(root, 'home'), privateDirs: [] })
+    const profile = buildProfile(
+      { workspaceDir: ws, writableWorkspace: true },
+      { home: join(root, 'home'), privateDirs: [] }
+    )
     expect(profile).toMatchObject({ writableWorkspace: false, protectedExisting: [], protectedMissing: [] })
   })
 
@@ -41,7 +65,10 @@ describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', (
     mkdirSync(join(home, '.ssh'), { recursive: true })
     writeFileSync(join(home, '.netrc'), 'x')
     mkdirSync(join(home, 'project'))
-    const inProject = buildProfile({ workspaceDir: join(home, 'project'), writableWorkspace: false }, { home, privateDirs: [] })
+    const inProject = buildProfile(
+      { workspaceDir: join(home, 'project'), writableWorkspace: false },
+      { home, privateDirs: [] }
+    )
     expect(inProject).toMatchObject({ home, maskedDirs: [], maskedFiles: [] })
     const atHome = buildProfile({ workspaceDir: home, writableWorkspace: false }, { home, privateDirs: [] })
     expect(atHome).toMatchObject({ maskedDirs: [join(home, '.ssh')], maskedFiles: [join(home, '.netrc')] })

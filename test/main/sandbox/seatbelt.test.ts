@@ -17,8 +17,16 @@ function layout() {
   mkdirSync(join(ws, '.git'), { recursive: true })
   mkdirSync(join(dataDir, 'scratch', 'chat-1'), { recursive: true })
   mkdirSync(join(home, '.ssh'))
-  const appData = { dataDir, secretsFiles: [join(dataDir, 'secrets.enc.json')], scratchRoot: join(dataDir, 'scratch') }
-  const extras = { dataDir, secretPaths: [join(home, '.ssh'), join(home, '.netrc'), join(dataDir, 'secrets.enc.json')], tempDirs: ['/private/var/folders/xy/T'] }
+  const appData = {
+    dataDir,
+    secretsFiles: [join(dataDir, 'secrets.enc.json')],
+    scratchRoot: join(dataDir, 'scratch')
+  }
+  const extras = {
+    dataDir,
+    secretPaths: [join(home, '.ssh'), join(home, '.netrc'), join(dataDir, 'secrets.enc.json')],
+    tempDirs: ['/private/var/folders/xy/T']
+  }
   return { root, home, ws, dataDir, appData, extras }
 }
 
@@ -29,63 +37,116 @@ function lineOf(profile: string, text: string): number {
   return index
 }
 
-describe.skipIf(process.platform === 'win32')('seatbelt profile (macOS; generated and checked on any POSIX system)', () => {
-  it('denies network, home contents, writes outside a writable workspace, protected entries, the data folder and secrets', () => {
-    const l = layout()
-    const profile = seatbeltProfile(buildProfile({ workspaceDir: l.ws, writableWorkspace: true }, { home: l.home, appData: l.appData, privateDirs: [] }), l.extras)
-    expect(profile.startsWith('(version 1)\n(allow default)\n(deny network*)\n')).toBe(true)
-    const homeDeny = lineOf(profile, `(deny file-read-data (subpath "${l.home}"))`)
-    const readAllow = lineOf(profile, `(allow file-read* (subpath "${l.ws}"))`)
-    const writeDeny = lineOf(profile, '(deny file-write*)')
-    const writeAllow = lineOf(profile, `(allow file-write* (subpath "${l.ws}") (subpath "/private/var/folders/xy/T"))`)
-    const protectedDeny = lineOf(profile, `(deny file-write* (subpath "${join(l.ws, '.git')}") (subpath "${join(l.ws, '.deepchat')}")`)
-    const dataDeny = lineOf(profile, `(deny file-read* file-write* (subpath "${l.dataDir}"))`)
-    const secretsDeny = lineOf(profile, `(deny file-read* file-write* (subpath "${join(l.home, '.ssh')}") (subpath "${join(l.home, '.netrc')}")`)
-    expect(homeDeny).toBeLessThan(readAllow)
-    expect(readAllow).toBeLessThan(writeDeny)
-    expect(writeDeny).toBeLessThan(writeAllow)
-    expect(writeAllow).toBeLessThan(protectedDeny)
-    expect(protectedDeny).toBeLessThan(dataDeny)
-    expect(dataDeny).toBeLessThan(secretsDeny)
-    for (const entry of ['.git', '.deepchat', '.vscode', '.idea', '.envrc']) expect(profile).toContain(`(subpath "${join(l.ws, entry)}")`)
-  })
+describe.skipIf(process.platform === 'win32')(
+  'seatbelt profile (macOS; generated and checked on any POSIX system)',
+  () => {
+    it('denies network, home contents, writes outside a writable workspace, protected entries, the data folder and secrets', () => {
+      const l = layout()
+      const profile = seatbeltProfile(
+        buildProfile(
+          { workspaceDir: l.ws, writableWorkspace: true },
+          { home: l.home, appData: l.appData, privateDirs: [] }
+        ),
+        l.extras
+      )
+      expect(profile.startsWith('(version 1)\n(allow default)\n(deny network*)\n')).toBe(true)
+      const homeDeny = lineOf(profile, `(deny file-read-data (subpath "${l.home}"))`)
+      const readAllow = lineOf(profile, `(allow file-read* (subpath "${l.ws}"))`)
+      const writeDeny = lineOf(profile, '(deny file-write*)')
+      const writeAllow = lineOf(
+        profile,
+        `(allow file-write* (subpath "${l.ws}") (subpath "/private/var/folders/xy/T"))`
+      )
+      const protectedDeny = lineOf(
+        profile,
+        `(deny file-write* (subpath "${join(l.ws, '.git')}") (subpath "${join(l.ws, '.deepchat')}")`
+      )
+      const dataDeny = lineOf(profile, `(deny file-read* file-write* (subpath "${l.dataDir}"))`)
+      const secretsDeny = lineOf(
+        profile,
+        `(deny file-read* file-write* (subpath "${join(l.home, '.ssh')}") (subpath "${join(l.home, '.netrc')}")`
+      )
+      expect(homeDeny).toBeLessThan(readAllow)
+      expect(readAllow).toBeLessThan(writeDeny)
+      expect(writeDeny).toBeLessThan(writeAllow)
+      expect(writeAllow).toBeLessThan(protectedDeny)
+      expect(protectedDeny).toBeLessThan(dataDeny)
+      expect(dataDeny).toBeLessThan(secretsDeny)
+      for (const entry of ['.git', '.deepchat', '.vscode', '.idea', '.envrc'])
+        expect(profile).toContain(`(subpath "${join(l.ws, entry)}")`)
+    })
 
-  it('allows no workspace writes for a read-only plan', () => {
-    const l = layout()
-    const profile = seatbeltProfile(buildProfile({ workspaceDir: l.ws, writableWorkspace: false }, { home: l.home, appData: l.appData, privateDirs: [] }), l.extras)
-    expect(profile).toContain('(allow file-write* (subpath "/private/var/folders/xy/T"))')
-    expect(profile).not.toMatch(new RegExp(`allow file-write\\* \\(subpath "${l.ws}"`))
-    expect(profile).not.toContain('.envrc')
-  })
+    it('allows no workspace writes for a read-only plan', () => {
+      const l = layout()
+      const profile = seatbeltProfile(
+        buildProfile(
+          { workspaceDir: l.ws, writableWorkspace: false },
+          { home: l.home, appData: l.appData, privateDirs: [] }
+        ),
+        l.extras
+      )
+      expect(profile).toContain('(allow file-write* (subpath "/private/var/folders/xy/T"))')
+      expect(profile).not.toMatch(new RegExp(`allow file-write\\* \\(subpath "${l.ws}"`))
+      expect(profile).not.toContain('.envrc')
+    })
 
-  it('does not hide home from a workspace that is home, and still denies the data folder after allowing it', () => {
-    const l = layout()
-    const profile = seatbeltProfile(buildProfile({ workspaceDir: l.home, writableWorkspace: true }, { home: l.home, appData: l.appData, privateDirs: [] }), l.extras)
-    expect(profile).not.toContain('(deny file-read-data')
-    expect(lineOf(profile, `(allow file-read* (subpath "${l.home}"))`)).toBeLessThan(lineOf(profile, `(deny file-read* file-write* (subpath "${l.dataDir}"))`))
-  })
+    it('does not hide home from a workspace that is home, and still denies the data folder after allowing it', () => {
+      const l = layout()
+      const profile = seatbeltProfile(
+        buildProfile(
+          { workspaceDir: l.home, writableWorkspace: true },
+          { home: l.home, appData: l.appData, privateDirs: [] }
+        ),
+        l.extras
+      )
+      expect(profile).not.toContain('(deny file-read-data')
+      expect(lineOf(profile, `(allow file-read* (subpath "${l.home}"))`)).toBeLessThan(
+        lineOf(profile, `(deny file-read* file-write* (subpath "${l.dataDir}"))`)
+      )
+    })
 
-  it('denies the data folder before allowing a scratch workspace inside it', () => {
-    const l = layout()
-    const scratch = join(l.dataDir, 'scratch', 'chat-1')
-    const profile = seatbeltProfile(buildProfile({ workspaceDir: scratch, writableWorkspace: true }, { home: l.home, appData: l.appData, privateDirs: [] }), l.extras)
-    const dataDeny = lineOf(profile, `(deny file-read* file-write* (subpath "${l.dataDir}"))`)
-    expect(dataDeny).toBeLessThan(lineOf(profile, `(allow file-read* (subpath "${scratch}"))`))
-    expect(dataDeny).toBeLessThan(lineOf(profile, `(allow file-write* (subpath "${scratch}")`))
-    expect(profile.split('\n').filter((line) => line.includes(`(subpath "${l.dataDir}")`))).toHaveLength(1)
-  })
+    it('denies the data folder before allowing a scratch workspace inside it', () => {
+      const l = layout()
+      const scratch = join(l.dataDir, 'scratch', 'chat-1')
+      const profile = seatbeltProfile(
+        buildProfile(
+          { workspaceDir: scratch, writableWorkspace: true },
+          { home: l.home, appData: l.appData, privateDirs: [] }
+        ),
+        l.extras
+      )
+      const dataDeny = lineOf(profile, `(deny file-read* file-write* (subpath "${l.dataDir}"))`)
+      expect(dataDeny).toBeLessThan(lineOf(profile, `(allow file-read* (subpath "${scratch}"))`))
+      expect(dataDeny).toBeLessThan(lineOf(profile, `(allow file-write* (subpath "${scratch}")`))
+      expect(profile.split('\n').filter((line) => line.includes(`(subpath "${l.dataDir}")`))).toHaveLength(1)
+    })
 
-  it('shows toolchain folders under home to reads', () => {
-    const l = layout()
-    const bin = join(l.home, '.nvm', 'versions', 'node', 'v20.0.0', 'bin')
-    mkdirSync(bin, { recursive: true })
-    writeFileSync(join(bin, 'node'), '')
-    const profile = seatbeltProfile(buildProfile({ workspaceDir: l.ws, writableWorkspace: false }, { home: l.home, appData: l.appData, pathEnv: `${bin}:/usr/bin`, privateDirs: [] }), l.extras)
-    expect(profile).toContain(`(allow file-read* (subpath "${l.ws}") (subpath "${join(l.home, '.nvm', 'versions', 'node', 'v20.0.0')}"))`)
-  })
+    it('shows toolchain folders under home to reads', () => {
+      const l = layout()
+      const bin = join(l.home, '.nvm', 'versions', 'node', 'v20.0.0', 'bin')
+      mkdirSync(bin, { recursive: true })
+      writeFileSync(join(bin, 'node'), '')
+      const profile = seatbeltProfile(
+        buildProfile(
+          { workspaceDir: l.ws, writableWorkspace: false },
+          { home: l.home, appData: l.appData, pathEnv: `${bin}:/usr/bin`, privateDirs: [] }
+        ),
+        l.extras
+      )
+      expect(profile).toContain(
+        `(allow file-read* (subpath "${l.ws}") (subpath "${join(l.home, '.nvm', 'versions', 'node', 'v20.0.0')}"))`
+      )
+    })
 
-  it('escapes quotes and backslashes in paths and passes the command after the profile', () => {
-    expect(sbplString('/Users/a "b"\\c')).toBe('"/Users/a \\"b\\"\\\\c"')
-    expect(seatbeltArgs('(version 1)', { file: '/bin/zsh', args: ['-c', 'ls'] })).toEqual(['-p', '(version 1)', '/bin/zsh', '-c', 'ls'])
-  })
-})
+    it('escapes quotes and backslashes in paths and passes the command after the profile', () => {
+      expect(sbplString('/Users/a "b"\\c')).toBe('"/Users/a \\"b\\"\\\\c"')
+      expect(seatbeltArgs('(version 1)', { file: '/bin/zsh', args: ['-c', 'ls'] })).toEqual([
+        '-p',
+        '(version 1)',
+        '/bin/zsh',
+        '-c',
+        'ls'
+      ])
+    })
+  }
+)

@@ -74,7 +74,9 @@ describe('forking a session from a message, and history search', () => {
     fx.sessions.messages.appendUserMessage(child.id, { text: 'secret subagent ramen notes' })
 
     const ramen = fx.sessions.searchHistory('ramen')
-    expect(ramen.map((h) => [h.sessionId, h.sessionTitle, h.matchedBy])).toEqual([[recipes.session.id, 'Recipes', 'fts']])
+    expect(ramen.map((h) => [h.sessionId, h.sessionTitle, h.matchedBy])).toEqual([
+      [recipes.session.id, 'Recipes', 'fts']
+    ])
     const ji = fx.sessions.searchHistory('ji')
     expect(ji.map((h) => h.sessionTitle)).toEqual(['Kyoto'])
     expect(ji[0].matchedBy).toBe('substring')

@@ -35,7 +35,14 @@ export function openSessionFixture(options: { now?: () => number } = {}): Sessio
   const tape = new TapePresenter({ sqlite, now: options.now })
   const sink = new RecordingSink()
   let n = 0
-  const sessions = new SessionPresenter({ sqlite, tape, events: sink, workspaces: new Workspaces({ dataDir: dir }), now: options.now, newId: () => `id${++n}` })
+  const sessions = new SessionPresenter({
+    sqlite,
+    tape,
+    events: sink,
+    workspaces: new Workspaces({ dataDir: dir }),
+    now: options.now,
+    newId: () => `id${++n}`
+  })
   return {
     file,
     sqlite,

@@ -20,14 +20,35 @@ describe('pending interactions', () => {
     fx.sessions.interactions.pause(messageId, {
       blocks: [
         { id: 'c1', kind: 'content', status: 'success', text: 'Reading first.' },
-        { id: 'b-t0', kind: 'tool_call', status: 'success', toolCall: { id: 't0', name: 'read', params: '{}', response: 'ok' } },
-        { id: 'b-t1', kind: 'tool_call', status: 'pending', toolCall: { id: 't1', name: 'write', params: '{"path":"/etc/a"}' } },
+        {
+          id: 'b-t0',
+          kind: 'tool_call',
+          status: 'success',
+          toolCall: { id: 't0', name: 'read', params: '{}', response: 'ok' }
+        },
+        {
+          id: 'b-t1',
+          kind: 'tool_call',
+          status: 'pending',
+          toolCall: { id: 't1', name: 'write', params: '{"path":"/etc/a"}' }
+        },
         { id: 'a-t1', kind: 'action', status: 'pending', data: { actionType: 'tool_call_permission' } },
         { id: 'a-q', kind: 'action', status: 'pending', data: { actionType: 'question_request' } }
       ],
       interactions: [
-        { id: 'p1', kind: 'permission', blockId: 'a-t1', toolCallId: 't1', request: { tool: 'write', path: '/etc/a' } },
-        { id: 'q1', kind: 'question', blockId: 'a-q', request: { question: 'Which branch?', options: ['main', 'dev'] } }
+        {
+          id: 'p1',
+          kind: 'permission',
+          blockId: 'a-t1',
+          toolCallId: 't1',
+          request: { tool: 'write', path: '/etc/a' }
+        },
+        {
+          id: 'q1',
+          kind: 'question',
+          blockId: 'a-q',
+          request: { question: 'Which branch?', options: ['main', 'dev'] }
+        }
       ]
     })
 
@@ -41,27 +62,50 @@ describe('pending interactions', () => {
     expect(fx.sessions.interactions.list({ sessionId, status: 'pending' })).toHaveLength(2)
     const names = fx.tape.entries(tapeId).map((e) => e.name)
     // The finished read is a fact already; the write waiting for permission is not.
-    expect(names.slice(-5)).toEqual(['read', 'read', 'message/assistant', 'interaction/requested', 'interaction/requested'])
+    expect(names.slice(-5)).toEqual([
+      'read',
+      'read',
+      'message/assistant',
+      'interaction/requested',
+      'interaction/requested'
+    ])
     expect(() => fx.sessions.interactions.pause(messageId, { interactions: [] })).toThrow(/at least one/)
   })
 
   it('accepts answers in any order and says when the last one is in', () => {
     pauseWithTwo()
-    const answer = fx.sessions.interactions.resolve('q1', 'answered', { selected: ['dev'], text: 'and rebase' })
+    const answer = fx.sessions.interactions.resolve('q1', 'answered', {
+      selected: ['dev'],
+      text: 'and rebase'
+    })
     expect(answer.remaining).toBe(1)
-    expect(answer.interaction).toMatchObject({ status: 'answered', response: { selected: ['dev'], text: 'and rebase' } })
+    expect(answer.interaction).toMatchObject({
+      status: 'answered',
+      response: { selected: ['dev'], text: 'and rebase' }
+    })
     const grant = fx.sessions.interactions.resolve('p1', 'granted', { scope: 'allow_once' })
     expect(grant.remaining).toBe(0)
     const resolved = fx.tape.entries(tapeId).filter((e) => e.name === 'interaction/resolved')
-    expect(resolved.map((e) => (e.payload.data as { interactionId: string }).interactionId)).toEqual(['q1', 'p1'])
-    expect(() => fx.sessions.interactions.resolve('p1', 'denied')).toThrow(expect.objectContaining({ code: 'interaction_not_pending' }))
-    expect(() => fx.sessions.interactions.resolve('zz', 'denied')).toThrow(expect.objectContaining({ code: 'interaction_not_found' }))
+    expect(resolved.map((e) => (e.payload.data as { interactionId: string }).interactionId)).toEqual([
+      'q1',
+      'p1'
+    ])
+    expect(() => fx.sessions.interactions.resolve('p1', 'denied')).toThrow(
+      expect.objectContaining({ code: 'interaction_not_pending' })
+    )
+    expect(() => fx.sessions.interactions.resolve('zz', 'denied')).toThrow(
+      expect.objectContaining({ code: 'interaction_not_found' })
+    )
   })
 
   it('rejects an answer that does not fit the interaction kind', () => {
     pauseWithTwo()
-    expect(() => fx.sessions.interactions.resolve('q1', 'granted')).toThrow(expect.objectContaining({ code: 'invalid_input' }))
-    expect(() => fx.sessions.interactions.resolve('p1', 'answered')).toThrow(expect.objectContaining({ code: 'invalid_input' }))
+    expect(() => fx.sessions.interactions.resolve('q1', 'granted')).toThrow(
+      expect.objectContaining({ code: 'invalid_input' })
+    )
+    expect(() => fx.sessions.interactions.resolve('p1', 'answered')).toThrow(
+      expect.objectContaining({ code: 'invalid_input' })
+    )
     expect(fx.sessions.interactions.pendingCount(messageId)).toBe(2)
   })
 

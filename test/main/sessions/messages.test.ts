@@ -5,13 +5,21 @@ import { SessionPresenter } from '../../../src/main/presenter/sessionPresenter'
 import { Workspaces } from '../../../src/main/presenter/sessionPresenter/workspaces'
 import { openSessionFixture, RecordingSink, type SessionFixture } from './helpers'
 
-const text = (id: string, value: string, status: MessageBlockInput['status'] = 'pending'): MessageBlockInput => ({
+const text = (
+  id: string,
+  value: string,
+  status: MessageBlockInput['status'] = 'pending'
+): MessageBlockInput => ({
   id,
   kind: 'content',
   status,
   text: value
 })
-const toolBlock = (id: string, status: MessageBlockInput['status'], response?: string): MessageBlockInput => ({
+const toolBlock = (
+  id: string,
+  status: MessageBlockInput['status'],
+  response?: string
+): MessageBlockInput => ({
   id: `b-${id}`,
   kind: 'tool_call',
   status,
@@ -33,10 +41,23 @@ describe('message projections and tape facts', () => {
 
   it('writes a user message and its fact together', () => {
     const message = fx.sessions.messages.appendUserMessage(sessionId, { text: 'hello there' })
-    expect(message).toMatchObject({ role: 'user', status: 'sent', orderSeq: 1, content: { text: 'hello there' } })
+    expect(message).toMatchObject({
+      role: 'user',
+      status: 'sent',
+      orderSeq: 1,
+      content: { text: 'hello there' }
+    })
     const fact = fx.tape.entry(tapeId, message.tapeEntryId!)!
-    expect(fact).toMatchObject({ kind: 'message', name: 'message/user', provenanceKey: `message:${message.id}:r1` })
-    expect(fact.payload).toMatchObject({ messageId: message.id, role: 'user', content: { text: 'hello there' } })
+    expect(fact).toMatchObject({
+      kind: 'message',
+      name: 'message/user',
+      provenanceKey: `message:${message.id}:r1`
+    })
+    expect(fact.payload).toMatchObject({
+      messageId: message.id,
+      role: 'user',
+      content: { text: 'hello there' }
+    })
     expect(() => fx.sessions.messages.appendUserMessage(sessionId, { text: '  ' })).toThrow(/empty/)
     expect(() => fx.sessions.messages.appendUserMessage('missing', { text: 'x' })).toThrow(
       expect.objectContaining({ code: 'session_not_found' })
@@ -47,7 +68,10 @@ describe('message projections and tape facts', () => {
     const assistant = fx.sessions.messages.createAssistantMessage(sessionId)
     const head = fx.tape.info(tapeId).headEntryId
     fx.sessions.messages.saveStreamingBlocks(assistant.id, [text('c1', 'Hel')])
-    const streaming = fx.sessions.messages.saveStreamingBlocks(assistant.id, [text('c1', 'Hello'), toolBlock('t1', 'pending')])
+    const streaming = fx.sessions.messages.saveStreamingBlocks(assistant.id, [
+      text('c1', 'Hello'),
+      toolBlock('t1', 'pending')
+    ])
     expect(streaming.status).toBe('streaming')
     expect(streaming.blocks.map((b) => [b.id, b.text])).toEqual([
       ['c1', 'Hello'],
@@ -57,7 +81,11 @@ describe('message projections and tape facts', () => {
 
     const done = fx.sessions.messages.finalizeAssistantMessage(assistant.id, {
       status: 'sent',
-      blocks: [text('c1', 'Hello', 'success'), toolBlock('t1', 'success', 'file body'), text('c2', 'Done.', 'success')],
+      blocks: [
+        text('c1', 'Hello', 'success'),
+        toolBlock('t1', 'success', 'file body'),
+        text('c2', 'Done.', 'success')
+      ],
       metadata: { totalTokens: 42 }
     })
     expect(done.status).toBe('sent')
@@ -74,7 +102,9 @@ describe('message projections and tape facts', () => {
     expect(() => fx.sessions.messages.saveStreamingBlocks(assistant.id, [text('c3', 'late')])).toThrow(
       expect.objectContaining({ code: 'message_not_streaming' })
     )
-    expect(() => fx.sessions.messages.saveStreamingBlocks(assistant.id, [{ id: 'x', kind: 'bogus' } as never])).toThrow()
+    expect(() =>
+      fx.sessions.messages.saveStreamingBlocks(assistant.id, [{ id: 'x', kind: 'bogus' } as never])
+    ).toThrow()
   })
 
   it('commits the projection and the facts in one transaction: a failing tape write leaves neither', () => {
@@ -88,13 +118,21 @@ describe('message projections and tape facts', () => {
         throw new Error('disk full')
       }
     }
-    const broken = new SessionPresenter({ sqlite: fx.sqlite, tape: failingTape, events: new RecordingSink(), workspaces: new Workspaces({ dataDir: dirname(fx.file) }) })
+    const broken = new SessionPresenter({
+      sqlite: fx.sqlite,
+      tape: failingTape,
+      events: new RecordingSink(),
+      workspaces: new Workspaces({ dataDir: dirname(fx.file) })
+    })
     expect(() => broken.messages.appendUserMessage(sessionId, { text: 'lost?' })).toThrow('disk full')
     const assistant = fx.sessions.messages.createAssistantMessage(sessionId)
     fx.sessions.messages.saveStreamingBlocks(assistant.id, [text('c1', 'partial')])
-    expect(() => broken.messages.finalizeAssistantMessage(assistant.id, { status: 'sent', blocks: [text('c1', 'all of it', 'success')] })).toThrow(
-      'disk full'
-    )
+    expect(() =>
+      broken.messages.finalizeAssistantMessage(assistant.id, {
+        status: 'sent',
+        blocks: [text('c1', 'all of it', 'success')]
+      })
+    ).toThrow('disk full')
     const after = fx.sessions.messages.get(assistant.id)!
     expect(after.status).toBe('streaming')
     expect(after.blocks[0].text).toBe('partial')
@@ -106,7 +144,10 @@ describe('message projections and tape facts', () => {
     const first = fx.sessions.messages.list(sessionId, { limit: 3 })
     expect(first.messages.map((m) => m.content?.text)).toEqual(['m5', 'm6', 'm7'])
     expect(first.hasMore).toBe(true)
-    const second = fx.sessions.messages.list(sessionId, { limit: 3, beforeOrderSeq: first.messages[0].orderSeq })
+    const second = fx.sessions.messages.list(sessionId, {
+      limit: 3,
+      beforeOrderSeq: first.messages[0].orderSeq
+    })
     expect(second.messages.map((m) => m.content?.text)).toEqual(['m2', 'm3', 'm4'])
     const last = fx.sessions.messages.list(sessionId, { limit: 3, beforeOrderSeq: 2 })
     expect(last).toMatchObject({ hasMore: false })
@@ -117,7 +158,9 @@ describe('message projections and tape facts', () => {
     const streaming = fx.sessions.messages.createAssistantMessage(sessionId)
     fx.sessions.messages.saveStreamingBlocks(streaming.id, [text('c1', 'half an ans')])
     const paused = fx.sessions.messages.createAssistantMessage(sessionId)
-    fx.sessions.interactions.pause(paused.id, { interactions: [{ kind: 'question', request: { text: 'which?' } }] })
+    fx.sessions.interactions.pause(paused.id, {
+      interactions: [{ kind: 'question', request: { text: 'which?' } }]
+    })
 
     const recovered = fx.sessions.messages.recoverInterrupted()
     expect(recovered.map((m) => m.id)).toEqual([streaming.id])

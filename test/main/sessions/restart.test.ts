@@ -13,7 +13,17 @@ function open(file: string) {
   const sqlite = new SqlitePresenter({ file })
   const tape = new TapePresenter({ sqlite })
   const sink = new RecordingSink()
-  return { sqlite, tape, sink, sessions: new SessionPresenter({ sqlite, tape, events: sink, workspaces: new Workspaces({ dataDir: dirname(file) }) }) }
+  return {
+    sqlite,
+    tape,
+    sink,
+    sessions: new SessionPresenter({
+      sqlite,
+      tape,
+      events: sink,
+      workspaces: new Workspaces({ dataDir: dirname(file) })
+    })
+  }
 }
 
 describe('sessions across a restart', () => {
@@ -23,16 +33,29 @@ describe('sessions across a restart', () => {
     const cut = first.sessions.create({ title: 'cut' })
     first.sessions.messages.appendUserMessage(cut.id, { text: 'long answer please' })
     const streaming = first.sessions.messages.createAssistantMessage(cut.id)
-    first.sessions.messages.saveStreamingBlocks(streaming.id, [{ id: 'c', kind: 'content', status: 'pending', text: 'Part one, and' }])
+    first.sessions.messages.saveStreamingBlocks(streaming.id, [
+      { id: 'c', kind: 'content', status: 'pending', text: 'Part one, and' }
+    ])
 
     const waiting = first.sessions.create({ title: 'waiting' })
     const paused = first.sessions.messages.createAssistantMessage(waiting.id)
     first.sessions.pauseMessage(paused.id, {
-      interactions: [{ id: 'perm-1', kind: 'permission', toolCallId: 't1', request: { tool: 'exec', command: 'rm -rf build' } }]
+      interactions: [
+        {
+          id: 'perm-1',
+          kind: 'permission',
+          toolCallId: 't1',
+          request: { tool: 'exec', command: 'rm -rf build' }
+        }
+      ]
     })
     expect(first.sessions.require(waiting.id).status).toBe('awaiting_interaction')
-    expect(first.sink.named('sessions.status.changed')).toEqual([{ sessionId: waiting.id, status: 'awaiting_interaction', version: 1 }])
-    expect(first.sink.named('sessions.interactions.changed')).toEqual([{ sessionId: waiting.id, messageId: paused.id, pendingCount: 1 }])
+    expect(first.sink.named('sessions.status.changed')).toEqual([
+      { sessionId: waiting.id, status: 'awaiting_interaction', version: 1 }
+    ])
+    expect(first.sink.named('sessions.interactions.changed')).toEqual([
+      { sessionId: waiting.id, messageId: paused.id, pendingCount: 1 }
+    ])
     first.tape.dispose()
     first.sqlite.close() // the process dies here: nothing was finalized
 
@@ -47,7 +70,9 @@ describe('sessions across a restart', () => {
     expect(second.sessions.messages.require(paused.id).status).toBe('awaiting_interaction')
     const answer = second.sessions.resolveInteraction('perm-1', 'granted', { scope: 'allow_once' })
     expect(answer.remaining).toBe(0)
-    expect(second.sink.named('sessions.interactions.changed')).toEqual([{ sessionId: waiting.id, messageId: paused.id, pendingCount: 0 }])
+    expect(second.sink.named('sessions.interactions.changed')).toEqual([
+      { sessionId: waiting.id, messageId: paused.id, pendingCount: 0 }
+    ])
     const facts = second.tape.search(waiting.tapeId, 'perm-1', { kinds: ['event'] }).map((h) => h.name)
     expect(facts.sort()).toEqual(['interaction/requested', 'interaction/resolved'])
     second.tape.dispose()

@@ -6,7 +6,18 @@ import { appPickFolder } from '@shared/contracts/routes/app.routes'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
-import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness, waitFor, tempDir, type LoopHarness } from '../loop/helpers'
+import {
+  callsReply,
+  eventsNamed,
+  route,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness,
+  waitFor,
+  tempDir,
+  type LoopHarness
+} from '../loop/helpers'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
@@ -16,7 +27,14 @@ function toolNames(body: any): string[] {
 }
 
 async function startTestServer(h: LoopHarness): Promise<void> {
-  await h.presenters.mcp.addServer({ id: 't', name: 'test server', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+  await h.presenters.mcp.addServer({
+    id: 't',
+    name: 'test server',
+    type: 'stdio',
+    command: process.execPath,
+    args: [TEST_SERVER],
+    enabled: false
+  })
   await h.presenters.mcp.startServer('t')
 }
 
@@ -42,11 +60,25 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
 
-    await expectRefused(h, { sessionId, patch: { model: { providerId: 'other', modelId: 'switched-off' } } }, 'invalid_model')
-    await expectRefused(h, { sessionId, patch: { model: { providerId: 'nope', modelId: 'second-model' } } }, 'invalid_model')
-    const { settings } = await route(h, 'sessions.updateSettings', { sessionId, patch: { model: { providerId: 'other', modelId: 'second-model' } } })
+    await expectRefused(
+      h,
+      { sessionId, patch: { model: { providerId: 'other', modelId: 'switched-off' } } },
+      'invalid_model'
+    )
+    await expectRefused(
+      h,
+      { sessionId, patch: { model: { providerId: 'nope', modelId: 'second-model' } } },
+      'invalid_model'
+    )
+    const { settings } = await route(h, 'sessions.updateSettings', {
+      sessionId,
+      patch: { model: { providerId: 'other', modelId: 'second-model' } }
+    })
     expect(settings).toMatchObject({ providerId: 'other', modelId: 'second-model' })
-    expect(eventsNamed(h, 'sessions.list.updated')).toContainEqual({ sessionIds: [sessionId], reason: 'updated' })
+    expect(eventsNamed(h, 'sessions.list.updated')).toContainEqual({
+      sessionIds: [sessionId],
+      reason: 'updated'
+    })
 
     await h.send('again', { sessionId })
     await h.idle(sessionId)
@@ -57,12 +89,19 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
   it('lets the user widen the permission mode: a write outside the workspace then runs without asking', async () => {
     const outside = tempDir()
     const target = join(outside, 'widened.txt')
-    const h = await harness([textReply('Hi.'), callsReply(toolCall('w1', 'write', { path: target, content: 'yes' })), textReply('Written.')])
+    const h = await harness([
+      textReply('Hi.'),
+      callsReply(toolCall('w1', 'write', { path: target, content: 'yes' })),
+      textReply('Written.')
+    ])
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
     await expectRefused(h, { sessionId, patch: { permissionMode: 'everything' } }, 'invalid_input')
 
-    const { settings } = await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'full_access' } })
+    const { settings } = await route(h, 'sessions.updateSettings', {
+      sessionId,
+      patch: { permissionMode: 'full_access' }
+    })
     expect(settings.permissionMode).toBe('full_access')
     await h.send('write it', { sessionId })
     await h.idle(sessionId)
@@ -70,11 +109,18 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(existsSync(target)).toBe(true)
 
     // And back: narrowing is a user choice too.
-    expect((await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'default' } })).settings.permissionMode).toBe('default')
+    expect(
+      (await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'default' } }))
+        .settings.permissionMode
+    ).toBe('default')
   }, 30_000)
 
   it('refuses a workspace that is relative, missing or a file, and keeps the old one; a real folder is used from the next turn', async () => {
-    const h = await harness([textReply('Hi.'), callsReply(toolCall('w1', 'write', { path: 'moved.txt', content: 'here' })), textReply('Done.')])
+    const h = await harness([
+      textReply('Hi.'),
+      callsReply(toolCall('w1', 'write', { path: 'moved.txt', content: 'here' })),
+      textReply('Done.')
+    ])
     const { sessionId } = await h.send('hello', { permissionMode: 'accept_edits' })
     await h.idle(sessionId)
     const file = join(h.workspace, 'plain.txt')
@@ -83,11 +129,21 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
       await expectRefused(h, { sessionId, patch: { workspaceDir } }, 'invalid_workspace')
     }
     // A bad value in the same patch loses nothing: the valid parts are not applied either.
-    await expectRefused(h, { sessionId, patch: { permissionMode: 'full_access', workspaceDir: 'nope' } }, 'invalid_workspace')
-    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({ workspaceDir: h.workspace, permissionMode: 'accept_edits' })
+    await expectRefused(
+      h,
+      { sessionId, patch: { permissionMode: 'full_access', workspaceDir: 'nope' } },
+      'invalid_workspace'
+    )
+    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({
+      workspaceDir: h.workspace,
+      permissionMode: 'accept_edits'
+    })
 
     const next = tempDir()
-    const { settings } = await route(h, 'sessions.updateSettings', { sessionId, patch: { workspaceDir: `${next}/` } })
+    const { settings } = await route(h, 'sessions.updateSettings', {
+      sessionId,
+      patch: { workspaceDir: `${next}/` }
+    })
     expect(settings.workspaceDir).toBe(next)
     await h.send('write', { sessionId })
     await h.idle(sessionId)
@@ -111,17 +167,30 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(toolNames(h.bodies()[0])).toContain('echo')
 
     await expectRefused(h, { sessionId: a, patch: { mcpServers: { ghost: false } } }, 'unknown_mcp_server')
-    const { settings } = await route(h, 'sessions.updateSettings', { sessionId: a, patch: { mcpServers: { t: false } } })
+    const { settings } = await route(h, 'sessions.updateSettings', {
+      sessionId: a,
+      patch: { mcpServers: { t: false } }
+    })
     const serverT = (list: any[]) => list.find((s) => s.id === 't')
-    expect(serverT(settings.mcpServers)).toEqual({ id: 't', name: 'test server', state: 'running', serverEnabled: false, enabled: false })
-    expect(serverT((await route(h, 'sessions.getSettings', { sessionId: b })).settings.mcpServers).enabled).toBe(true)
+    expect(serverT(settings.mcpServers)).toEqual({
+      id: 't',
+      name: 'test server',
+      state: 'running',
+      serverEnabled: false,
+      enabled: false
+    })
+    expect(
+      serverT((await route(h, 'sessions.getSettings', { sessionId: b })).settings.mcpServers).enabled
+    ).toBe(true)
 
     await h.send('call echo', { sessionId: a })
     await h.idle(a)
     const [, , aRequest, aAfterCall] = h.bodies()
     expect(toolNames(aRequest)).not.toContain('echo')
     expect(toolNames(aRequest)).toContain('read')
-    expect(toolResults(aAfterCall)[0].content).toMatch(/MCP server test server, which the user switched off for this chat/)
+    expect(toolResults(aAfterCall)[0].content).toMatch(
+      /MCP server test server, which the user switched off for this chat/
+    )
 
     await h.send('b again', { sessionId: b })
     await h.idle(b)
@@ -137,7 +206,10 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(toolNames(h.bodies()[0])).toContain('write')
 
     await expectRefused(h, { sessionId: a, patch: { tools: { no_such_tool: false } } }, 'unknown_tool')
-    const { settings } = await route(h, 'sessions.updateSettings', { sessionId: a, patch: { tools: { write: false, tape_info: true } } })
+    const { settings } = await route(h, 'sessions.updateSettings', {
+      sessionId: a,
+      patch: { tools: { write: false, tape_info: true } }
+    })
     const byName = Object.fromEntries(settings.tools.map((t: any) => [t.name, t]))
     expect(byName.write).toMatchObject({ enabled: false, group: 'agent-filesystem', readOnly: false })
     expect(byName.tape_info.enabled).toBe(true)
@@ -155,11 +227,21 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
   }, 30_000)
 
   it('a switch made while a turn runs applies from its next provider request; the turn keeps going', async () => {
-    const h = await harness([callsReply(toolCall('s1', 'slow', { ms: 800 }), toolCall('s2', 'slow', { ms: 10 })), textReply('Slept.')])
+    const h = await harness([
+      callsReply(toolCall('s1', 'slow', { ms: 800 }), toolCall('s2', 'slow', { ms: 10 })),
+      textReply('Slept.')
+    ])
     await startTestServer(h)
     const { sessionId, assistantMessageId } = await h.send('sleep', { permissionMode: 'full_access' })
-    await waitFor(() => h.presenters.agentRuntime.getMessage(assistantMessageId).blocks.some((block) => block.kind === 'tool_call' && block.status === 'loading'))
-    await route(h, 'sessions.updateSettings', { sessionId, patch: { mcpServers: { t: false }, tools: { exec: false } } })
+    await waitFor(() =>
+      h.presenters.agentRuntime
+        .getMessage(assistantMessageId)
+        .blocks.some((block) => block.kind === 'tool_call' && block.status === 'loading')
+    )
+    await route(h, 'sessions.updateSettings', {
+      sessionId,
+      patch: { mcpServers: { t: false }, tools: { exec: false } }
+    })
     await h.idle(sessionId)
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('sent')
     const [first, second] = toolResults(h.bodies()[1])
@@ -174,29 +256,59 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 
   it('keeps both of two changes sent at once (a model check in flight does not overwrite the mode)', async () => {
     const h = await harness([textReply('Hi.')])
-    await h.presenters.llmProviders.addProvider({ id: 'other', kind: 'openai', name: 'Other', baseUrl: h.llm.baseUrl, apiKey: 'sk-test-0123456789abcd', models: [{ id: 'second-model', name: 'Second' }], maxRetries: 0 })
+    await h.presenters.llmProviders.addProvider({
+      id: 'other',
+      kind: 'openai',
+      name: 'Other',
+      baseUrl: h.llm.baseUrl,
+      apiKey: 'sk-test-0123456789abcd',
+      models: [{ id: 'second-model', name: 'Second' }],
+      maxRetries: 0
+    })
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
     await Promise.all([
-      route(h, 'sessions.updateSettings', { sessionId, patch: { model: { providerId: 'other', modelId: 'second-model' } } }),
+      route(h, 'sessions.updateSettings', {
+        sessionId,
+        patch: { model: { providerId: 'other', modelId: 'second-model' } }
+      }),
       route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'accept_edits' } })
     ])
-    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({ modelId: 'second-model', permissionMode: 'accept_edits' })
+    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({
+      modelId: 'second-model',
+      permissionMode: 'accept_edits'
+    })
   }, 30_000)
 
   it('does not let a subagent chat get more access than its parent', async () => {
     const h = await harness([textReply('Hi.')])
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
-    const child = h.presenters.sessions.createSubagent(sessionId, { title: 'child', meta: { slotId: 'helper', displayName: 'Helper' } })
-    await expectRefused(h, { sessionId: child.id, patch: { permissionMode: 'full_access' } }, 'invalid_permission_mode')
+    const child = h.presenters.sessions.createSubagent(sessionId, {
+      title: 'child',
+      meta: { slotId: 'helper', displayName: 'Helper' }
+    })
+    await expectRefused(
+      h,
+      { sessionId: child.id, patch: { permissionMode: 'full_access' } },
+      'invalid_permission_mode'
+    )
     await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'full_access' } })
-    expect((await route(h, 'sessions.updateSettings', { sessionId: child.id, patch: { permissionMode: 'full_access' } })).settings.permissionMode).toBe('full_access')
+    expect(
+      (
+        await route(h, 'sessions.updateSettings', {
+          sessionId: child.id,
+          patch: { permissionMode: 'full_access' }
+        })
+      ).settings.permissionMode
+    ).toBe('full_access')
   }, 30_000)
 
   it('answers session_not_found for an unknown session', async () => {
     const h = await harness([])
-    await expect(route(h, 'sessions.getSettings', { sessionId: 'missing' })).rejects.toMatchObject({ code: 'session_not_found' })
+    await expect(route(h, 'sessions.getSettings', { sessionId: 'missing' })).rejects.toMatchObject({
+      code: 'session_not_found'
+    })
   })
 })
 
@@ -219,7 +331,10 @@ describe('app.pickFolder', () => {
     const presenters = createPresenters(platform, { log: () => {} })
     try {
       const router = createRouter(presenters)
-      expect(await router.call(appPickFolder, { title: 'Workspace', defaultPath: '/home/me' })).toEqual({ supported: true, path: '/home/me/project' })
+      expect(await router.call(appPickFolder, { title: 'Workspace', defaultPath: '/home/me' })).toEqual({
+        supported: true,
+        path: '/home/me/project'
+      })
       expect(await router.call(appPickFolder, {})).toEqual({ supported: true, path: null })
       expect(asked).toEqual([{ title: 'Workspace', defaultPath: '/home/me' }, {}])
     } finally {

@@ -11,9 +11,21 @@ describe('sessions', () => {
   afterEach(() => fx.close())
 
   it('creates a session with its own tape that starts with session/start', () => {
-    const session = fx.sessions.create({ title: '  Plans ', workspaceDir: '/tmp/w', permissionMode: 'accept_edits' })
-    expect(session).toMatchObject({ kind: 'regular', title: 'Plans', tapeId: session.id, status: 'idle', pinned: false })
-    expect(fx.tape.entries(session.tapeId).map((e) => [e.kind, e.name])).toEqual([['anchor', 'session/start']])
+    const session = fx.sessions.create({
+      title: '  Plans ',
+      workspaceDir: '/tmp/w',
+      permissionMode: 'accept_edits'
+    })
+    expect(session).toMatchObject({
+      kind: 'regular',
+      title: 'Plans',
+      tapeId: session.id,
+      status: 'idle',
+      pinned: false
+    })
+    expect(fx.tape.entries(session.tapeId).map((e) => [e.kind, e.name])).toEqual([
+      ['anchor', 'session/start']
+    ])
     expect(fx.sink.named('sessions.list.updated')).toEqual([{ sessionIds: [session.id], reason: 'created' }])
     expect(fx.sessions.create().title).toBe('New Chat')
     expect(() => fx.sessions.create({ generationSettings: { temperature: 9 } })).toThrow(
@@ -39,14 +51,18 @@ describe('sessions', () => {
     const second = fx.sessions.list({ limit: 2, cursor: first.nextCursor! })
     expect(second.sessions.map((s) => s.title)).toEqual(['d', 'b'])
     expect(second.nextCursor).toBeNull()
-    expect(() => fx.sessions.list({ cursor: 'garbage' })).toThrow(expect.objectContaining({ code: 'invalid_input' }))
+    expect(() => fx.sessions.list({ cursor: 'garbage' })).toThrow(
+      expect.objectContaining({ code: 'invalid_input' })
+    )
   })
 
   it('renames, pins and reports status changes with increasing versions', () => {
     const s = fx.sessions.create()
     expect(fx.sessions.rename(s.id, ' Trip ').title).toBe('Trip')
     expect(() => fx.sessions.rename(s.id, '  ')).toThrow(expect.objectContaining({ code: 'invalid_input' }))
-    expect(() => fx.sessions.rename('nope', 'x')).toThrow(expect.objectContaining({ code: 'session_not_found' }))
+    expect(() => fx.sessions.rename('nope', 'x')).toThrow(
+      expect.objectContaining({ code: 'session_not_found' })
+    )
     fx.sessions.setStatus(s.id, 'generating')
     fx.sessions.setStatus(s.id, 'idle')
     const statuses = fx.sink.named('sessions.status.changed') as { status: string; version: number }[]
@@ -73,11 +89,16 @@ describe('sessions', () => {
       subagentMeta: { slotId: 'self', displayName: 'Researcher', forkId: 'task1' }
     })
     expect(fx.tape.entries(child.tapeId)[0].name).toBe('fork/start')
-    const narrower = fx.sessions.createSubagent(parent.id, { meta: { slotId: 's', displayName: 'N' }, permissionMode: 'default' })
+    const narrower = fx.sessions.createSubagent(parent.id, {
+      meta: { slotId: 's', displayName: 'N' },
+      permissionMode: 'default'
+    })
     expect(narrower.permissionMode).toBe('default')
     expect(fx.sessions.list().sessions.map((s) => s.id)).toEqual([parent.id]) // children are not in the list
     expect(fx.sessions.children(parent.id).map((s) => s.id)).toEqual([child.id, narrower.id])
-    expect(() => fx.sessions.createSubagent(child.id, { meta: { slotId: 's', displayName: 'x' } })).toThrow(/Subagents cannot/)
+    expect(() => fx.sessions.createSubagent(child.id, { meta: { slotId: 's', displayName: 'x' } })).toThrow(
+      /Subagents cannot/
+    )
   })
 
   it('purges a session with its subagent children, their fork tapes, messages and interactions', () => {
@@ -97,6 +118,9 @@ describe('sessions', () => {
     expect(count(`SELECT count(*) AS n FROM tapes WHERE id LIKE '${parent.id}%'`)).toBe(0)
     expect(count(`SELECT count(*) AS n FROM tape_entries WHERE tape_id LIKE '${parent.id}%'`)).toBe(0)
     expect(fx.tape.info(other.tapeId).entries).toBe(1)
-    expect(fx.sink.named('sessions.list.updated').at(-1)).toEqual({ sessionIds: [child.id, parent.id], reason: 'deleted' })
+    expect(fx.sink.named('sessions.list.updated').at(-1)).toEqual({
+      sessionIds: [child.id, parent.id],
+      reason: 'deleted'
+    })
   })
 })

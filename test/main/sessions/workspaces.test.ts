@@ -9,7 +9,10 @@ const harness = useLoopHarness()
 
 describe('a chat always has a folder of its own', () => {
   it('gives a chat without a folder its own scratch folder in the data folder, never the host working directory', async () => {
-    const h = await harness([callsReply(toolCall('w1', 'write', { path: 'notes.txt', content: 'scratch' })), textReply('Done.')])
+    const h = await harness([
+      callsReply(toolCall('w1', 'write', { path: 'notes.txt', content: 'scratch' })),
+      textReply('Done.')
+    ])
     const { sessionId, assistantMessageId } = await h.send('write a note', { workspaceDir: null })
     await h.idle(sessionId)
     const session = h.presenters.sessions.require(sessionId)
@@ -23,7 +26,10 @@ describe('a chat always has a folder of its own', () => {
   it('asks before a chat without a folder writes to the host working directory or reads the home folder', async () => {
     const target = join(process.cwd(), `deepchat-probe-${process.pid}.txt`)
     const h = await harness([
-      callsReply(toolCall('w1', 'write', { path: target, content: 'escape' }), toolCall('r1', 'read', { path: '~/.bashrc' })),
+      callsReply(
+        toolCall('w1', 'write', { path: target, content: 'escape' }),
+        toolCall('r1', 'read', { path: '~/.bashrc' })
+      ),
       textReply('Tried.')
     ])
     const { sessionId, assistantMessageId } = await h.send('escape', { workspaceDir: null })
@@ -40,7 +46,10 @@ describe('a chat always has a folder of its own', () => {
     await h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: folder } })
     const first = await h.send('hi', { workspaceDir: 'omit' })
     await h.idle(first.sessionId)
-    expect(h.presenters.sessions.require(first.sessionId)).toMatchObject({ workspaceDir: folder, workspaceIsScratch: false })
+    expect(h.presenters.sessions.require(first.sessionId)).toMatchObject({
+      workspaceDir: folder,
+      workspaceIsScratch: false
+    })
     const second = await h.send('hi', { workspaceDir: null })
     await h.idle(second.sessionId)
     expect(h.presenters.sessions.require(second.sessionId).workspaceIsScratch).toBe(true)
@@ -51,16 +60,29 @@ describe('a chat always has a folder of its own', () => {
     const file = join(tempDir(), 'file.txt')
     writeFileSync(file, 'x')
     mkdirSync(join(h.dataDir, 'sessions'), { recursive: true })
-    for (const bad of ['relative/dir', join(tempDir(), 'missing'), file, h.dataDir, join(h.dataDir, 'sessions'), join(h.dataDir, 'scratch')]) {
-      await expect(h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: bad } })).rejects.toMatchObject({ code: 'invalid_workspace' })
+    for (const bad of [
+      'relative/dir',
+      join(tempDir(), 'missing'),
+      file,
+      h.dataDir,
+      join(h.dataDir, 'sessions'),
+      join(h.dataDir, 'scratch')
+    ]) {
+      await expect(
+        h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: bad } })
+      ).rejects.toMatchObject({ code: 'invalid_workspace' })
     }
     expect(h.presenters.config.getSettings().defaultWorkspaceDir).toBe('')
     const { sessionId } = await h.send('hi', { workspaceDir: null })
     await h.idle(sessionId)
-    await expect(h.router.call(sessionsUpdateSettings, { sessionId, patch: { workspaceDir: h.dataDir } })).rejects.toMatchObject({
+    await expect(
+      h.router.call(sessionsUpdateSettings, { sessionId, patch: { workspaceDir: h.dataDir } })
+    ).rejects.toMatchObject({
       code: 'invalid_workspace'
     })
-    await expect(h.send('again', { workspaceDir: join(h.dataDir, 'sessions') })).rejects.toThrow(/invalid_workspace/)
+    await expect(h.send('again', { workspaceDir: join(h.dataDir, 'sessions') })).rejects.toThrow(
+      /invalid_workspace/
+    )
   })
 
   it('clearing a chat folder puts the chat back in its scratch folder', async () => {
@@ -68,13 +90,20 @@ describe('a chat always has a folder of its own', () => {
     const { sessionId } = await h.send('hi')
     await h.idle(sessionId)
     expect(h.presenters.sessions.require(sessionId).workspaceDir).toBe(h.workspace)
-    const { settings: view } = await h.router.call(sessionsUpdateSettings, { sessionId, patch: { workspaceDir: null } })
+    const { settings: view } = await h.router.call(sessionsUpdateSettings, {
+      sessionId,
+      patch: { workspaceDir: null }
+    })
     expect(view.workspaceIsScratch).toBe(true)
     expect(existsSync(view.workspaceDir)).toBe(true)
   })
 
   it('gives chats stored without a folder their scratch folder, created when a turn starts', async () => {
-    const h = await harness([textReply('first'), callsReply(toolCall('w1', 'write', { path: 'late.txt', content: 'x' })), textReply('ok')])
+    const h = await harness([
+      textReply('first'),
+      callsReply(toolCall('w1', 'write', { path: 'late.txt', content: 'x' })),
+      textReply('ok')
+    ])
     const { sessionId } = await h.send('hi')
     await h.idle(sessionId)
     h.presenters.sqlite.db.prepare('UPDATE sessions SET workspace_dir = NULL WHERE id = ?').run(sessionId)

@@ -19,8 +19,16 @@ function writeSkill(dir: string, folder: string, frontMatter: string, body = '# 
 
 describe('skill discovery', () => {
   it('finds built-in, app-folder and workspace skills; the workspace wins a name clash; broken ones are reported', async () => {
-    writeSkill(join(h.dataDir, 'skills'), 'release', 'name: release\ndescription: Cut a release\nallowed-tools:\n  - bash\n  - read_file')
-    writeSkill(join(h.workspace, '.deepchat', 'skills'), 'review', 'name: code-review\ndescription: "Project review rules"')
+    writeSkill(
+      join(h.dataDir, 'skills'),
+      'release',
+      'name: release\ndescription: Cut a release\nallowed-tools:\n  - bash\n  - read_file'
+    )
+    writeSkill(
+      join(h.workspace, '.deepchat', 'skills'),
+      'review',
+      'name: code-review\ndescription: "Project review rules"'
+    )
     writeSkill(join(h.workspace, '.deepchat', 'skills'), 'broken', 'name: broken')
     const { skills, problems } = await h.presenters.skills.discover(h.workspace)
     const byName = Object.fromEntries(skills.map((s) => [s.name, s]))
@@ -32,7 +40,11 @@ describe('skill discovery', () => {
   })
 
   it('parses list styles and rejects front matter it cannot read', () => {
-    expect(allowedToolsOf(parseFrontMatter('---\nallowed-tools: grep, glob_search\n---\nx').fields['allowed-tools'])).toEqual(['grep', 'glob'])
+    expect(
+      allowedToolsOf(
+        parseFrontMatter('---\nallowed-tools: grep, glob_search\n---\nx').fields['allowed-tools']
+      )
+    ).toEqual(['grep', 'glob'])
     expect(() => parseFrontMatter('# no front matter')).toThrow(/front matter/)
     expect(() => parseFrontMatter('---\nname: x\n')).toThrow(/not closed/)
     expect(() => parseFrontMatter('---\njust words\n---\n')).toThrow(/key: value/)
@@ -60,12 +72,16 @@ describe('skill tools', () => {
     expect(after).toContain('deepchat_settings_set_model')
     // Another session is not affected, and a second view does not activate again.
     expect((await h.toolNames(h.newSession())).some((n) => n.startsWith('deepchat_settings_'))).toBe(false)
-    expect((await h.call('skill_view', { name: 'deepchat-settings' })).rawData.toolResult.data).toMatchObject({ activated: false })
+    expect((await h.call('skill_view', { name: 'deepchat-settings' })).rawData.toolResult.data).toMatchObject(
+      { activated: false }
+    )
     expect(h.json(await h.call('skill_list', {})).activeCount).toBe(1)
   })
 
   it('skill_view reads a linked file with ${SKILL_ROOT} filled in the body', async () => {
-    const root = h.json(await h.call('skill_list', {})).skills.find((s: { name: string }) => s.name === 'code-review')
+    const root = h
+      .json(await h.call('skill_list', {}))
+      .skills.find((s: { name: string }) => s.name === 'code-review')
     expect(root).toBeTruthy()
     const view = await h.call('skill_view', { name: 'code-review' })
     expect(h.text(view)).toContain('checklist.md')

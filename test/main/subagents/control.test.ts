@@ -2,37 +2,64 @@ import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { FORK_DISCARD, FORK_MERGE } from '@shared/types/tape'
-import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, toolResults, useLoopHarness, waitFor, type LoopHarness } from '../loop/helpers'
+import {
+  callsReply,
+  eventsNamed,
+  route,
+  tempDir,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness,
+  waitFor,
+  type LoopHarness
+} from '../loop/helpers'
 import { childBodies, hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
 
 const harness = useLoopHarness()
 
 const run = (args: Record<string, unknown>) => callsReply(toolCall('s1', 'subagent_orchestrator', args))
-const oneTask = (extra: Record<string, unknown> = {}) => ({ mode: 'parallel', tasks: [{ slotId: 'self', title: 'Writer', prompt: 'Write the note.' }], ...extra })
+const oneTask = (extra: Record<string, unknown> = {}) => ({
+  mode: 'parallel',
+  tasks: [{ slotId: 'self', title: 'Writer', prompt: 'Write the note.' }],
+  ...extra
+})
 const stalling = { steps: [{ type: 'text' as const, text: 'working on it' }, { type: 'stall' as const }] }
 
 /** A child that writes outside the workspace (so it must ask), then answers. */
 function writingChild(target: string) {
   return (_handoff: string, body: { messages: { role: string }[] }) =>
-    hasToolResult(body) ? textReply('Note written.') : callsReply(toolCall('w1', 'write', { path: target, content: 'from the child' }))
+    hasToolResult(body)
+      ? textReply('Note written.')
+      : callsReply(toolCall('w1', 'write', { path: target, content: 'from the child' }))
 }
 
 async function waitForTask(h: LoopHarness, sessionId: string, status: string) {
-  await waitFor(() => h.presenters.subagents.listRuns(sessionId)[0]?.tasks.some((t) => t.status === status) ?? false, 10_000)
+  await waitFor(
+    () => h.presenters.subagents.listRuns(sessionId)[0]?.tasks.some((t) => t.status === status) ?? false,
+    10_000
+  )
 }
 
 describe('subagent control', () => {
   it('shows a child permission request in the parent labelled with the subagent; answering it resumes the child', async () => {
     const target = join(tempDir(), 'note.txt')
     const h = await harness(
-      splitScript({ parent: (body) => (hasToolResult(body) ? textReply('All done.') : run(oneTask())), child: writingChild(target) })
+      splitScript({
+        parent: (body) => (hasToolResult(body) ? textReply('All done.') : run(oneTask())),
+        child: writingChild(target)
+      })
     )
     const { sessionId } = await h.send('delegate a write')
     await waitForTask(h, sessionId, 'waiting_permission')
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(true) // the parent's call waits for the child
 
     const [asked] = eventsNamed(h, 'subagents.interaction.changed')
-    expect(asked).toMatchObject({ parentSessionId: sessionId, label: 'Self · Writer', interactions: [{ kind: 'permission', status: 'pending' }] })
+    expect(asked).toMatchObject({
+      parentSessionId: sessionId,
+      label: 'Self · Writer',
+      interactions: [{ kind: 'permission', status: 'pending' }]
+    })
     // Stream deltas are flushed in batches, so the progress line may land a moment after the task's status.
     const progressLines = () =>
       eventsNamed(h, 'chat.stream.delta')
@@ -40,13 +67,22 @@ describe('subagent control', () => {
         .flatMap((e) => e.ops)
         .map((op: { block?: { data?: { progress?: string } } }) => op.block?.data?.progress)
         .filter((p): p is string => !!p)
-    await waitFor(() => progressLines().some((p) => p.includes('Writer (self): waiting for permission')), 5_000)
+    await waitFor(
+      () => progressLines().some((p) => p.includes('Writer (self): waiting for permission')),
+      5_000
+    )
     const pending = await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })
     expect(pending.pending).toHaveLength(1)
     const interaction = asked.interactions[0]
     // Only a child of this parent can be answered from here.
     await expect(
-      route(h, 'subagents.respond', { parentSessionId: 'someone-else', childSessionId: asked.childSessionId, messageId: interaction.messageId, interactionId: interaction.id, response: { kind: 'permission', decision: 'allow_once' } })
+      route(h, 'subagents.respond', {
+        parentSessionId: 'someone-else',
+        childSessionId: asked.childSessionId,
+        messageId: interaction.messageId,
+        interactionId: interaction.id,
+        response: { kind: 'permission', decision: 'allow_once' }
+      })
     ).rejects.toMatchObject({ code: 'invalid_input' })
     expect(existsSync(target)).toBe(false)
 
@@ -61,14 +97,24 @@ describe('subagent control', () => {
     await h.idle(sessionId)
     expect(readFileSync(target, 'utf8')).toBe('from the child')
     const [view] = h.presenters.subagents.listRuns(sessionId)
-    expect(view).toMatchObject({ status: 'completed', tasks: [{ status: 'completed', result: 'Note written.', tape: 'merged' }] })
-    expect(eventsNamed(h, 'subagents.interaction.changed').at(-1)).toMatchObject({ childSessionId: asked.childSessionId, interactions: [] })
+    expect(view).toMatchObject({
+      status: 'completed',
+      tasks: [{ status: 'completed', result: 'Note written.', tape: 'merged' }]
+    })
+    expect(eventsNamed(h, 'subagents.interaction.changed').at(-1)).toMatchObject({
+      childSessionId: asked.childSessionId,
+      interactions: []
+    })
     expect(toolResults(parentBodies(h)[1])[0].content).toContain('Note written.')
   })
 
   it('kill stops a background run: the child is cancelled and its fork discarded', async () => {
     const h = await harness(
-      splitScript({ parent: (body) => (hasToolResult(body) ? textReply('Started it.') : run(oneTask({ background: true }))), child: () => stalling })
+      splitScript({
+        parent: (body) =>
+          hasToolResult(body) ? textReply('Started it.') : run(oneTask({ background: true })),
+        child: () => stalling
+      })
     )
     const { sessionId } = await h.send('background work')
     await h.idle(sessionId) // a background run returns at once
@@ -78,11 +124,19 @@ describe('subagent control', () => {
     const childId = started.tasks[0].childSessionId!
     await waitFor(() => h.presenters.agentRuntime.isRunning(childId))
     // The child's last lines reach the run (and the parent's window) while it works.
-    await waitFor(() => h.presenters.subagents.getRun(started.runId).tasks[0].preview.includes('working on it'), 10_000)
-    expect(eventsNamed(h, 'subagents.run.updated').some((e) => e.run.tasks[0].preview === 'working on it')).toBe(true)
+    await waitFor(
+      () => h.presenters.subagents.getRun(started.runId).tasks[0].preview.includes('working on it'),
+      10_000
+    )
+    expect(
+      eventsNamed(h, 'subagents.run.updated').some((e) => e.run.tasks[0].preview === 'working on it')
+    ).toBe(true)
 
     const killed = await route(h, 'subagents.killRun', { runId: started.runId })
-    expect(killed.run).toMatchObject({ status: 'cancelled', tasks: [{ status: 'cancelled', tape: 'discarded' }] })
+    expect(killed.run).toMatchObject({
+      status: 'cancelled',
+      tasks: [{ status: 'cancelled', tape: 'discarded' }]
+    })
     expect(h.presenters.agentRuntime.isRunning(childId)).toBe(false)
     const [discard] = tapeEvents(h, sessionId, FORK_DISCARD)
     expect(discard.payload.data).toMatchObject({ runId: started.runId, status: 'cancelled' })
@@ -99,13 +153,20 @@ describe('subagent control', () => {
     await route(h, 'chat.stop', { sessionId })
     await waitFor(() => h.presenters.subagents.listRuns(sessionId)[0].status === 'cancelled', 10_000)
     expect(h.presenters.agentRuntime.isRunning(childId)).toBe(false)
-    expect(h.presenters.sessions.children(sessionId).map((c) => h.presenters.sessions.messages.list(c.id).messages.at(-1)!.status)).toEqual(['cancelled'])
+    expect(
+      h.presenters.sessions
+        .children(sessionId)
+        .map((c) => h.presenters.sessions.messages.list(c.id).messages.at(-1)!.status)
+    ).toEqual(['cancelled'])
     expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(1)
   })
 
   it('a foreground run past its timeout stops the child and discards its fork', async () => {
     const h = await harness(
-      splitScript({ parent: (body) => (hasToolResult(body) ? textReply('Too slow.') : run(oneTask({ timeoutMs: 300 }))), child: () => stalling })
+      splitScript({
+        parent: (body) => (hasToolResult(body) ? textReply('Too slow.') : run(oneTask({ timeoutMs: 300 }))),
+        child: () => stalling
+      })
     )
     const { sessionId } = await h.send('quick')
     await h.idle(sessionId)
@@ -123,8 +184,12 @@ describe('subagent control', () => {
 
     await h.restart()
     const after = await route(h, 'subagents.getRun', { runId })
-    expect(after.run).toMatchObject({ status: 'waiting_permission', tasks: [{ status: 'waiting_permission', tape: 'open' }] })
-    const [pending] = (await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })).pending
+    expect(after.run).toMatchObject({
+      status: 'waiting_permission',
+      tasks: [{ status: 'waiting_permission', tape: 'open' }]
+    })
+    const [pending] = (await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId }))
+      .pending
     expect(pending.label).toBe('Self · Writer')
     await route(h, 'subagents.respond', {
       parentSessionId: sessionId,
@@ -137,18 +202,27 @@ describe('subagent control', () => {
     expect(readFileSync(target, 'utf8')).toBe('from the child')
     const [merge] = tapeEvents(h, sessionId, FORK_MERGE)
     expect(merge.payload.data).toMatchObject({ runId, result: 'Note written.' })
-    expect(h.presenters.subagents.getRun(runId).tasks[0]).toMatchObject({ result: 'Note written.', tape: 'merged' })
+    expect(h.presenters.subagents.getRun(runId).tasks[0]).toMatchObject({
+      result: 'Note written.',
+      tape: 'merged'
+    })
   })
 
-  it('wait and log report a background run\'s results; another session cannot see the run', async () => {
+  it("wait and log report a background run's results; another session cannot see the run", async () => {
     const h = await harness(
-      splitScript({ parent: (body) => (hasToolResult(body) ? textReply('ok') : run(oneTask({ background: true }))), child: () => textReply('Background answer.') })
+      splitScript({
+        parent: (body) => (hasToolResult(body) ? textReply('ok') : run(oneTask({ background: true }))),
+        child: () => textReply('Background answer.')
+      })
     )
     const { sessionId } = await h.send('bg')
     await h.idle(sessionId)
     const [started] = h.presenters.subagents.listRuns(sessionId)
     const waited = await h.presenters.subagents.wait(started.runId, 10_000)
-    expect(waited).toMatchObject({ finished: true, run: { status: 'completed', tasks: [{ result: 'Background answer.' }] } })
+    expect(waited).toMatchObject({
+      finished: true,
+      run: { status: 'completed', tasks: [{ result: 'Background answer.' }] }
+    })
     const { createSubagentPort } = await import('../../../src/main/presenter/subagentPresenter/port')
     const port = createSubagentPort(h.presenters.subagents)
     expect(port.info(sessionId, started.runId).status).toBe('completed')

@@ -5,7 +5,17 @@ import { FORK_DISCARD } from '@shared/types/tape'
 import type { MessageBlock } from '@shared/types/session'
 import { finalAnswer, previewOf } from '../../../src/main/presenter/subagentPresenter/handoff'
 import { aggregate } from '../../../src/main/presenter/subagentPresenter'
-import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, toolResults, useLoopHarness, waitFor } from '../loop/helpers'
+import {
+  callsReply,
+  eventsNamed,
+  route,
+  tempDir,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness,
+  waitFor
+} from '../loop/helpers'
 import { hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
 
 const harness = useLoopHarness()
@@ -48,8 +58,15 @@ describe('subagent questions and stopping a waiting child', () => {
         parent: (body) => (hasToolResult(body) ? textReply('Thanks.') : run(oneTask)),
         child: (_handoff, body) =>
           hasToolResult(body)
-            ? textReply(`You picked: ${toolResults(body)[0].content.includes('Green') ? 'Green' : 'something else'}`)
-            : callsReply(toolCall('q1', 'deepchat_question', { question: 'Which colour?', options: [{ label: 'Green' }, { label: 'Red' }] }))
+            ? textReply(
+                `You picked: ${toolResults(body)[0].content.includes('Green') ? 'Green' : 'something else'}`
+              )
+            : callsReply(
+                toolCall('q1', 'deepchat_question', {
+                  question: 'Which colour?',
+                  options: [{ label: 'Green' }, { label: 'Red' }]
+                })
+              )
       })
     )
     const { sessionId } = await h.send('ask via a subagent')
@@ -64,7 +81,10 @@ describe('subagent questions and stopping a waiting child', () => {
       response: { kind: 'question', selected: ['Green'] }
     })
     await h.idle(sessionId)
-    expect(h.presenters.subagents.listRuns(sessionId)[0].tasks[0]).toMatchObject({ status: 'completed', result: 'You picked: Green' })
+    expect(h.presenters.subagents.listRuns(sessionId)[0].tasks[0]).toMatchObject({
+      status: 'completed',
+      result: 'You picked: Green'
+    })
     expect(toolResults(parentBodies(h)[1])[0].content).toContain('You picked: Green')
   })
 
@@ -78,15 +98,23 @@ describe('subagent questions and stopping a waiting child', () => {
     )
     const { sessionId } = await h.send('bg write')
     await h.idle(sessionId)
-    await waitFor(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission', 10_000)
+    await waitFor(
+      () => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission',
+      10_000
+    )
     const [started] = h.presenters.subagents.listRuns(sessionId)
     const childId = started.tasks[0].childSessionId!
     await route(h, 'subagents.killRun', { runId: started.runId })
-    expect(h.presenters.subagents.getRun(started.runId)).toMatchObject({ status: 'cancelled', tasks: [{ status: 'cancelled', tape: 'discarded' }] })
+    expect(h.presenters.subagents.getRun(started.runId)).toMatchObject({
+      status: 'cancelled',
+      tasks: [{ status: 'cancelled', tape: 'discarded' }]
+    })
     expect(h.presenters.sessions.interactions.list({ sessionId: childId, status: 'pending' })).toEqual([])
     expect(h.presenters.sessions.require(childId).status).toBe('idle')
     expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(1)
     expect(existsSync(target)).toBe(false)
-    expect((await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })).pending).toEqual([])
+    expect((await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })).pending).toEqual(
+      []
+    )
   })
 })

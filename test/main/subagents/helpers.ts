@@ -7,7 +7,9 @@ export const HANDOFF = '# Structured Handoff'
 export function userTexts(body: any): string[] {
   return (body.messages as any[])
     .filter((m) => m.role === 'user')
-    .map((m) => (typeof m.content === 'string' ? m.content : (m.content as any[]).map((p) => p.text ?? '').join('')))
+    .map((m) =>
+      typeof m.content === 'string' ? m.content : (m.content as any[]).map((p) => p.text ?? '').join('')
+    )
 }
 
 export function toolNames(body: any): string[] {
@@ -26,7 +28,11 @@ export function splitScript(handlers: {
 }): (request: RecordedRequest) => FakeResponse {
   return (request) => {
     const body = request.body as any
-    if (isChild(body)) return handlers.child(userTexts(body).find((t) => t.startsWith(HANDOFF))!, body)
+    if (isChild(body))
+      return handlers.child(
+        userTexts(body).find((t) => t.startsWith(HANDOFF))!,
+        body
+      )
     return handlers.parent(body)
   }
 }

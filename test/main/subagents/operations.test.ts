@@ -6,9 +6,16 @@ import { childBodies, parentBodies, splitScript, tapeEvents } from './helpers'
 
 const harness = useLoopHarness()
 
-const orchestrate = (id: string, args: Record<string, unknown>) => callsReply(toolCall(id, 'subagent_orchestrator', args))
-const backgroundTask = { operation: 'run', mode: 'parallel', background: true, tasks: [{ slotId: 'self', title: 'Digger', prompt: 'Dig it up.' }] }
-const runIdIn = (body: any): string => /Subagent run started: ([A-Za-z0-9_-]+)/.exec(toolResults(body)[0].content)![1]
+const orchestrate = (id: string, args: Record<string, unknown>) =>
+  callsReply(toolCall(id, 'subagent_orchestrator', args))
+const backgroundTask = {
+  operation: 'run',
+  mode: 'parallel',
+  background: true,
+  tasks: [{ slotId: 'self', title: 'Digger', prompt: 'Dig it up.' }]
+}
+const runIdIn = (body: any): string =>
+  /Subagent run started: ([A-Za-z0-9_-]+)/.exec(toolResults(body)[0].content)![1]
 
 /**
  * The parent model drives one background run with the tool's own operations, one per round:
@@ -29,15 +36,18 @@ function operationsScript(child: () => any, steps: ((runId: string) => Record<st
 describe('subagent_orchestrator operations through the tool', () => {
   it('wait, log, list and info report a background run; an unknown run or a missing runId is a clear error', async () => {
     const h = await harness(
-      operationsScript(() => textReply('DUG-UP-ANSWER'), [
-        (runId) => ({ operation: 'wait', runId, timeoutMs: 10_000 }),
-        (runId) => ({ operation: 'log', runId }),
-        () => ({ operation: 'list' }),
-        (runId) => ({ operation: 'info', runId }),
-        () => ({ operation: 'info', runId: 'no-such-run' }),
-        () => ({ operation: 'wait' }),
-        () => null
-      ])
+      operationsScript(
+        () => textReply('DUG-UP-ANSWER'),
+        [
+          (runId) => ({ operation: 'wait', runId, timeoutMs: 10_000 }),
+          (runId) => ({ operation: 'log', runId }),
+          () => ({ operation: 'list' }),
+          (runId) => ({ operation: 'info', runId }),
+          () => ({ operation: 'info', runId: 'no-such-run' }),
+          () => ({ operation: 'wait' }),
+          () => null
+        ]
+      )
     )
     const { sessionId } = await h.send('dig in the background')
     await h.idle(sessionId)
@@ -66,7 +76,10 @@ describe('subagent_orchestrator operations through the tool', () => {
           if (results.at(-1)!.content.includes('): cancelled')) return textReply('Gave up.')
           // Wait in short rounds until the child has sent its request, so the kill hits a live child.
           const runId = runIdIn(body)
-          const next = childBodies(h).length > 0 ? { operation: 'kill', runId } : { operation: 'wait', runId, timeoutMs: 200 }
+          const next =
+            childBodies(h).length > 0
+              ? { operation: 'kill', runId }
+              : { operation: 'wait', runId, timeoutMs: 200 }
           return orchestrate(`k${results.length}`, next)
         },
         child: () => stalling
@@ -78,7 +91,9 @@ describe('subagent_orchestrator operations through the tool', () => {
     expect(run).toMatchObject({ status: 'cancelled', tasks: [{ status: 'cancelled', tape: 'discarded' }] })
     expect(childBodies(h)).toHaveLength(1)
     expect(h.presenters.agentRuntime.isRunning(run.tasks[0].childSessionId!)).toBe(false)
-    expect(toolResults(parentBodies(h).at(-1)).at(-1)!.content).toContain(`Subagent run ${run.runId} (parallel): cancelled`)
+    expect(toolResults(parentBodies(h).at(-1)).at(-1)!.content).toContain(
+      `Subagent run ${run.runId} (parallel): cancelled`
+    )
     expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(1)
     expect(tapeEvents(h, sessionId, FORK_MERGE)).toHaveLength(0)
   })

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import { FORK_DISCARD, FORK_MERGE, FORK_START } from '@shared/types/tape'
 import { callsReply, route, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
-import { childBodies, hasToolResult, lastIsToolResult, parentBodies, splitScript, tapeEvents, toolNames, userTexts } from './helpers'
+import {
+  childBodies,
+  hasToolResult,
+  lastIsToolResult,
+  parentBodies,
+  splitScript,
+  tapeEvents,
+  toolNames,
+  userTexts
+} from './helpers'
 
 const harness = useLoopHarness()
 
@@ -36,7 +45,14 @@ describe('subagent_orchestrator runs', () => {
     const children = h.presenters.sessions.children(sessionId)
     expect(children).toHaveLength(2)
     for (const child of children) {
-      expect(child).toMatchObject({ kind: 'subagent', parentSessionId: sessionId, workspaceDir: parent.workspaceDir, providerId: parent.providerId, modelId: parent.modelId, permissionMode: parent.permissionMode })
+      expect(child).toMatchObject({
+        kind: 'subagent',
+        parentSessionId: sessionId,
+        workspaceDir: parent.workspaceDir,
+        providerId: parent.providerId,
+        modelId: parent.modelId,
+        permissionMode: parent.permissionMode
+      })
       expect(child.tapeId.startsWith(`${parent.tapeId}::fork::`)).toBe(true)
       const [start] = h.presenters.tape.entries(child.tapeId, { limit: 1 })
       expect(start).toMatchObject({ kind: 'anchor', name: FORK_START })
@@ -45,7 +61,9 @@ describe('subagent_orchestrator runs', () => {
     const merges = tapeEvents(h, sessionId, FORK_MERGE)
     expect(merges).toHaveLength(2)
     expect(merges.map((m) => m.payload.data.result).sort()).toEqual(['ALPHA-RESULT', 'BETA-RESULT'])
-    expect(new Set(merges.map((m) => m.payload.data.forkTapeId))).toEqual(new Set(children.map((c) => c.tapeId)))
+    expect(new Set(merges.map((m) => m.payload.data.forkTapeId))).toEqual(
+      new Set(children.map((c) => c.tapeId))
+    )
     // The merged result entries are copies with provenance back to the fork, and only the answer.
     const copies = tapeEvents(h, sessionId, 'subagent/result')
     expect(copies.map((c) => c.payload.data.result).sort()).toEqual(['ALPHA-RESULT', 'BETA-RESULT'])
@@ -58,14 +76,28 @@ describe('subagent_orchestrator runs', () => {
     expect(result.content).not.toContain('thinking hard')
     const runs = h.presenters.subagents.listRuns(sessionId)
     expect(runs).toHaveLength(1)
-    expect(runs[0]).toMatchObject({ status: 'completed', mode: 'parallel', tasks: [{ status: 'completed', tape: 'merged' }, { status: 'completed', tape: 'merged' }] })
-    expect(childBodies(h).find((b) => userTexts(b)[0].includes('Find beta.'))!.messages.at(-1).content).toContain('One word.')
+    expect(runs[0]).toMatchObject({
+      status: 'completed',
+      mode: 'parallel',
+      tasks: [
+        { status: 'completed', tape: 'merged' },
+        { status: 'completed', tape: 'merged' }
+      ]
+    })
+    expect(
+      childBodies(h)
+        .find((b) => userTexts(b)[0].includes('Find beta.'))!
+        .messages.at(-1).content
+    ).toContain('One word.')
   })
 
   it('never offers subagent_orchestrator to a child (no recursion), while the parent has it', async () => {
     const h = await harness(
       splitScript({
-        parent: (body) => (hasToolResult(body) ? textReply('ok') : run({ mode: 'parallel', tasks: [{ slotId: 'self', title: 'T', prompt: 'Do it.' }] })),
+        parent: (body) =>
+          hasToolResult(body)
+            ? textReply('ok')
+            : run({ mode: 'parallel', tasks: [{ slotId: 'self', title: 'T', prompt: 'Do it.' }] }),
         child: () => textReply('child answer')
       })
     )
@@ -77,10 +109,15 @@ describe('subagent_orchestrator runs', () => {
     expect(toolNames(child)).not.toContain('subagent_orchestrator')
     const childId = h.presenters.sessions.children(sessionId)[0].id
     expect(h.presenters.subagents.isAvailable(childId)).toBe(false)
-    await expect(h.presenters.subagents.start(childId, { mode: 'parallel', tasks: [{ slotId: 'self', title: 'x', prompt: 'y' }] })).rejects.toMatchObject({ code: 'subagents_unavailable' })
+    await expect(
+      h.presenters.subagents.start(childId, {
+        mode: 'parallel',
+        tasks: [{ slotId: 'self', title: 'x', prompt: 'y' }]
+      })
+    ).rejects.toMatchObject({ code: 'subagents_unavailable' })
   })
 
-  it('chain passes the first result into the second task\'s first message', async () => {
+  it("chain passes the first result into the second task's first message", async () => {
     const h = await harness(
       splitScript({
         parent: (body) =>
@@ -90,10 +127,16 @@ describe('subagent_orchestrator runs', () => {
                 mode: 'chain',
                 tasks: [
                   { id: 'first', slotId: 'self', title: 'Collect', prompt: 'Collect the number.' },
-                  { id: 'second', slotId: 'self', title: 'Double', prompt: 'Double the number you are given.' }
+                  {
+                    id: 'second',
+                    slotId: 'self',
+                    title: 'Double',
+                    prompt: 'Double the number you are given.'
+                  }
                 ]
               }),
-        child: (handoff) => textReply(handoff.includes('Collect the number.') ? 'The number is 21.' : 'Doubled: 42.')
+        child: (handoff) =>
+          textReply(handoff.includes('Collect the number.') ? 'The number is 21.' : 'Doubled: 42.')
       })
     )
     const { sessionId } = await h.send('chain it')
@@ -105,7 +148,13 @@ describe('subagent_orchestrator runs', () => {
     expect(secondHandoff).toContain('Double the number you are given.')
     expect(secondHandoff).toContain('The number is 21.')
     const [view] = h.presenters.subagents.listRuns(sessionId)
-    expect(view).toMatchObject({ status: 'completed', tasks: [{ taskId: 'first', result: 'The number is 21.' }, { taskId: 'second', result: 'Doubled: 42.' }] })
+    expect(view).toMatchObject({
+      status: 'completed',
+      tasks: [
+        { taskId: 'first', result: 'The number is 21.' },
+        { taskId: 'second', result: 'Doubled: 42.' }
+      ]
+    })
   })
 
   it('a failing child ends as an error: fork/discard on the parent, fork tape intact, later chain tasks skipped', async () => {
@@ -130,7 +179,11 @@ describe('subagent_orchestrator runs', () => {
     expect(children).toHaveLength(1) // the second task never started
     expect(tapeEvents(h, sessionId, FORK_MERGE)).toHaveLength(0)
     const [discard] = tapeEvents(h, sessionId, FORK_DISCARD)
-    expect(discard.payload.data).toMatchObject({ forkTapeId: children[0].tapeId, status: 'error', taskId: 'task-1' })
+    expect(discard.payload.data).toMatchObject({
+      forkTapeId: children[0].tapeId,
+      status: 'error',
+      taskId: 'task-1'
+    })
     // The fork tape is kept as it was: the start anchor and the child's handoff message.
     const forkEntries = h.presenters.tape.entries(children[0].tapeId, { limit: 100 })
     expect(forkEntries[0].name).toBe(FORK_START)
@@ -138,7 +191,13 @@ describe('subagent_orchestrator runs', () => {
     expect(h.presenters.tape.info(children[0].tapeId).fork).toMatchObject({ status: 'discarded' })
 
     const [view] = h.presenters.subagents.listRuns(sessionId)
-    expect(view).toMatchObject({ status: 'error', tasks: [{ status: 'error', tape: 'discarded' }, { status: 'cancelled', childSessionId: null }] })
+    expect(view).toMatchObject({
+      status: 'error',
+      tasks: [
+        { status: 'error', tape: 'discarded' },
+        { status: 'cancelled', childSessionId: null }
+      ]
+    })
     const [result] = toolResults(parentBodies(h)[1])
     expect(result.content).toContain('upstream exploded')
   })
@@ -147,7 +206,9 @@ describe('subagent_orchestrator runs', () => {
     const h = await harness(
       splitScript({
         parent: (body) =>
-          hasToolResult(body) ? textReply('ok') : run({ mode: 'parallel', tasks: [{ slotId: 'nope', title: 'T', prompt: 'P' }] }),
+          hasToolResult(body)
+            ? textReply('ok')
+            : run({ mode: 'parallel', tasks: [{ slotId: 'nope', title: 'T', prompt: 'P' }] }),
         child: () => textReply('never')
       })
     )
@@ -156,33 +217,60 @@ describe('subagent_orchestrator runs', () => {
     const [result] = toolResults(parentBodies(h)[1])
     expect(result.content).toContain('Subagent slot not found or not enabled: nope')
     expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
-    await expect(h.presenters.subagents.start(sessionId, { mode: 'chain', tasks: [] })).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(h.presenters.subagents.start(sessionId, { mode: 'chain', tasks: [] })).rejects.toMatchObject(
+      { code: 'invalid_input' }
+    )
     const six = Array.from({ length: 6 }, (_, i) => ({ slotId: 'self', title: `T${i}`, prompt: 'P' }))
-    await expect(h.presenters.subagents.start(sessionId, { mode: 'parallel', tasks: six })).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(
+      h.presenters.subagents.start(sessionId, { mode: 'parallel', tasks: six })
+    ).rejects.toMatchObject({ code: 'invalid_input' })
     expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
   })
 
   it('slots are per session: switching subagents off hides the tool; a child inherits the permission mode of its parent', async () => {
     const h = await harness(
       splitScript({
-        parent: (body) => (lastIsToolResult(body) ? textReply('ok') : run({ mode: 'parallel', tasks: [{ slotId: 'reviewer', title: 'Review', prompt: 'Review it.' }] })),
+        parent: (body) =>
+          lastIsToolResult(body)
+            ? textReply('ok')
+            : run({
+                mode: 'parallel',
+                tasks: [{ slotId: 'reviewer', title: 'Review', prompt: 'Review it.' }]
+              }),
         child: () => textReply('Looks fine.')
       })
     )
     const { sessionId } = await h.send('first', { permissionMode: 'accept_edits' })
     await h.idle(sessionId)
     // Only `self` exists by default, so the `reviewer` slot is refused.
-    expect(toolResults(parentBodies(h)[1])[0].content).toContain('Subagent slot not found or not enabled: reviewer')
+    expect(toolResults(parentBodies(h)[1])[0].content).toContain(
+      'Subagent slot not found or not enabled: reviewer'
+    )
 
-    const config = { enabled: true, slots: [{ id: 'reviewer', targetType: 'self', displayName: 'Reviewer', description: 'Reviews code' }] }
+    const config = {
+      enabled: true,
+      slots: [{ id: 'reviewer', targetType: 'self', displayName: 'Reviewer', description: 'Reviews code' }]
+    }
     const saved = await route(h, 'subagents.setSlots', { sessionId, config })
     expect(saved.config.slots.map((s: { id: string }) => s.id)).toEqual(['reviewer'])
-    await expect(route(h, 'subagents.setSlots', { sessionId, config: { enabled: true, slots: [{ id: 'bad id!', displayName: 'x' }] } })).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(
+      route(h, 'subagents.setSlots', {
+        sessionId,
+        config: { enabled: true, slots: [{ id: 'bad id!', displayName: 'x' }] }
+      })
+    ).rejects.toMatchObject({ code: 'invalid_input' })
     await h.send('second', { sessionId })
     await h.idle(sessionId)
     const [child] = h.presenters.sessions.children(sessionId)
-    expect(child).toMatchObject({ permissionMode: 'accept_edits', title: 'Reviewer · Review', subagentMeta: { slotId: 'reviewer', displayName: 'Reviewer' } })
-    expect(h.presenters.subagents.listRuns(sessionId)[0].tasks[0]).toMatchObject({ result: 'Looks fine.', tape: 'merged' })
+    expect(child).toMatchObject({
+      permissionMode: 'accept_edits',
+      title: 'Reviewer · Review',
+      subagentMeta: { slotId: 'reviewer', displayName: 'Reviewer' }
+    })
+    expect(h.presenters.subagents.listRuns(sessionId)[0].tasks[0]).toMatchObject({
+      result: 'Looks fine.',
+      tape: 'merged'
+    })
 
     await route(h, 'subagents.setSlots', { sessionId, config: { ...config, enabled: false } })
     await h.send('third', { sessionId })

@@ -13,18 +13,22 @@ describe('tape append-only rules', () => {
 
   it('rejects UPDATE of a tape entry with the trigger', () => {
     fx.tape.append('s1', message('user', 'hello'))
-    expect(() => fx.sqlite.db.prepare("UPDATE tape_entries SET payload_json = '{}' WHERE tape_id = 's1'").run()).toThrow(
-      /append-only/
-    )
+    expect(() =>
+      fx.sqlite.db.prepare("UPDATE tape_entries SET payload_json = '{}' WHERE tape_id = 's1'").run()
+    ).toThrow(/append-only/)
     expect(fx.tape.entry('s1', 1)!.payload.text).toBe('hello')
   })
 
   it('rejects DELETE of entries unless the whole tape is being purged', () => {
     fx.tape.append('s1', message('user', 'hello'))
-    expect(() => fx.sqlite.db.prepare("DELETE FROM tape_entries WHERE tape_id = 's1'").run()).toThrow(/append-only/)
+    expect(() => fx.sqlite.db.prepare("DELETE FROM tape_entries WHERE tape_id = 's1'").run()).toThrow(
+      /append-only/
+    )
     expect(fx.tape.info('s1').entries).toBe(1)
     fx.tape.purge(['s1'])
-    expect(fx.sqlite.db.prepare("SELECT count(*) AS n FROM tape_entries WHERE tape_id = 's1'").get()).toEqual({ n: 0 })
+    expect(fx.sqlite.db.prepare("SELECT count(*) AS n FROM tape_entries WHERE tape_id = 's1'").get()).toEqual(
+      { n: 0 }
+    )
     expect(fx.tape.hasTape('s1')).toBe(false)
   })
 
@@ -57,7 +61,9 @@ describe('tape append-only rules', () => {
       fx.tape.append('s1', [message('user', 'fine'), { kind: 'nonsense', payload: {} } as never])
     ).toThrow(expect.objectContaining({ code: 'invalid_tape_entry' }))
     expect(fx.tape.info('s1').entries).toBe(1)
-    expect(() => fx.tape.append('missing', message('user', 'x'))).toThrow(expect.objectContaining({ code: 'tape_not_found' }))
+    expect(() => fx.tape.append('missing', message('user', 'x'))).toThrow(
+      expect.objectContaining({ code: 'tape_not_found' })
+    )
   })
 
   it('rolls back the ids of a failed transaction, leaving no gap', () => {
@@ -77,7 +83,13 @@ describe('tape append-only rules', () => {
     fx.tape.appendAnchor('s1', 'handoff/x', { summary: 's' })
     fx.tape.append('s1', message('user', 'c'))
     const info = fx.tape.info('s1')
-    expect(info).toMatchObject({ entries: 5, anchors: 2, entriesSinceLastAnchor: 1, fork: null, tokenizer: 'trigram' })
+    expect(info).toMatchObject({
+      entries: 5,
+      anchors: 2,
+      entriesSinceLastAnchor: 1,
+      fork: null,
+      tokenizer: 'trigram'
+    })
     expect(info.lastAnchor).toMatchObject({ entryId: 4, name: 'handoff/x' })
     expect(fx.tape.anchors('s1', 1).map((a) => a.name)).toEqual(['handoff/x'])
     expect(fx.tape.anchors('s1').map((a) => a.entryId)).toEqual([1, 4])

@@ -5,9 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTapeFixture, message, workerCommand, type TapeFixture } from './helpers'
 
 function entryIds(fx: TapeFixture, tapeId: string): number[] {
-  return (fx.sqlite.db.prepare('SELECT entry_id FROM tape_entries WHERE tape_id = ? ORDER BY entry_id').all(tapeId) as {
-    entry_id: number
-  }[]).map((r) => r.entry_id)
+  return (
+    fx.sqlite.db
+      .prepare('SELECT entry_id FROM tape_entries WHERE tape_id = ? ORDER BY entry_id')
+      .all(tapeId) as {
+      entry_id: number
+    }[]
+  ).map((r) => r.entry_id)
 }
 
 describe('tape appends from several connections', () => {
@@ -37,7 +41,8 @@ describe('tape appends from several connections', () => {
     }
     const workers = Promise.all([run('A'), run('B')])
     const deadline = Date.now() + 60_000
-    while (!(existsSync(`${go}.A.ready`) && existsSync(`${go}.B.ready`)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
+    while (!(existsSync(`${go}.A.ready`) && existsSync(`${go}.B.ready`)) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 10))
     writeFileSync(go, '')
     const [a, b] = await workers
     expect(a.stdout).toContain('done')
@@ -46,7 +51,9 @@ describe('tape appends from several connections', () => {
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1))
     // Each process's batches landed whole: its 5 entries sit next to each other.
     const rows = fx.sqlite.db
-      .prepare("SELECT entry_id, json_extract(meta_json, '$.worker') AS w, json_extract(meta_json, '$.index') AS i FROM tape_entries WHERE tape_id = 'shared' ORDER BY entry_id")
+      .prepare(
+        "SELECT entry_id, json_extract(meta_json, '$.worker') AS w, json_extract(meta_json, '$.index') AS i FROM tape_entries WHERE tape_id = 'shared' ORDER BY entry_id"
+      )
       .all() as { entry_id: number; w: string; i: number }[]
     for (let start = 0; start < rows.length; start += 5) {
       const batch = rows.slice(start, start + 5)
@@ -56,9 +63,13 @@ describe('tape appends from several connections', () => {
     // The two writers really overlapped: the tape switches between them more than once.
     const switches = rows.filter((r, i) => i > 0 && r.w !== rows[i - 1].w).length
     expect(switches).toBeGreaterThan(1)
-    const created = (fx.sqlite.db.prepare("SELECT created_at FROM tape_entries WHERE tape_id = 'shared' ORDER BY entry_id").all() as {
-      created_at: number
-    }[]).map((r) => r.created_at)
+    const created = (
+      fx.sqlite.db
+        .prepare("SELECT created_at FROM tape_entries WHERE tape_id = 'shared' ORDER BY entry_id")
+        .all() as {
+        created_at: number
+      }[]
+    ).map((r) => r.created_at)
     expect(created).toEqual([...created].sort((x, y) => x - y))
   })
 })

@@ -31,9 +31,13 @@ describe('tape after a crash', () => {
     // The index trails the tape; catching up after the crash leaves it matching the content.
     tape.indexer.indexPending()
     expect(tape.indexer.backlog()).toBe(0)
-    expect(() => sqlite.db.exec("INSERT INTO tape_fts (tape_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow()
+    expect(() =>
+      sqlite.db.exec("INSERT INTO tape_fts (tape_fts, rank) VALUES ('integrity-check', 1)")
+    ).not.toThrow()
     const rows = sqlite.db
-      .prepare("SELECT entry_id, meta_json, payload_json FROM tape_entries WHERE tape_id = 'crashy' ORDER BY entry_id")
+      .prepare(
+        "SELECT entry_id, meta_json, payload_json FROM tape_entries WHERE tape_id = 'crashy' ORDER BY entry_id"
+      )
       .all() as { entry_id: number; meta_json: string; payload_json: string }[]
     expect(rows.length).toBeGreaterThanOrEqual(7 * 40)
     expect(rows.map((r) => r.entry_id)).toEqual(Array.from({ length: rows.length }, (_, i) => i + 1))

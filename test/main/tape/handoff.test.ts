@@ -6,13 +6,20 @@ describe('tape handoff', () => {
   beforeEach(() => {
     fx = openTapeFixture({ now: () => 1_000 }) // every entry in the same millisecond
     fx.tape.createTape('s1')
-    fx.tape.append('s1', [message('user', 'build the parser'), message('assistant', 'parser built in src/parser.ts')])
+    fx.tape.append('s1', [
+      message('user', 'build the parser'),
+      message('assistant', 'parser built in src/parser.ts')
+    ])
   })
   afterEach(() => fx.close())
 
   it('refuses a handoff without a summary by default and writes nothing', () => {
-    expect(() => fx.tape.handoff('s1', { name: 'next-phase' })).toThrow(expect.objectContaining({ code: 'handoff_summary_required' }))
-    expect(() => fx.tape.handoff('s1', { summary: '   ' })).toThrow(expect.objectContaining({ code: 'handoff_summary_required' }))
+    expect(() => fx.tape.handoff('s1', { name: 'next-phase' })).toThrow(
+      expect.objectContaining({ code: 'handoff_summary_required' })
+    )
+    expect(() => fx.tape.handoff('s1', { summary: '   ' })).toThrow(
+      expect.objectContaining({ code: 'handoff_summary_required' })
+    )
     expect(fx.tape.info('s1').entries).toBe(2)
   })
 

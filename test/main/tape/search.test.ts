@@ -13,8 +13,16 @@ describe('tape search', () => {
     at('2026-01-01T10:00:00Z')
     fx.tape.append('s1', message('user', 'Please refactor the tokenizer module'))
     at('2026-01-02T10:00:00Z')
-    fx.tape.append('s1', { kind: 'tool_call', name: 'grep', payload: { toolCallId: 't1', params: '{"pattern":"tokenizer"}' } })
-    fx.tape.append('s1', { kind: 'tool_result', name: 'grep', payload: { toolCallId: 't1', response: 'src/tokenizer.ts:12 exit code 0' } })
+    fx.tape.append('s1', {
+      kind: 'tool_call',
+      name: 'grep',
+      payload: { toolCallId: 't1', params: '{"pattern":"tokenizer"}' }
+    })
+    fx.tape.append('s1', {
+      kind: 'tool_result',
+      name: 'grep',
+      payload: { toolCallId: 't1', response: 'src/tokenizer.ts:12 exit code 0' }
+    })
     at('2026-01-03T10:00:00Z')
     fx.tape.append('s1', message('assistant', 'The tokenizer now splits CJK: 分词器 works, and so does Go'))
     fx.tape.appendAnchor('s1', 'handoff/refactor', { summary: 'tokenizer refactor done' })
@@ -25,20 +33,37 @@ describe('tape search', () => {
   it('ranks full-text hits with bm25 and ANDs the tokens', () => {
     const hits = fx.tape.search('s1', 'tokenizer')
     expect(hits.map((h) => h.entryId).sort()).toEqual([1, 2, 3, 4, 5])
-    expect(hits.every((h) => h.matchedBy === 'fts' && h.score > 0 && h.score < 1 && h.tapeId === 's1')).toBe(true)
+    expect(hits.every((h) => h.matchedBy === 'fts' && h.score > 0 && h.score < 1 && h.tapeId === 's1')).toBe(
+      true
+    )
     expect(hits.map((h) => h.score)).toEqual([...hits.map((h) => h.score)].sort((a, b) => b - a))
-    expect(fx.tape.search('s1', 'tokenizer refactor').map((h) => h.entryId).sort()).toEqual([1, 5])
+    expect(
+      fx.tape
+        .search('s1', 'tokenizer refactor')
+        .map((h) => h.entryId)
+        .sort()
+    ).toEqual([1, 5])
     expect(fx.tape.search('s1', 'nothing-like-this')).toEqual([])
   })
 
   it('filters by kind and by time (ms or ISO)', () => {
-    expect(fx.tape.search('s1', 'tokenizer', { kinds: ['tool_call', 'tool_result'] }).map((h) => h.kind).sort()).toEqual([
-      'tool_call',
-      'tool_result'
-    ])
-    const jan2 = fx.tape.search('s1', 'tokenizer', { start: '2026-01-02T00:00:00Z', end: Date.parse('2026-01-02T23:59:59Z') })
+    expect(
+      fx.tape
+        .search('s1', 'tokenizer', { kinds: ['tool_call', 'tool_result'] })
+        .map((h) => h.kind)
+        .sort()
+    ).toEqual(['tool_call', 'tool_result'])
+    const jan2 = fx.tape.search('s1', 'tokenizer', {
+      start: '2026-01-02T00:00:00Z',
+      end: Date.parse('2026-01-02T23:59:59Z')
+    })
     expect(jan2.map((h) => h.entryId).sort()).toEqual([2, 3])
-    expect(fx.tape.search('s1', 'tokenizer', { start: '2026-01-03' }).map((h) => h.entryId).sort()).toEqual([4, 5])
+    expect(
+      fx.tape
+        .search('s1', 'tokenizer', { start: '2026-01-03' })
+        .map((h) => h.entryId)
+        .sort()
+    ).toEqual([4, 5])
   })
 
   it('finds one- and two-character queries by substring, newest first', () => {
@@ -65,7 +90,16 @@ describe('tape search', () => {
 
   it('treats FTS5 syntax in a query as plain text', () => {
     fx.tape.append('s1', message('user', 'odd input: NEAR(a b) "quoted" col:value * ^start'))
-    for (const query of ['NEAR(a b)', '"quoted"', 'col:value', '*', '^start', '"; DROP TABLE tape_entries; --', 'a OR', '(']) {
+    for (const query of [
+      'NEAR(a b)',
+      '"quoted"',
+      'col:value',
+      '*',
+      '^start',
+      '"; DROP TABLE tape_entries; --',
+      'a OR',
+      '('
+    ]) {
       expect(() => fx.tape.search('s1', query)).not.toThrow()
     }
     expect(fx.tape.search('s1', 'NEAR(a').map((h) => h.entryId)).toEqual([6])
@@ -79,7 +113,9 @@ describe('tape search', () => {
       expect.objectContaining({ code: 'invalid_search_options' })
     )
     expect(() => fx.tape.search('s1', 'x', { start: 10, end: 5 })).toThrow(/start must not be after end/)
-    expect(() => fx.tape.search('s1', 'x', { limit: 0 })).toThrow(expect.objectContaining({ code: 'invalid_search_options' }))
+    expect(() => fx.tape.search('s1', 'x', { limit: 0 })).toThrow(
+      expect.objectContaining({ code: 'invalid_search_options' })
+    )
     expect(() => fx.tape.search('nope', 'x')).toThrow(expect.objectContaining({ code: 'tape_not_found' }))
   })
 })

@@ -17,7 +17,10 @@ describe('tape search on a unicode61 index', () => {
     dir = mkdtempSync(join(tmpdir(), 'tape-u61-'))
     sqlite = new SqlitePresenter({
       file: join(dir, 'db.sqlite'),
-      migrations: [settingsMigration, { version: 2, name: 'sessions_tape', up: (db) => createSessionsTapeSchema(db, 'unicode61') }]
+      migrations: [
+        settingsMigration,
+        { version: 2, name: 'sessions_tape', up: (db) => createSessionsTapeSchema(db, 'unicode61') }
+      ]
     })
     tape = new TapePresenter({ sqlite })
     tape.createTape('s1')
@@ -34,7 +37,12 @@ describe('tape search on a unicode61 index', () => {
 
   it('reports the tokenizer and finds words and word prefixes through the index', () => {
     expect(tape.info('s1').tokenizer).toBe('unicode61')
-    expect(tape.search('s1', 'tokenizer').map((h) => [h.entryId, h.matchedBy]).sort()).toEqual([
+    expect(
+      tape
+        .search('s1', 'tokenizer')
+        .map((h) => [h.entryId, h.matchedBy])
+        .sort()
+    ).toEqual([
       [1, 'fts'],
       [2, 'fts'],
       [3, 'fts']

@@ -23,9 +23,29 @@ describe('agent tool settings routes', () => {
     const { router } = start()
     const { tools } = await router.call(agentToolsList, {})
     const names = tools.map((t) => t.name)
-    expect(names.slice(0, 9)).toEqual(['read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan'])
+    expect(names.slice(0, 9)).toEqual([
+      'read',
+      'write',
+      'edit',
+      'glob',
+      'grep',
+      'exec',
+      'process',
+      'deepchat_question',
+      'update_plan'
+    ])
     // Tape, memory, skill, chat-settings and image tools follow; runtime-only tape_handoff never shows.
-    expect(names).toEqual(expect.arrayContaining(['tape_search', 'tape_context', 'tape_info', 'memory_remember', 'skill_view', 'deepchat_settings_read', 'image_generate']))
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'tape_search',
+        'tape_context',
+        'tape_info',
+        'memory_remember',
+        'skill_view',
+        'deepchat_settings_read',
+        'image_generate'
+      ])
+    )
     expect(names).not.toContain('tape_handoff')
     expect(tools.every((t) => t.enabled)).toBe(true)
     expect(tools.find((t) => t.name === 'read')).toMatchObject({ server: 'agent-filesystem', readOnly: true })
@@ -48,7 +68,9 @@ describe('agent tool settings routes', () => {
     open.splice(open.indexOf(first.presenters), 1)
 
     const second = start(first.dataDir)
-    expect((await second.router.call(agentToolsList, {})).tools.find((t) => t.name === 'exec')?.enabled).toBe(false)
+    expect((await second.router.call(agentToolsList, {})).tools.find((t) => t.name === 'exec')?.enabled).toBe(
+      false
+    )
     const on = await second.router.call(agentToolsSetEnabled, { name: 'exec', enabled: true })
     expect(on.tools.every((t) => t.enabled)).toBe(true)
     expect(second.presenters.config.getSettings().disabledAgentTools).toEqual([])
@@ -57,7 +79,9 @@ describe('agent tool settings routes', () => {
   it('a session that never changed its own tools gets the tools switched off in settings', async () => {
     const { router, presenters, dataDir } = start()
     const names = async (sessionId: string) =>
-      (await presenters.tools.getAllToolDefinitions({ sessionId, workspaceDir: dataDir })).map((d) => d.function.name)
+      (await presenters.tools.getAllToolDefinitions({ sessionId, workspaceDir: dataDir })).map(
+        (d) => d.function.name
+      )
     expect(await names('fresh')).toContain('exec')
     await router.call(agentToolsSetEnabled, { name: 'exec', enabled: false })
     expect(await names('fresh')).not.toContain('exec')
@@ -66,13 +90,17 @@ describe('agent tool settings routes', () => {
 
   it('refuses unknown tool names', async () => {
     const { router } = start()
-    await expect(router.call(agentToolsSetEnabled, { name: 'rm_rf', enabled: false })).rejects.toMatchObject({ code: 'not_found' })
+    await expect(router.call(agentToolsSetEnabled, { name: 'rm_rf', enabled: false })).rejects.toMatchObject({
+      code: 'not_found'
+    })
   })
 
   it('stores the default permission mode for new sessions and never accepts an unknown one', async () => {
     const { router } = start()
     expect((await router.call(configGetSettings, {})).settings.defaultPermissionMode).toBe('default')
-    const { settings } = await router.call(configUpdateSettings, { patch: { defaultPermissionMode: 'accept_edits' } })
+    const { settings } = await router.call(configUpdateSettings, {
+      patch: { defaultPermissionMode: 'accept_edits' }
+    })
     expect(settings.defaultPermissionMode).toBe('accept_edits')
     await expect(
       router.call(configUpdateSettings, { patch: { defaultPermissionMode: 'yolo' } as never })

@@ -1,10 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SettingsPermissionRequiredError, type PermissionRequiredError } from '../../../src/main/presenter/permission'
+import {
+  SettingsPermissionRequiredError,
+  type PermissionRequiredError
+} from '../../../src/main/presenter/permission'
 import { createFeatureHarness, type FeatureHarness } from './featureHarness'
 
 let h: FeatureHarness
 beforeEach(async () => {
-  h = createFeatureHarness({ session: { providerId: 'p1', modelId: 'm1', permissionMode: 'accept_edits', generationSettings: { temperature: 0.7 } } })
+  h = createFeatureHarness({
+    session: {
+      providerId: 'p1',
+      modelId: 'm1',
+      permissionMode: 'accept_edits',
+      generationSettings: { temperature: 0.7 }
+    }
+  })
   for (const id of ['p1', 'p2']) {
     await h.presenters.llmProviders.addProvider({
       id,
@@ -12,7 +22,10 @@ beforeEach(async () => {
       name: id,
       baseUrl: 'http://127.0.0.1:9/v1',
       apiKey: 'sk-test-0123456789abcd',
-      models: [{ id: 'm1', name: 'M1' }, { id: 'm2', name: 'M2' }]
+      models: [
+        { id: 'm1', name: 'M1' },
+        { id: 'm2', name: 'M2' }
+      ]
     })
   }
   await h.call('skill_view', { name: 'deepchat-settings' })
@@ -28,7 +41,12 @@ async function approved(name: string, args: unknown) {
     (e: unknown) => e
   )) as PermissionRequiredError | null
   expect(error).toBeInstanceOf(SettingsPermissionRequiredError)
-  expect(error!.request).toMatchObject({ type: 'settings', tool: name, server: 'deepchat-settings', sessionId: h.sessionId })
+  expect(error!.request).toMatchObject({
+    type: 'settings',
+    tool: name,
+    server: 'deepchat-settings',
+    sessionId: h.sessionId
+  })
   h.presenters.permissions.decide(error!.request, 'once')
   return h.call(name, args)
 }
@@ -43,7 +61,13 @@ describe('chat-settings tools', () => {
 
   it('read shows the session settings and the models it may switch to', async () => {
     const view = h.json(await h.call('deepchat_settings_read', {}))
-    expect(view).toMatchObject({ providerId: 'p1', modelId: 'm1', temperature: 0.7, systemPrompt: '', permissionMode: 'accept_edits' })
+    expect(view).toMatchObject({
+      providerId: 'p1',
+      modelId: 'm1',
+      temperature: 0.7,
+      systemPrompt: '',
+      permissionMode: 'accept_edits'
+    })
     expect(view.availableModels).toContainEqual({ providerId: 'p2', modelId: 'm2' })
   })
 
@@ -54,11 +78,17 @@ describe('chat-settings tools', () => {
     expect(h.json(temp)).toMatchObject({ value: 0.2, previousValue: 0.7 })
     await approved('deepchat_settings_set_system_prompt', { systemPrompt: 'Answer in haiku.' })
     const session = h.presenters.sessions.require(h.sessionId)
-    expect(session).toMatchObject({ providerId: 'p2', modelId: 'm2', generationSettings: { temperature: 0.2, systemPrompt: 'Answer in haiku.' } })
+    expect(session).toMatchObject({
+      providerId: 'p2',
+      modelId: 'm2',
+      generationSettings: { temperature: 0.2, systemPrompt: 'Answer in haiku.' }
+    })
   })
 
   it('a denied or unanswered request changes nothing', async () => {
-    await expect(h.call('deepchat_settings_set_temperature', { temperature: 1.5 })).rejects.toBeInstanceOf(SettingsPermissionRequiredError)
+    await expect(h.call('deepchat_settings_set_temperature', { temperature: 1.5 })).rejects.toBeInstanceOf(
+      SettingsPermissionRequiredError
+    )
     expect(h.presenters.sessions.require(h.sessionId).generationSettings.temperature).toBe(0.7)
   })
 
@@ -78,7 +108,9 @@ describe('chat-settings tools', () => {
     expect(names).not.toContain('exec')
     const info = h.json(await h.call('tape_info', {}))
     expect(info.sessionId).toBe(h.sessionId)
-    expect((await h.call('exec', { command: 'echo hi', description: 'print hi' })).rawData.toolResult.error?.code).toBe('unknown_tool')
+    expect(
+      (await h.call('exec', { command: 'echo hi', description: 'print hi' })).rawData.toolResult.error?.code
+    ).toBe('unknown_tool')
     expect(await h.toolNames(h.newSession())).toContain('exec')
   })
 
@@ -86,10 +118,18 @@ describe('chat-settings tools', () => {
     const unknownModel = await approved('deepchat_settings_set_model', { providerId: 'p1', modelId: 'nope' })
     expect(unknownModel.rawData.toolResult.error?.code).toBe('apply_failed')
     expect(h.text(unknownModel)).toContain('availableModels')
-    expect((await h.call('deepchat_settings_set_temperature', { temperature: 3 })).rawData.toolResult.error?.code).toBe('invalid_arguments')
-    expect((await h.call('deepchat_settings_set_tools', {})).rawData.toolResult.error?.code).toBe('invalid_arguments')
+    expect(
+      (await h.call('deepchat_settings_set_temperature', { temperature: 3 })).rawData.toolResult.error?.code
+    ).toBe('invalid_arguments')
+    expect((await h.call('deepchat_settings_set_tools', {})).rawData.toolResult.error?.code).toBe(
+      'invalid_arguments'
+    )
     const unknownTool = await approved('deepchat_settings_set_tools', { disable: ['teleport'] })
     expect(h.text(unknownTool)).toContain('No built-in tool named teleport')
-    expect(h.presenters.sessions.require(h.sessionId)).toMatchObject({ providerId: 'p1', modelId: 'm1', generationSettings: { temperature: 0.7 } })
+    expect(h.presenters.sessions.require(h.sessionId)).toMatchObject({
+      providerId: 'p1',
+      modelId: 'm1',
+      generationSettings: { temperature: 0.7 }
+    })
   })
 })

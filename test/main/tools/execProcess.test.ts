@@ -39,7 +39,11 @@ describe('exec', () => {
 
   it('reports a non-zero exit as an error result with the output', async () => {
     const result = await h.call('exec', { command: 'ls no-such-file' })
-    expect(result.rawData.toolResult).toMatchObject({ ok: false, error: { code: 'nonzero_exit' }, data: { exitCode: 2 } })
+    expect(result.rawData.toolResult).toMatchObject({
+      ok: false,
+      error: { code: 'nonzero_exit' },
+      data: { exitCode: 2 }
+    })
     expect(h.text(result)).toMatch(/no-such-file[\s\S]*Exit code: 2/)
   })
 
@@ -77,8 +81,16 @@ describe('exec', () => {
   })
 
   it('kills the whole process tree at the timeout', async () => {
-    const result = await h.call('exec', { command: 'sleep 30 & echo $!; wait', timeout_ms: 500 }, { permissionMode: 'full_access' })
-    expect(result.rawData.toolResult).toMatchObject({ ok: false, error: { code: 'timed_out' }, data: { timedOut: true } })
+    const result = await h.call(
+      'exec',
+      { command: 'sleep 30 & echo $!; wait', timeout_ms: 500 },
+      { permissionMode: 'full_access' }
+    )
+    expect(result.rawData.toolResult).toMatchObject({
+      ok: false,
+      error: { code: 'timed_out' },
+      data: { timedOut: true }
+    })
     const grandchild = Number(h.text(result).split('\n')[0])
     expect(grandchild).toBeGreaterThan(0)
     await until(() => !alive(grandchild))
@@ -96,17 +108,28 @@ describe('exec', () => {
     expect(data(result)).toMatchObject({ status: 'running' })
     const id = data(result).processId as string
     expect(h.text(result)).toContain(id)
-    await until(async () => data(await h.call('process', { action: 'poll', process_id: id })).status === 'done')
+    await until(
+      async () => data(await h.call('process', { action: 'poll', process_id: id })).status === 'done'
+    )
     const log = await h.call('process', { action: 'log', process_id: id })
     expect(data(log)).toMatchObject({ output: 'finished\n', totalLength: 9, exitCode: 0 })
   })
 
   it('runs a background process with open stdin for process write', async () => {
-    const started = await h.call('exec', { command: 'cat', background: true }, { permissionMode: 'full_access' })
+    const started = await h.call(
+      'exec',
+      { command: 'cat', background: true },
+      { permissionMode: 'full_access' }
+    )
     const id = data(started).processId as string
     await h.call('process', { action: 'write', process_id: id, data: 'hello\n', eof: true })
-    await until(async () => data(await h.call('process', { action: 'poll', process_id: id })).status === 'done')
-    expect(data(await h.call('process', { action: 'poll', process_id: id }))).toMatchObject({ output: 'hello\n', exitCode: 0 })
+    await until(
+      async () => data(await h.call('process', { action: 'poll', process_id: id })).status === 'done'
+    )
+    expect(data(await h.call('process', { action: 'poll', process_id: id }))).toMatchObject({
+      output: 'hello\n',
+      exitCode: 0
+    })
     const write = await h.call('process', { action: 'write', process_id: id, data: 'more' })
     expect(write.rawData.toolResult.error?.code).toBe('not_running')
   })
@@ -125,7 +148,9 @@ describe('exec', () => {
   })
 
   it('asks for a working directory outside the workspace and rejects a missing one', async () => {
-    await expect(h.call('exec', { command: 'ls', cwd: h.root })).rejects.toBeInstanceOf(CommandPermissionRequiredError)
+    await expect(h.call('exec', { command: 'ls', cwd: h.root })).rejects.toBeInstanceOf(
+      CommandPermissionRequiredError
+    )
     const missing = await h.call('exec', { command: 'ls', cwd: 'nope' })
     expect(missing.rawData.toolResult.error?.code).toBe('cwd_not_found')
   })
@@ -146,16 +171,23 @@ describe('exec', () => {
 })
 
 describe('process', () => {
-  it('lists, kills, clears and removes a session\'s processes', async () => {
+  it("lists, kills, clears and removes a session's processes", async () => {
     const started = await h.call('exec', { command: 'sleep 30', background: true })
     const id = data(started).processId as string
-    const list = data(await h.call('process', { action: 'list' })) as { processes: { processId: string; status: string }[] }
+    const list = data(await h.call('process', { action: 'list' })) as {
+      processes: { processId: string; status: string }[]
+    }
     expect(list.processes).toMatchObject([{ processId: id, status: 'running' }])
-    expect(await h.call('process', { action: 'list' }, { sessionId: 'other' })).toMatchObject({ rawData: { toolResult: { data: { processes: [] } } } })
+    expect(await h.call('process', { action: 'list' }, { sessionId: 'other' })).toMatchObject({
+      rawData: { toolResult: { data: { processes: [] } } }
+    })
     const killed = await h.call('process', { action: 'kill', process_id: id })
     expect(h.text(killed)).toContain('"status":"killed"')
     await h.call('process', { action: 'clear', process_id: id })
-    expect(data(await h.call('process', { action: 'log', process_id: id }))).toMatchObject({ output: '', totalLength: 0 })
+    expect(data(await h.call('process', { action: 'log', process_id: id }))).toMatchObject({
+      output: '',
+      totalLength: 0
+    })
     await h.call('process', { action: 'remove', process_id: id })
     expect(data(await h.call('process', { action: 'list' }))).toEqual({ processes: [] })
   })
@@ -163,26 +195,49 @@ describe('process', () => {
   it('clears collected output and pages through the log', async () => {
     const started = await h.call('exec', { command: 'printf "abcdefghij"; sleep 30', background: true })
     const id = data(started).processId as string
-    await until(async () => (data(await h.call('process', { action: 'poll', process_id: id })).output as string) === 'abcdefghij')
-    expect(data(await h.call('process', { action: 'log', process_id: id, offset: 3, limit: 4 }))).toMatchObject({ output: 'defg', totalLength: 10 })
+    await until(
+      async () =>
+        (data(await h.call('process', { action: 'poll', process_id: id })).output as string) === 'abcdefghij'
+    )
+    expect(
+      data(await h.call('process', { action: 'log', process_id: id, offset: 3, limit: 4 }))
+    ).toMatchObject({ output: 'defg', totalLength: 10 })
     await h.call('process', { action: 'clear', process_id: id })
-    expect(data(await h.call('process', { action: 'poll', process_id: id }))).toMatchObject({ output: '', status: 'running' })
+    expect(data(await h.call('process', { action: 'poll', process_id: id }))).toMatchObject({
+      output: '',
+      status: 'running'
+    })
     await h.call('process', { action: 'remove', process_id: id })
   })
 
   it('gives clear errors for a missing id, an unknown process and closed stdin', async () => {
-    expect((await h.call('process', { action: 'poll' })).rawData.toolResult.error).toMatchObject({ code: 'invalid_arguments', message: expect.stringContaining('process_id') })
-    expect((await h.call('process', { action: 'poll', process_id: 'proc_nope' })).rawData.toolResult.error?.code).toBe('not_found')
+    expect((await h.call('process', { action: 'poll' })).rawData.toolResult.error).toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringContaining('process_id')
+    })
+    expect(
+      (await h.call('process', { action: 'poll', process_id: 'proc_nope' })).rawData.toolResult.error?.code
+    ).toBe('not_found')
     const yielded = await h.call('exec', { command: 'sleep 2', yield_ms: 100 })
     const id = data(yielded).processId as string
-    expect((await h.call('process', { action: 'write', process_id: id, data: 'x' })).rawData.toolResult.error?.code).toBe('stdin_closed')
+    expect(
+      (await h.call('process', { action: 'write', process_id: id, data: 'x' })).rawData.toolResult.error?.code
+    ).toBe('stdin_closed')
   })
 
   it('checks text written into a running shell like a command', async () => {
-    const shell = await h.call('exec', { command: 'bash', background: true }, { permissionMode: 'full_access' })
+    const shell = await h.call(
+      'exec',
+      { command: 'bash', background: true },
+      { permissionMode: 'full_access' }
+    )
     const id = data(shell).processId as string
-    await expect(h.call('process', { action: 'write', process_id: id, data: 'rm -rf build\n' })).rejects.toBeInstanceOf(CommandPermissionRequiredError)
-    expect((await h.call('process', { action: 'write', process_id: id, data: 'echo ok\n' })).rawData.isError).toBe(false)
+    await expect(
+      h.call('process', { action: 'write', process_id: id, data: 'rm -rf build\n' })
+    ).rejects.toBeInstanceOf(CommandPermissionRequiredError)
+    expect(
+      (await h.call('process', { action: 'write', process_id: id, data: 'echo ok\n' })).rawData.isError
+    ).toBe(false)
   })
 
   it('kills every process of a session when it is purged', async () => {

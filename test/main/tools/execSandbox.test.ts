@@ -23,7 +23,8 @@ afterEach(async () => {
 
 type Data = { sandboxed?: boolean; exitCode?: number }
 const data = (result: Awaited<ReturnType<Harness['call']>>): Data => result.rawData.toolResult.data as Data
-const asked = (promise: Promise<unknown>) => expect(promise).rejects.toBeInstanceOf(CommandPermissionRequiredError)
+const asked = (promise: Promise<unknown>) =>
+  expect(promise).rejects.toBeInstanceOf(CommandPermissionRequiredError)
 
 describe.runIf(process.platform === 'linux')('exec and the sandbox', () => {
   it('runs an unasked read-only command in the sandbox, and says so to the model', async () => {
@@ -44,12 +45,20 @@ describe.runIf(process.platform === 'linux')('exec and the sandbox', () => {
 
   it('in sandboxed mode runs any workspace command unasked with the workspace writable, but not .git', async () => {
     const mode = { permissionMode: 'sandboxed' as const }
-    const build = await h.call('exec', { command: 'node -e "require(\'fs\').writeFileSync(\'out.txt\', \'built\')" && cat out.txt' }, mode)
+    const build = await h.call(
+      'exec',
+      { command: "node -e \"require('fs').writeFileSync('out.txt', 'built')\" && cat out.txt" },
+      mode
+    )
     expect(data(build)).toMatchObject({ sandboxed: true, exitCode: 0 })
     expect(readFileSync(join(h.workspace, 'out.txt'), 'utf8')).toBe('built')
     // The classifier asks before a protected entry; a program that writes it anyway meets a read-only mount.
     await asked(h.call('exec', { command: 'echo "[core] fsmonitor = evil" >> .git/config' }, mode))
-    const sneaky = await h.call('exec', { command: 'node -e "require(\'fs\').appendFileSync(\'.git/config\', \'x\')"' }, mode)
+    const sneaky = await h.call(
+      'exec',
+      { command: "node -e \"require('fs').appendFileSync('.git/config', 'x')\"" },
+      mode
+    )
     expect(data(sneaky)).toMatchObject({ sandboxed: true })
     expect(data(sneaky).exitCode).not.toBe(0)
     expect(readFileSync(join(h.workspace, '.git', 'config'), 'utf8')).toBe('[core]\n')
@@ -61,7 +70,11 @@ describe.runIf(process.platform === 'linux')('exec and the sandbox', () => {
     process.env.DEEPCHAT_TEST_API_KEY = TEST_SECRET
     try {
       // The paths hide inside a script, where no classifier can see them.
-      const targets = [join(h.home, '.ssh', 'id_rsa'), h.appData!.secretsFiles[0], join(h.dataDir, 'db.sqlite')]
+      const targets = [
+        join(h.home, '.ssh', 'id_rsa'),
+        h.appData!.secretsFiles[0],
+        join(h.dataDir, 'db.sqlite')
+      ]
       writeFileSync(
         join(h.workspace, 'probe.js'),
         `const fs = require('fs')\nfor (const p of ${JSON.stringify(targets)}) { try { fs.readFileSync(p); console.log('READ', p) } catch (e) { console.log('DENIED', e.code) } }\nconsole.log('KEY', process.env.DEEPCHAT_TEST_API_KEY ?? 'none')\n`
@@ -78,11 +91,18 @@ describe.runIf(process.platform === 'linux')('exec and the sandbox', () => {
   })
 
   it('asks before running a command outside the sandbox, then runs it on the host', async () => {
-    const error = await h.call('exec', { command: 'ls', outside_sandbox: true, description: 'needs the network' }).catch((e: unknown) => e)
-    if (!(error instanceof CommandPermissionRequiredError)) throw new Error(`ran without asking: ${JSON.stringify(error)}`)
+    const error = await h
+      .call('exec', { command: 'ls', outside_sandbox: true, description: 'needs the network' })
+      .catch((e: unknown) => e)
+    if (!(error instanceof CommandPermissionRequiredError))
+      throw new Error(`ran without asking: ${JSON.stringify(error)}`)
     expect(error.request.reasonCodes?.[0]).toEqual({ code: 'outside_sandbox' })
     h.gate.decide(error.request, 'once')
-    const result = await h.call('exec', { command: 'ls', outside_sandbox: true, description: 'needs the network' })
+    const result = await h.call('exec', {
+      command: 'ls',
+      outside_sandbox: true,
+      description: 'needs the network'
+    })
     expect(data(result)).toMatchObject({ sandboxed: false, exitCode: 0 })
   })
 

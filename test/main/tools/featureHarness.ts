@@ -29,11 +29,16 @@ export function createFeatureHarness(options: { session?: CreateSessionInput } =
   const dataDir = join(root, 'data')
   const workspace = join(root, 'ws')
   const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
-  const newSession = (input: CreateSessionInput = {}) => presenters.sessions.create({ workspaceDir: workspace, ...options.session, ...input }).id
+  const newSession = (input: CreateSessionInput = {}) =>
+    presenters.sessions.create({ workspaceDir: workspace, ...options.session, ...input }).id
   const sessionId = newSession()
   const ctxFor = (id: string): ToolSessionContext => {
     const session = presenters.sessions.require(id)
-    return { sessionId: id, workspaceDir: session.workspaceDir ?? workspace, permissionMode: session.permissionMode }
+    return {
+      sessionId: id,
+      workspaceDir: session.workspaceDir ?? workspace,
+      permissionMode: session.permissionMode
+    }
   }
   const harness: FeatureHarness = {
     presenters,
@@ -42,7 +47,11 @@ export function createFeatureHarness(options: { session?: CreateSessionInput } =
     sessionId,
     ctx: () => ctxFor(sessionId),
     async call(name, args, id = sessionId) {
-      const call: MCPToolCall = { id: `call_${++counter}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }
+      const call: MCPToolCall = {
+        id: `call_${++counter}`,
+        name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args)
+      }
       // Like the loop: the tool list is fetched for the session before its calls run.
       await presenters.tools.getAllToolDefinitions(ctxFor(id))
       return presenters.tools.callTool(call, ctxFor(id))

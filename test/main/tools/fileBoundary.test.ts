@@ -1,15 +1,34 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { FilePermissionRequiredError } from '../../../src/main/presenter/permission'
 import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
 import { FilePermissionService } from '../../../src/main/presenter/permission/filePermissionService'
-import { ToolError, type AgentTool, type ToolContext } from '../../../src/main/presenter/toolPresenter/agentTools/defineTool'
+import {
+  ToolError,
+  type AgentTool,
+  type ToolContext
+} from '../../../src/main/presenter/toolPresenter/agentTools/defineTool'
 import fg from 'fast-glob'
-import { globIgnores, offLimitsPatterns } from '../../../src/main/presenter/toolPresenter/agentTools/offLimits'
+import {
+  globIgnores,
+  offLimitsPatterns
+} from '../../../src/main/presenter/toolPresenter/agentTools/offLimits'
 import { ripgrepArgs } from '../../../src/main/presenter/toolPresenter/agentTools/grep'
-import { resolveBundledRipgrep, runRipgrep } from '../../../src/main/presenter/toolPresenter/agentTools/ripgrep'
+import {
+  resolveBundledRipgrep,
+  runRipgrep
+} from '../../../src/main/presenter/toolPresenter/agentTools/ripgrep'
 import { openVerified } from '../../../src/main/presenter/toolPresenter/agentTools/safeFile'
 import { TEST_SECRET, createHarness, type Harness } from './helpers'
 
@@ -43,10 +62,24 @@ describe('dangling symlinks', () => {
   it('asks before writing a protected entry and writes it once allowed', async () => {
     h = createHarness()
     put(join(h.workspace, '.git', 'config'), '[core]\n')
-    const error = await h.call('edit', { path: '.git/config', old_string: '[core]', new_string: '[core]\n\tfsmonitor = evil' }).catch((e) => e)
-    expect(error.request).toMatchObject({ type: 'write', risk: 'high', reasonCodes: [{ code: 'protected_path' }] })
+    const error = await h
+      .call('edit', { path: '.git/config', old_string: '[core]', new_string: '[core]\n\tfsmonitor = evil' })
+      .catch((e) => e)
+    expect(error.request).toMatchObject({
+      type: 'write',
+      risk: 'high',
+      reasonCodes: [{ code: 'protected_path' }]
+    })
     h.gate.decide(error.request, 'once')
-    expect((await h.call('edit', { path: '.git/config', old_string: '[core]', new_string: '[core]\n\tbare = false' })).rawData.isError).toBe(false)
+    expect(
+      (
+        await h.call('edit', {
+          path: '.git/config',
+          old_string: '[core]',
+          new_string: '[core]\n\tbare = false'
+        })
+      ).rawData.isError
+    ).toBe(false)
     expect(readFileSync(join(h.workspace, '.git', 'config'), 'utf8')).toContain('bare = false')
   })
 
@@ -57,7 +90,10 @@ describe('dangling symlinks', () => {
     expect(error.request).toMatchObject({ risk: 'high', reasonCodes: [{ code: 'unresolvable_path' }] })
     h.gate.decide(error.request, 'once')
     const result = await h.call('write', { path: 'loop', content: 'x' })
-    expect(result.rawData.toolResult.error).toMatchObject({ code: 'unresolvable_path', message: expect.stringContaining('ELOOP') })
+    expect(result.rawData.toolResult.error).toMatchObject({
+      code: 'unresolvable_path',
+      message: expect.stringContaining('ELOOP')
+    })
   })
 })
 
@@ -111,7 +147,9 @@ describe('a link swapped in after the permission check', () => {
   it('is refused for a new file whose name became a dangling link to outside', async () => {
     h = createHarness()
     const outside = join(h.root, 'created-outside.txt')
-    const error = await checkSwapRun('write', { path: 'new.txt', content: 'x' }, () => symlinkSync(outside, join(h.workspace, 'new.txt')))
+    const error = await checkSwapRun('write', { path: 'new.txt', content: 'x' }, () =>
+      symlinkSync(outside, join(h.workspace, 'new.txt'))
+    )
     expect(error).toMatchObject({ code: 'path_changed' })
     expect(existsSync(outside)).toBe(false)
   })
@@ -120,7 +158,9 @@ describe('a link swapped in after the permission check', () => {
     h = createHarness()
     put(join(h.root, 'elsewhere', 'f.txt'), 'original')
     put(join(h.workspace, 'dir', 'f.txt'), 'original')
-    const error = await checkSwapRun('write', { path: 'dir/f.txt', content: 'pwned' }, () => swapForLink(join(h.workspace, 'dir'), join(h.root, 'elsewhere')))
+    const error = await checkSwapRun('write', { path: 'dir/f.txt', content: 'pwned' }, () =>
+      swapForLink(join(h.workspace, 'dir'), join(h.root, 'elsewhere'))
+    )
     expect(error).toMatchObject({ code: 'path_changed' })
     expect(readFileSync(join(h.root, 'elsewhere', 'f.txt'), 'utf8')).toBe('original')
   })
@@ -129,7 +169,9 @@ describe('a link swapped in after the permission check', () => {
     h = createHarness()
     writeFileSync(join(h.root, 'secret.txt'), 'top secret')
     writeFileSync(join(h.workspace, 'r.txt'), 'harmless')
-    const result = await checkSwapRun('read', { path: 'r.txt' }, () => swapForLink(join(h.workspace, 'r.txt'), join(h.root, 'secret.txt')))
+    const result = await checkSwapRun('read', { path: 'r.txt' }, () =>
+      swapForLink(join(h.workspace, 'r.txt'), join(h.root, 'secret.txt'))
+    )
     expect(result).toBeInstanceOf(ToolError)
     expect(result).toMatchObject({ code: 'path_changed', message: expect.not.stringContaining('top secret') })
   })
@@ -139,8 +181,13 @@ describe('a link swapped in after the permission check', () => {
     writeFileSync(join(h.root, 'approved.txt'), 'a')
     writeFileSync(join(h.root, 'other.txt'), 'b')
     symlinkSync(join(h.root, 'approved.txt'), join(h.workspace, 'l'))
-    const error = await checkSwapRun('write', { path: 'l', content: 'pwned' }, () => swapForLink(join(h.workspace, 'l'), join(h.root, 'other.txt')))
-    expect(error).toMatchObject({ code: 'path_changed', message: expect.stringContaining(join(h.root, 'other.txt')) })
+    const error = await checkSwapRun('write', { path: 'l', content: 'pwned' }, () =>
+      swapForLink(join(h.workspace, 'l'), join(h.root, 'other.txt'))
+    )
+    expect(error).toMatchObject({
+      code: 'path_changed',
+      message: expect.stringContaining(join(h.root, 'other.txt'))
+    })
     expect(readFileSync(join(h.root, 'other.txt'), 'utf8')).toBe('b')
   })
 
@@ -167,7 +214,9 @@ describe('a link swapped in after the permission check', () => {
     swapForLink(join(h.workspace, 'dir'), join(h.root, 'elsewhere'))
     await expect(openVerified(real, 'dir/f.txt', 'update')).rejects.toMatchObject({ code: 'path_changed' })
     // A file created through the swapped folder is removed again.
-    await expect(openVerified(join(h.workspace, 'dir', 'new.txt'), 'dir/new.txt', 'create')).rejects.toMatchObject({ code: 'path_changed' })
+    await expect(
+      openVerified(join(h.workspace, 'dir', 'new.txt'), 'dir/new.txt', 'create')
+    ).rejects.toMatchObject({ code: 'path_changed' })
     expect(existsSync(join(h.root, 'elsewhere', 'new.txt'))).toBe(false)
     expect(readFileSync(join(h.root, 'elsewhere', 'f.txt'), 'utf8')).toBe('original')
   })
@@ -184,7 +233,10 @@ describe('special files', () => {
   it('gives a validation error for a path with a NUL byte', async () => {
     h = createHarness()
     const result = await h.call('read', { path: 'a\0b' })
-    expect(result.rawData.toolResult.error).toEqual({ code: 'invalid_arguments', message: expect.stringContaining('path: not a usable path: contains a NUL byte') })
+    expect(result.rawData.toolResult.error).toEqual({
+      code: 'invalid_arguments',
+      message: expect.stringContaining('path: not a usable path: contains a NUL byte')
+    })
   })
 })
 
@@ -205,10 +257,17 @@ describe('the app data folder inside a workspace that is the home folder', () =>
       const results = [
         await h.call('read', { path: `${data}/secrets.json` }, { permissionMode: mode }),
         await h.call('write', { path: `${data}/secrets.json`, content: '{}' }, { permissionMode: mode }),
-        await h.call('edit', { path: `~/${data}/secrets.json`, old_string: 'sk', new_string: 'x' }, { permissionMode: mode })
+        await h.call(
+          'edit',
+          { path: `~/${data}/secrets.json`, old_string: 'sk', new_string: 'x' },
+          { permissionMode: mode }
+        )
       ]
       for (const result of results) {
-        expect(result.rawData.toolResult.error).toMatchObject({ code: 'secrets_file', message: expect.stringContaining("DeepChat Desk's secrets file; no tool may read or change it") })
+        expect(result.rawData.toolResult.error).toMatchObject({
+          code: 'secrets_file',
+          message: expect.stringContaining("DeepChat Desk's secrets file; no tool may read or change it")
+        })
         expect(h.text(result)).not.toContain(TEST_SECRET)
       }
     }
@@ -237,15 +296,33 @@ describe('the app data folder inside a workspace that is the home folder', () =>
   // Each search has two checks; these prove the first (the walk skips the folder) on its own.
   it('ripgrep itself skips the data folder and the secrets file, even with a glob that would match them', async () => {
     homeHarness()
-    const off = offLimitsPatterns(new FilePermissionService(h.home, { appData: h.appData }).offLimitsBelow(h.home), h.home)
-    const input = { pattern: 'NEEDLE|sk-test', literal: false, case: 'smart' as const, context: 0, max_results: 100, glob: '**/*' }
-    const outcome = await runRipgrep(await resolveBundledRipgrep(), ripgrepArgs(input, h.home, off), h.home, 100)
+    const off = offLimitsPatterns(
+      new FilePermissionService(h.home, { appData: h.appData }).offLimitsBelow(h.home),
+      h.home
+    )
+    const input = {
+      pattern: 'NEEDLE|sk-test',
+      literal: false,
+      case: 'smart' as const,
+      context: 0,
+      max_results: 100,
+      glob: '**/*'
+    }
+    const outcome = await runRipgrep(
+      await resolveBundledRipgrep(),
+      ripgrepArgs(input, h.home, off),
+      h.home,
+      100
+    )
     expect(outcome.matches.map((m) => m.path)).toEqual([join(h.home, 'notes.txt')])
   })
 
   it('the glob walk itself skips the data folder (a name with a space in it)', async () => {
     homeHarness()
-    const off = offLimitsPatterns(new FilePermissionService(h.home, { appData: h.appData }).offLimitsBelow(h.home), h.home)
+    const off = offLimitsPatterns(
+      new FilePermissionService(h.home, { appData: h.appData }).offLimitsBelow(h.home),
+      h.home
+    )
     const walked = await fg('**/*', { cwd: h.home, dot: true, ignore: globIgnores(off, fg.escapePath) })
     expect(walked).toContain('notes.txt')
     expect(walked.filter((f) => f.includes('DeepChat'))).toEqual([])
@@ -254,15 +331,21 @@ describe('the app data folder inside a workspace that is the home folder', () =>
   it("grep may search the session's own spilled output", async () => {
     homeHarness()
     const spill = h.tools.sessionDataDir(h.ctx.sessionId)
-    expect(h.text(await h.call('grep', { pattern: 'NEEDLE', path: spill }))).toContain('NEEDLE in spilled output')
+    expect(h.text(await h.call('grep', { pattern: 'NEEDLE', path: spill }))).toContain(
+      'NEEDLE in spilled output'
+    )
   })
 
   it('glob over the home workspace lists nothing from the data folder', async () => {
     homeHarness()
-    const listed = (await h.call('glob', { pattern: '**/*', max_results: 1000 })).rawData.toolResult.data as { files: string[] }
+    const listed = (await h.call('glob', { pattern: '**/*', max_results: 1000 })).rawData.toolResult.data as {
+      files: string[]
+    }
     expect(listed.files).toContain('notes.txt')
     expect(listed.files.filter((f) => f.includes('DeepChat'))).toEqual([])
-    const fuzzy = (await h.call('glob', { pattern: 'secrets' })).rawData.toolResult.data as { files: string[] }
+    const fuzzy = (await h.call('glob', { pattern: 'secrets' })).rawData.toolResult.data as {
+      files: string[]
+    }
     expect(fuzzy.files).toEqual([])
   })
 
@@ -272,13 +355,20 @@ describe('the app data folder inside a workspace that is the home folder', () =>
     expect(h.text(await h.call('read', { path: spill }))).toContain('NEEDLE in spilled output')
     const scratch = join(h.appData!.scratchRoot, 'chat-1')
     mkdirSync(scratch)
-    expect((await h.call('write', { path: 'draft.md', content: 'hi' }, { workspaceDir: scratch })).rawData.isError).toBe(false)
+    expect(
+      (await h.call('write', { path: 'draft.md', content: 'hi' }, { workspaceDir: scratch })).rawData.isError
+    ).toBe(false)
     expect(readFileSync(join(scratch, 'draft.md'), 'utf8')).toBe('hi')
   })
 
   it('hides results below an off-limits folder or file, and the file temporary copies, and nothing else', () => {
     const off = offLimitsPatterns({ folders: ['/h/data'], files: ['/h/keys.json'] }, '/h')
-    expect(['data/x', 'data', 'keys.json', 'keys.json.tmp'].filter(off.hides)).toEqual(['data/x', 'data', 'keys.json', 'keys.json.tmp'])
+    expect(['data/x', 'data', 'keys.json', 'keys.json.tmp'].filter(off.hides)).toEqual([
+      'data/x',
+      'data',
+      'keys.json',
+      'keys.json.tmp'
+    ])
     expect(['data.txt', 'database/x', 'keys.jsonl', 'src/data/x'].filter(off.hides)).toEqual([])
   })
 })

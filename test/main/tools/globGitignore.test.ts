@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import fg from 'fast-glob'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { GitignoreScope, fileRuleEndings, rulesMatchByName } from '../../../src/main/presenter/toolPresenter/agentTools/gitignoreFilter'
+import {
+  GitignoreScope,
+  fileRuleEndings,
+  rulesMatchByName
+} from '../../../src/main/presenter/toolPresenter/agentTools/gitignoreFilter'
 import { findFiles } from '../../../src/main/presenter/toolPresenter/agentTools/glob'
 import { createHarness, type Harness } from './helpers'
 
@@ -17,8 +21,10 @@ function put(path: string, content = ''): void {
   mkdirSync(dirname(full), { recursive: true })
   writeFileSync(full, content)
 }
-const files = (result: Awaited<ReturnType<Harness['call']>>): string[] => (result.rawData.toolResult.data as { files: string[] }).files
-const glob = async (args: { pattern: string; path?: string; max_results?: number }): Promise<string[]> => files(await h.call('glob', args))
+const files = (result: Awaited<ReturnType<Harness['call']>>): string[] =>
+  (result.rawData.toolResult.data as { files: string[] }).files
+const glob = async (args: { pattern: string; path?: string; max_results?: number }): Promise<string[]> =>
+  files(await h.call('glob', args))
 
 beforeEach(() => {
   h = createHarness()
@@ -159,9 +165,28 @@ describe('glob agrees with git', () => {
     put('src/.gitignore', '*.gen.ts\n!important.gen.ts\n')
     put('src/lib/.gitignore', 'important.gen.ts\n')
     const tree = [
-      'a.log', 'keep.log', 'sub/b.log', 'sub/keep.log', 'build/x.js', 'src/build/y.js', 'root-only.txt', 'src/root-only.txt',
-      'docs/README.md', 'docs/other.md', 'docs/sub/deep.md', 'out/keep/a.ts', 'out/drop/b.ts', 'out/c.ts', 'cache/z.js',
-      'src/cache/q.js', 'src/a.gen.ts', 'src/important.gen.ts', 'src/lib/important.gen.ts', 'src/lib/other.gen.ts', 'src/main.ts', 'README.md'
+      'a.log',
+      'keep.log',
+      'sub/b.log',
+      'sub/keep.log',
+      'build/x.js',
+      'src/build/y.js',
+      'root-only.txt',
+      'src/root-only.txt',
+      'docs/README.md',
+      'docs/other.md',
+      'docs/sub/deep.md',
+      'out/keep/a.ts',
+      'out/drop/b.ts',
+      'out/c.ts',
+      'cache/z.js',
+      'src/cache/q.js',
+      'src/a.gen.ts',
+      'src/important.gen.ts',
+      'src/lib/important.gen.ts',
+      'src/lib/other.gen.ts',
+      'src/main.ts',
+      'README.md'
     ]
     for (const file of tree) put(file)
     execFileSync('git', ['init', '-q'], { cwd: h.workspace })
@@ -177,7 +202,20 @@ describe('glob agrees with git', () => {
 describe('glob ranking', () => {
   it('orders by depth, then by the whole path in plain string order, at any cut', async () => {
     // Folder names chosen so that folder order and whole-path order could disagree ('-' < '/' < '0').
-    const names = ['a/x.md', 'a-b/y.md', 'a0/z.md', 'a/b/c.md', 'a-b/c/d.md', 'A/q.md', 'z.md', 'B.md', 'a/Z.md', 'a/y.md', 'a.b/x.md', 'é/x.md']
+    const names = [
+      'a/x.md',
+      'a-b/y.md',
+      'a0/z.md',
+      'a/b/c.md',
+      'a-b/c/d.md',
+      'A/q.md',
+      'z.md',
+      'B.md',
+      'a/Z.md',
+      'a/y.md',
+      'a.b/x.md',
+      'é/x.md'
+    ]
     for (const name of names) put(name)
     const depth = (p: string): number => p.split('/').length
     const expected = [...names].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))
@@ -195,7 +233,10 @@ describe('glob duplicates', () => {
     const all = ['src/a.ts', 'src/main/b.ts', 'src/main/deep/c.ts']
     expect(await glob({ pattern: '**/*.{ts,ts}' })).toEqual(all)
     expect(await glob({ pattern: '{src,src/main}/**/*.ts' })).toEqual(all)
-    expect(await glob({ pattern: '{src/main,src/main/deep}/*.ts' })).toEqual(['src/main/b.ts', 'src/main/deep/c.ts'])
+    expect(await glob({ pattern: '{src/main,src/main/deep}/*.ts' })).toEqual([
+      'src/main/b.ts',
+      'src/main/deep/c.ts'
+    ])
   })
 })
 
@@ -219,11 +260,20 @@ describe('GitignoreScope', () => {
     write('cache/d.ts')
     const scope = new GitignoreScope(dir, dir, dir)
     const listed: string[] = []
-    const readdir = (path: string, options: object, callback: Parameters<GitignoreScope['readdir']>[2]): void => {
+    const readdir = (
+      path: string,
+      options: object,
+      callback: Parameters<GitignoreScope['readdir']>[2]
+    ): void => {
       listed.push(relative(dir, path).split('\\').join('/'))
       scope.readdir(path, options, callback)
     }
-    const found = await fg('**/*.ts', { cwd: dir, dot: true, onlyFiles: true, fs: { readdir: readdir as unknown as typeof fsReaddir } })
+    const found = await fg('**/*.ts', {
+      cwd: dir,
+      dot: true,
+      onlyFiles: true,
+      fs: { readdir: readdir as unknown as typeof fsReaddir }
+    })
     expect(found.sort()).toEqual(['cache/d.ts', 'pkg/src/c.ts'])
     expect(listed.sort()).toEqual(['', 'cache', 'pkg', 'pkg/src'])
   })
@@ -234,7 +284,9 @@ describe('GitignoreScope', () => {
     write('b.ts')
     const scope = new GitignoreScope(dir, dir, dir)
     const list = (path: string): Promise<unknown[]> =>
-      new Promise((resolve, reject) => scope.readdir(path, (error, entries) => (error ? reject(error) : resolve(entries))))
+      new Promise((resolve, reject) =>
+        scope.readdir(path, (error, entries) => (error ? reject(error) : resolve(entries)))
+      )
     expect((await list(dir)).sort()).toEqual(['.gitignore', 'a.tmp', 'b.ts'])
     expect(scope.keep('', ['a.tmp', 'b.ts'])).toEqual(['b.ts'])
     await expect(list(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' })
@@ -261,7 +313,13 @@ describe('GitignoreScope', () => {
 describe('fileRuleEndings', () => {
   const endings = (text: string): string | null => {
     const table = fileRuleEndings(text)
-    return table && [...table.keys()].filter((code) => table[code]).map((code) => String.fromCharCode(code)).join('')
+    return (
+      table &&
+      [...table.keys()]
+        .filter((code) => table[code])
+        .map((code) => String.fromCharCode(code))
+        .join('')
+    )
   }
 
   it('lists the last characters of rules that can ignore a file, in both cases', () => {
@@ -270,7 +328,8 @@ describe('fileRuleEndings', () => {
   })
 
   it('gives up when a rule does not pin its last character', () => {
-    for (const text of ['*.lo?', 'cache*', 'x[ab]', 'name\\ ', 'tab\t', 'caf\u00e9']) expect(endings(text)).toBeNull()
+    for (const text of ['*.lo?', 'cache*', 'x[ab]', 'name\\ ', 'tab\t', 'caf\u00e9'])
+      expect(endings(text)).toBeNull()
   })
 })
 

@@ -13,7 +13,10 @@ import type { AppDataBoundary } from '../../../src/main/presenter/permission/bou
 import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
 import { ToolPresenter, type ToolSessionContext } from '../../../src/main/presenter/toolPresenter'
 import type { McpServerTool, McpToolSource } from '../../../src/main/presenter/toolPresenter/mcpToolSource'
-import type { AgentToolRuntimePort, FileSnapshot } from '../../../src/main/presenter/toolPresenter/runtimePorts'
+import type {
+  AgentToolRuntimePort,
+  FileSnapshot
+} from '../../../src/main/presenter/toolPresenter/runtimePorts'
 import type { AgentToolManagerOptions } from '../../../src/main/presenter/toolPresenter/agentTools/agentToolManager'
 import { BackgroundProcessManager } from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
 import { Sandbox } from '../../../src/main/presenter/sandbox'
@@ -42,7 +45,9 @@ export const emptyMcp: McpToolSource = {
 }
 
 /** A real MCP client connected in memory to `server`, exposed through the McpToolSource port. */
-export async function connectMcp(servers: { id: string; name: string; server: McpServer }[]): Promise<McpToolSource & { close(): Promise<void> }> {
+export async function connectMcp(
+  servers: { id: string; name: string; server: McpServer }[]
+): Promise<McpToolSource & { close(): Promise<void> }> {
   const clients = new Map<string, Client>()
   for (const { id, server } of servers) {
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair()
@@ -70,8 +75,14 @@ export async function connectMcp(servers: { id: string; name: string; server: Mc
       return all
     },
     async callTool(serverId, toolName, args, options) {
-      const result = await clients.get(serverId)!.callTool({ name: toolName, arguments: args }, undefined, { signal: options?.signal })
-      return { content: result.content as ToolContentItem[], structuredContent: result.structuredContent, isError: result.isError === true }
+      const result = await clients
+        .get(serverId)!
+        .callTool({ name: toolName, arguments: args }, undefined, { signal: options?.signal })
+      return {
+        content: result.content as ToolContentItem[],
+        structuredContent: result.structuredContent,
+        isError: result.isError === true
+      }
     },
     async close() {
       for (const client of clients.values()) await client.close()
@@ -96,7 +107,11 @@ export interface Harness {
   runtime: RecordingRuntime
   tools: ToolPresenter
   ctx: ToolSessionContext
-  call(name: string, args: unknown, extra?: Partial<ToolSessionContext>): ReturnType<ToolPresenter['callTool']>
+  call(
+    name: string,
+    args: unknown,
+    extra?: Partial<ToolSessionContext>
+  ): ReturnType<ToolPresenter['callTool']>
   text(result: Awaited<ReturnType<ToolPresenter['callTool']>>): string
   close(): Promise<void>
 }
@@ -121,7 +136,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   const workspace = join(root, 'ws')
   const home = join(root, 'home')
   // Not a hidden folder (as on macOS), so searches skip it only because the tools make them.
-  const dataDir = options.appData ? join(home, 'Library', 'Application Support', 'DeepChat') : join(root, 'data')
+  const dataDir = options.appData
+    ? join(home, 'Library', 'Application Support', 'DeepChat')
+    : join(root, 'data')
   const dataRoot = join(dataDir, 'sessions')
   mkdirSync(workspace, { recursive: true })
   mkdirSync(home, { recursive: true })
@@ -141,7 +158,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     agentTools: options.agentTools,
     mcpAutoApprove: options.mcpAutoApprove
   })
-  const ctx: ToolSessionContext = { sessionId: 'session-1', workspaceDir: workspace, permissionMode: 'default' }
+  const ctx: ToolSessionContext = {
+    sessionId: 'session-1',
+    workspaceDir: workspace,
+    permissionMode: 'default'
+  }
   return {
     root,
     workspace,
@@ -155,7 +176,11 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     tools,
     ctx,
     call(name, args, extra = {}) {
-      const call: MCPToolCall = { id: `call_${++callCounter}`, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }
+      const call: MCPToolCall = {
+        id: `call_${++callCounter}`,
+        name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args)
+      }
       return tools.callTool(call, { ...ctx, ...extra })
     },
     text(result) {

@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { callsReply, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { ONE_PIXEL_PNG, startFakeImageApi, type FakeImageApi } from '../../fixtures/llm/fakeImages'
-import { IMAGE_GENERATION_KEY, ImageGenerationSetting } from '../../../src/main/presenter/agentRuntimePresenter/featurePorts'
+import {
+  IMAGE_GENERATION_KEY,
+  ImageGenerationSetting
+} from '../../../src/main/presenter/agentRuntimePresenter/featurePorts'
 
 const harness = useLoopHarness()
 let api: FakeImageApi | undefined
@@ -15,7 +18,10 @@ afterEach(async () => {
 describe('image_generate in a turn', () => {
   it('the image becomes an image block after the tool block, with the saved file', async () => {
     api = await startFakeImageApi()
-    const h = await harness([callsReply(toolCall('img1', 'image_generate', { prompt: 'a blue whale' })), textReply('Here is your whale.')])
+    const h = await harness([
+      callsReply(toolCall('img1', 'image_generate', { prompt: 'a blue whale' })),
+      textReply('Here is your whale.')
+    ])
     await h.presenters.llmProviders.addProvider({
       id: 'images',
       kind: 'openai',
@@ -24,7 +30,9 @@ describe('image_generate in a turn', () => {
       apiKey: 'sk-test-0123456789abcd',
       models: [{ id: 'gpt-image-1', name: 'GPT Image' }]
     })
-    h.presenters.config.setDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model: { providerId: 'images', modelId: 'gpt-image-1' } })
+    h.presenters.config.setDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, {
+      model: { providerId: 'images', modelId: 'gpt-image-1' }
+    })
     const { sessionId, assistantMessageId } = await h.send('draw a whale')
     await h.idle(sessionId)
 

@@ -30,12 +30,17 @@ afterEach(async () => {
   await h.close()
 })
 
-const files = (result: Awaited<ReturnType<Harness['call']>>): string[] => (result.rawData.toolResult.data as { files: string[] }).files
+const files = (result: Awaited<ReturnType<Harness['call']>>): string[] =>
+  (result.rawData.toolResult.data as { files: string[] }).files
 
 describe('glob', () => {
   it('matches glob patterns, skipping .gitignore (root and nested), node_modules and .git', async () => {
     const result = await h.call('glob', { pattern: '**/*.ts' })
-    expect(files(result).sort()).toEqual(['src/deep/nested/visible.ts', 'src/main/tool.ts', 'src/stores/chatStore.ts'])
+    expect(files(result).sort()).toEqual([
+      'src/deep/nested/visible.ts',
+      'src/main/tool.ts',
+      'src/stores/chatStore.ts'
+    ])
     expect(files(await h.call('glob', { pattern: '**/*.js' }))).toEqual([])
     expect(files(await h.call('glob', { pattern: '*.log' }))).toEqual([])
   })
@@ -45,7 +50,11 @@ describe('glob', () => {
     put('.gitignore', 'dist/\n*.log\n*.vue\n')
     expect(files(await h.call('glob', { pattern: '**/*.vue' }))).toEqual([])
     put('src/components/.gitignore', '!keep.vue\n')
-    expect(files(await h.call('glob', { pattern: '**/*.ts' })).sort()).toEqual(['src/deep/nested/visible.ts', 'src/main/tool.ts', 'src/stores/chatStore.ts'])
+    expect(files(await h.call('glob', { pattern: '**/*.ts' })).sort()).toEqual([
+      'src/deep/nested/visible.ts',
+      'src/main/tool.ts',
+      'src/stores/chatStore.ts'
+    ])
   })
 
   it('ranks shallower paths first and respects max_results', async () => {
@@ -73,41 +82,73 @@ describe('glob', () => {
   })
 
   it('rejects patterns that climb out and asks for folders outside the workspace', async () => {
-    expect((await h.call('glob', { pattern: '../**/*.ts' })).rawData.toolResult.error?.code).toBe('invalid_pattern')
-    await expect(h.call('glob', { pattern: '*', path: h.root })).rejects.toBeInstanceOf(FilePermissionRequiredError)
-    expect((await h.call('glob', { pattern: '*', path: 'missing-dir' })).rawData.toolResult.error?.code).toBe('not_found')
+    expect((await h.call('glob', { pattern: '../**/*.ts' })).rawData.toolResult.error?.code).toBe(
+      'invalid_pattern'
+    )
+    await expect(h.call('glob', { pattern: '*', path: h.root })).rejects.toBeInstanceOf(
+      FilePermissionRequiredError
+    )
+    expect((await h.call('glob', { pattern: '*', path: 'missing-dir' })).rawData.toolResult.error?.code).toBe(
+      'not_found'
+    )
   })
 
   it('says when path is a file, not a folder', async () => {
-    expect((await h.call('glob', { pattern: '*', path: 'README.md' })).rawData.toolResult.error?.code).toBe('not_a_directory')
+    expect((await h.call('glob', { pattern: '*', path: 'README.md' })).rawData.toolResult.error?.code).toBe(
+      'not_a_directory'
+    )
   })
 
   it('scores file-name matches above folder-name matches', () => {
-    expect(fuzzyPathScore('src/stores/chatStore.ts', 'store')!).toBeGreaterThan(fuzzyPathScore('src/stores/index.ts', 'store')!)
+    expect(fuzzyPathScore('src/stores/chatStore.ts', 'store')!).toBeGreaterThan(
+      fuzzyPathScore('src/stores/index.ts', 'store')!
+    )
     expect(fuzzyPathScore('a/b.ts', 'xyz')).toBeNull()
   })
 })
 
 describe('grep', () => {
   const matches = (result: Awaited<ReturnType<Harness['call']>>) =>
-    (result.rawData.toolResult.data as { matches: { path: string; line: number; text: string; before: unknown[]; after: unknown[] }[] }).matches
+    (
+      result.rawData.toolResult.data as {
+        matches: { path: string; line: number; text: string; before: unknown[]; after: unknown[] }[]
+      }
+    ).matches
 
   it('finds matches with real ripgrep, honouring .gitignore and skipping node_modules', async () => {
     const result = await h.call('grep', { pattern: 'TODO' })
-    expect(matches(result).map((m) => m.path).sort()).toEqual(['src/components/ChatInput.vue', 'src/stores/chatStore.ts'])
+    expect(
+      matches(result)
+        .map((m) => m.path)
+        .sort()
+    ).toEqual(['src/components/ChatInput.vue', 'src/stores/chatStore.ts'])
     expect(h.text(result)).toContain('src/stores/chatStore.ts\n2: // TODO: fix')
   })
 
   it('supports regex, literal mode and the case options', async () => {
-    expect(matches(await h.call('grep', { pattern: 'f(o)+\\b', path: 'src/main' })).map((m) => m.line)).toEqual([1, 2, 3])
-    expect(matches(await h.call('grep', { pattern: 'foo', case: 'sensitive', path: 'src/main' })).map((m) => m.line)).toEqual([2])
-    expect(matches(await h.call('grep', { pattern: 'FOO', path: 'src/main' })).map((m) => m.line)).toEqual([3])
-    expect(matches(await h.call('grep', { pattern: 'FOO', case: 'insensitive', path: 'src/main' })).map((m) => m.line)).toEqual([1, 2, 3])
+    expect(
+      matches(await h.call('grep', { pattern: 'f(o)+\\b', path: 'src/main' })).map((m) => m.line)
+    ).toEqual([1, 2, 3])
+    expect(
+      matches(await h.call('grep', { pattern: 'foo', case: 'sensitive', path: 'src/main' })).map(
+        (m) => m.line
+      )
+    ).toEqual([2])
+    expect(matches(await h.call('grep', { pattern: 'FOO', path: 'src/main' })).map((m) => m.line)).toEqual([
+      3
+    ])
+    expect(
+      matches(await h.call('grep', { pattern: 'FOO', case: 'insensitive', path: 'src/main' })).map(
+        (m) => m.line
+      )
+    ).toEqual([1, 2, 3])
     expect(matches(await h.call('grep', { pattern: 'Foo()', literal: true })).map((m) => m.line)).toEqual([1])
   })
 
   it('adds context lines', async () => {
-    const [match] = matches(await h.call('grep', { pattern: 'const foo', case: 'sensitive', path: 'src/main', context: 1 }))
+    const [match] = matches(
+      await h.call('grep', { pattern: 'const foo', case: 'sensitive', path: 'src/main', context: 1 })
+    )
     expect(match.before).toEqual([{ line: 1, text: 'function Foo() {}' }])
     expect(match.after).toEqual([{ line: 3, text: 'const FOO = 2' }])
   })
@@ -122,8 +163,12 @@ describe('grep', () => {
   })
 
   it('filters by glob and file type and scopes by path', async () => {
-    expect(matches(await h.call('grep', { pattern: 'TODO', glob: '*.vue' })).map((m) => m.path)).toEqual(['src/components/ChatInput.vue'])
-    expect(matches(await h.call('grep', { pattern: 'TODO', type: 'ts' })).map((m) => m.path)).toEqual(['src/stores/chatStore.ts'])
+    expect(matches(await h.call('grep', { pattern: 'TODO', glob: '*.vue' })).map((m) => m.path)).toEqual([
+      'src/components/ChatInput.vue'
+    ])
+    expect(matches(await h.call('grep', { pattern: 'TODO', type: 'ts' })).map((m) => m.path)).toEqual([
+      'src/stores/chatStore.ts'
+    ])
     expect(matches(await h.call('grep', { pattern: 'TODO', path: 'src/components' }))).toHaveLength(1)
   })
 
@@ -137,20 +182,31 @@ describe('grep', () => {
 
   it('says when nothing matches and reports a bad regex clearly', async () => {
     const none = await h.call('grep', { pattern: 'no-such-text-anywhere' })
-    expect(none.rawData.toolResult).toMatchObject({ ok: true, summary: 'No matches for no-such-text-anywhere' })
+    expect(none.rawData.toolResult).toMatchObject({
+      ok: true,
+      summary: 'No matches for no-such-text-anywhere'
+    })
     const bad = await h.call('grep', { pattern: 'a(b' })
-    expect(bad.rawData.toolResult.error).toMatchObject({ code: 'grep_failed', message: expect.stringMatching(/regex/i) })
+    expect(bad.rawData.toolResult.error).toMatchObject({
+      code: 'grep_failed',
+      message: expect.stringMatching(/regex/i)
+    })
   })
 
   it('reports a missing search path', async () => {
-    expect((await h.call('grep', { pattern: 'x', path: 'nowhere' })).rawData.toolResult.error?.code).toBe('not_found')
+    expect((await h.call('grep', { pattern: 'x', path: 'nowhere' })).rawData.toolResult.error?.code).toBe(
+      'not_found'
+    )
   })
 
   it('fails clearly when the ripgrep binary is missing', async () => {
     const broken = createHarness({ agentTools: { resolveRipgrep: async () => join(h.root, 'no', 'rg') } })
     try {
       const result = await broken.call('grep', { pattern: 'x' })
-      expect(result.rawData.toolResult.error).toMatchObject({ code: 'ripgrep_missing', message: expect.stringContaining('ripgrep binary could not be found') })
+      expect(result.rawData.toolResult.error).toMatchObject({
+        code: 'ripgrep_missing',
+        message: expect.stringContaining('ripgrep binary could not be found')
+      })
     } finally {
       await broken.close()
     }

@@ -23,7 +23,9 @@ describe('spilled command output', () => {
     expect(Buffer.byteLength(log)).toBeLessThanOrEqual(cap)
     const [note, ...rest] = log.split('\n')
     const kept = rest.join('\n')
-    const dropped = Number(/^\[… (\d+) bytes of earlier output dropped: this log keeps only the last 16 KB\]$/.exec(note)?.[1])
+    const dropped = Number(
+      /^\[… (\d+) bytes of earlier output dropped: this log keeps only the last 16 KB\]$/.exec(note)?.[1]
+    )
     expect(dropped + kept.length).toBe(expected.length)
     expect(kept).toBe(expected.slice(dropped))
     expect(kept.endsWith('line 005999\n')).toBe(true)
@@ -32,9 +34,17 @@ describe('spilled command output', () => {
   it('keeps the whole output when it stays under the cap', async () => {
     const logDir = tempDir()
     const manager = new BackgroundProcessManager()
-    const started = await manager.start({ sessionId: 's', command: 'seq 1 5000', cwd: logDir, logDir, keepStdin: false })
+    const started = await manager.start({
+      sessionId: 's',
+      command: 'seq 1 5000',
+      cwd: logDir,
+      logDir,
+      keepStdin: false
+    })
     await manager.waitForExitOrYield('s', started.processId, 30_000)
     const info = manager.info('s', started.processId)
-    expect(readFileSync(info.logFile!, 'utf8')).toBe(Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join(''))
+    expect(readFileSync(info.logFile!, 'utf8')).toBe(
+      Array.from({ length: 5000 }, (_, i) => `${i + 1}\n`).join('')
+    )
   })
 })

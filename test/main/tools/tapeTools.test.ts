@@ -83,20 +83,33 @@ describe('tape tools', () => {
     h.presenters.tape.appendAnchor(session, 'handoff/first', { summary: 'one' })
     expect((await h.call('tape_anchors', {}, session)).rawData.toolResult.error?.code).toBe('unknown_tool')
     await h.call('skill_view', { name: 'deepchat-settings' }, session)
-    expect((await h.call('deepchat_settings_set_tools', { enable: ['tape_info', 'tape_anchors'] }, session)).rawData.isError).toBe(false)
+    expect(
+      (await h.call('deepchat_settings_set_tools', { enable: ['tape_info', 'tape_anchors'] }, session))
+        .rawData.isError
+    ).toBe(false)
     const anchors = h.json(await h.call('tape_anchors', { limit: 5 }, session))
     expect(anchors.map((a: { name: string }) => a.name)).toEqual(['session/start', 'handoff/first'])
     const info = h.json(await h.call('tape_info', {}, session))
     expect(info).toMatchObject({ tapeId: session, anchors: 2, lastAnchor: { name: 'handoff/first' } })
-    expect((await h.call('tape_anchors', { limit: 51 }, session)).rawData.toolResult.error?.code).toBe('invalid_arguments')
+    expect((await h.call('tape_anchors', { limit: 51 }, session)).rawData.toolResult.error?.code).toBe(
+      'invalid_arguments'
+    )
     // Runtime-only: the app runs it; the next context starts after the anchor.
-    const ran = await h.presenters.tools.runRuntimeTool('tape_handoff', { name: 'checkpoint', summary: 'We chose plan B.' }, h.ctx())
+    const ran = await h.presenters.tools.runRuntimeTool(
+      'tape_handoff',
+      { name: 'checkpoint', summary: 'We chose plan B.' },
+      h.ctx()
+    )
     expect(ran).toMatchObject({ ok: true, data: { name: 'handoff/checkpoint' } })
     const anchor = h.presenters.tape.entry(h.sessionId, (ran.data as { entryId: number }).entryId)!
     expect(anchor).toMatchObject({ kind: 'anchor', name: 'handoff/checkpoint' })
     expect(JSON.stringify(anchor.payload)).toContain('We chose plan B.')
-    await expect(h.presenters.tools.runRuntimeTool('tape_handoff', { name: 'x', extra: 1 }, h.ctx())).rejects.toMatchObject({ code: 'invalid_input' })
-    await expect(h.presenters.tools.runRuntimeTool('tape_search', { query: 'x' }, h.ctx())).rejects.toMatchObject({ code: 'not_found' })
+    await expect(
+      h.presenters.tools.runRuntimeTool('tape_handoff', { name: 'x', extra: 1 }, h.ctx())
+    ).rejects.toMatchObject({ code: 'invalid_input' })
+    await expect(
+      h.presenters.tools.runRuntimeTool('tape_search', { query: 'x' }, h.ctx())
+    ).rejects.toMatchObject({ code: 'not_found' })
     const manager = h.presenters.tools.agentTools
     const handoff = manager.get('tape_handoff')!
     expect(handoff.exposure).toBe('runtime')

@@ -12,7 +12,11 @@ function block(data: Record<string, unknown>): MessageBlock {
 }
 
 function mountImage(data: Record<string, unknown>) {
-  return mount(ImageBlock, { props: { block: block(data) }, global: { plugins: [createAppI18n('en-US')] }, attachTo: document.body })
+  return mount(ImageBlock, {
+    props: { block: block(data) },
+    global: { plugins: [createAppI18n('en-US')] },
+    attachTo: document.body
+  })
 }
 
 describe('ImageBlock', () => {
@@ -34,7 +38,9 @@ describe('ImageBlock', () => {
     const viewer = document.querySelector('[data-testid="image-viewer"]')
     expect(viewer?.getAttribute('role')).toBe('dialog')
     expect(viewer?.getAttribute('aria-modal')).toBe('true')
-    expect(document.getElementById(viewer!.getAttribute('aria-labelledby')!)?.textContent).toBe('Image from the model')
+    expect(document.getElementById(viewer!.getAttribute('aria-labelledby')!)?.textContent).toBe(
+      'Image from the model'
+    )
     expect(viewer?.querySelector('img')?.getAttribute('src')).toBe(`data:image/png;base64,${PNG}`)
 
     document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }))
@@ -45,7 +51,11 @@ describe('ImageBlock', () => {
   })
 
   it('renders nothing for data that is not an image', () => {
-    for (const data of [{ mimeType: 'text/html', data: PNG }, { mimeType: 'image/png' }, { mimeType: 'image/png"><script>', data: PNG }]) {
+    for (const data of [
+      { mimeType: 'text/html', data: PNG },
+      { mimeType: 'image/png' },
+      { mimeType: 'image/png"><script>', data: PNG }
+    ]) {
       const wrapper = mountImage(data)
       expect(wrapper.find('img').exists()).toBe(false)
       wrapper.unmount()

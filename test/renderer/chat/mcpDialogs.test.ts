@@ -31,8 +31,18 @@ function textOf(result: { content: ReadonlyArray<{ type: string }> }): string {
 async function setup() {
   bridge = useRealBridge()
   setActivePinia(createPinia())
-  const wrapper = mount(McpRequestsHost, { global: { plugins: [createAppI18n('en-US')] }, attachTo: document.body })
-  await bridge.presenters.mcp.addServer({ id: 't', name: 'Test server', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+  const wrapper = mount(McpRequestsHost, {
+    global: { plugins: [createAppI18n('en-US')] },
+    attachTo: document.body
+  })
+  await bridge.presenters.mcp.addServer({
+    id: 't',
+    name: 'Test server',
+    type: 'stdio',
+    command: process.execPath,
+    args: [TEST_SERVER],
+    enabled: false
+  })
   await bridge.presenters.mcp.startServer('t')
   return wrapper
 }
@@ -51,7 +61,10 @@ describe('MCP elicitation dialog', () => {
     expect(wrapper.get('[data-testid="elicitation-dialog"] [role="alert"]').text()).toBe('Required.')
     await wrapper.get('[data-testid="param-name"]').setValue('Ada')
     await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
-    expect(JSON.parse(textOf(await call))).toEqual({ action: 'accept', content: { name: 'Ada', color: 'blue', age: 30 } })
+    expect(JSON.parse(textOf(await call))).toEqual({
+      action: 'accept',
+      content: { name: 'Ada', color: 'blue', age: 30 }
+    })
     await until(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
     wrapper.unmount()
   }, 30_000)
@@ -96,8 +109,18 @@ describe('MCP sampling approval', () => {
   it('approves with the model picked in the dialog', async () => {
     const wrapper = await setup()
     const { llmProviders } = bridge!.presenters
-    for (const [id, model] of [['first', 'model-a'], ['second', 'model-b']]) {
-      await llmProviders.addProvider({ id, kind: 'openai', name: id, baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-test-0123456789abcd', models: [{ id: model, name: model }] })
+    for (const [id, model] of [
+      ['first', 'model-a'],
+      ['second', 'model-b']
+    ]) {
+      await llmProviders.addProvider({
+        id,
+        kind: 'openai',
+        name: id,
+        baseUrl: 'http://127.0.0.1:9/v1',
+        apiKey: 'sk-test-0123456789abcd',
+        models: [{ id: model, name: model }]
+      })
     }
     // The dialog's answer is recorded on its way in and refused, so no model runs here (the
     // provider's fetch cannot run in this DOM environment); test/main/mcp/sampling.test.ts runs an

@@ -11,8 +11,18 @@ function block(id: string, kind: MessageBlock['kind'], text: string): MessageBlo
 
 function message(role: 'user' | 'assistant', blocks: MessageBlock[], text?: string): ChatMessageView {
   return {
-    id: `m-${role}`, sessionId: 's', orderSeq: 1, role, status: 'sent', content: text === undefined ? null : { text }, blocks,
-    metadata: { usage: { inputTokens: 12, outputTokens: 34 } }, tapeEntryId: null, createdAt: 1, updatedAt: 1, stream: null
+    id: `m-${role}`,
+    sessionId: 's',
+    orderSeq: 1,
+    role,
+    status: 'sent',
+    content: text === undefined ? null : { text },
+    blocks,
+    metadata: { usage: { inputTokens: 12, outputTokens: 34 } },
+    tapeEntryId: null,
+    createdAt: 1,
+    updatedAt: 1,
+    stream: null
   } as ChatMessageView
 }
 
@@ -20,7 +30,12 @@ const plugins = { global: { plugins: [createAppI18n('en-US')] } }
 
 describe('copying a message', () => {
   it("copies an answer's text blocks only (no reasoning, no tool output) and says so", async () => {
-    const answer = message('assistant', [block('r', 'reasoning_content', 'secret thoughts'), block('a', 'content', 'First part.'), block('t', 'tool_call', 'tool noise'), block('b', 'content', 'Second part.')])
+    const answer = message('assistant', [
+      block('r', 'reasoning_content', 'secret thoughts'),
+      block('a', 'content', 'First part.'),
+      block('t', 'tool_call', 'tool noise'),
+      block('b', 'content', 'Second part.')
+    ])
     const wrapper = mount(MessageToolbar, { props: { message: answer, busy: false }, ...plugins })
     expect(wrapper.get('[data-testid="message-usage"]').text()).toBe('12 in · 34 out tokens')
     await wrapper.get('[data-testid="message-copy"]').trigger('click')
@@ -30,7 +45,10 @@ describe('copying a message', () => {
   })
 
   it("copies the user's own text", async () => {
-    const wrapper = mount(UserMessage, { props: { message: message('user', [], 'What is  2+2?\nThanks'), busy: false }, ...plugins })
+    const wrapper = mount(UserMessage, {
+      props: { message: message('user', [], 'What is  2+2?\nThanks'), busy: false },
+      ...plugins
+    })
     await wrapper.get('[data-testid="user-copy"]').trigger('click')
     await flushPromises()
     expect(await navigator.clipboard.readText()).toBe('What is  2+2?\nThanks')

@@ -15,17 +15,23 @@ function mountLane(running: boolean, locale: 'en-US' | 'zh-CN' = 'en-US') {
 describe('QueueLane', () => {
   it('lists queued messages and cancels one by its id', async () => {
     const wrapper = mountLane(true)
-    expect(wrapper.findAll('li').map((li) => li.text())).toEqual([expect.stringContaining('also check the tests'), expect.stringContaining('then summarise')])
+    expect(wrapper.findAll('li').map((li) => li.text())).toEqual([
+      expect.stringContaining('also check the tests'),
+      expect.stringContaining('then summarise')
+    ])
     await wrapper.findAll('button')[1].trigger('click')
     expect(wrapper.emitted('cancel')).toEqual([['q2']])
   })
 
   it('says queued input goes out with the next message only when no reply is running', () => {
     expect(mountLane(true).find('[data-testid="queue-with-next"]').exists()).toBe(false)
-    expect(mountLane(false).findAll('[data-testid="queue-with-next"]').map((s) => s.text())).toEqual([
-      'Goes out with your next message',
-      'Goes out with your next message'
-    ])
-    expect(mountLane(false, 'zh-CN').get('[data-testid="queue-with-next"]').text()).toBe('将随你的下一条消息一起发送')
+    expect(
+      mountLane(false)
+        .findAll('[data-testid="queue-with-next"]')
+        .map((s) => s.text())
+    ).toEqual(['Goes out with your next message', 'Goes out with your next message'])
+    expect(mountLane(false, 'zh-CN').get('[data-testid="queue-with-next"]').text()).toBe(
+      '将随你的下一条消息一起发送'
+    )
   })
 })

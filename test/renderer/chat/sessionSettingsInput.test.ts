@@ -37,7 +37,12 @@ async function openExistingChat() {
   })
   const workspace = mkdtempSync(join(tmpdir(), 'chat-ws-'))
   cleanup.push(() => rmSync(workspace, { recursive: true, force: true }))
-  const session = presenters.sessions.create({ title: 'Existing', providerId: 'p', modelId: 'alpha', workspaceDir: workspace })
+  const session = presenters.sessions.create({
+    title: 'Existing',
+    providerId: 'p',
+    modelId: 'alpha',
+    workspaceDir: workspace
+  })
   const pinia = createPinia()
   setActivePinia(pinia)
   const chat = useChatStore()
@@ -50,13 +55,20 @@ async function openExistingChat() {
       blocked: false,
       locked: true,
       providers,
-      options: { providerId: 'p', modelId: 'alpha', permissionMode: 'default' as const, workspaceDir: workspace }
+      options: {
+        providerId: 'p',
+        modelId: 'alpha',
+        permissionMode: 'default' as const,
+        workspaceDir: workspace
+      }
     },
     global: { plugins: [pinia, createAppI18n('en-US')] },
     attachTo: document.body
   })
   cleanup.push(() => wrapper.unmount())
-  await eventually(() => expect((wrapper.get('[data-testid="model-picker"]').element as HTMLSelectElement).disabled).toBe(false))
+  await eventually(() =>
+    expect((wrapper.get('[data-testid="model-picker"]').element as HTMLSelectElement).disabled).toBe(false)
+  )
   return { wrapper, presenters, sessionId: session.id, workspace }
 }
 
@@ -97,7 +109,11 @@ describe('chat input on an existing chat', () => {
     const field = wrapper.get('[data-testid="workspace-input"]')
     await field.setValue(join(workspace, 'missing'))
     await field.trigger('change')
-    await eventually(() => expect(wrapper.get('[data-testid="settings-error"]').text()).toContain('absolute path of an existing folder'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="settings-error"]').text()).toContain(
+        'absolute path of an existing folder'
+      )
+    )
     expect(presenters.sessions.require(sessionId).workspaceDir).toBe(workspace)
 
     const other = mkdtempSync(join(tmpdir(), 'chat-ws2-'))
@@ -108,28 +124,45 @@ describe('chat input on an existing chat', () => {
     expect(wrapper.find('[data-testid="settings-error"]').exists()).toBe(false)
   })
 
-  it("switches a built-in tool off for this chat only, grouped in the popover", async () => {
+  it('switches a built-in tool off for this chat only, grouped in the popover', async () => {
     const { wrapper, presenters, sessionId } = await openExistingChat()
     await wrapper.get('[data-testid="tools-button"]').trigger('click')
-    await eventually(() => expect(wrapper.get('[data-testid="tools-popover"]').attributes('data-scope')).toBe('session'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="tools-popover"]').attributes('data-scope')).toBe('session')
+    )
     expect(wrapper.get('[data-testid="tool-group-agent-filesystem"]').text()).toContain('Files and commands')
     const write = wrapper.get('[data-testid="tool-toggle-write"]')
     expect((write.element as HTMLInputElement).checked).toBe(true)
     await write.setValue(false)
-    await eventually(() => expect(presenters.sessionSettings.get(sessionId).tools.find((t) => t.name === 'write')?.enabled).toBe(false))
+    await eventually(() =>
+      expect(presenters.sessionSettings.get(sessionId).tools.find((t) => t.name === 'write')?.enabled).toBe(
+        false
+      )
+    )
     expect(presenters.config.getSettings().disabledAgentTools).toEqual([])
     // The built-in MCP servers are listed with their state and a switch of their own.
     const servers = presenters.mcp.listServers()
     expect(servers.length).toBeGreaterThan(0)
-    await eventually(() => expect(wrapper.find(`[data-testid="mcp-toggle-${servers[0].id}"]`).exists()).toBe(true))
+    await eventually(() =>
+      expect(wrapper.find(`[data-testid="mcp-toggle-${servers[0].id}"]`).exists()).toBe(true)
+    )
     await wrapper.get(`[data-testid="mcp-toggle-${servers[0].id}"]`).setValue(false)
-    await eventually(() => expect(presenters.sessionSettings.get(sessionId).mcpServers[0].enabled).toBe(false))
+    await eventually(() =>
+      expect(presenters.sessionSettings.get(sessionId).mcpServers[0].enabled).toBe(false)
+    )
     expect(presenters.mcp.getServer(servers[0].id).enabled).toBe(servers[0].enabled)
   })
 
   it('shows a server starting up while the popover is open', async () => {
     const { wrapper, presenters } = await openExistingChat()
-    await presenters.mcp.addServer({ id: 't', name: 'Test server', type: 'stdio', command: process.execPath, args: [TEST_SERVER], enabled: false })
+    await presenters.mcp.addServer({
+      id: 't',
+      name: 'Test server',
+      type: 'stdio',
+      command: process.execPath,
+      args: [TEST_SERVER],
+      enabled: false
+    })
     await wrapper.get('[data-testid="tools-button"]').trigger('click')
     await eventually(() => expect(wrapper.get('[data-testid="mcp-state-t"]').text()).toBe('Stopped'))
     await presenters.mcp.startServer('t')

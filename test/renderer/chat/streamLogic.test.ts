@@ -11,7 +11,20 @@ function block(id: string, kind: MessageBlock['kind'], extra: Partial<MessageBlo
 }
 
 function message(blocks: MessageBlock[]): ChatMessageView {
-  return { id: 'm', sessionId: 's', orderSeq: 2, role: 'assistant', status: 'streaming', content: null, blocks, metadata: {}, tapeEntryId: null, createdAt: 1, updatedAt: 1, stream: null }
+  return {
+    id: 'm',
+    sessionId: 's',
+    orderSeq: 2,
+    role: 'assistant',
+    status: 'streaming',
+    content: null,
+    blocks,
+    metadata: {},
+    tapeEntryId: null,
+    createdAt: 1,
+    updatedAt: 1,
+    stream: null
+  }
 }
 
 describe('delta application', () => {
@@ -55,7 +68,10 @@ describe('streaming markdown', () => {
   })
 
   it('escapes raw HTML, renders tables and highlights known languages', () => {
-    const html = renderMarkdown('<img src=x onerror=alert(1)>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1\n```', { copyLabel: 'Copy' })
+    const html = renderMarkdown(
+      '<img src=x onerror=alert(1)>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1\n```',
+      { copyLabel: 'Copy' }
+    )
     expect(html).not.toContain('<img')
     expect(html).toContain('&lt;img')
     expect(html).toContain('<td>1</td>')
@@ -74,8 +90,18 @@ describe('tool and session helpers', () => {
   it('groups sessions by day with pinned first', () => {
     const now = new Date(2026, 5, 10, 12).getTime()
     const day = 86_400_000
-    const s = (id: string, at: number, pinned = false) => ({ id, lastActivityAt: at, pinned }) as SessionRecord
-    const groups = groupSessions([s('old', now - 30 * day), s('today', now - 1000), s('pin', now - 40 * day, true), s('yday', now - day), s('week', now - 3 * day)], now)
+    const s = (id: string, at: number, pinned = false) =>
+      ({ id, lastActivityAt: at, pinned }) as SessionRecord
+    const groups = groupSessions(
+      [
+        s('old', now - 30 * day),
+        s('today', now - 1000),
+        s('pin', now - 40 * day, true),
+        s('yday', now - day),
+        s('week', now - 3 * day)
+      ],
+      now
+    )
     expect(groups.map((g) => [g.key, g.sessions.map((x) => x.id)])).toEqual([
       ['pinned', ['pin']],
       ['today', ['today']],

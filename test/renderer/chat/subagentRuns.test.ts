@@ -28,7 +28,11 @@ function run(runId: string, createdAt: number, titles: string[]): SubagentRunVie
   }
 }
 
-const args = (titles: string[]) => ({ operation: 'run', mode: 'parallel', tasks: titles.map((title) => ({ slotId: 'self', title, prompt: 'x' })) })
+const args = (titles: string[]) => ({
+  operation: 'run',
+  mode: 'parallel',
+  tasks: titles.map((title) => ({ slotId: 'self', title, prompt: 'x' }))
+})
 
 describe('which subagent run a call shows', () => {
   const runs = [run('later', 300, ['A', 'B']), run('first', 100, ['A', 'B']), run('other', 150, ['C'])]
@@ -45,7 +49,9 @@ describe('which subagent run a call shows', () => {
   })
 
   it('finds the run a wait/log call names, and nothing for a list call or half-streamed arguments', () => {
-    expect(runForCall(orchestratorCall({ operation: 'wait', runId: 'other' }, 999), runs)?.runId).toBe('other')
+    expect(runForCall(orchestratorCall({ operation: 'wait', runId: 'other' }, 999), runs)?.runId).toBe(
+      'other'
+    )
     expect(runForCall(orchestratorCall({ operation: 'list' }, 0), runs)).toBeNull()
     expect(runForCall(orchestratorCall(null, 0), runs)).toBeNull()
   })

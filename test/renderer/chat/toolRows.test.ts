@@ -17,7 +17,11 @@ afterEach(async () => {
   bridge = undefined
 })
 
-function callBlock(name: string, params: unknown, extra: Partial<MessageBlock> & { serverName?: string } = {}): MessageBlock {
+function callBlock(
+  name: string,
+  params: unknown,
+  extra: Partial<MessageBlock> & { serverName?: string } = {}
+): MessageBlock {
   const { serverName, ...rest } = extra
   return {
     id: 'b1',
@@ -31,7 +35,8 @@ function callBlock(name: string, params: unknown, extra: Partial<MessageBlock> &
   } as MessageBlock
 }
 
-const mountRow = (block: MessageBlock) => mount(ToolCallBlock, { props: { block }, global: { plugins: [createAppI18n('en-US')] } })
+const mountRow = (block: MessageBlock) =>
+  mount(ToolCallBlock, { props: { block }, global: { plugins: [createAppI18n('en-US')] } })
 /** The row's words as they read on screen (its parts are laid out with gaps, not spaces). */
 const rowText = (wrapper: ReturnType<typeof mountRow>) =>
   wrapper
@@ -42,25 +47,41 @@ const rowText = (wrapper: ReturnType<typeof mountRow>) =>
 
 describe('the tool call row', () => {
   it('names the tool, then its server', () => {
-    const wrapper = mountRow(callBlock('echo', { message: 'hi' }, { serverName: 'Echo Tools', status: 'success' }))
+    const wrapper = mountRow(
+      callBlock('echo', { message: 'hi' }, { serverName: 'Echo Tools', status: 'success' })
+    )
     expect(wrapper.get('[data-testid="tool-call-name"]').text()).toBe('echo')
     expect(wrapper.get('[data-testid="tool-call-server"]').text()).toBe('· Echo Tools')
     expect(rowText(wrapper)).toBe('echo · Echo Tools hi')
-    expect(mountRow(callBlock('read', { path: 'a.txt' })).find('[data-testid="tool-call-server"]').exists()).toBe(false)
+    expect(
+      mountRow(callBlock('read', { path: 'a.txt' }))
+        .find('[data-testid="tool-call-server"]')
+        .exists()
+    ).toBe(false)
   })
 
   it("summarises an orchestrator call by its tasks, and its progress doesn't repeat the mode", () => {
     const block = callBlock(
       'subagent_orchestrator',
       { mode: 'parallel', tasks: [{ slotId: 'self', title: 'Note writer', prompt: 'Write.' }] },
-      { serverName: 'agent-subagents', data: { progress: 'parallel · 1 subagent · running\n- 1. Note writer (self): running' } }
+      {
+        serverName: 'agent-subagents',
+        data: { progress: 'parallel · 1 subagent · running\n- 1. Note writer (self): running' }
+      }
     )
     const wrapper = mountRow(block)
     expect(wrapper.get('[data-testid="tool-call-summary"]').text()).toBe('Note writer')
     expect(wrapper.get('[data-testid="tool-call-progress"]').text()).toBe('parallel · 1 subagent · running')
     expect(rowText(wrapper)).not.toMatch(/\b(\w+) \1\b/)
-    expect(summarizeCall('subagent_orchestrator', JSON.stringify({ operation: 'wait', runId: 'run-7' }))).toBe('wait run-7')
-    expect(summarizeCall('subagent_orchestrator', JSON.stringify({ operation: 'run', mode: 'chain', tasks: [{ title: 'A' }, { title: 'B' }] }))).toBe('A, B')
+    expect(
+      summarizeCall('subagent_orchestrator', JSON.stringify({ operation: 'wait', runId: 'run-7' }))
+    ).toBe('wait run-7')
+    expect(
+      summarizeCall(
+        'subagent_orchestrator',
+        JSON.stringify({ operation: 'run', mode: 'chain', tasks: [{ title: 'A' }, { title: 'B' }] })
+      )
+    ).toBe('A, B')
   })
 
   it('expands an edit to a line diff of the replaced text, whichever argument names the model used', async () => {
@@ -114,11 +135,20 @@ describe('a subagent child in the sidebar', () => {
     expect(childLabel(child('Renamed by hand'))).toEqual({ title: 'Renamed by hand', slot: 'Self' })
     expect(childLabel(child('Self'))).toEqual({ title: 'Self', slot: null })
 
-    const router = createRouter({ history: createMemoryHistory(), routes: [{ path: '/:p(.*)*', component: { render: () => null } }] })
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [{ path: '/:p(.*)*', component: { render: () => null } }]
+    })
     const items = ['Self · Alpha survey', 'Self · Beta survey'].map((title) =>
-      mount(SessionItem, { props: { session: child(title), active: false, child: true }, global: { plugins: [createAppI18n('en-US'), router] } })
+      mount(SessionItem, {
+        props: { session: child(title), active: false, child: true },
+        global: { plugins: [createAppI18n('en-US'), router] }
+      })
     )
-    expect(items.map((w) => w.get('[data-testid="session-title"]').text())).toEqual(['Alpha survey', 'Beta survey'])
+    expect(items.map((w) => w.get('[data-testid="session-title"]').text())).toEqual([
+      'Alpha survey',
+      'Beta survey'
+    ])
     expect(items.map((w) => w.get('[data-testid="session-slot"]').text())).toEqual(['Self', 'Self'])
     expect(items[1].get('[data-testid="session-title"]').attributes('title')).toBe('Self · Beta survey')
   })
@@ -129,19 +159,37 @@ describe("a child's request shown in the parent's window", () => {
     bridge = useRealBridge()
     const { sessions } = bridge.presenters
     const parent = sessions.create({ title: 'Parent' })
-    const kid = sessions.createSubagent(parent.id, { meta: { slotId: 'self', displayName: 'Self' }, title: 'Self · Note writer' })
+    const kid = sessions.createSubagent(parent.id, {
+      meta: { slotId: 'self', displayName: 'Self' },
+      title: 'Self · Note writer'
+    })
     const message = sessions.messages.createAssistantMessage(kid.id)
     const params = JSON.stringify({ path: '/outside/child-note.txt', content: 'from the child' })
     const { interactions } = sessions.pauseMessage(message.id, {
-      blocks: [{ id: 'blk', kind: 'tool_call', status: 'pending', text: '', toolCall: { id: 'w1', name: 'write', params } }],
-      interactions: [{ kind: 'permission', blockId: 'blk', toolCallId: 'w1', request: { actionType: 'permission' } }]
+      blocks: [
+        {
+          id: 'blk',
+          kind: 'tool_call',
+          status: 'pending',
+          text: '',
+          toolCall: { id: 'w1', name: 'write', params }
+        }
+      ],
+      interactions: [
+        { kind: 'permission', blockId: 'blk', toolCallId: 'w1', request: { actionType: 'permission' } }
+      ]
     })
 
     const current = ref<PendingInteraction | null>(null)
     let context!: ReturnType<typeof useInteractionContext>
     const Probe = defineComponent({
       setup() {
-        context = useInteractionContext({ sessionId: ref(parent.id), current, messages: () => [], session: (id) => (id === kid.id ? kid : undefined) })
+        context = useInteractionContext({
+          sessionId: ref(parent.id),
+          current,
+          messages: () => [],
+          session: (id) => (id === kid.id ? kid : undefined)
+        })
         return () => h('div')
       }
     })

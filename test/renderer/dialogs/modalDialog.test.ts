@@ -19,7 +19,10 @@ const Nested = defineComponent({
           h(ModalDialog, { title: 'Outer', onClose: () => (outer.value = false) }, () => [
             h('input', { id: 'first' }),
             h('button', { id: 'last', onClick: () => (inner.value = true) }, 'inner'),
-            inner.value && h(ModalDialog, { title: 'Inner', onClose: () => (inner.value = false) }, () => [h('input', { id: 'inner-field' })])
+            inner.value &&
+              h(ModalDialog, { title: 'Inner', onClose: () => (inner.value = false) }, () => [
+                h('input', { id: 'inner-field' })
+              ])
           ])
       ])
   }
@@ -37,11 +40,21 @@ const MustAnswer = defineComponent({
         open.value &&
           h(
             ModalDialog,
-            { title: 'Decide', dismissable: false, tone: 'warning', testId: 'must-answer', onClose: () => closed.value++ },
+            {
+              title: 'Decide',
+              dismissable: false,
+              tone: 'warning',
+              testId: 'must-answer',
+              onClose: () => closed.value++
+            },
             {
               default: () => [h('p', 'Allow it?')],
               footer: () => [
-                h('button', { id: 'deny', 'data-autofocus': '', onClick: () => (open.value = false) }, 'Deny'),
+                h(
+                  'button',
+                  { id: 'deny', 'data-autofocus': '', onClick: () => (open.value = false) },
+                  'Deny'
+                ),
                 h('button', { id: 'allow', onClick: () => (open.value = false) }, 'Allow')
               ]
             }
@@ -50,8 +63,12 @@ const MustAnswer = defineComponent({
   }
 })
 
-const escape = () => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }))
-const tab = (shiftKey = false) => document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey, bubbles: true, cancelable: true }))
+const escape = () =>
+  document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true }))
+const tab = (shiftKey = false) =>
+  document.dispatchEvent(
+    new KeyboardEvent('keydown', { key: 'Tab', shiftKey, bubbles: true, cancelable: true })
+  )
 
 describe('ModalDialog', () => {
   it('is a labelled modal dialog that focuses its first field and closes the topmost one on Escape', async () => {

@@ -25,18 +25,50 @@ afterEach(async () => {
 function pausedCommand(sessionId: string, command: string) {
   workspace = mkdtempSync(join(tmpdir(), 'deepchat-perm-dialog-'))
   // As ToolPresenter offers it: a critical request suggests no rule.
-  const request = offeredRequest(new CommandPermissionService(workspace).check(command, { sessionId, workspaceDir: workspace, cwd: workspace, tool: 'exec', server: 'agent-core' }))
+  const request = offeredRequest(
+    new CommandPermissionService(workspace).check(command, {
+      sessionId,
+      workspaceDir: workspace,
+      cwd: workspace,
+      tool: 'exec',
+      server: 'agent-core'
+    })
+  )
   if (!request) throw new Error('the command should need permission')
-  const data = ActionBlockData.parse({ actionType: 'permission', interactionId: 'i1', toolCallId: 'c1', toolName: 'exec', request })
+  const data = ActionBlockData.parse({
+    actionType: 'permission',
+    interactionId: 'i1',
+    toolCallId: 'c1',
+    toolName: 'exec',
+    request
+  })
   const interaction: PendingInteraction = {
-    id: 'i1', sessionId, messageId: 'm1', blockId: 'a1', toolCallId: 'c1', kind: 'permission', status: 'pending', request: data, response: null, createdAt: 1, resolvedAt: null
+    id: 'i1',
+    sessionId,
+    messageId: 'm1',
+    blockId: 'a1',
+    toolCallId: 'c1',
+    kind: 'permission',
+    status: 'pending',
+    request: data,
+    response: null,
+    createdAt: 1,
+    resolvedAt: null
   }
   const message = {
     id: 'm1',
     sessionId,
     blocks: [
       { id: 'a1', kind: 'action', status: 'pending', text: '', data, createdAt: 1, updatedAt: 1 },
-      { id: 'b1', kind: 'tool_call', status: 'pending', text: '', toolCall: { id: 'c1', name: 'exec', params: JSON.stringify({ command }) }, createdAt: 1, updatedAt: 1 }
+      {
+        id: 'b1',
+        kind: 'tool_call',
+        status: 'pending',
+        text: '',
+        toolCall: { id: 'c1', name: 'exec', params: JSON.stringify({ command }) },
+        createdAt: 1,
+        updatedAt: 1
+      }
     ]
   } as unknown as MessageRecord
   return { request, interaction, message }
@@ -44,14 +76,24 @@ function pausedCommand(sessionId: string, command: string) {
 
 function mountDialog(interaction: PendingInteraction, total: number, answers: InteractionResponse[]) {
   return mount(PermissionDialog, {
-    props: { interaction, position: 1, total, submit: async (response: InteractionResponse) => void answers.push(response) },
+    props: {
+      interaction,
+      position: 1,
+      total,
+      submit: async (response: InteractionResponse) => void answers.push(response)
+    },
     global: { plugins: [createAppI18n('en-US')] },
     attachTo: document.body
   })
 }
 
 /** The answer goes the way the chat route sends it: applied to the paused message, then decided. */
-function decide(request: PermissionRequest, interaction: PendingInteraction, message: MessageRecord, response: InteractionResponse) {
+function decide(
+  request: PermissionRequest,
+  interaction: PendingInteraction,
+  message: MessageRecord,
+  response: InteractionResponse
+) {
   const effect = applyAnswer(interaction, message, response)
   return bridge!.presenters.permissions.decide(request, effect.permission!.decision, effect.permission!.rule)
 }
@@ -93,8 +135,13 @@ describe('the permission dialog', () => {
     await flushPromises()
     expect(answers).toEqual([{ kind: 'permission', decision: 'allow_session' }])
     expect(decide(request, interaction, message, answers[0])).toBeNull()
-    expect(bridge.presenters.permissions.evaluate(request, 'default')).toMatchObject({ status: 'allow', via: 'session' })
-    expect(bridge.presenters.permissions.evaluate({ ...request, sessionId: 'other' }, 'default').status).toBe('ask')
+    expect(bridge.presenters.permissions.evaluate(request, 'default')).toMatchObject({
+      status: 'allow',
+      via: 'session'
+    })
+    expect(bridge.presenters.permissions.evaluate({ ...request, sessionId: 'other' }, 'default').status).toBe(
+      'ask'
+    )
     expect(bridge.presenters.permissions.listRules()).toEqual([])
     wrapper.unmount()
   })
@@ -113,7 +160,13 @@ describe('the permission dialog', () => {
     expect(wrapper.get('[data-testid="permission-allow-once"]').classes()).not.toContain('dialog-btn-primary')
     expect(wrapper.get('[data-testid="permission-runs-on-host"]').text()).toContain('outside the sandbox')
     // Even an answer crafted without the dialog cannot store a rule for it.
-    expect(() => decide(request, interaction, message, { kind: 'permission', decision: 'allow_always', rule: { kind: 'exec', pattern: 'rm *', effect: 'allow' } })).toThrow(/never always/)
+    expect(() =>
+      decide(request, interaction, message, {
+        kind: 'permission',
+        decision: 'allow_always',
+        rule: { kind: 'exec', pattern: 'rm *', effect: 'allow' }
+      })
+    ).toThrow(/never always/)
     expect(bridge.presenters.permissions.listRules()).toEqual([])
     wrapper.unmount()
   })

@@ -33,15 +33,37 @@ function folders() {
 /** A command request exactly as the real classifier builds it. */
 function commandRequest(command: string): PermissionRequest {
   const { workspace, home } = folders()
-  const request = new CommandPermissionService(home).check(command, { sessionId: 's1', workspaceDir: workspace, cwd: workspace, tool: 'exec', server: 'agent-core' })
+  const request = new CommandPermissionService(home).check(command, {
+    sessionId: 's1',
+    workspaceDir: workspace,
+    cwd: workspace,
+    tool: 'exec',
+    server: 'agent-core'
+  })
   if (!request) throw new Error(`${command} should need permission`)
   return request
 }
 
 function mountDialog(request: PermissionRequest, locale: Language) {
-  const data = ActionBlockData.parse({ actionType: 'permission', interactionId: 'i1', toolCallId: 'c1', toolName: request.tool, request })
+  const data = ActionBlockData.parse({
+    actionType: 'permission',
+    interactionId: 'i1',
+    toolCallId: 'c1',
+    toolName: request.tool,
+    request
+  })
   const interaction: PendingInteraction = {
-    id: 'i1', sessionId: 's1', messageId: 'm1', blockId: 'a1', toolCallId: 'c1', kind: 'permission', status: 'pending', request: data, response: null, createdAt: 1, resolvedAt: null
+    id: 'i1',
+    sessionId: 's1',
+    messageId: 'm1',
+    blockId: 'a1',
+    toolCallId: 'c1',
+    kind: 'permission',
+    status: 'pending',
+    request: data,
+    response: null,
+    createdAt: 1,
+    resolvedAt: null
   }
   wrapper = mount(PermissionDialog, {
     props: { interaction, position: 1, total: 1, submit: async () => undefined },
@@ -56,7 +78,10 @@ const texts = (w: VueWrapper, testId: string) => w.findAll(`[data-testid="${test
 /** The parameter names a code's English wording reads. */
 function paramNames(code: string): string[] {
   const used = new Set<string>()
-  englishReason(code, new Proxy({} as Record<string, string>, { get: (_t, key) => (used.add(String(key)), String(key)) }))
+  englishReason(
+    code,
+    new Proxy({} as Record<string, string>, { get: (_t, key) => (used.add(String(key)), String(key)) })
+  )
   return [...used].sort()
 }
 
@@ -65,8 +90,13 @@ describe('permission reasons in the UI language', () => {
     const request = commandRequest('find . -delete && git push origin main')
     const dialog = mountDialog(request, 'zh-CN')
     await flushPromises()
-    expect(texts(dialog, 'permission-subcommand-reason')).toEqual(['find -delete 会删除文件', 'git push 会连接远程仓库'])
-    expect(dialog.get('[data-testid="permission-reason"]').text()).toBe('find -delete 会删除文件；git push 会连接远程仓库')
+    expect(texts(dialog, 'permission-subcommand-reason')).toEqual([
+      'find -delete 会删除文件',
+      'git push 会连接远程仓库'
+    ])
+    expect(dialog.get('[data-testid="permission-reason"]').text()).toBe(
+      'find -delete 会删除文件；git push 会连接远程仓库'
+    )
     // The request itself still carries the English the model sees.
     expect(request.reason).toBe('find -delete removes files; git push talks to a remote')
   })
@@ -83,7 +113,10 @@ describe('permission reasons in the UI language', () => {
     request.reasonCodes = [{ code: 'from_a_newer_version' }, request.reasonCodes![1]]
     const dialog = mountDialog(request, 'zh-CN')
     await flushPromises()
-    expect(texts(dialog, 'permission-subcommand-reason')).toEqual(['find -delete removes files', 'git push 会连接远程仓库'])
+    expect(texts(dialog, 'permission-subcommand-reason')).toEqual([
+      'find -delete removes files',
+      'git push 会连接远程仓库'
+    ])
     // The summary is never half translated: one unknown part keeps it all in English.
     expect(dialog.get('[data-testid="permission-reason"]').text()).toBe(request.reason)
     dialog.unmount()
@@ -100,7 +133,12 @@ describe('permission reasons in the UI language', () => {
 
   it('zh-CN words a file request with its path', async () => {
     const { workspace, home } = folders()
-    const request = new FilePermissionService(home).check('read', ['~/notes.md'], { sessionId: 's1', workspaceDir: workspace, tool: 'read', server: 'agent-filesystem' })!
+    const request = new FilePermissionService(home).check('read', ['~/notes.md'], {
+      sessionId: 's1',
+      workspaceDir: workspace,
+      tool: 'read',
+      server: 'agent-filesystem'
+    })!
     const dialog = mountDialog(request, 'zh-CN')
     await flushPromises()
     expect(dialog.get('[data-testid="permission-reason"]').text()).toBe('读取工作区之外的文件：~/notes.md')
@@ -111,7 +149,9 @@ describe('permission reasons in the UI language', () => {
     const dialog = mountDialog(request, 'en-US')
     await flushPromises()
     expect(dialog.get('[data-testid="permission-reason"]').text()).toBe(request.reason)
-    expect(texts(dialog, 'permission-subcommand-reason')).toEqual(request.subCommands!.flatMap((s) => s.reasons))
+    expect(texts(dialog, 'permission-subcommand-reason')).toEqual(
+      request.subCommands!.flatMap((s) => s.reasons)
+    )
   })
 
   it('both locales word every code main can produce, with exactly the params its English uses', () => {
@@ -121,7 +161,9 @@ describe('permission reasons in the UI language', () => {
       for (const locale of ['en-US', 'zh-CN'] as const) {
         const message = (messages[locale].permissionReasons as Record<string, string>)[code]
         expect(message, `${locale} ${code}`).toBeTypeOf('string')
-        expect([...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(), `${locale} ${code}`).toEqual(names)
+        expect([...message.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(), `${locale} ${code}`).toEqual(
+          names
+        )
       }
       const params = Object.fromEntries(names.map((n) => [n, `<${n}>`]))
       expect(english.t(`permissionReasons.${code}`, params), code).toBe(englishReason(code, params))

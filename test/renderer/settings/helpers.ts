@@ -6,14 +6,19 @@ import { createAppI18n } from '@renderer/i18n'
 import { useRealBridge } from '../helpers/realBridge'
 
 /** Each test gets the real back end on a temp dir, torn down afterwards. */
-export function useSettingsPage(): (page: Component) => Promise<{ wrapper: ReturnType<typeof mount>; bridge: ReturnType<typeof useRealBridge> }> {
+export function useSettingsPage(): (
+  page: Component
+) => Promise<{ wrapper: ReturnType<typeof mount>; bridge: ReturnType<typeof useRealBridge> }> {
   let bridge: ReturnType<typeof useRealBridge> | undefined
   let activePinia: ReturnType<typeof createPinia> | undefined
   let unmount: (() => void) | undefined
   afterEach(async () => {
     unmount?.()
     // Stores stop listening before the back end shuts down and announces its servers stopping.
-    for (const store of (activePinia as unknown as { _s: Map<string, { dispose?: () => void }> } | undefined)?._s.values() ?? []) store.dispose?.()
+    for (const store of (
+      activePinia as unknown as { _s: Map<string, { dispose?: () => void }> } | undefined
+    )?._s.values() ?? [])
+      store.dispose?.()
     await bridge?.dispose()
     bridge = undefined
   })
@@ -22,7 +27,10 @@ export function useSettingsPage(): (page: Component) => Promise<{ wrapper: Retur
     const pinia = createPinia()
     setActivePinia(pinia)
     activePinia = pinia
-    const wrapper = mount(page, { global: { plugins: [pinia, createAppI18n('en-US')] }, attachTo: document.body })
+    const wrapper = mount(page, {
+      global: { plugins: [pinia, createAppI18n('en-US')] },
+      attachTo: document.body
+    })
     unmount = () => wrapper.unmount()
     await flushPromises()
     return { wrapper, bridge }

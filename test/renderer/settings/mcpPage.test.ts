@@ -9,7 +9,9 @@ const mountPage = useSettingsPage()
 describe('Settings > MCP servers', () => {
   it('shows the built-in server reaching running through status events, and filters by state and text', async () => {
     const { wrapper } = await mountPage(McpSettings)
-    await eventually(() => expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('running'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('running')
+    )
     expect(wrapper.get('[data-testid="mcp-card-deepchat-time"]').text()).toContain('Time')
 
     await wrapper.get('[data-testid="mcp-filter-error"]').trigger('click')
@@ -25,9 +27,13 @@ describe('Settings > MCP servers', () => {
 
   it('switching a server off stops it, and the card follows', async () => {
     const { wrapper, bridge } = await mountPage(McpSettings)
-    await eventually(() => expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('running'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('running')
+    )
     await wrapper.get('[data-testid="mcp-enabled-deepchat-time"]').setValue(false)
-    await eventually(() => expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('stopped'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('stopped')
+    )
     expect(bridge.presenters.mcp.listServers().find((s) => s.id === 'deepchat-time')?.enabled).toBe(false)
   })
 
@@ -62,37 +68,57 @@ describe('Settings > MCP servers', () => {
 
   it('runs a tool from the tools panel through the permission gate once auto-approve is off', async () => {
     const { wrapper, bridge } = await mountPage(McpSettings)
-    await eventually(() => expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('running'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-status-deepchat-time"]').attributes('data-state')).toBe('running')
+    )
     await wrapper.get('[data-testid="mcp-open-deepchat-time"]').trigger('click')
     await eventually(() => expect(wrapper.find('[data-testid="mcp-tool-current_time"]').exists()).toBe(true))
 
     await wrapper.get('[data-testid="mcp-tool-auto-current_time"]').setValue(false)
-    await eventually(() => expect(bridge.presenters.mcp.listServers().find((s) => s.id === 'deepchat-time')?.autoApproveTools).not.toContain('current_time'))
+    await eventually(() =>
+      expect(
+        bridge.presenters.mcp.listServers().find((s) => s.id === 'deepchat-time')?.autoApproveTools
+      ).not.toContain('current_time')
+    )
 
     await wrapper.get('[data-testid="mcp-tool-try-current_time"]').trigger('click')
     await wrapper.get('[data-testid="param-timezone"]').setValue('UTC')
     await wrapper.get('[data-testid="tool-runner-current_time"]').trigger('submit')
-    await eventually(() => expect(wrapper.find('[data-testid="tool-approval-current_time"]').exists()).toBe(true))
+    await eventually(() =>
+      expect(wrapper.find('[data-testid="tool-approval-current_time"]').exists()).toBe(true)
+    )
     expect(wrapper.find('[data-testid="tool-result-current_time"]').exists()).toBe(false)
 
     await wrapper.get('[data-testid="tool-allow-always-current_time"]').trigger('click')
-    await eventually(() => expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('UTC'))
-    expect(bridge.presenters.permissions.listRules()).toMatchObject([{ kind: 'mcp', pattern: 'deepchat-time/current_time', effect: 'allow' }])
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('UTC')
+    )
+    expect(bridge.presenters.permissions.listRules()).toMatchObject([
+      { kind: 'mcp', pattern: 'deepchat-time/current_time', effect: 'allow' }
+    ])
 
     // A bad time zone comes back as a tool error, shown as such.
     await wrapper.get('[data-testid="param-timezone"]').setValue('Mars/Olympus')
     await wrapper.get('[data-testid="tool-runner-current_time"]').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('Unknown time zone'))
-    expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('The tool reported an error.')
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('Unknown time zone')
+    )
+    expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain(
+      'The tool reported an error.'
+    )
   }, 20_000)
 
   it('imports servers from Claude Desktop JSON and reports the ones it skipped', async () => {
     const { wrapper, bridge } = await mountPage(McpSettings)
     await wrapper.get('[data-testid="mcp-import-open"]').trigger('click')
-    const json = JSON.stringify({ mcpServers: { a: { command: 'node', args: ['x.js'] }, b: { url: 'http://127.0.0.1:9/mcp' }, c: {} } })
+    const json = JSON.stringify({
+      mcpServers: { a: { command: 'node', args: ['x.js'] }, b: { url: 'http://127.0.0.1:9/mcp' }, c: {} }
+    })
     await wrapper.get('[data-testid="mcp-import-json"]').setValue(json)
     await wrapper.get('#mcp-import-form').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="mcp-import-result"]').text()).toContain('2 servers imported'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-import-result"]').text()).toContain('2 servers imported')
+    )
     expect(wrapper.get('[data-testid="mcp-import-result"]').text()).toContain('Skipped “c”')
     expect(bridge.presenters.mcp.listServers().map((s) => s.name)).toEqual(expect.arrayContaining(['a', 'b']))
 
@@ -103,14 +129,22 @@ describe('Settings > MCP servers', () => {
 
   it('shows the OAuth state of a remote server and signs out', async () => {
     const { wrapper, bridge } = await mountPage(McpSettings)
-    const server = await bridge.presenters.mcp.addServer({ name: 'Remote', type: 'http', url: 'http://127.0.0.1:9/mcp', enabled: false })
+    const server = await bridge.presenters.mcp.addServer({
+      name: 'Remote',
+      type: 'http',
+      url: 'http://127.0.0.1:9/mcp',
+      enabled: false
+    })
     await eventually(() => expect(wrapper.find(`[data-testid="mcp-open-${server.id}"]`).exists()).toBe(true))
     await wrapper.get(`[data-testid="mcp-open-${server.id}"]`).trigger('click')
     await eventually(() => expect(wrapper.find('[data-testid="mcp-oauth-signed-out"]').exists()).toBe(true))
     await wrapper.get('[data-testid="dialog-close"]').trigger('click')
 
     const key = McpOAuthProvider.secretKey(server.id)
-    await bridge.presenters.config.setSecret(key, JSON.stringify({ tokens: { access_token: 'tok', token_type: 'Bearer' } }))
+    await bridge.presenters.config.setSecret(
+      key,
+      JSON.stringify({ tokens: { access_token: 'tok', token_type: 'Bearer' } })
+    )
     await wrapper.get(`[data-testid="mcp-open-${server.id}"]`).trigger('click')
     await eventually(() => expect(wrapper.find('[data-testid="mcp-oauth-signed-in"]').exists()).toBe(true))
     await wrapper.get('[data-testid="mcp-oauth-sign-out"]').trigger('click')

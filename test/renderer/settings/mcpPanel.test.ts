@@ -17,7 +17,14 @@ describe('Settings > MCP servers: the server panel and card actions', () => {
     try {
       const { wrapper, bridge } = await mountPage(McpSettings)
       const { mcp } = bridge.presenters
-      const server = await mcp.addServer({ name: 'Fixture', type: 'stdio', command: process.execPath, args: [TEST_SERVER], env: { START_LOG: startLog }, enabled: true })
+      const server = await mcp.addServer({
+        name: 'Fixture',
+        type: 'stdio',
+        command: process.execPath,
+        args: [TEST_SERVER],
+        env: { START_LOG: startLog },
+        enabled: true
+      })
       const state = () => wrapper.get(`[data-testid="mcp-status-${server.id}"]`).attributes('data-state')
       await eventually(() => expect(state()).toBe('running'))
       expect(starts()).toBe(1)
@@ -25,14 +32,22 @@ describe('Settings > MCP servers: the server panel and card actions', () => {
       // The stderr tail, in the panel's logs tab.
       await wrapper.get(`[data-testid="mcp-open-${server.id}"]`).trigger('click')
       await wrapper.get('[data-testid="mcp-tab-logs"]').trigger('click')
-      await eventually(() => expect(wrapper.get('[data-testid="mcp-stderr"]').text()).toMatch(/test-server ready pid=\d+/))
+      await eventually(() =>
+        expect(wrapper.get('[data-testid="mcp-stderr"]').text()).toMatch(/test-server ready pid=\d+/)
+      )
 
       // A tool switched off is stored in the server's config and reads as off.
       await wrapper.get('[data-testid="mcp-tab-tools"]').trigger('click')
       await eventually(() => expect(wrapper.find('[data-testid="mcp-tool-echo"]').exists()).toBe(true))
       await wrapper.get('[data-testid="mcp-tool-enabled-echo"]').setValue(false)
-      await eventually(() => expect(mcp.listServers().find((s) => s.id === server.id)?.disabledTools).toEqual(['echo']))
-      await eventually(() => expect((wrapper.get('[data-testid="mcp-tool-enabled-echo"]').element as HTMLInputElement).checked).toBe(false))
+      await eventually(() =>
+        expect(mcp.listServers().find((s) => s.id === server.id)?.disabledTools).toEqual(['echo'])
+      )
+      await eventually(() =>
+        expect(
+          (wrapper.get('[data-testid="mcp-tool-enabled-echo"]').element as HTMLInputElement).checked
+        ).toBe(false)
+      )
 
       // The prompts viewer fills the prompt's arguments and shows the messages the server returns.
       await wrapper.get('[data-testid="mcp-tab-prompts"]').trigger('click')
@@ -40,7 +55,9 @@ describe('Settings > MCP servers: the server panel and card actions', () => {
       await wrapper.get('[data-testid="mcp-prompt-greet"]').trigger('click')
       await wrapper.get('#prompt-arg-who').setValue('Ada')
       await wrapper.get('[data-testid="mcp-prompts-tab"] form').trigger('submit')
-      await eventually(() => expect(wrapper.get('[data-testid="mcp-prompt-result"]').text()).toContain('Hello Ada'))
+      await eventually(() =>
+        expect(wrapper.get('[data-testid="mcp-prompt-result"]').text()).toContain('Hello Ada')
+      )
       expect(wrapper.get('[data-testid="mcp-prompt-result"]').text()).toContain('User')
       await wrapper.get('[data-testid="dialog-close"]').trigger('click')
 

@@ -9,12 +9,26 @@ describe('Settings > Permissions', () => {
   it('says which sandbox guards unasked commands, and warns plainly when there is none', async () => {
     const { wrapper, bridge } = await mountPage(PermissionsSettings)
     const real = await bridge.presenters.sandbox.status()
-    await eventually(() => expect(wrapper.get('[data-testid="sandbox-status"]').attributes('data-available')).toBe(String(real.available)))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="sandbox-status"]').attributes('data-available')).toBe(
+        String(real.available)
+      )
+    )
     if (real.available) expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('Sandbox on')
-    usePermissionsStore().sandbox = { kind: 'none', available: false, reason: 'bubblewrap (bwrap) is not installed.' }
-    await eventually(() => expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('No sandbox'))
-    expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('bubblewrap (bwrap) is not installed.')
-    expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('Only the command classifier guards them')
+    usePermissionsStore().sandbox = {
+      kind: 'none',
+      available: false,
+      reason: 'bubblewrap (bwrap) is not installed.'
+    }
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('No sandbox')
+    )
+    expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain(
+      'bubblewrap (bwrap) is not installed.'
+    )
+    expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain(
+      'Only the command classifier guards them'
+    )
   })
 
   it('lists remembered rules from the back end and revokes one', async () => {
@@ -26,7 +40,10 @@ describe('Settings > Permissions', () => {
     await eventually(() => expect(wrapper.findAll('[data-rule-row]').length).toBe(2))
     const rows = wrapper.findAll('[data-rule-row]')
     // Deny rules first: they win.
-    expect(rows.map((r) => r.get('[data-testid="rule-pattern"]').text())).toEqual(['~/secret/**', 'npm test*'])
+    expect(rows.map((r) => r.get('[data-testid="rule-pattern"]').text())).toEqual([
+      '~/secret/**',
+      'npm test*'
+    ])
     expect(rows[0].text()).toContain('Deny')
     expect(rows[1].text()).toContain('Run commands')
 
@@ -43,19 +60,29 @@ describe('Settings > Permissions', () => {
     await wrapper.get('[data-testid="rule-new-pattern"]').setValue('github/*')
     await wrapper.get('form:last-of-type').trigger('submit')
     await eventually(() => expect(wrapper.findAll('[data-rule-row]').length).toBe(1))
-    expect(bridge.presenters.permissions.listRules()).toMatchObject([{ kind: 'mcp', pattern: 'github/*', effect: 'deny' }])
+    expect(bridge.presenters.permissions.listRules()).toMatchObject([
+      { kind: 'mcp', pattern: 'github/*', effect: 'deny' }
+    ])
 
     await wrapper.get('[data-testid="rule-new-pattern"]').setValue('   ')
     await wrapper.get('form:last-of-type').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="permissions-status"]').classes().join(' ')).toContain('red'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="permissions-status"]').classes().join(' ')).toContain('red')
+    )
     expect(bridge.presenters.permissions.listRules()).toHaveLength(1)
   })
 
   it('saves the default permission mode for new sessions in settings', async () => {
     const { wrapper, bridge } = await mountPage(PermissionsSettings)
-    await eventually(() => expect((wrapper.get('[data-testid="permission-mode-default"]').element as HTMLInputElement).checked).toBe(true))
+    await eventually(() =>
+      expect(
+        (wrapper.get('[data-testid="permission-mode-default"]').element as HTMLInputElement).checked
+      ).toBe(true)
+    )
     await wrapper.get('[data-testid="permission-mode-full_access"]').setValue(true)
-    await eventually(() => expect(bridge.presenters.config.getSettings().defaultPermissionMode).toBe('full_access'))
+    await eventually(() =>
+      expect(bridge.presenters.config.getSettings().defaultPermissionMode).toBe('full_access')
+    )
     expect(wrapper.get('[data-testid="permissions-status"]').text()).toBe('Saved')
   })
 })

@@ -13,7 +13,9 @@ describe('Settings > Model providers', () => {
     await wrapper.get('[data-testid="provider-preset"]').setValue('deepseek')
     await wrapper.get('[data-testid="provider-key"]').setValue(KEY)
     await wrapper.get('#provider-add-form').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="provider-detail-name"]').text()).toBe('DeepSeek'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="provider-detail-name"]').text()).toBe('DeepSeek')
+    )
 
     const [stored] = await bridge.presenters.llmProviders.listProviders()
     expect(stored).toMatchObject({ id: 'deepseek', hasApiKey: true, enabled: true })
@@ -23,23 +25,45 @@ describe('Settings > Model providers', () => {
     expect(wrapper.findAll('[data-testid^="model-enabled-"]').length).toBe(2)
 
     await wrapper.get('[data-testid="provider-enabled-deepseek"]').setValue(false)
-    await eventually(async () => expect((await bridge.presenters.llmProviders.listProviders())[0].enabled).toBe(false))
+    await eventually(async () =>
+      expect((await bridge.presenters.llmProviders.listProviders())[0].enabled).toBe(false)
+    )
 
     // Deleting the key really deletes it.
     await wrapper.get('[data-testid="provider-clear-key"]').trigger('click')
-    await eventually(async () => expect((await bridge.presenters.llmProviders.listProviders())[0].hasApiKey).toBe(false))
+    await eventually(async () =>
+      expect((await bridge.presenters.llmProviders.listProviders())[0].hasApiKey).toBe(false)
+    )
     expect(wrapper.get('[data-testid="provider-key-state"]').text()).toBe('No key stored.')
   })
 
   it('lists the presets not added yet; switching one on adds it, opening one preselects it in the add dialog', async () => {
     const { wrapper, bridge } = await mountPage(ProvidersSettings)
-    const available = () => wrapper.findAll('[data-testid^="provider-preset-item-"]').map((b) => b.attributes('data-testid')!.replace('provider-preset-item-', ''))
+    const available = () =>
+      wrapper
+        .findAll('[data-testid^="provider-preset-item-"]')
+        .map((b) => b.attributes('data-testid')!.replace('provider-preset-item-', ''))
     await eventually(() => expect(available()).toContain('ollama'))
     expect(available()).not.toContain('custom')
-    expect(available()).toEqual(expect.arrayContaining(['openai', 'anthropic', 'gemini', 'deepseek', 'ollama', 'lmstudio', 'openrouter', 'siliconflow']))
+    expect(available()).toEqual(
+      expect.arrayContaining([
+        'openai',
+        'anthropic',
+        'gemini',
+        'deepseek',
+        'ollama',
+        'lmstudio',
+        'openrouter',
+        'siliconflow'
+      ])
+    )
 
     await wrapper.get('[data-testid="provider-enabled-ollama"]').setValue(true)
-    await eventually(async () => expect((await bridge.presenters.llmProviders.listProviders()).map((p) => [p.id, p.enabled])).toEqual([['ollama', true]]))
+    await eventually(async () =>
+      expect((await bridge.presenters.llmProviders.listProviders()).map((p) => [p.id, p.enabled])).toEqual([
+        ['ollama', true]
+      ])
+    )
     await eventually(() => expect(wrapper.get('[data-testid="provider-detail-name"]').text()).toBe('Ollama'))
     expect(available()).not.toContain('ollama')
     expect(wrapper.find('[data-testid="provider-item-ollama"]').exists()).toBe(true)
@@ -47,7 +71,9 @@ describe('Settings > Model providers', () => {
     await wrapper.get('[data-testid="provider-search"]').setValue('deep')
     expect(available()).toEqual(['deepseek'])
     await wrapper.get('[data-testid="provider-preset-item-deepseek"]').trigger('click')
-    expect((wrapper.get('[data-testid="provider-preset"]').element as HTMLSelectElement).value).toBe('deepseek')
+    expect((wrapper.get('[data-testid="provider-preset"]').element as HTMLSelectElement).value).toBe(
+      'deepseek'
+    )
   })
 
   it('refuses a custom provider without a name, and with a bad URL shows main’s error', async () => {
@@ -55,11 +81,15 @@ describe('Settings > Model providers', () => {
     await wrapper.get('[data-testid="provider-add"]').trigger('click')
     await wrapper.get('[data-testid="provider-preset"]').setValue('custom')
     await wrapper.get('#provider-add-form').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="provider-add-error"]').text()).toBe('Give the provider a name.'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="provider-add-error"]').text()).toBe('Give the provider a name.')
+    )
     await wrapper.get('[data-testid="provider-name"]').setValue('Mine')
     await wrapper.get('[data-testid="provider-url"]').setValue('ftp://nope')
     await wrapper.get('#provider-add-form').trigger('submit')
-    await eventually(() => expect(wrapper.get('[data-testid="provider-add-error"]').text().length).toBeGreaterThan(0))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="provider-add-error"]').text().length).toBeGreaterThan(0)
+    )
     expect(await bridge.presenters.llmProviders.listProviders()).toEqual([])
   })
 
@@ -74,7 +104,15 @@ describe('Settings > Model providers', () => {
       models: [
         { id: 'm-one', name: 'Model one' },
         { id: 'm-two', name: 'Model two' }
-      ].map((m) => ({ ...m, contextLength: 8000, maxOutputTokens: 1000, vision: false, toolCalling: true, reasoning: false, enabled: true }))
+      ].map((m) => ({
+        ...m,
+        contextLength: 8000,
+        maxOutputTokens: 1000,
+        vision: false,
+        toolCalling: true,
+        reasoning: false,
+        enabled: true
+      }))
     })
     await eventually(() => expect(wrapper.findAll('[data-testid^="model-enabled-"]').length).toBe(2))
 
@@ -83,7 +121,9 @@ describe('Settings > Model providers', () => {
     await wrapper.get('[data-testid="model-cap-reasoning-m-one"]').setValue(true)
     await wrapper.get('#model-settings-m-one').trigger('submit')
     await eventually(async () =>
-      expect((await bridge.presenters.llmProviders.listProviders())[0].models.find((m) => m.id === 'm-one')).toMatchObject({
+      expect(
+        (await bridge.presenters.llmProviders.listProviders())[0].models.find((m) => m.id === 'm-one')
+      ).toMatchObject({
         contextLength: 32000,
         reasoning: true
       })
@@ -91,16 +131,24 @@ describe('Settings > Model providers', () => {
     expect(wrapper.get('[data-testid="model-m-one"]').text()).toContain('Reasoning')
 
     await wrapper.get('[data-testid="model-enabled-m-one"]').setValue(false)
-    await eventually(async () => expect((await bridge.presenters.llmProviders.listProviders())[0].models[0].enabled).toBe(false))
+    await eventually(async () =>
+      expect((await bridge.presenters.llmProviders.listProviders())[0].models[0].enabled).toBe(false)
+    )
     expect(wrapper.get('[data-testid="model-make-default-m-one"]').attributes('disabled')).toBeDefined()
 
     await wrapper.get('[data-testid="provider-new-model"]').setValue('m-three')
     await wrapper.get('[data-testid="provider-add-model"]').trigger('click')
     await eventually(() => expect(wrapper.find('[data-testid="model-m-three"]').exists()).toBe(true))
-    expect((await bridge.presenters.llmProviders.listProviders())[0].models.map((m) => m.id)).toEqual(['m-one', 'm-two', 'm-three'])
+    expect((await bridge.presenters.llmProviders.listProviders())[0].models.map((m) => m.id)).toEqual([
+      'm-one',
+      'm-two',
+      'm-three'
+    ])
     await wrapper.get('[data-testid="provider-new-model"]').setValue('m-two')
     await wrapper.get('[data-testid="provider-add-model"]').trigger('click')
-    await eventually(() => expect(wrapper.get('[data-testid="provider-message"]').text()).toContain('already in the list'))
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="provider-message"]').text()).toContain('already in the list')
+    )
 
     await wrapper.get('[data-testid="model-make-default-m-two"]').trigger('click')
     await eventually(() => expect(wrapper.find('[data-testid="model-default-m-two"]').exists()).toBe(true))

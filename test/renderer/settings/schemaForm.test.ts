@@ -26,19 +26,46 @@ describe('schema form', () => {
       ['options', 'json', false]
     ])
     expect(fields.find((f) => f.name === 'mode')?.options).toEqual(['a', 'b'])
-    expect(initialValues(fields)).toEqual({ message: '', count: '2', ratio: '', loud: false, mode: '', options: '' })
+    expect(initialValues(fields)).toEqual({
+      message: '',
+      count: '2',
+      ratio: '',
+      loud: false,
+      mode: '',
+      options: ''
+    })
   })
 
   it('builds typed arguments and leaves empty optional fields out', () => {
     const fields = fieldsOf(schema)
-    const result = buildArgs(fields, { message: ' hi ', count: '3', ratio: '', loud: true, mode: 'b', options: '{"x": 1}' })
-    expect(result).toEqual({ ok: true, args: { message: ' hi ', count: 3, loud: true, mode: 'b', options: { x: 1 } } })
+    const result = buildArgs(fields, {
+      message: ' hi ',
+      count: '3',
+      ratio: '',
+      loud: true,
+      mode: 'b',
+      options: '{"x": 1}'
+    })
+    expect(result).toEqual({
+      ok: true,
+      args: { message: ' hi ', count: 3, loud: true, mode: 'b', options: { x: 1 } }
+    })
   })
 
   it('reports every bad field instead of sending a broken call', () => {
     const fields = fieldsOf(schema)
-    const result = buildArgs(fields, { message: '', count: '2.5', ratio: 'abc', loud: false, mode: '', options: '{bad' })
-    expect(result).toEqual({ ok: false, errors: { message: 'required', count: 'integer', ratio: 'number', mode: 'required', options: 'json' } })
+    const result = buildArgs(fields, {
+      message: '',
+      count: '2.5',
+      ratio: 'abc',
+      loud: false,
+      mode: '',
+      options: '{bad'
+    })
+    expect(result).toEqual({
+      ok: false,
+      errors: { message: 'required', count: 'integer', ratio: 'number', mode: 'required', options: 'json' }
+    })
   })
 
   it('handles a schema without properties', () => {

@@ -67,7 +67,8 @@ export class BlockAccumulator {
         if (event.content) this.narrative('content', event.content, event.provider_options)
         return
       case 'reasoning':
-        if (event.reasoning_content) this.narrative('reasoning_content', event.reasoning_content, event.provider_options)
+        if (event.reasoning_content)
+          this.narrative('reasoning_content', event.reasoning_content, event.provider_options)
         return
       case 'tool_call_start':
         this.startCall(event.tool_call_id, event.tool_call_name)
@@ -85,7 +86,12 @@ export class BlockAccumulator {
       case 'image_data':
         this.closeNarrative()
         this.roundHadOutput = true
-        this.add({ kind: 'image', status: 'success', text: '', data: { mimeType: event.image_data.mimeType, data: event.image_data.data } })
+        this.add({
+          kind: 'image',
+          status: 'success',
+          text: '',
+          data: { mimeType: event.image_data.mimeType, data: event.image_data.data }
+        })
         return
       case 'usage':
         this.usage = event.usage
@@ -139,12 +145,17 @@ export class BlockAccumulator {
   settleOpenBlocks(): void {
     this.closeNarrative()
     for (const block of this.blocks) {
-      if (block.kind === 'tool_call' && (block.status === 'pending' || block.status === 'loading')) this.setStatus(block.id, 'cancelled')
+      if (block.kind === 'tool_call' && (block.status === 'pending' || block.status === 'loading'))
+        this.setStatus(block.id, 'cancelled')
       else if (block.kind === 'action' && block.status === 'pending') this.setStatus(block.id, 'cancelled')
     }
   }
 
-  private narrative(kind: 'content' | 'reasoning_content', text: string, providerOptions?: ProviderOptions): void {
+  private narrative(
+    kind: 'content' | 'reasoning_content',
+    text: string,
+    providerOptions?: ProviderOptions
+  ): void {
     this.roundHadOutput = true
     const open = this.openNarrative
     if (open && open.kind === kind) {
@@ -166,7 +177,12 @@ export class BlockAccumulator {
     this.closeNarrative()
     this.roundHadOutput = true
     const serverName = this.toolServerNames.get(name)
-    const block = this.add({ kind: 'tool_call', status: 'pending', text: '', toolCall: { id, name, params: '', ...(serverName ? { serverName } : {}) } })
+    const block = this.add({
+      kind: 'tool_call',
+      status: 'pending',
+      text: '',
+      toolCall: { id, name, params: '', ...(serverName ? { serverName } : {}) }
+    })
     this.openCalls.set(id, block)
   }
 
@@ -178,7 +194,10 @@ export class BlockAccumulator {
     }
     this.openCalls.delete(id)
     const toolCall = { ...block.toolCall!, params: args || block.toolCall!.params || '{}' }
-    this.update(block.id, { toolCall, data: { ...block.data, argsComplete: true, ...(providerOptions ? { providerOptions } : {}) } })
+    this.update(block.id, {
+      toolCall,
+      data: { ...block.data, argsComplete: true, ...(providerOptions ? { providerOptions } : {}) }
+    })
     this.roundCalls.push({ id, name: toolCall.name, arguments: toolCall.params, blockId: block.id })
   }
 }

@@ -18,7 +18,8 @@ export function serializeRecord(record: HistoryRecord): string {
     if (block.kind === 'content' && block.text) lines.push(block.text)
     else if (block.kind === 'tool_call' && block.toolCall) {
       lines.push(`[ToolCall ${block.toolCall.name}] args=${block.toolCall.params.slice(0, 2_000)}`)
-      if (block.toolCall.response !== undefined) lines.push(`[ToolResult]\n${block.toolCall.response.slice(0, 4_000)}`)
+      if (block.toolCall.response !== undefined)
+        lines.push(`[ToolResult]\n${block.toolCall.response.slice(0, 4_000)}`)
     } else if (block.kind === 'error') lines.push(`[Error] ${block.text}`)
   }
   return lines.join('\n')
@@ -47,9 +48,13 @@ export async function writeSummary(input: {
     { role: 'user', content: parts.join('\n\n') }
   ]
   let text = ''
-  for await (const event of input.coreStream({ providerId: input.providerId, modelId: input.modelId, messages, maxTokens: 2048 }, input.signal)) {
+  for await (const event of input.coreStream(
+    { providerId: input.providerId, modelId: input.modelId, messages, maxTokens: 2048 },
+    input.signal
+  )) {
     if (event.type === 'text') text += event.content
-    else if (event.type === 'error') throw new AppError('compaction_failed', `The summary request failed: ${event.error_message}`)
+    else if (event.type === 'error')
+      throw new AppError('compaction_failed', `The summary request failed: ${event.error_message}`)
   }
   const summary = redact(text.replace(/<think>[\s\S]*?<\/think>/g, '').trim())
   if (!summary) throw new AppError('compaction_failed', 'The model returned an empty summary')

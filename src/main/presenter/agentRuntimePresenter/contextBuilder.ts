@@ -58,14 +58,16 @@ export async function prepareContext(deps: ContextDeps, input: ContextInput): Pr
   const budgetTokens = usableBudget(input.limits, input.toolTokens)
   let view = load(deps, input)
   const current = currentMessages(input)
-  const estimate = () => estimateTokens([{ role: 'system', content: view.system }, ...view.history, ...current])
+  const estimate = () =>
+    estimateTokens([{ role: 'system', content: view.system }, ...view.history, ...current])
   let compacted = false
   const turns = groupTurns(view.records)
   const retain = input.force ? 0 : RETAINED_TURNS
   if ((input.force || estimate() > budgetTokens * COMPACTION_THRESHOLD) && turns.length > retain) {
     const summarised = turns.slice(0, turns.length - retain).flat()
     const firstKept = turns[turns.length - retain]?.[0]
-    const cursorEntryId = (firstKept?.firstEntryId ?? input.currentUser?.tapeEntryId ?? Number.MAX_SAFE_INTEGER) - 1
+    const cursorEntryId =
+      (firstKept?.firstEntryId ?? input.currentUser?.tapeEntryId ?? Number.MAX_SAFE_INTEGER) - 1
     const summary = await writeSummary({
       coreStream: deps.coreStream,
       providerId: input.providerId,
@@ -93,7 +95,14 @@ export async function prepareContext(deps: ContextDeps, input: ContextInput): Pr
   }
   if (dropped) deps.log?.(`context: ${dropped} old messages left out to fit ${budgetTokens} tokens`)
   const user = input.currentUser?.content ? userToMessage(input.currentUser.content, deps.log) : null
-  return { system: view.system, history: view.history, user, compacted, estimatedTokens: estimate(), budgetTokens }
+  return {
+    system: view.system,
+    history: view.history,
+    user,
+    compacted,
+    estimatedTokens: estimate(),
+    budgetTokens
+  }
 }
 
 /** The messages a provider round sends: system, history, this turn's prompt and progress. */

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import type { LLMMessage, LLMToolCall, LLMUserContentPart, ProviderOptions } from '@shared/types/llm'
 import type { MessageBlock, UserMessageContent } from '@shared/types/session'
 
-type AssistantPart = { type: 'text'; text: string } | { type: 'reasoning'; text: string; providerOptions?: ProviderOptions }
+type AssistantPart =
+  { type: 'text'; text: string } | { type: 'reasoning'; text: string; providerOptions?: ProviderOptions }
 
 /**
  * Turns an assistant message's blocks into provider messages: each run of text/reasoning and
@@ -10,7 +11,10 @@ type AssistantPart = { type: 'text'; text: string } | { type: 'reasoning'; text:
  * Calls without a result (never run, cancelled, still waiting) are left out so every call the
  * model sees has its result.
  */
-export function blocksToMessages(blocks: readonly MessageBlock[], options: { keepReasoning: boolean }): LLMMessage[] {
+export function blocksToMessages(
+  blocks: readonly MessageBlock[],
+  options: { keepReasoning: boolean }
+): LLMMessage[] {
   const out: LLMMessage[] = []
   let parts: AssistantPart[] = []
   let calls: { call: LLMToolCall; block: MessageBlock }[] = []
@@ -39,11 +43,17 @@ export function blocksToMessages(blocks: readonly MessageBlock[], options: { kee
       if (calls.length > 0) flush()
       if (!block.text) continue
       if (block.kind === 'content') parts.push({ type: 'text', text: block.text })
-      else if (options.keepReasoning) parts.push({ type: 'reasoning', text: block.text, providerOptions: providerOptionsOf(block) })
+      else if (options.keepReasoning)
+        parts.push({ type: 'reasoning', text: block.text, providerOptions: providerOptionsOf(block) })
     } else if (block.kind === 'tool_call' && block.toolCall && hasResult(block)) {
       const providerOptions = providerOptionsOf(block)
       calls.push({
-        call: { id: block.toolCall.id, name: block.toolCall.name, arguments: block.toolCall.params || '{}', ...(providerOptions ? { providerOptions } : {}) },
+        call: {
+          id: block.toolCall.id,
+          name: block.toolCall.name,
+          arguments: block.toolCall.params || '{}',
+          ...(providerOptions ? { providerOptions } : {})
+        },
         block
       })
     }
@@ -53,7 +63,10 @@ export function blocksToMessages(blocks: readonly MessageBlock[], options: { kee
 }
 
 export function hasResult(block: MessageBlock): boolean {
-  return (block.status === 'success' || block.status === 'error' || block.status === 'denied') && block.toolCall?.response !== undefined
+  return (
+    (block.status === 'success' || block.status === 'error' || block.status === 'denied') &&
+    block.toolCall?.response !== undefined
+  )
 }
 
 function providerOptionsOf(block: MessageBlock): ProviderOptions | undefined {
@@ -68,7 +81,11 @@ export function userToMessage(content: UserMessageContent, log?: (m: string) => 
   for (const file of content.files) {
     if (file.mimeType?.startsWith('image/')) {
       try {
-        images.push({ type: 'image', data: readFileSync(file.path).toString('base64'), mimeType: file.mimeType })
+        images.push({
+          type: 'image',
+          data: readFileSync(file.path).toString('base64'),
+          mimeType: file.mimeType
+        })
         continue
       } catch (error) {
         log?.(`attached image unreadable: ${String(error)}`)
@@ -96,7 +113,8 @@ export function estimateTokens(messages: readonly LLMMessage[]): number {
         else chars += part.text.length
       }
     }
-    if (message.role === 'assistant') for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length
+    if (message.role === 'assistant')
+      for (const call of message.toolCalls ?? []) chars += call.name.length + call.arguments.length
     chars += 8
   }
   return Math.ceil(chars / 4) + images * 512

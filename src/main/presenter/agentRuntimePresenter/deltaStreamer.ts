@@ -17,7 +17,9 @@ export interface DeltaStreamerDeps {
   log?: (message: string) => void
 }
 
-type PendingOp = { op: 'append'; blockId: string; field: 'text' | 'params'; chunks: string[] } | { op: 'upsert'; blockId: string }
+type PendingOp =
+  | { op: 'append'; blockId: string; field: 'text' | 'params'; chunks: string[] }
+  | { op: 'upsert'; blockId: string }
 
 /**
  * Batches block changes into `chat.stream.delta` events (at most one per interval, numbered)
@@ -46,7 +48,8 @@ export class DeltaStreamer implements BlockChangeSink {
 
   append(blockId: string, field: 'text' | 'params', text: string): void {
     const last = this.ops[this.ops.length - 1]
-    if (last && last.op === 'append' && last.blockId === blockId && last.field === field) last.chunks.push(text)
+    if (last && last.op === 'append' && last.blockId === blockId && last.field === field)
+      last.chunks.push(text)
     else this.ops.push({ op: 'append', blockId, field, chunks: [text] })
     this.dirtyForProjection.add(blockId)
     this.schedule()
@@ -68,7 +71,8 @@ export class DeltaStreamer implements BlockChangeSink {
     if (this.ops.length === 0) return
     const ops: DeltaOp[] = []
     for (const op of this.ops) {
-      if (op.op === 'append') ops.push({ op: 'append', blockId: op.blockId, field: op.field, text: op.chunks.join('') })
+      if (op.op === 'append')
+        ops.push({ op: 'append', blockId: op.blockId, field: op.field, text: op.chunks.join('') })
       else {
         const block = this.deps.block(op.blockId)
         if (block) ops.push({ op: 'upsert', block: structuredClone(block) })
@@ -92,7 +96,9 @@ export class DeltaStreamer implements BlockChangeSink {
     this.flushTimer = null
     this.lastFlushAt = Date.now()
     if (this.dirtyForProjection.size === 0) return
-    const blocks = [...this.dirtyForProjection].map((id) => this.deps.block(id)).filter((b): b is MessageBlock => !!b)
+    const blocks = [...this.dirtyForProjection]
+      .map((id) => this.deps.block(id))
+      .filter((b): b is MessageBlock => !!b)
     this.dirtyForProjection.clear()
     try {
       this.deps.saveBlocks(blocks)
@@ -131,7 +137,9 @@ export class DeltaStreamer implements BlockChangeSink {
     const now = Date.now()
     if (now - this.lastDeltaAt >= (this.deps.deltaIntervalMs ?? 50)) this.flushDeltas()
     if (now - this.lastFlushAt >= (this.deps.flushIntervalMs ?? 500)) this.flushProjection()
-    if (!this.deltaTimer) this.deltaTimer = setTimeout(() => this.flushDeltas(), this.deps.deltaIntervalMs ?? 50)
-    if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flushProjection(), this.deps.flushIntervalMs ?? 500)
+    if (!this.deltaTimer)
+      this.deltaTimer = setTimeout(() => this.flushDeltas(), this.deps.deltaIntervalMs ?? 50)
+    if (!this.flushTimer)
+      this.flushTimer = setTimeout(() => this.flushProjection(), this.deps.flushIntervalMs ?? 500)
   }
 }

@@ -7,7 +7,18 @@ import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
 import { addToolImageBlocks } from './toolImages'
 
 /** Built-in tools that only read: they run in parallel with each other. */
-export const READ_ONLY_AGENT_TOOLS = new Set(['read', 'glob', 'grep', 'tape_search', 'tape_context', 'tape_info', 'tape_anchors', 'memory_recall', 'skill_list', 'deepchat_settings_read'])
+export const READ_ONLY_AGENT_TOOLS = new Set([
+  'read',
+  'glob',
+  'grep',
+  'tape_search',
+  'tape_context',
+  'tape_info',
+  'tape_anchors',
+  'memory_recall',
+  'skill_list',
+  'deepchat_settings_read'
+])
 export const QUESTION_TOOL = 'deepchat_question'
 export const DENIED_RESULT = 'User denied the request.'
 
@@ -27,24 +38,40 @@ export interface DispatchInput {
  * in parallel, the rest one by one in the model's order. Results land on the calls' blocks, so
  * their order is the model's order whatever finished first.
  */
-export async function dispatchRound(tools: DispatchTools, input: DispatchInput): Promise<InteractionRequest[]> {
+export async function dispatchRound(
+  tools: DispatchTools,
+  input: DispatchInput
+): Promise<InteractionRequest[]> {
   const interactions: InteractionRequest[] = []
   const runnable: CompletedToolCall[] = []
   for (const call of input.calls) {
     if (input.ctx.signal.aborted) break
     if (call.name === QUESTION_TOOL) {
       const result = await tools.callTool(mcpCall(call), input.ctx)
-      if (result.rawData.interaction) interactions.push(openQuestion(input, call, result.rawData.interaction.question))
+      if (result.rawData.interaction)
+        interactions.push(openQuestion(input, call, result.rawData.interaction.question))
       else applyResult(input.acc, call, result)
       continue
     }
     try {
       const verdict = await tools.preCheckToolPermission(mcpCall(call), input.ctx)
       if (verdict.status === 'allowed') runnable.push(call)
-      else setResult(input.acc, call.blockId, verdict.status === 'denied' ? `Error: ${verdict.reason}` : `Error: ${verdict.message}`, true)
+      else
+        setResult(
+          input.acc,
+          call.blockId,
+          verdict.status === 'denied' ? `Error: ${verdict.reason}` : `Error: ${verdict.message}`,
+          true
+        )
     } catch (error) {
       if (error instanceof PermissionRequiredError) interactions.push(openPermission(input, call, error))
-      else setResult(input.acc, call.blockId, `Error: ${error instanceof Error ? error.message : String(error)}`, true)
+      else
+        setResult(
+          input.acc,
+          call.blockId,
+          `Error: ${error instanceof Error ? error.message : String(error)}`,
+          true
+        )
     }
   }
   for (const group of groupByReadOnly(runnable, input.definitions)) {
@@ -64,15 +91,25 @@ export async function dispatchRound(tools: DispatchTools, input: DispatchInput):
 }
 
 /** Runs one allowed call; a permission that appeared meanwhile still becomes an interaction. */
-export async function runCall(tools: DispatchTools, input: Omit<DispatchInput, 'calls' | 'definitions'>, call: CompletedToolCall): Promise<InteractionRequest | null> {
+export async function runCall(
+  tools: DispatchTools,
+  input: Omit<DispatchInput, 'calls' | 'definitions'>,
+  call: CompletedToolCall
+): Promise<InteractionRequest | null> {
   input.acc.setStatus(call.blockId, 'loading')
   try {
     const onProgress = (p: { progress: number; total?: number; message?: string }) => {
       const block = input.acc.get(call.blockId)
-      const text = [p.message, p.total ? `${p.progress}/${p.total}` : String(p.progress)].filter(Boolean).join(' · ')
-      if (block?.status === 'loading') input.acc.update(call.blockId, { data: { ...block.data, progress: text } })
+      const text = [p.message, p.total ? `${p.progress}/${p.total}` : String(p.progress)]
+        .filter(Boolean)
+        .join(' · ')
+      if (block?.status === 'loading')
+        input.acc.update(call.blockId, { data: { ...block.data, progress: text } })
     }
-    const result = await untilAborted(tools.callTool(mcpCall(call), { ...input.ctx, onProgress }), input.ctx.signal)
+    const result = await untilAborted(
+      tools.callTool(mcpCall(call), { ...input.ctx, onProgress }),
+      input.ctx.signal
+    )
     if (!result || input.ctx.signal.aborted) {
       input.acc.setStatus(call.blockId, 'cancelled')
       return null
@@ -81,7 +118,12 @@ export async function runCall(tools: DispatchTools, input: Omit<DispatchInput, '
     return null
   } catch (error) {
     if (error instanceof PermissionRequiredError) return openPermission(input, call, error)
-    setResult(input.acc, call.blockId, `Error: ${error instanceof Error ? error.message : String(error)}`, true)
+    setResult(
+      input.acc,
+      call.blockId,
+      `Error: ${error instanceof Error ? error.message : String(error)}`,
+      true
+    )
     return null
   }
 }
@@ -130,7 +172,13 @@ function groupByReadOnly(calls: readonly CompletedToolCall[], definitions: reado
   return groups
 }
 
-export function setResult(acc: BlockAccumulator, blockId: string, response: string, isError: boolean, data?: Record<string, unknown>): void {
+export function setResult(
+  acc: BlockAccumulator,
+  blockId: string,
+  response: string,
+  isError: boolean,
+  data?: Record<string, unknown>
+): void {
   const block = acc.get(blockId)
   if (!block?.toolCall) return
   acc.update(blockId, {
@@ -167,19 +215,39 @@ function mcpCall(call: CompletedToolCall) {
   return { id: call.id, name: call.name, arguments: call.arguments }
 }
 
-function openPermission(input: Pick<DispatchInput, 'acc' | 'newId'>, call: CompletedToolCall, error: PermissionRequiredError): InteractionRequest {
+function openPermission(
+  input: Pick<DispatchInput, 'acc' | 'newId'>,
+  call: CompletedToolCall,
+  error: PermissionRequiredError
+): InteractionRequest {
   const id = input.newId()
-  const data: ActionBlockData = { actionType: 'permission', interactionId: id, toolCallId: call.id, toolName: call.name, request: error.request }
+  const data: ActionBlockData = {
+    actionType: 'permission',
+    interactionId: id,
+    toolCallId: call.id,
+    toolName: call.name,
+    request: error.request
+  }
   return openAction(input.acc, call, id, 'permission', data)
 }
 
-function openQuestion(input: Pick<DispatchInput, 'acc' | 'newId'>, call: CompletedToolCall, question: QuestionSpec): InteractionRequest {
+function openQuestion(
+  input: Pick<DispatchInput, 'acc' | 'newId'>,
+  call: CompletedToolCall,
+  question: QuestionSpec
+): InteractionRequest {
   const id = input.newId()
   const data: ActionBlockData = { actionType: 'question', interactionId: id, toolCallId: call.id, question }
   return openAction(input.acc, call, id, 'question', data)
 }
 
-function openAction(acc: BlockAccumulator, call: CompletedToolCall, id: string, kind: 'permission' | 'question', data: ActionBlockData): InteractionRequest {
+function openAction(
+  acc: BlockAccumulator,
+  call: CompletedToolCall,
+  id: string,
+  kind: 'permission' | 'question',
+  data: ActionBlockData
+): InteractionRequest {
   const blockId = `action-${id}`
   const callBlock = acc.get(call.blockId)
   // The call waits (status stays `pending`) until the user answers: never a fake `success`.

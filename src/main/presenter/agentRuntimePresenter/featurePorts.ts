@@ -8,7 +8,10 @@ import type { AgentToolRuntimePort, MemoryPort } from '../toolPresenter/runtimeP
 export const DEFAULT_AGENT_ID = 'deepchat'
 
 /** Memory scoped to the agent a session belongs to (subagents share their parent's agent). */
-export function createMemoryPort(memory: MemoryPresenter, agentOf: (sessionId: string) => string = () => DEFAULT_AGENT_ID): MemoryPort {
+export function createMemoryPort(
+  memory: MemoryPresenter,
+  agentOf: (sessionId: string) => string = () => DEFAULT_AGENT_ID
+): MemoryPort {
   return {
     isEnabled: (sessionId) => memory.isEnabled(agentOf(sessionId)),
     remember: (sessionId, input) => memory.remember(agentOf(sessionId), input as RememberInput, sessionId),
@@ -19,7 +22,10 @@ export function createMemoryPort(memory: MemoryPresenter, agentOf: (sessionId: s
 
 /** The model `image_generate` uses (config document `imageGeneration`); null turns the tool off. */
 export const ImageGenerationSetting = z.object({
-  model: z.object({ providerId: z.string().min(1).max(64), modelId: z.string().min(1).max(200) }).nullable().default(null)
+  model: z
+    .object({ providerId: z.string().min(1).max(64), modelId: z.string().min(1).max(200) })
+    .nullable()
+    .default(null)
 })
 export const IMAGE_GENERATION_KEY = 'imageGeneration'
 
@@ -32,7 +38,10 @@ export function createImagePort(
     imageModelFor: () => model(),
     async generateImage(_sessionId, request, signal) {
       const chosen = model()
-      if (!chosen) throw Object.assign(new Error('No image generation model is configured.'), { code: 'image_model_unavailable' })
+      if (!chosen)
+        throw Object.assign(new Error('No image generation model is configured.'), {
+          code: 'image_model_unavailable'
+        })
       return llm.generateImages({ ...chosen, ...request }, signal)
     }
   }

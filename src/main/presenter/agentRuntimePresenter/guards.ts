@@ -12,9 +12,14 @@ export type GuardVerdict = { ok: true } | { ok: false; code: ChatErrorCode; mess
  * Checks a round's calls before any of them runs. Earlier calls are counted from the message's
  * blocks, so the cap holds across pauses and resumes of the same turn.
  */
-export function checkRound(blocks: readonly MessageBlock[], calls: readonly CompletedToolCall[]): GuardVerdict {
+export function checkRound(
+  blocks: readonly MessageBlock[],
+  calls: readonly CompletedToolCall[]
+): GuardVerdict {
   const newIds = new Set(calls.map((c) => c.blockId))
-  const earlier = blocks.filter((b) => b.kind === 'tool_call' && b.toolCall && !newIds.has(b.id) && b.status !== 'cancelled')
+  const earlier = blocks.filter(
+    (b) => b.kind === 'tool_call' && b.toolCall && !newIds.has(b.id) && b.status !== 'cancelled'
+  )
   if (earlier.length + calls.length > MAX_TOOL_CALLS_PER_TURN) {
     return {
       ok: false,
@@ -22,7 +27,10 @@ export function checkRound(blocks: readonly MessageBlock[], calls: readonly Comp
       message: `Stopped: this turn reached the limit of ${MAX_TOOL_CALLS_PER_TURN} tool calls. Send a message to continue.`
     }
   }
-  const sequence = [...earlier.map((b) => signature(b.toolCall!.name, b.toolCall!.params)), ...calls.map((c) => signature(c.name, c.arguments))]
+  const sequence = [
+    ...earlier.map((b) => signature(b.toolCall!.name, b.toolCall!.params)),
+    ...calls.map((c) => signature(c.name, c.arguments))
+  ]
   let run = 1
   for (let i = 1; i < sequence.length; i++) {
     run = sequence[i] === sequence[i - 1] ? run + 1 : 1
@@ -50,7 +58,11 @@ export function signature(name: string, args: string): string {
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys)
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]))
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])])
+    )
   }
   return value
 }

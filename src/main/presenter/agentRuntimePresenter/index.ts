@@ -4,7 +4,13 @@ import type { ChatImageInput, ChatMessageView, QueuedInput, StreamCursor } from 
 import type { MessageBlock, MessageRecord, SessionRecord, UserMessageContent } from '@shared/types/session'
 import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
-import { chatMessageCreated, chatMessagesSuperseded, chatQueueChanged, chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
+import {
+  chatMessageCreated,
+  chatMessagesSuperseded,
+  chatQueueChanged,
+  chatStreamDelta,
+  chatStreamFailed
+} from '@shared/contracts/events/chat.events'
 import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionPresenter } from '../sessionPresenter'
@@ -24,7 +30,17 @@ export type { ModelLimits } from './contextBuilder'
 
 export interface AgentRuntimeDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
-  sessions: Pick<SessionPresenter, 'create' | 'require' | 'rename' | 'setStatus' | 'messages' | 'interactions' | 'pauseMessage' | 'resolveInteraction'>
+  sessions: Pick<
+    SessionPresenter,
+    | 'create'
+    | 'require'
+    | 'rename'
+    | 'setStatus'
+    | 'messages'
+    | 'interactions'
+    | 'pauseMessage'
+    | 'resolveInteraction'
+  >
   tape: Pick<TapePresenter, 'inheritedView' | 'appendAnchor' | 'appendEvent'>
   llm: {
     coreStream(request: LLMRequest, signal: AbortSignal): AsyncIterable<LLMCoreStreamEvent>
@@ -82,7 +98,11 @@ export class AgentRuntimePresenter {
 
   constructor(private readonly deps: AgentRuntimeDeps) {
     this.newId = deps.newId ?? (() => randomUUID())
-    this.history = new MessageHistory({ db: deps.sqlite.db, messages: deps.sessions.messages, tape: deps.tape })
+    this.history = new MessageHistory({
+      db: deps.sqlite.db,
+      messages: deps.sessions.messages,
+      tape: deps.tape
+    })
     this.queue = new SteeringQueue(deps.sqlite.db)
     this.titler = new ChatTitler({
       coreStream: (request, signal) => deps.llm.coreStream(request, signal),
@@ -93,12 +113,24 @@ export class AgentRuntimePresenter {
   }
 
   /** Accepts a user message: starts a run now, or queues it behind the active one. */
-  async sendMessage(input: { sessionId?: string; text: string; images?: ChatImageInput[]; newSession?: NewSessionOptions }): Promise<TurnAccepted> {
-    if (!input.text.trim() && !input.images?.length) throw new AppError('invalid_message', 'Message cannot be empty')
-    const session = input.sessionId ? this.deps.sessions.require(input.sessionId) : this.createSession(input.text, input.newSession)
+  async sendMessage(input: {
+    sessionId?: string
+    text: string
+    images?: ChatImageInput[]
+    newSession?: NewSessionOptions
+  }): Promise<TurnAccepted> {
+    if (!input.text.trim() && !input.images?.length)
+      throw new AppError('invalid_message', 'Message cannot be empty')
+    const session = input.sessionId
+      ? this.deps.sessions.require(input.sessionId)
+      : this.createSession(input.text, input.newSession)
     this.assertNotPaused(session.id)
     if (this.active.has(session.id)) {
-      if (input.images?.length) throw new AppError('session_busy', 'Images cannot be queued while a reply is streaming; stop it first')
+      if (input.images?.length)
+        throw new AppError(
+          'session_busy',
+          'Images cannot be queued while a reply is streaming; stop it first'
+        )
       const queued: QueuedInput = { id: this.newId(), text: input.text, createdAt: Date.now() }
       this.queue.add(session.id, queued)
       this.emitQueue(session.id)
@@ -119,24 +151,43 @@ export class AgentRuntimePresenter {
       await active.done
       return { stopped: true, messageId: active.run.spec.messageId }
     }
-    const paused = [...new Set(this.deps.sessions.interactions.list({ sessionId, status: 'pending' }).map((i) => i.messageId))]
+    const paused = [
+      ...new Set(
+        this.deps.sessions.interactions.list({ sessionId, status: 'pending' }).map((i) => i.messageId)
+      )
+    ]
     for (const messageId of paused) this.stopPaused(sessionId, messageId)
     return { stopped: paused.length > 0, messageId: paused[0] ?? null }
   }
 
   /** Records one answer; the last open answer of a message starts the resumed run. */
-  async respondToolInteraction(input: { sessionId: string; messageId: string; interactionId: string; response: unknown }): Promise<{ accepted: true; remaining: number; resumed: boolean }> {
+  async respondToolInteraction(input: {
+    sessionId: string
+    messageId: string
+    interactionId: string
+    response: unknown
+  }): Promise<{ accepted: true; remaining: number; resumed: boolean }> {
     const interaction = this.deps.sessions.interactions.require(input.interactionId)
     if (interaction.sessionId !== input.sessionId || interaction.messageId !== input.messageId) {
-      throw new AppError('interaction_not_found', `Interaction ${input.interactionId} does not belong to message ${input.messageId}`)
+      throw new AppError(
+        'interaction_not_found',
+        `Interaction ${input.interactionId} does not belong to message ${input.messageId}`
+      )
     }
-    if (interaction.status !== 'pending') throw new AppError('interaction_not_pending', `Interaction ${interaction.id} was already ${interaction.status}`)
+    if (interaction.status !== 'pending')
+      throw new AppError(
+        'interaction_not_pending',
+        `Interaction ${interaction.id} was already ${interaction.status}`
+      )
     const message = this.deps.sessions.messages.require(input.messageId)
     const effect = applyAnswer(interaction, message, input.response)
     if (effect.permission) {
       // First: an "always" answer whose rule cannot be stored fails here, before anything changes.
-      const request = (message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined)?.request
-      if (request) this.deps.permissions.decide(request as never, effect.permission.decision, effect.permission.rule)
+      const request = (
+        message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined
+      )?.request
+      if (request)
+        this.deps.permissions.decide(request as never, effect.permission.decision, effect.permission.rule)
     }
     const { remaining } = this.deps.sqlite.transaction(() => {
       this.deps.sessions.messages.upsertBlocks(message.id, effect.blocks)
@@ -152,11 +203,16 @@ export class AgentRuntimePresenter {
   async retry(sessionId: string, messageId: string): Promise<TurnAccepted> {
     const session = this.requireIdle(sessionId)
     const target = this.deps.sessions.messages.require(messageId)
-    if (target.sessionId !== sessionId || target.role !== 'assistant') throw new AppError('invalid_input', 'Retry takes an assistant message of this session')
+    if (target.sessionId !== sessionId || target.role !== 'assistant')
+      throw new AppError('invalid_input', 'Retry takes an assistant message of this session')
     const all = this.history.current(session)
     const user = [...all].reverse().find((m) => m.role === 'user' && m.orderSeq < target.orderSeq)
     if (!user) throw new AppError('invalid_input', 'There is no user message to answer again')
-    this.supersede(session, all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id), 'retry')
+    this.supersede(
+      session,
+      all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id),
+      'retry'
+    )
     return this.startRun(session, user, this.createAssistant(session.id))
   }
 
@@ -164,17 +220,23 @@ export class AgentRuntimePresenter {
   async editAndResend(sessionId: string, messageId: string, text: string): Promise<TurnAccepted> {
     const session = this.requireIdle(sessionId)
     const target = this.deps.sessions.messages.require(messageId)
-    if (target.sessionId !== sessionId || target.role !== 'user') throw new AppError('invalid_input', 'Only a user message of this session can be edited')
+    if (target.sessionId !== sessionId || target.role !== 'user')
+      throw new AppError('invalid_input', 'Only a user message of this session can be edited')
     if (!text.trim()) throw new AppError('invalid_message', 'Message cannot be empty')
     const later = this.history.current(session).filter((m) => m.orderSeq >= target.orderSeq)
-    this.supersede(session, later.map((m) => m.id), 'edit')
+    this.supersede(
+      session,
+      later.map((m) => m.id),
+      'edit'
+    )
     return this.startTurn(session, { text, files: target.content?.files ?? [], links: [] })
   }
 
   /** Windows drop the messages before the new turn's first event reaches them, so old and new never show together. */
   private supersede(session: SessionRecord, messageIds: string[], reason: 'retry' | 'edit'): void {
     this.history.supersede(session, messageIds, reason)
-    if (messageIds.length) this.deps.events.emit(chatMessagesSuperseded, { sessionId: session.id, messageIds, reason })
+    if (messageIds.length)
+      this.deps.events.emit(chatMessagesSuperseded, { sessionId: session.id, messageIds, reason })
   }
 
   listQueue(sessionId: string): QueuedInput[] {
@@ -188,7 +250,10 @@ export class AgentRuntimePresenter {
   }
 
   /** Messages with their live state: a streaming message shows what its deltas have shown. */
-  getMessages(sessionId: string, page: { beforeOrderSeq?: number; limit?: number } = {}): { messages: ChatMessageView[]; hasMore: boolean } {
+  getMessages(
+    sessionId: string,
+    page: { beforeOrderSeq?: number; limit?: number } = {}
+  ): { messages: ChatMessageView[]; hasMore: boolean } {
     const session = this.deps.sessions.require(sessionId)
     const superseded = this.history.supersededIds(session)
     const { messages, hasMore } = this.deps.sessions.messages.list(sessionId, page)
@@ -238,7 +303,10 @@ export class AgentRuntimePresenter {
   }
 
   private createSession(text: string, options: NewSessionOptions = {}): SessionRecord {
-    const model = options.providerId && options.modelId ? { providerId: options.providerId, modelId: options.modelId } : this.deps.llm.getDefaultModel()
+    const model =
+      options.providerId && options.modelId
+        ? { providerId: options.providerId, modelId: options.modelId }
+        : this.deps.llm.getDefaultModel()
     if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
     const session = this.deps.sessions.create({
       title: titleFrom(text),
@@ -264,7 +332,12 @@ export class AgentRuntimePresenter {
     return assistant
   }
 
-  private async startRun(session: SessionRecord, user: MessageRecord | null, assistant: MessageRecord, grantedBlockIds: string[] = []): Promise<TurnAccepted> {
+  private async startRun(
+    session: SessionRecord,
+    user: MessageRecord | null,
+    assistant: MessageRecord,
+    grantedBlockIds: string[] = []
+  ): Promise<TurnAccepted> {
     const model = this.resolveModel(session)
     this.deps.workspaces.ensure(session.workspaceDir)
     const controller = new AbortController()
@@ -290,13 +363,20 @@ export class AgentRuntimePresenter {
         this.afterRun(session.id, entry, { status: 'error', code: 'internal', message: String(error) })
       }
     )
-    return { sessionId: session.id, started: true, userMessageId: user?.id ?? null, assistantMessageId: assistant.id, queued: null }
+    return {
+      sessionId: session.id,
+      started: true,
+      userMessageId: user?.id ?? null,
+      assistantMessageId: assistant.id,
+      queued: null
+    }
   }
 
   private afterRun(sessionId: string, entry: ActiveRun, outcome: RunOutcome): void {
     this.cursors.set(entry.run.spec.messageId, { runId: entry.run.spec.runId, seq: entry.run.streamer.seq })
     if (this.active.get(sessionId) === entry) this.active.delete(sessionId)
-    const status = outcome.status === 'paused' ? 'awaiting_interaction' : outcome.status === 'error' ? 'error' : 'idle'
+    const status =
+      outcome.status === 'paused' ? 'awaiting_interaction' : outcome.status === 'error' ? 'error' : 'idle'
     try {
       this.deps.sessions.setStatus(sessionId, status)
     } catch (error) {
@@ -319,7 +399,11 @@ export class AgentRuntimePresenter {
    * A turn whose message is the session's queued input followed by `texts`. The queued items
    * leave the queue only once the turn has started, so a turn that cannot start loses nothing.
    */
-  private async startQueuedTurn(session: SessionRecord, texts: string[], files: UserMessageContent['files']): Promise<TurnAccepted> {
+  private async startQueuedTurn(
+    session: SessionRecord,
+    texts: string[],
+    files: UserMessageContent['files']
+  ): Promise<TurnAccepted> {
     const queued = this.queue.list(session.id)
     const text = [...queued.map((q) => q.text), ...texts].filter((t) => t !== '').join('\n\n')
     const accepted = await this.startTurn(session, { text, files, links: [] })
@@ -331,11 +415,14 @@ export class AgentRuntimePresenter {
   }
 
   private async resume(session: SessionRecord, messageId: string): Promise<void> {
-    if (this.active.has(session.id)) throw new AppError('session_busy', 'A run is already active in this session')
+    if (this.active.has(session.id))
+      throw new AppError('session_busy', 'A run is already active in this session')
     const interactions = this.deps.sessions.interactions.list({ messageId })
     const message = this.deps.sessions.messages.require(messageId)
     const granted = new Set(interactions.filter((i) => i.status === 'granted').map((i) => i.toolCallId))
-    const grantedBlockIds = message.blocks.filter((b) => b.kind === 'tool_call' && b.status === 'pending' && granted.has(b.toolCall?.id ?? '')).map((b) => b.id)
+    const grantedBlockIds = message.blocks
+      .filter((b) => b.kind === 'tool_call' && b.status === 'pending' && granted.has(b.toolCall?.id ?? ''))
+      .map((b) => b.id)
     const user = this.history.userMessageBefore(session, message.orderSeq)
     this.deps.sessions.messages.setStatus(messageId, 'streaming')
     await this.startRun(session, user, message, grantedBlockIds)
@@ -345,8 +432,21 @@ export class AgentRuntimePresenter {
     const message = this.deps.sessions.messages.require(messageId)
     const open = this.deps.sessions.interactions.list({ messageId, status: 'pending' })
     const changed = new Map<string, MessageBlock>()
-    for (const interaction of open) for (const block of denyEffect(interaction, { ...message, blocks: message.blocks.map((b) => changed.get(b.id) ?? b) })) changed.set(block.id, block)
-    const errorBlock: MessageBlock = { id: `stop-${this.newId()}`, kind: 'error', status: 'error', text: 'Stopped by the user.', data: { code: 'user_cancelled' }, createdAt: Date.now(), updatedAt: Date.now() }
+    for (const interaction of open)
+      for (const block of denyEffect(interaction, {
+        ...message,
+        blocks: message.blocks.map((b) => changed.get(b.id) ?? b)
+      }))
+        changed.set(block.id, block)
+    const errorBlock: MessageBlock = {
+      id: `stop-${this.newId()}`,
+      kind: 'error',
+      status: 'error',
+      text: 'Stopped by the user.',
+      data: { code: 'user_cancelled' },
+      createdAt: Date.now(),
+      updatedAt: Date.now()
+    }
     const blocks = [...changed.values(), errorBlock]
     this.deps.sqlite.transaction(() => {
       this.deps.sessions.interactions.resolveAll(messageId, 'denied', { reason: 'stopped' })
@@ -354,7 +454,14 @@ export class AgentRuntimePresenter {
     })
     const runId = `stop-${this.newId()}`
     this.emitBlocks(sessionId, messageId, runId, blocks)
-    this.deps.events.emit(chatStreamFailed, { sessionId, messageId, runId, seq: 2, status: 'cancelled', error: { code: 'user_cancelled', message: 'Stopped by the user.' } })
+    this.deps.events.emit(chatStreamFailed, {
+      sessionId,
+      messageId,
+      runId,
+      seq: 2,
+      status: 'cancelled',
+      error: { code: 'user_cancelled', message: 'Stopped by the user.' }
+    })
     this.deps.sessions.setStatus(sessionId, 'idle')
   }
 
@@ -362,7 +469,12 @@ export class AgentRuntimePresenter {
     const active = this.active.get(message.sessionId)
     if (active && active.run.spec.messageId === message.id) {
       active.run.streamer.flushDeltas() // the state returned must match the cursor exactly
-      return { ...message, status: 'streaming', blocks: structuredClone(active.run.acc.blocks), stream: { runId: active.run.spec.runId, seq: active.run.streamer.seq } }
+      return {
+        ...message,
+        status: 'streaming',
+        blocks: structuredClone(active.run.acc.blocks),
+        stream: { runId: active.run.spec.runId, seq: active.run.streamer.seq }
+      }
     }
     return { ...message, stream: this.cursors.get(message.id) ?? null }
   }
@@ -371,11 +483,18 @@ export class AgentRuntimePresenter {
     return {
       coreStream: (request, signal) => this.deps.llm.coreStream(request, signal),
       tools: this.deps.tools,
-      context: { tape: this.deps.tape, coreStream: (r, s) => this.deps.llm.coreStream(r, s), log: this.deps.log },
+      context: {
+        tape: this.deps.tape,
+        coreStream: (r, s) => this.deps.llm.coreStream(r, s),
+        log: this.deps.log
+      },
       store: {
-        saveStreamingBlocks: (messageId, blocks) => void this.deps.sessions.messages.saveStreamingBlocks(messageId, blocks),
-        finalize: (messageId, status, blocks, metadata) => void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
-        pause: (messageId, blocks, interactions) => this.deps.sessions.pauseMessage(messageId, { blocks, interactions }).interactions
+        saveStreamingBlocks: (messageId, blocks) =>
+          void this.deps.sessions.messages.saveStreamingBlocks(messageId, blocks),
+        finalize: (messageId, status, blocks, metadata) =>
+          void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
+        pause: (messageId, blocks, interactions) =>
+          this.deps.sessions.pauseMessage(messageId, { blocks, interactions }).interactions
       },
       events: this.deps.events,
       newId: this.newId,
@@ -387,7 +506,8 @@ export class AgentRuntimePresenter {
   }
 
   private resolveModel(session: SessionRecord): { providerId: string; modelId: string } {
-    if (session.providerId && session.modelId) return { providerId: session.providerId, modelId: session.modelId }
+    if (session.providerId && session.modelId)
+      return { providerId: session.providerId, modelId: session.modelId }
     const model = this.deps.llm.getDefaultModel()
     if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
     return model

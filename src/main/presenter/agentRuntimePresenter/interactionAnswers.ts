@@ -1,7 +1,12 @@
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import { ActionBlockData, InteractionResponse, type QuestionSpec } from '@shared/types/chat'
-import type { InteractionStatus, MessageBlock, MessageRecord, PendingInteraction } from '@shared/types/session'
+import type {
+  InteractionStatus,
+  MessageBlock,
+  MessageRecord,
+  PendingInteraction
+} from '@shared/types/session'
 import type { PermissionDecision, RuleDraft } from '@shared/types/permission'
 import { DENIED_RESULT } from './dispatch'
 
@@ -26,23 +31,44 @@ const DECISIONS: Record<'allow_once' | 'allow_session' | 'allow_always' | 'deny'
  * What an answer does to a paused message. Pure: validates the answer against the stored
  * request and returns the changed blocks; the caller writes them with the interaction.
  */
-export function applyAnswer(interaction: PendingInteraction, message: MessageRecord, raw: unknown): AnswerEffect {
+export function applyAnswer(
+  interaction: PendingInteraction,
+  message: MessageRecord,
+  raw: unknown
+): AnswerEffect {
   const parsed = InteractionResponse.safeParse(raw)
   if (!parsed.success) throw new AppError('invalid_input', z.prettifyError(parsed.error))
   const response = parsed.data
   if (response.kind !== interaction.kind) {
-    throw new AppError('invalid_input', `Interaction ${interaction.id} is a ${interaction.kind}, not a ${response.kind}`)
+    throw new AppError(
+      'invalid_input',
+      `Interaction ${interaction.id} is a ${interaction.kind}, not a ${response.kind}`
+    )
   }
   const action = message.blocks.find((b) => b.id === interaction.blockId)
   const call = message.blocks.find((b) => b.kind === 'tool_call' && b.toolCall?.id === interaction.toolCallId)
   const data = ActionBlockData.safeParse(action?.data)
   if (!action || !call?.toolCall || !data.success) {
-    throw new AppError('interaction_broken', `The blocks of interaction ${interaction.id} are missing; stop the message and try again`)
+    throw new AppError(
+      'interaction_broken',
+      `The blocks of interaction ${interaction.id} are missing; stop the message and try again`
+    )
   }
   if (response.kind === 'permission') {
     const granted = response.decision !== 'deny'
-    const blocks: MessageBlock[] = [{ ...action, status: granted ? 'granted' : 'denied', data: { ...data.data, decision: response.decision } }]
-    if (!granted) blocks.push({ ...call, status: 'error', toolCall: { ...call.toolCall, response: DENIED_RESULT, isError: true } })
+    const blocks: MessageBlock[] = [
+      {
+        ...action,
+        status: granted ? 'granted' : 'denied',
+        data: { ...data.data, decision: response.decision }
+      }
+    ]
+    if (!granted)
+      blocks.push({
+        ...call,
+        status: 'error',
+        toolCall: { ...call.toolCall, response: DENIED_RESULT, isError: true }
+      })
     return {
       status: granted ? 'granted' : 'denied',
       response: { ...response },
@@ -50,7 +76,8 @@ export function applyAnswer(interaction: PendingInteraction, message: MessageRec
       permission: { decision: DECISIONS[response.decision], rule: response.rule }
     }
   }
-  if (data.data.actionType !== 'question') throw new AppError('interaction_broken', 'The action block is not a question')
+  if (data.data.actionType !== 'question')
+    throw new AppError('interaction_broken', 'The action block is not a question')
   const answer = validateQuestionAnswer(data.data.question, response)
   const text = answer.skipped ? SKIPPED_RESULT : formatAnswer(answer)
   return {
@@ -74,16 +101,23 @@ export function denyEffect(interaction: PendingInteraction, message: MessageReco
   }
 }
 
-function validateQuestionAnswer(question: QuestionSpec, response: { selected: string[]; text?: string; skipped: boolean }) {
+function validateQuestionAnswer(
+  question: QuestionSpec,
+  response: { selected: string[]; text?: string; skipped: boolean }
+) {
   if (response.skipped) return { selected: [], skipped: true }
   const labels = new Set(question.options.map((o) => o.label))
   const selected = [...new Set(response.selected)]
   const unknown = selected.filter((s) => !labels.has(s))
-  if (unknown.length) throw new AppError('invalid_input', `Not an option of this question: ${unknown.join(', ')}`)
-  if (!question.multiple && selected.length > 1) throw new AppError('invalid_input', 'This question takes one option')
+  if (unknown.length)
+    throw new AppError('invalid_input', `Not an option of this question: ${unknown.join(', ')}`)
+  if (!question.multiple && selected.length > 1)
+    throw new AppError('invalid_input', 'This question takes one option')
   const text = response.text?.trim() || undefined
-  if (text && !question.custom) throw new AppError('invalid_input', 'This question does not take a free-text answer')
-  if (selected.length === 0 && !text) throw new AppError('invalid_input', 'Choose an option or write an answer (or skip)')
+  if (text && !question.custom)
+    throw new AppError('invalid_input', 'This question does not take a free-text answer')
+  if (selected.length === 0 && !text)
+    throw new AppError('invalid_input', 'Choose an option or write an answer (or skip)')
   return { selected, text, skipped: false }
 }
 

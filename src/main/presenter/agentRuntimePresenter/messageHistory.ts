@@ -18,7 +18,8 @@ export class MessageHistory {
   ) {}
 
   supersede(session: SessionRecord, messageIds: string[], reason: 'retry' | 'edit'): void {
-    if (messageIds.length) this.deps.tape.appendEvent(session.tapeId, SUPERSEDED_EVENT, { messageIds, reason })
+    if (messageIds.length)
+      this.deps.tape.appendEvent(session.tapeId, SUPERSEDED_EVENT, { messageIds, reason })
   }
 
   supersededIds(session: SessionRecord): Set<string> {
@@ -29,7 +30,8 @@ export class MessageHistory {
     for (const row of rows) {
       try {
         const data = (JSON.parse(row.payload_json) as { data?: { messageIds?: unknown } }).data
-        if (Array.isArray(data?.messageIds)) for (const id of data.messageIds) if (typeof id === 'string') ids.add(id)
+        if (Array.isArray(data?.messageIds))
+          for (const id of data.messageIds) if (typeof id === 'string') ids.add(id)
       } catch {
         // a malformed payload hides nothing
       }
@@ -52,6 +54,8 @@ export class MessageHistory {
 
   /** The user message an assistant message answers. */
   userMessageBefore(session: SessionRecord, orderSeq: number): MessageRecord | null {
-    return [...this.current(session)].reverse().find((m) => m.role === 'user' && m.orderSeq < orderSeq) ?? null
+    return (
+      [...this.current(session)].reverse().find((m) => m.role === 'user' && m.orderSeq < orderSeq) ?? null
+    )
   }
 }

@@ -3,13 +3,26 @@ import type { MessageBlock, MessageRecord, PendingInteraction, SessionRecord } f
 import type { ChatErrorCode, PlanBlockData } from '@shared/types/chat'
 import type { MCPToolDefinition } from '@shared/types/tools'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
-import { chatPlanUpdated, chatStreamCompleted, chatStreamFailed, chatStreamPaused } from '@shared/contracts/events/chat.events'
+import {
+  chatPlanUpdated,
+  chatStreamCompleted,
+  chatStreamFailed,
+  chatStreamPaused
+} from '@shared/contracts/events/chat.events'
 import type { EventSink } from '../../bridge/events'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { ToolPresenter } from '../toolPresenter'
 import { BlockAccumulator } from './blockAccumulator'
 import { DeltaStreamer } from './deltaStreamer'
-import { COMPACTION_THRESHOLD, prepareContext, requestMessages, toolDefinitionTokens, type ContextDeps, type ModelLimits, type PreparedContext } from './contextBuilder'
+import {
+  COMPACTION_THRESHOLD,
+  prepareContext,
+  requestMessages,
+  toolDefinitionTokens,
+  type ContextDeps,
+  type ModelLimits,
+  type PreparedContext
+} from './contextBuilder'
 import { estimateTokens } from './conversation'
 import { dispatchRound, runCall, type DispatchTools } from './dispatch'
 import { checkRound } from './guards'
@@ -18,13 +31,20 @@ import { OVERFLOW_ANCHOR } from './tapeHistory'
 /** Where a run keeps the message: the projection and tape through SessionPresenter. */
 export interface RunStore {
   saveStreamingBlocks(messageId: string, blocks: MessageBlock[]): void
-  finalize(messageId: string, status: 'sent' | 'error' | 'cancelled', blocks: MessageBlock[], metadata: Record<string, unknown>): void
+  finalize(
+    messageId: string,
+    status: 'sent' | 'error' | 'cancelled',
+    blocks: MessageBlock[],
+    metadata: Record<string, unknown>
+  ): void
   pause(messageId: string, blocks: MessageBlock[], interactions: InteractionRequest[]): PendingInteraction[]
 }
 
 export interface RunDeps {
   coreStream: (request: LLMRequest, signal: AbortSignal) => AsyncIterable<LLMCoreStreamEvent>
-  tools: DispatchTools & Pick<ToolPresenter, 'getAllToolDefinitions' | 'buildToolSystemPrompt'> & Partial<Pick<ToolPresenter, 'takeToolsChanged'>>
+  tools: DispatchTools &
+    Pick<ToolPresenter, 'getAllToolDefinitions' | 'buildToolSystemPrompt'> &
+    Partial<Pick<ToolPresenter, 'takeToolsChanged'>>
   context: ContextDeps
   store: RunStore
   events: EventSink
@@ -95,8 +115,13 @@ export class ChatRun {
     } catch (error) {
       outcome = this.spec.signal.aborted
         ? { status: 'aborted' }
-        : { status: 'error', code: 'internal', message: error instanceof Error ? error.message : String(error) }
-      if (outcome.status === 'error') this.deps.log?.(`chat run ${this.spec.runId} failed: ${outcome.message}`)
+        : {
+            status: 'error',
+            code: 'internal',
+            message: error instanceof Error ? error.message : String(error)
+          }
+      if (outcome.status === 'error')
+        this.deps.log?.(`chat run ${this.spec.runId} failed: ${outcome.message}`)
     }
     try {
       return this.exit(outcome)
@@ -108,10 +133,20 @@ export class ChatRun {
   /** `update_plan` from a tool of this run: one plan block per message, upserted. */
   publishPlan(snapshot: PlanSnapshot): void {
     const blockId = `plan-${this.spec.messageId}`
-    const plan: PlanBlockData = { entries: snapshot.plan, explanation: snapshot.explanation, revision: snapshot.revision }
+    const plan: PlanBlockData = {
+      entries: snapshot.plan,
+      explanation: snapshot.explanation,
+      revision: snapshot.revision
+    }
     if (this.acc.get(blockId)) this.acc.update(blockId, { data: plan })
     else this.acc.add({ id: blockId, kind: 'plan', status: 'success', text: '', data: plan })
-    this.deps.events.emit(chatPlanUpdated, { sessionId: this.spec.session.id, messageId: this.spec.messageId, blockId, toolCallId: snapshot.toolCallId, plan })
+    this.deps.events.emit(chatPlanUpdated, {
+      sessionId: this.spec.session.id,
+      messageId: this.spec.messageId,
+      blockId,
+      toolCallId: snapshot.toolCallId,
+      plan
+    })
   }
 
   private async loop(): Promise<RunOutcome> {
@@ -120,8 +155,17 @@ export class ChatRun {
     const loadTools = async () => {
       this.definitions = await this.deps.tools.getAllToolDefinitions(ctx)
       this.acc.toolServerNames = new Map(this.definitions.map((d) => [d.function.name, d.server.name]))
-      const tools: LLMToolDefinition[] = this.definitions.map((d) => ({ name: d.function.name, description: d.function.description, parameters: d.function.parameters }))
-      const prompt = [spec.session.generationSettings.systemPrompt ?? '', this.deps.tools.buildToolSystemPrompt(this.definitions)].filter(Boolean).join('\n\n')
+      const tools: LLMToolDefinition[] = this.definitions.map((d) => ({
+        name: d.function.name,
+        description: d.function.description,
+        parameters: d.function.parameters
+      }))
+      const prompt = [
+        spec.session.generationSettings.systemPrompt ?? '',
+        this.deps.tools.buildToolSystemPrompt(this.definitions)
+      ]
+        .filter(Boolean)
+        .join('\n\n')
       return { tools, prompt }
     }
     let { tools: llmTools, prompt: baseSystemPrompt } = await loadTools()
@@ -150,7 +194,11 @@ export class ChatRun {
     for (let round = 0; ; round++) {
       if (spec.signal.aborted) return { status: 'aborted' }
       // Tool results grow the prompt between rounds: re-check the budget (older turns may go).
-      if (round > 0 && estimateTokens(requestMessages(context, this.acc.blocks)) > context.budgetTokens * COMPACTION_THRESHOLD) {
+      if (
+        round > 0 &&
+        estimateTokens(requestMessages(context, this.acc.blocks)) >
+          context.budgetTokens * COMPACTION_THRESHOLD
+      ) {
         context = await contextFor(false)
       }
       const result = await this.streamRound(context, llmTools)
@@ -158,7 +206,9 @@ export class ChatRun {
         if (overflowRecovered) return { status: 'error', code: 'context_overflow', message: result.message }
         overflowRecovered = true
         context = await contextFor(true).catch((error: unknown) => {
-          throw new Error(`The conversation is too long for the model and could not be compacted: ${String(error instanceof Error ? error.message : error)}`)
+          throw new Error(
+            `The conversation is too long for the model and could not be compacted: ${String(error instanceof Error ? error.message : error)}`
+          )
         })
         if (!context.compacted) return { status: 'error', code: 'context_overflow', message: result.message }
         continue
@@ -174,7 +224,10 @@ export class ChatRun {
     }
   }
 
-  private async streamRound(context: PreparedContext, tools: LLMToolDefinition[]): Promise<Exit | { status: 'overflow'; message: string }> {
+  private async streamRound(
+    context: PreparedContext,
+    tools: LLMToolDefinition[]
+  ): Promise<Exit | { status: 'overflow'; message: string }> {
     const { spec, acc } = this
     acc.startRound()
     const request: LLMRequest = {
@@ -197,12 +250,19 @@ export class ChatRun {
     const error = acc.error
     if (error) {
       // Overflow is recoverable only before the model said anything in this round.
-      if (error.code === 'context_overflow' && !acc.roundHadOutput) return { status: 'overflow', message: error.message }
-      return { status: 'error', code: error.code === 'context_overflow' ? 'context_overflow' : 'provider_error', message: error.message }
+      if (error.code === 'context_overflow' && !acc.roundHadOutput)
+        return { status: 'overflow', message: error.message }
+      return {
+        status: 'error',
+        code: error.code === 'context_overflow' ? 'context_overflow' : 'provider_error',
+        message: error.message
+      }
     }
     if (acc.completedCalls().length === 0) {
       const visible = acc.blocks.some((b) => b.kind !== 'error' && b.kind !== 'action')
-      return visible ? { status: 'completed', yieldedToQueue: false } : { status: 'error', code: 'no_model_response', message: 'The model returned no response.' }
+      return visible
+        ? { status: 'completed', yieldedToQueue: false }
+        : { status: 'error', code: 'no_model_response', message: 'The model returned no response.' }
     }
     return { status: 'continue' }
   }
@@ -216,7 +276,13 @@ export class ChatRun {
       for (const call of calls) acc.setStatus(call.blockId, 'cancelled')
       return { status: 'error', code: verdict.code, message: verdict.message }
     }
-    const interactions = await dispatchRound(this.deps.tools, { calls, acc, definitions: this.definitions, ctx, newId: this.deps.newId })
+    const interactions = await dispatchRound(this.deps.tools, {
+      calls,
+      acc,
+      definitions: this.definitions,
+      ctx,
+      newId: this.deps.newId
+    })
     if (spec.signal.aborted) return { status: 'aborted' }
     if (interactions.length) return this.pauseWith(interactions)
     this.streamer.flushAll()
@@ -230,7 +296,12 @@ export class ChatRun {
       if (this.spec.signal.aborted) return { status: 'aborted' }
       const block = this.acc.get(blockId)
       if (!block?.toolCall) continue
-      const call = { id: block.toolCall.id, name: block.toolCall.name, arguments: block.toolCall.params, blockId }
+      const call = {
+        id: block.toolCall.id,
+        name: block.toolCall.name,
+        arguments: block.toolCall.params,
+        blockId
+      }
       const interaction = await runCall(this.deps.tools, { acc: this.acc, ctx, newId: this.deps.newId }, call)
       if (interaction) interactions.push(interaction)
     }
@@ -270,14 +341,21 @@ export class ChatRun {
     if (outcome.status === 'completed') {
       streamer.flushDeltas()
       this.deps.store.finalize(spec.messageId, 'sent', acc.blocks, this.metadata())
-      this.deps.events.emit(chatStreamCompleted, { ...header(), seq: streamer.seq + 1, status: 'sent', usage: this.usage })
+      this.deps.events.emit(chatStreamCompleted, {
+        ...header(),
+        seq: streamer.seq + 1,
+        status: 'sent',
+        usage: this.usage
+      })
       return outcome
     }
     const failure =
       outcome.status === 'aborted'
         ? { code: 'user_cancelled' as const, message: 'Stopped by the user.', status: 'cancelled' as const }
         : { code: outcome.code, message: outcome.message, status: 'error' as const }
-    this.stampPlan(outcome.status === 'aborted' ? 'aborted' : outcome.code === 'tool_call_limit' ? 'max_steps' : 'error')
+    this.stampPlan(
+      outcome.status === 'aborted' ? 'aborted' : outcome.code === 'tool_call_limit' ? 'max_steps' : 'error'
+    )
     acc.addError(failure.code, failure.message)
     streamer.flushDeltas()
     this.deps.store.finalize(spec.messageId, failure.status, acc.blocks, this.metadata())

@@ -1,4 +1,8 @@
-import { toolsPlanUpdated, toolsProcessChanged, type PlanSnapshot } from '@shared/contracts/events/tools.events'
+import {
+  toolsPlanUpdated,
+  toolsProcessChanged,
+  type PlanSnapshot
+} from '@shared/contracts/events/tools.events'
 import type { EventSink } from '../../bridge/events'
 import type { TapePresenter } from '../tapePresenter'
 import type { AgentToolRuntimePort } from '../toolPresenter/runtimePorts'
@@ -37,7 +41,9 @@ export class LoopRuntimePort implements AgentToolRuntimePort {
     this.planSink?.(snapshot)
   }
 
-  notifyProcessChanged(event: Parameters<NonNullable<AgentToolRuntimePort['notifyProcessChanged']>>[0]): void {
+  notifyProcessChanged(
+    event: Parameters<NonNullable<AgentToolRuntimePort['notifyProcessChanged']>>[0]
+  ): void {
     this.deps.events.emit(toolsProcessChanged, event)
   }
 
@@ -46,16 +52,30 @@ export class LoopRuntimePort implements AgentToolRuntimePort {
       limit: options.limit,
       kinds: options.kinds as never
     })
-    return hits.map((h) => ({ entryId: h.entryId, kind: h.kind, name: h.name ?? '', createdAt: h.createdAt, summary: h.summary }))
+    return hits.map((h) => ({
+      entryId: h.entryId,
+      kind: h.kind,
+      name: h.name ?? '',
+      createdAt: h.createdAt,
+      summary: h.summary
+    }))
   }
 
-  async getTapeContext(sessionId: string, entryIds: number[], options: { before?: number; after?: number } = {}) {
+  async getTapeContext(
+    sessionId: string,
+    entryIds: number[],
+    options: { before?: number; after?: number } = {}
+  ) {
     return this.deps.tape.context(this.deps.tapeOf(sessionId), entryIds, options)
   }
 
   /** Takes effect at the next run: the context builder starts after the latest handoff anchor. */
   async handoffTape(sessionId: string, name: string, summary: string) {
-    const anchor = this.deps.tape.handoff(this.deps.tapeOf(sessionId), { name, summary, whenNoSummary: 'extract' })
+    const anchor = this.deps.tape.handoff(this.deps.tapeOf(sessionId), {
+      name,
+      summary,
+      whenNoSummary: 'extract'
+    })
     return { entryId: anchor.entryId }
   }
 }

@@ -24,7 +24,9 @@ export class SessionAgentStateStore {
 
   get(sessionId: string): SessionToolState {
     const row = this.sqlite.db
-      .prepare('SELECT disabled_tools_json, enabled_tools_json, active_skills_json FROM session_agent_state WHERE session_id = ?')
+      .prepare(
+        'SELECT disabled_tools_json, enabled_tools_json, active_skills_json FROM session_agent_state WHERE session_id = ?'
+      )
       .get(sessionId) as StateRow | undefined
     if (!row) return { disabledTools: [...this.defaultDisabledTools()], enabledTools: [], activeSkills: [] }
     return {
@@ -55,9 +57,9 @@ export class SessionAgentStateStore {
 
   /** MCP servers switched off for this session (their tools are not offered to its model). */
   disabledMcpServers(sessionId: string): string[] {
-    const row = this.sqlite.db.prepare('SELECT disabled_mcp_servers_json FROM session_agent_state WHERE session_id = ?').get(sessionId) as
-      | { disabled_mcp_servers_json: string }
-      | undefined
+    const row = this.sqlite.db
+      .prepare('SELECT disabled_mcp_servers_json FROM session_agent_state WHERE session_id = ?')
+      .get(sessionId) as { disabled_mcp_servers_json: string } | undefined
     return row ? Names.parse(parseJson(row.disabled_mcp_servers_json)) : []
   }
 
@@ -65,7 +67,9 @@ export class SessionAgentStateStore {
     // A first row keeps the session's current tool state (the app-wide defaults included).
     this.update(sessionId, {})
     this.sqlite.db
-      .prepare('UPDATE session_agent_state SET disabled_mcp_servers_json = ?, updated_at = ? WHERE session_id = ?')
+      .prepare(
+        'UPDATE session_agent_state SET disabled_mcp_servers_json = ?, updated_at = ? WHERE session_id = ?'
+      )
       .run(JSON.stringify(unique(serverIds)), this.now(), sessionId)
     return this.disabledMcpServers(sessionId)
   }

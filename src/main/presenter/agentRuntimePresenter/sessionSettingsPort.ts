@@ -1,5 +1,8 @@
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
-import type { SessionSettingsPatch as UserSettingsPatch, SessionSettingsView as UserSettingsView } from '@shared/contracts/routes/sessions.routes'
+import type {
+  SessionSettingsPatch as UserSettingsPatch,
+  SessionSettingsView as UserSettingsView
+} from '@shared/contracts/routes/sessions.routes'
 import { AppError } from '@shared/errors'
 import type { McpServerView } from '@shared/types/mcp'
 import { isWiderMode, type PermissionMode } from '@shared/types/permission'
@@ -10,7 +13,12 @@ import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionPresenter } from '../sessionPresenter'
 import type { SessionAgentStateStore } from './sessionAgentState'
 import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
-import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView, SessionToolState } from '../toolPresenter/runtimePorts'
+import type {
+  SessionSettingsPatch,
+  SessionSettingsPort,
+  SessionSettingsView,
+  SessionToolState
+} from '../toolPresenter/runtimePorts'
 
 export interface SessionSettingsPortDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
@@ -24,7 +32,6 @@ export interface SessionSettingsPortDeps {
 
 /** Reads and changes one session's model, generation settings, permission mode and tool switches. */
 export function createSessionSettingsPort(deps: SessionSettingsPortDeps): SessionSettingsPort {
-
   async function read(sessionId: string): Promise<SessionSettingsView> {
     const session = deps.sessions.require(sessionId)
     const state = deps.state.get(sessionId)
@@ -44,21 +51,33 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
   async function update(sessionId: string, patch: SessionSettingsPatch): Promise<SessionSettingsView> {
     const current = await read(sessionId)
     const session = deps.sessions.require(sessionId) // after the await: nothing concurrent is overwritten
-    if (patch.model && !current.availableModels.some((m) => m.providerId === patch.model!.providerId && m.modelId === patch.model!.modelId)) {
-      throw new Error(`Model ${patch.model.providerId}/${patch.model.modelId} is not an enabled model; pick one of availableModels.`)
+    if (
+      patch.model &&
+      !current.availableModels.some(
+        (m) => m.providerId === patch.model!.providerId && m.modelId === patch.model!.modelId
+      )
+    ) {
+      throw new Error(
+        `Model ${patch.model.providerId}/${patch.model.modelId} is not an enabled model; pick one of availableModels.`
+      )
     }
     if (patch.permissionMode && isWiderMode(patch.permissionMode, session.permissionMode)) {
       throw new Error(`The permission mode can only be narrowed (it is ${session.permissionMode}).`)
     }
     const known = new Set(deps.knownTools())
-    const unknown = [...(patch.disabledTools ?? []), ...(patch.enabledTools ?? [])].filter((n) => !known.has(n))
+    const unknown = [...(patch.disabledTools ?? []), ...(patch.enabledTools ?? [])].filter(
+      (n) => !known.has(n)
+    )
     if (unknown.length) throw new Error(`No built-in tool named ${unknown.join(', ')}.`)
 
     const settings: Record<string, unknown> = { ...session.generationSettings }
     if (patch.temperature !== undefined) settings.temperature = patch.temperature ?? undefined
     if (patch.systemPrompt !== undefined) settings.systemPrompt = patch.systemPrompt || undefined
     const generation = GenerationSettings.safeParse(settings)
-    if (!generation.success) throw new Error(`Invalid settings: ${generation.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    if (!generation.success)
+      throw new Error(
+        `Invalid settings: ${generation.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+      )
 
     deps.sqlite.transaction(() => {
       deps.sessions.updateSettings(sessionId, {
@@ -67,7 +86,10 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
         generationSettings: generation.data
       })
       if (patch.disabledTools || patch.enabledTools) {
-        deps.state.update(sessionId, { disabledTools: patch.disabledTools ?? current.disabledTools, enabledTools: patch.enabledTools ?? current.enabledTools })
+        deps.state.update(sessionId, {
+          disabledTools: patch.disabledTools ?? current.disabledTools,
+          enabledTools: patch.enabledTools ?? current.enabledTools
+        })
       }
     })
     deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
@@ -99,7 +121,6 @@ export interface UserSessionSettings {
  * more than its parent. Everything is checked before anything is written.
  */
 export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSessionSettings {
-
   function get(sessionId: string): UserSettingsView {
     const session = deps.sessions.require(sessionId)
     const state = deps.state.get(sessionId)
@@ -115,7 +136,9 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
         name: tool.name,
         group: tool.server,
         readOnly: tool.readOnly,
-        enabled: isDiagnostic(tool.name) ? state.enabledTools.includes(tool.name) : !state.disabledTools.includes(tool.name)
+        enabled: isDiagnostic(tool.name)
+          ? state.enabledTools.includes(tool.name)
+          : !state.disabledTools.includes(tool.name)
       })),
       mcpServers: deps.mcpServers().map((server) => ({
         id: server.id,
@@ -141,7 +164,9 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
     // null goes back to the chat's scratch folder; a chosen folder must exist and not be app data.
     const workspaceDir = patch.workspaceDir ? deps.validateWorkspace(patch.workspaceDir) : patch.workspaceDir
     const toolState = patch.tools ? switchTools(deps.state.get(sessionId), patch.tools) : null
-    const offServers = patch.mcpServers ? switchServers(deps.state.disabledMcpServers(sessionId), patch.mcpServers) : null
+    const offServers = patch.mcpServers
+      ? switchServers(deps.state.disabledMcpServers(sessionId), patch.mcpServers)
+      : null
 
     deps.sqlite.transaction(() => {
       deps.sessions.updateSettings(sessionId, {
@@ -160,7 +185,10 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
   async function requireEnabledModel(model: { providerId: string; modelId: string }): Promise<void> {
     const available = enabledModels(await deps.providers())
     if (!available.some((m) => m.providerId === model.providerId && m.modelId === model.modelId)) {
-      throw new AppError('invalid_model', `Model ${model.providerId}/${model.modelId} is not an enabled model. Enable it in Settings > Providers or pick another.`)
+      throw new AppError(
+        'invalid_model',
+        `Model ${model.providerId}/${model.modelId} is not an enabled model. Enable it in Settings > Providers or pick another.`
+      )
     }
   }
 
@@ -168,11 +196,17 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
     if (!session.parentSessionId) return
     const parent = deps.sessions.require(session.parentSessionId)
     if (isWiderMode(mode, parent.permissionMode)) {
-      throw new AppError('invalid_permission_mode', `A subagent chat cannot have more access than its parent (${parent.permissionMode}).`)
+      throw new AppError(
+        'invalid_permission_mode',
+        `A subagent chat cannot have more access than its parent (${parent.permissionMode}).`
+      )
     }
   }
 
-  function switchTools(state: SessionToolState, switches: Record<string, boolean>): Pick<SessionToolState, 'disabledTools' | 'enabledTools'> {
+  function switchTools(
+    state: SessionToolState,
+    switches: Record<string, boolean>
+  ): Pick<SessionToolState, 'disabledTools' | 'enabledTools'> {
     const known = new Set(deps.agentTools.catalog().map((t) => t.name))
     const unknown = Object.keys(switches).filter((name) => !known.has(name))
     if (unknown.length) throw new AppError('unknown_tool', `No built-in tool named ${unknown.join(', ')}.`)
@@ -191,7 +225,8 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
     const off = new Set(current)
     for (const [id, on] of Object.entries(switches)) {
       // Switching a since-removed server back on just forgets it; nothing new may be switched off.
-      if (!known.has(id) && !(on && off.has(id))) throw new AppError('unknown_mcp_server', `There is no MCP server with id ${id}.`)
+      if (!known.has(id) && !(on && off.has(id)))
+        throw new AppError('unknown_mcp_server', `There is no MCP server with id ${id}.`)
       toggle(off, id, !on)
     }
     return [...off]
@@ -206,5 +241,7 @@ function toggle(set: Set<string>, value: string, present: boolean): void {
 }
 
 function enabledModels(providers: ProviderView[]): { providerId: string; modelId: string }[] {
-  return providers.filter((p) => p.enabled).flatMap((p) => p.models.filter((m) => m.enabled).map((m) => ({ providerId: p.id, modelId: m.id })))
+  return providers
+    .filter((p) => p.enabled)
+    .flatMap((p) => p.models.filter((m) => m.enabled).map((m) => ({ providerId: p.id, modelId: m.id })))
 }

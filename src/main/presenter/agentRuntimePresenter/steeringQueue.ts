@@ -16,15 +16,23 @@ export class SteeringQueue {
   private readonly hasStatement
 
   constructor(db: Db) {
-    this.listStatement = db.prepare('SELECT id, text, created_at FROM queued_inputs WHERE session_id = ? ORDER BY created_at, rowid')
-    this.insertStatement = db.prepare('INSERT INTO queued_inputs (id, session_id, text, created_at) VALUES (?, ?, ?, ?)')
+    this.listStatement = db.prepare(
+      'SELECT id, text, created_at FROM queued_inputs WHERE session_id = ? ORDER BY created_at, rowid'
+    )
+    this.insertStatement = db.prepare(
+      'INSERT INTO queued_inputs (id, session_id, text, created_at) VALUES (?, ?, ?, ?)'
+    )
     this.removeStatement = db.prepare('DELETE FROM queued_inputs WHERE session_id = ? AND id = ?')
     this.clearStatement = db.prepare('DELETE FROM queued_inputs WHERE session_id = ?')
     this.hasStatement = db.prepare('SELECT 1 FROM queued_inputs WHERE session_id = ? LIMIT 1')
   }
 
   list(sessionId: string): QueuedInput[] {
-    return (this.listStatement.all(sessionId) as QueuedRow[]).map((r) => ({ id: r.id, text: r.text, createdAt: r.created_at }))
+    return (this.listStatement.all(sessionId) as QueuedRow[]).map((r) => ({
+      id: r.id,
+      text: r.text,
+      createdAt: r.created_at
+    }))
   }
 
   add(sessionId: string, input: QueuedInput): void {

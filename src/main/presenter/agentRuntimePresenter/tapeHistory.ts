@@ -38,10 +38,16 @@ export function readTapeHistory(entries: readonly TapeEntry[]): TapeHistory {
     if (entry.kind === 'anchor' && isReconstructionAnchor(entry.name)) {
       const state = (entry.payload.state ?? {}) as Record<string, unknown>
       const cursor = typeof state.cursorEntryId === 'number' ? state.cursorEntryId : entry.entryId
-      summary = { text: typeof state.summary === 'string' ? state.summary : '', entryId: entry.entryId, name: entry.name!, cursorEntryId: cursor }
+      summary = {
+        text: typeof state.summary === 'string' ? state.summary : '',
+        entryId: entry.entryId,
+        name: entry.name!,
+        cursorEntryId: cursor
+      }
     } else if (entry.kind === 'event' && entry.name === SUPERSEDED_EVENT) {
       const data = (entry.payload.data ?? {}) as { messageIds?: unknown }
-      if (Array.isArray(data.messageIds)) for (const id of data.messageIds) if (typeof id === 'string') superseded.add(id)
+      if (Array.isArray(data.messageIds))
+        for (const id of data.messageIds) if (typeof id === 'string') superseded.add(id)
     } else if (entry.kind === 'message') {
       const record = toRecord(entry, latest.get(String(entry.payload.messageId))?.firstEntryId)
       if (record) latest.set(record.messageId, record)
@@ -63,7 +69,11 @@ function toRecord(entry: TapeEntry, firstEntryId: number | undefined): HistoryRe
   const blocks: MessageBlock[] = []
   if (Array.isArray(p.blocks)) {
     for (const raw of p.blocks) {
-      const parsed = MessageBlock.safeParse({ createdAt: entry.createdAt, updatedAt: entry.createdAt, ...(raw as object) })
+      const parsed = MessageBlock.safeParse({
+        createdAt: entry.createdAt,
+        updatedAt: entry.createdAt,
+        ...(raw as object)
+      })
       if (parsed.success) blocks.push(parsed.data)
     }
   }

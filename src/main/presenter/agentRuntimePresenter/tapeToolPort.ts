@@ -1,6 +1,10 @@
 import type { TapeEntryKind } from '@shared/types/tape'
 import type { TapePresenter } from '../tapePresenter'
-import type { AgentToolRuntimePort, TapeContextPortOptions, TapeSearchPortOptions } from '../toolPresenter/runtimePorts'
+import type {
+  AgentToolRuntimePort,
+  TapeContextPortOptions,
+  TapeSearchPortOptions
+} from '../toolPresenter/runtimePorts'
 
 export interface TapeToolPortDeps {
   tape: Pick<TapePresenter, 'search' | 'context' | 'info' | 'anchors' | 'handoff'>
@@ -8,7 +12,12 @@ export interface TapeToolPortDeps {
   tapeOf: (sessionId: string) => string
 }
 
-export type TapeToolPort = Required<Pick<AgentToolRuntimePort, 'searchTape' | 'getTapeContext' | 'getTapeInfo' | 'listTapeAnchors' | 'handoffTape'>>
+export type TapeToolPort = Required<
+  Pick<
+    AgentToolRuntimePort,
+    'searchTape' | 'getTapeContext' | 'getTapeInfo' | 'listTapeAnchors' | 'handoffTape'
+  >
+>
 
 /** The tape tools' side of the runtime port: every call is scoped to the session's own tape. */
 export function createTapeToolPort(deps: TapeToolPortDeps): TapeToolPort {
@@ -20,7 +29,14 @@ export function createTapeToolPort(deps: TapeToolPortDeps): TapeToolPort {
         start: options.start,
         end: options.end
       })
-      return hits.map((h) => ({ entryId: h.entryId, kind: h.kind, name: h.name ?? '', createdAt: h.createdAt, summary: h.summary, score: h.score }))
+      return hits.map((h) => ({
+        entryId: h.entryId,
+        kind: h.kind,
+        name: h.name ?? '',
+        createdAt: h.createdAt,
+        summary: h.summary,
+        score: h.score
+      }))
     },
     async getTapeContext(sessionId: string, entryIds: number[], options: TapeContextPortOptions = {}) {
       return deps.tape.context(deps.tapeOf(sessionId), entryIds, options)
@@ -43,7 +59,10 @@ export function createTapeToolPort(deps: TapeToolPortDeps): TapeToolPort {
  * The loop's port plus the members other features add. The loop's own methods keep their
  * `this` (the result inherits from `base`), so it stays the single object the loop attaches to.
  */
-export function extendRuntimePort<T extends AgentToolRuntimePort>(base: T, extras: Partial<AgentToolRuntimePort>): T {
+export function extendRuntimePort<T extends AgentToolRuntimePort>(
+  base: T,
+  extras: Partial<AgentToolRuntimePort>
+): T {
   const port = Object.create(base) as T
   for (const [key, value] of Object.entries(extras)) {
     if (value !== undefined) Object.defineProperty(port, key, { value, enumerable: true })

@@ -106,10 +106,19 @@ export class ChatTitler {
       .map((b) => b.text)
       .join('\n')
     const controller = new AbortController()
-    const source = { providerId: answer.providerId, modelId: answer.modelId, userText: pending.userText, answerText }
+    const source = {
+      providerId: answer.providerId,
+      modelId: answer.modelId,
+      userText: pending.userText,
+      answerText
+    }
     const task: Promise<void> = askForTitle(this.deps.coreStream, source, controller.signal)
       .then((title) => {
-        if (title && !controller.signal.aborted && this.deps.sessions.require(sessionId).title === pending.placeholder) {
+        if (
+          title &&
+          !controller.signal.aborted &&
+          this.deps.sessions.require(sessionId).title === pending.placeholder
+        ) {
           this.deps.sessions.rename(sessionId, title)
         }
       })
@@ -120,7 +129,8 @@ export class ChatTitler {
 
   /** Cancels titles still being asked for and waits for them to settle. */
   async dispose(): Promise<void> {
-    for (const controller of this.inFlight.values()) controller.abort(new AppError('shutdown', 'The app is closing'))
+    for (const controller of this.inFlight.values())
+      controller.abort(new AppError('shutdown', 'The app is closing'))
     await Promise.all(this.inFlight.keys())
   }
 }

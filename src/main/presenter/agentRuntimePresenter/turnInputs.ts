@@ -4,10 +4,18 @@ import { randomUUID } from 'node:crypto'
 import type { ChatImageInput } from '@shared/types/chat'
 import type { UserMessageContent } from '@shared/types/session'
 
-const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' }
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/gif': 'gif',
+  'image/webp': 'webp'
+}
 
 /** Saves pasted images under the session's data folder; the message refers to them as files. */
-export function saveImages(sessionDataDir: string, images: readonly ChatImageInput[]): UserMessageContent['files'] {
+export function saveImages(
+  sessionDataDir: string,
+  images: readonly ChatImageInput[]
+): UserMessageContent['files'] {
   if (images.length === 0) return []
   const dir = join(sessionDataDir, 'uploads')
   mkdirSync(dir, { recursive: true })

@@ -40,12 +40,18 @@ export class CheckpointPresenter {
 
   listTurn(sessionId: string, messageId: string): TurnCheckpoint {
     const { snapshots, later, reverts } = this.load(sessionId, messageId)
-    return { sessionId, messageId, files: summarize(snapshots, later), revertEntryIds: reverts.map((r) => r.entry_id) }
+    return {
+      sessionId,
+      messageId,
+      files: summarize(snapshots, later),
+      revertEntryIds: reverts.map((r) => r.entry_id)
+    }
   }
 
   async revertTurn(sessionId: string, messageId: string): Promise<RevertResult> {
     const { session, snapshots } = this.load(sessionId, messageId)
-    if (session.status === 'generating') throw new AppError('session_busy', 'Stop the running turn before reverting its changes')
+    if (session.status === 'generating')
+      throw new AppError('session_busy', 'Stop the running turn before reverting its changes')
     const files = summarize(snapshots, [])
     if (files.length === 0) throw new AppError('nothing_to_revert', 'This turn changed no files')
     const first = new Map(files.map((f) => [f.path, snapshots.find((s) => s.entryId === f.snapshotEntryId)!]))
@@ -66,17 +72,24 @@ export class CheckpointPresenter {
         results.push({ path: file.path, action: 'restored' })
       }
     }
-    const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, { messageId, files: results, replaced })
+    const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, {
+      messageId,
+      files: results,
+      replaced
+    })
     return { sessionId, messageId, files: results, revertEntryId: entry.entryId }
   }
 
   private load(sessionId: string, messageId: string) {
     const session = this.deps.sessions.require(sessionId)
     const message = this.deps.messages.require(messageId)
-    if (message.sessionId !== sessionId) throw new AppError('not_found', `Message ${messageId} is not in session ${sessionId}`)
+    if (message.sessionId !== sessionId)
+      throw new AppError('not_found', `Message ${messageId} is not in session ${sessionId}`)
     const callIds = new Set(message.blocks.flatMap((b) => (b.toolCall ? [b.toolCall.id] : [])))
     const rows = this.deps.sqlite.db
-      .prepare(`SELECT entry_id, name, payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name IN (?, ?) ORDER BY entry_id`)
+      .prepare(
+        `SELECT entry_id, name, payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name IN (?, ?) ORDER BY entry_id`
+      )
       .all(session.tapeId, FILE_SNAPSHOT, FILE_REVERT) as EventRow[]
     const snapshots: (z.infer<typeof Snapshot> & { entryId: number })[] = []
     const reverts: EventRow[] = []
@@ -98,7 +111,10 @@ export class CheckpointPresenter {
   }
 }
 
-function summarize(snapshots: (z.infer<typeof Snapshot> & { entryId: number })[], later: { path: string }[]): TurnFileChange[] {
+function summarize(
+  snapshots: (z.infer<typeof Snapshot> & { entryId: number })[],
+  later: { path: string }[]
+): TurnFileChange[] {
   const byPath = new Map<string, TurnFileChange>()
   for (const s of snapshots) {
     const known = byPath.get(s.path)
@@ -127,4 +143,3 @@ async function readOrNull(path: string): Promise<string | null> {
     throw error
   }
 }
-

@@ -40,11 +40,17 @@ export class ConfigPresenter {
   updateSettings(patch: SettingsPatch): Settings {
     const validPatch = SettingsPatch.safeParse(patch)
     if (!validPatch.success) {
-      throw new AppError('invalid_setting', validPatch.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '))
+      throw new AppError(
+        'invalid_setting',
+        validPatch.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+      )
     }
     const next = SettingsSchema.parse({ ...this.getSettings(), ...validPatch.data })
     this.writeDocument(SETTINGS_KEY, next)
-    this.deps.events.emit(configSettingsChanged, { settings: next, changedKeys: Object.keys(validPatch.data) })
+    this.deps.events.emit(configSettingsChanged, {
+      settings: next,
+      changedKeys: Object.keys(validPatch.data)
+    })
     return next
   }
 
@@ -60,7 +66,10 @@ export class ConfigPresenter {
     if (key === SETTINGS_KEY) throw new AppError('invalid_setting', 'use updateSettings for settings')
     const parsed = schema.safeParse(value)
     if (!parsed.success) {
-      throw new AppError('invalid_setting', `${key}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+      throw new AppError(
+        'invalid_setting',
+        `${key}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+      )
     }
     this.writeDocument(key, parsed.data)
     return parsed.data
@@ -80,8 +89,7 @@ export class ConfigPresenter {
 
   private readDocument(key: string): unknown {
     const row = this.deps.sqlite.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as
-      | { value_json: string }
-      | undefined
+      { value_json: string } | undefined
     if (!row) return undefined
     try {
       return JSON.parse(row.value_json)

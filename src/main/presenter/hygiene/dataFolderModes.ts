@@ -12,7 +12,10 @@ export interface DataFolderFiles {
  * Makes the data folder private to the user (0700) and the database and secrets files 0600,
  * where they are looser; stricter modes stay. Returns the paths it changed. No-op on Windows.
  */
-export function tightenDataFolderModes(files: DataFolderFiles, platform: NodeJS.Platform = process.platform): string[] {
+export function tightenDataFolderModes(
+  files: DataFolderFiles,
+  platform: NodeJS.Platform = process.platform
+): string[] {
   if (platform === 'win32') return []
   const changed: string[] = []
   const tighten = (path: string, allowed: number): void => {
@@ -29,7 +32,8 @@ export function tightenDataFolderModes(files: DataFolderFiles, platform: NodeJS.
     }
   }
   tighten(files.dataDir, 0o700)
-  for (const name of namesIn(files.dataDir)) if (name.startsWith(files.databaseFile)) tighten(join(files.dataDir, name), 0o600)
+  for (const name of namesIn(files.dataDir))
+    if (name.startsWith(files.databaseFile)) tighten(join(files.dataDir, name), 0o600)
   for (const file of files.secretsFiles) tighten(file, 0o600)
   return changed
 }

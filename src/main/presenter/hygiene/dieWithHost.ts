@@ -8,7 +8,10 @@ let setpriv: Promise<string | null> | undefined
  * the host does (the shell's own children are reaped at the next start instead). Unchanged
  * where setpriv is missing or too old for `--pdeathsig`.
  */
-export async function dieWithHost(shell: { file: string; args: string[] }, platform: NodeJS.Platform = process.platform): Promise<{ file: string; args: string[] }> {
+export async function dieWithHost(
+  shell: { file: string; args: string[] },
+  platform: NodeJS.Platform = process.platform
+): Promise<{ file: string; args: string[] }> {
   if (platform !== 'linux') return shell
   setpriv ??= probeSetpriv()
   const program = await setpriv
@@ -18,6 +21,10 @@ export async function dieWithHost(shell: { file: string; args: string[] }, platf
 async function probeSetpriv(): Promise<string | null> {
   const program = findOnPath('setpriv', process.env.PATH ?? '/usr/bin:/bin')
   if (!program) return null
-  const run = await execa(program, ['--pdeathsig', 'KILL', '--', 'true'], { reject: false, stdin: 'ignore', timeout: 5_000 })
+  const run = await execa(program, ['--pdeathsig', 'KILL', '--', 'true'], {
+    reject: false,
+    stdin: 'ignore',
+    timeout: 5_000
+  })
   return run.exitCode === 0 ? program : null
 }

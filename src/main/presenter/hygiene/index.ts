@@ -21,6 +21,8 @@ export function startProcessHygiene(options: HygieneOptions): { groups: ProcessG
   const changed = tightenDataFolderModes(options)
   if (changed.length) options.log(`Made private (were readable by others): ${changed.join(', ')}`)
   const groupsDir = join(options.dataDir, PROCESS_GROUPS_FOLDER)
-  void reapOrphanedGroups(groupsDir, options.log).catch((error) => options.log(`Reaping leftover processes failed: ${String(error)}`))
+  void reapOrphanedGroups(groupsDir, options.log).catch((error) =>
+    options.log(`Reaping leftover processes failed: ${String(error)}`)
+  )
   return { groups: new ProcessGroupRegistry(groupsDir, options.log) }
 }

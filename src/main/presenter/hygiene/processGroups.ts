@@ -59,7 +59,9 @@ export class ProcessGroupRegistry {
   }
 
   private persist(): Promise<void> {
-    this.writing = this.writing.then(() => this.writeNow()).catch((error) => this.log(`process records not written: ${String(error)}`))
+    this.writing = this.writing
+      .then(() => this.writeNow())
+      .catch((error) => this.log(`process records not written: ${String(error)}`))
     return this.writing
   }
 
@@ -94,7 +96,10 @@ export interface ReapResult {
  * only the group's members that carry the host's mark in their environment are killed: the
  * group id may since belong to someone else's group.
  */
-export async function reapOrphanedGroups(dir: string, log: (message: string) => void = () => {}): Promise<ReapResult> {
+export async function reapOrphanedGroups(
+  dir: string,
+  log: (message: string) => void = () => {}
+): Promise<ReapResult> {
   const result: ReapResult = { killed: [], reused: [] }
   let names: string[]
   try {
@@ -109,7 +114,10 @@ export async function reapOrphanedGroups(dir: string, log: (message: string) => 
     for (const group of record?.groups ?? []) await reapGroup(group, record?.mark ?? '', result)
     rmSync(file, { force: true })
   }
-  if (result.killed.length) log(`Killed ${result.killed.length} process group(s) left by a host that stopped: ${result.killed.join(', ')}`)
+  if (result.killed.length)
+    log(
+      `Killed ${result.killed.length} process group(s) left by a host that stopped: ${result.killed.join(', ')}`
+    )
   return result
 }
 
@@ -139,7 +147,8 @@ function markedMembers(groupId: number, mark: string): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
       if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== groupId) continue
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted)) found.push(Number(entry))
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(wanted))
+        found.push(Number(entry))
     } catch {
       // Exited meanwhile, or not ours to read.
     }
@@ -155,7 +164,8 @@ function readRecord(file: string): HostRecord | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as HostRecord
     // A group id of 1 or less would make kill(-id) signal every process we may signal.
-    const valid = (g: GroupRecord, least: number): boolean => Number.isInteger(g?.pid) && g.pid >= least && typeof g.startTime === 'string'
+    const valid = (g: GroupRecord, least: number): boolean =>
+      Number.isInteger(g?.pid) && g.pid >= least && typeof g.startTime === 'string'
     const groupsValid = Array.isArray(parsed.groups) && parsed.groups.every((g) => valid(g, 2))
     return valid(parsed.host, 1) && typeof parsed.mark === 'string' && groupsValid ? parsed : null
   } catch {

@@ -6,12 +6,20 @@ import { execa } from 'execa'
  * zombie). Linux: the start tick from `/proc/<pid>/stat`; macOS: `ps -o lstart`. A pid with a
  * different start time is another process that reused the number.
  */
-export async function processStartTime(pid: number, platform: NodeJS.Platform = process.platform): Promise<string | null> {
+export async function processStartTime(
+  pid: number,
+  platform: NodeJS.Platform = process.platform
+): Promise<string | null> {
   if (!Number.isInteger(pid) || pid <= 0) return null
   if (platform === 'linux') return linuxStartTime(pid)
   if (platform === 'darwin') {
-    const run = await execa('ps', ['-o', 'stat=', '-o', 'lstart=', '-p', String(pid)], { reject: false, stdin: 'ignore' })
-    const [state = '', ...started] = String(run.stdout ?? '').trim().split(/\s+/)
+    const run = await execa('ps', ['-o', 'stat=', '-o', 'lstart=', '-p', String(pid)], {
+      reject: false,
+      stdin: 'ignore'
+    })
+    const [state = '', ...started] = String(run.stdout ?? '')
+      .trim()
+      .split(/\s+/)
     return run.exitCode === 0 && started.length && !state.startsWith('Z') ? started.join(' ') : null
   }
   return null

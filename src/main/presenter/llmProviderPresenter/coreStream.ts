@@ -25,7 +25,12 @@ export interface RetryPolicy {
   idleTimeoutMs: number
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 2, baseDelayMs: 500, maxDelayMs: 30_000, idleTimeoutMs: 300_000 }
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 2,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+  idleTimeoutMs: 300_000
+}
 
 /**
  * Streams one request with retries. Rate-limit and server errors are retried with backoff,
@@ -52,7 +57,10 @@ export async function* streamWithRetry(
     const failure = signal.aborted
       ? { code: 'aborted' as const, message: 'The request was aborted' }
       : watchdog.fired
-        ? { code: 'network' as const, message: `The provider sent nothing for ${(policy.idleTimeoutMs / 1000).toFixed(policy.idleTimeoutMs < 10_000 ? 1 : 0)} s` }
+        ? {
+            code: 'network' as const,
+            message: `The provider sent nothing for ${(policy.idleTimeoutMs / 1000).toFixed(policy.idleTimeoutMs < 10_000 ? 1 : 0)} s`
+          }
         : outcome.failure
     if (!outcome.producedContent && isRetryable(failure.code) && attempt < policy.maxRetries) {
       const delay = failure.retryAfterMs ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
@@ -63,7 +71,10 @@ export async function* streamWithRetry(
   }
 }
 
-function startAttempt(input: StreamAttemptInput, signal: AbortSignal): AsyncIterable<TextStreamPart<ToolSet>> {
+function startAttempt(
+  input: StreamAttemptInput,
+  signal: AbortSignal
+): AsyncIterable<TextStreamPart<ToolSet>> {
   const result = streamText({
     model: input.model,
     system: input.system,

@@ -1,4 +1,10 @@
-import { APICallError, InvalidPromptError, InvalidResponseDataError, JSONParseError, TypeValidationError } from 'ai'
+import {
+  APICallError,
+  InvalidPromptError,
+  InvalidResponseDataError,
+  JSONParseError,
+  TypeValidationError
+} from 'ai'
 import type { LLMErrorCode } from '@shared/types/llm'
 
 /** A provider failure reduced to what the chat loop and the UI need. */
@@ -26,7 +32,11 @@ export function isRetryable(code: LLMErrorCode): boolean {
 const CONTEXT_OVERFLOW =
   /context[_ ]length|context window|maximum context|prompt is too long|too many tokens|exceeds? the (?:maximum|model)|input token count/i
 
-export function classifyHttpStatus(status: number, body: string, headers?: Record<string, string>): ClassifiedError {
+export function classifyHttpStatus(
+  status: number,
+  body: string,
+  headers?: Record<string, string>
+): ClassifiedError {
   const message = extractMessage(body) ?? `HTTP ${status}`
   if (status === 401 || status === 403) return { code: 'auth', message, status }
   if (status === 429) return { code: 'rate_limit', message, status, retryAfterMs: parseRetryAfter(headers) }
@@ -43,10 +53,17 @@ export function classifyError(error: unknown): ClassifiedError {
     // A 2xx APICallError means the body broke while being read: judge it by its cause.
     if (error.statusCode !== undefined && error.statusCode < 300) {
       if (isNetworkError(error.cause)) return { code: 'network', message: networkMessage(error.cause) }
-      return { code: 'invalid_response', message: `The provider sent a response we could not read: ${firstLine(error.message)}` }
+      return {
+        code: 'invalid_response',
+        message: `The provider sent a response we could not read: ${firstLine(error.message)}`
+      }
     }
     if (error.statusCode !== undefined) {
-      return classifyHttpStatus(error.statusCode, error.responseBody ?? error.message, lowerKeys(error.responseHeaders))
+      return classifyHttpStatus(
+        error.statusCode,
+        error.responseBody ?? error.message,
+        lowerKeys(error.responseHeaders)
+      )
     }
     return { code: 'network', message: networkMessage(error.cause ?? error) }
   }
@@ -55,9 +72,13 @@ export function classifyError(error: unknown): ClassifiedError {
     TypeValidationError.isInstance(error) ||
     InvalidResponseDataError.isInstance(error)
   ) {
-    return { code: 'invalid_response', message: `The provider sent a response we could not read: ${firstLine(error.message)}` }
+    return {
+      code: 'invalid_response',
+      message: `The provider sent a response we could not read: ${firstLine(error.message)}`
+    }
   }
-  if (InvalidPromptError.isInstance(error)) return { code: 'invalid_request', message: firstLine(error.message) }
+  if (InvalidPromptError.isInstance(error))
+    return { code: 'invalid_request', message: firstLine(error.message) }
   if (error instanceof ProviderRequestError) return error.classified
   if (isNetworkError(error)) return { code: 'network', message: networkMessage(error) }
   const inStream = classifyStreamErrorObject(error)
@@ -68,7 +89,11 @@ export function classifyError(error: unknown): ClassifiedError {
 
 export function isAbort(error: unknown): boolean {
   if (!(error instanceof Error)) return false
-  return error.name === 'AbortError' || error.name === 'TimeoutError' || isAbort((error as { cause?: unknown }).cause)
+  return (
+    error.name === 'AbortError' ||
+    error.name === 'TimeoutError' ||
+    isAbort((error as { cause?: unknown }).cause)
+  )
 }
 
 /**
@@ -80,10 +105,12 @@ function classifyStreamErrorObject(error: unknown): ClassifiedError | undefined 
   const record = error as { type?: unknown; code?: unknown; message?: unknown; error?: unknown }
   if (record.error && typeof record.error === 'object') return classifyStreamErrorObject(record.error)
   const kind = [record.type, record.code].filter((v) => typeof v === 'string').join(' ')
-  const message = typeof record.message === 'string' ? record.message : kind || 'The provider reported an error'
+  const message =
+    typeof record.message === 'string' ? record.message : kind || 'The provider reported an error'
   if (/overloaded|api_error|server_error|internal|unavailable/i.test(kind)) return { code: 'server', message }
   if (/rate_limit|resource_exhausted/i.test(kind)) return { code: 'rate_limit', message }
-  if (/authentication|permission|invalid_api_key|unauthenticated/i.test(kind)) return { code: 'auth', message }
+  if (/authentication|permission|invalid_api_key|unauthenticated/i.test(kind))
+    return { code: 'auth', message }
   if (CONTEXT_OVERFLOW.test(message)) return { code: 'context_overflow', message }
   return { code: 'invalid_response', message }
 }

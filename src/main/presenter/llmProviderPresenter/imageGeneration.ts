@@ -22,7 +22,11 @@ export interface GeneratedImageData {
 }
 
 /** OpenAI speaks the images API; Gemini image (and Imagen) models go through Google's API. */
-export function createImageModel(provider: StoredProvider, modelId: string, apiKey: string | undefined): ImageModel {
+export function createImageModel(
+  provider: StoredProvider,
+  modelId: string,
+  apiKey: string | undefined
+): ImageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   const key = apiKey || 'not-needed'
   switch (provider.kind) {
@@ -32,7 +36,10 @@ export function createImageModel(provider: StoredProvider, modelId: string, apiK
     case 'gemini':
       return createGoogleGenerativeAI({ baseURL, apiKey: key }).image(modelId)
     default:
-      throw new AppError('image_model_unavailable', `${provider.name} (${provider.kind}) cannot generate images; use an OpenAI or Gemini provider`)
+      throw new AppError(
+        'image_model_unavailable',
+        `${provider.name} (${provider.kind}) cannot generate images; use an OpenAI or Gemini provider`
+      )
   }
 }
 

@@ -57,10 +57,12 @@ export class LlmProviderPresenter {
   async addProvider(rawInput: ProviderAddInput): Promise<ProviderView> {
     const input = ProviderAddInput.parse(rawInput)
     const preset = input.presetId !== undefined ? findPreset(input.presetId) : undefined
-    if (input.presetId !== undefined && !preset) throw new AppError('not_found', `No provider preset "${input.presetId}"`)
+    if (input.presetId !== undefined && !preset)
+      throw new AppError('not_found', `No provider preset "${input.presetId}"`)
     const existing = this.store.all()
     const id = input.id ?? uniqueId(preset?.presetId ?? slug(input.name ?? 'provider'), existing)
-    if (existing.some((p) => p.id === id)) throw new AppError('conflict', `A provider with id "${id}" already exists`)
+    if (existing.some((p) => p.id === id))
+      throw new AppError('conflict', `A provider with id "${id}" already exists`)
     const provider = StoredProviderSchema.parse({
       id,
       kind: input.kind ?? preset?.kind,
@@ -122,7 +124,10 @@ export class LlmProviderPresenter {
       return mergeModelMetadata(raw, provider.models)
     } catch (error) {
       const failure = classifyError(error)
-      throw new AppError(`provider_${failure.code}`, failure.message, { code: failure.code, status: failure.status })
+      throw new AppError(`provider_${failure.code}`, failure.message, {
+        code: failure.code,
+        status: failure.status
+      })
     }
   }
 
@@ -137,7 +142,11 @@ export class LlmProviderPresenter {
     }
     try {
       const models = await fetchProviderModels({ kind: provider.kind, baseUrl }, { apiKey })
-      return { ok: true, message: `Connected: ${models.length} models available`, latencyMs: Date.now() - started }
+      return {
+        ok: true,
+        message: `Connected: ${models.length} models available`,
+        latencyMs: Date.now() - started
+      }
     } catch (error) {
       const failure = classifyError(error)
       return { ok: false, code: failure.code, message: failure.message, latencyMs: Date.now() - started }
@@ -165,14 +174,18 @@ export class LlmProviderPresenter {
   /** Images for a prompt from an OpenAI images model or a Gemini image model (see imageGeneration.ts). */
   async generateImages(request: ImageGenerationRequest, signal?: AbortSignal): Promise<GeneratedImageData[]> {
     const provider = this.requireProvider(request.providerId)
-    if (!provider.enabled) throw new AppError('image_model_unavailable', `Provider "${provider.name}" is disabled`)
+    if (!provider.enabled)
+      throw new AppError('image_model_unavailable', `Provider "${provider.name}" is disabled`)
     return generateImages(provider, await this.store.apiKey(provider.id), request, signal)
   }
 
   private async prepare(raw: LLMRequest) {
     const parsed = LLMRequestSchema.safeParse(raw)
     if (!parsed.success) {
-      throw new AppError('invalid_request', `Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+      throw new AppError(
+        'invalid_request',
+        `Invalid request: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+      )
     }
     const request = parsed.data
     const provider = this.requireProvider(request.providerId)
@@ -192,7 +205,9 @@ export class LlmProviderPresenter {
       input: {
         model: createLanguageModel(provider, request.modelId, apiKey),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
-        ...toModelPrompt(request.messages, { imagesInToolResults: provider.kind === 'anthropic' || provider.kind === 'gemini' }),
+        ...toModelPrompt(request.messages, {
+          imagesInToolResults: provider.kind === 'anthropic' || provider.kind === 'gemini'
+        }),
         tools: toToolSet(request.tools),
         temperature: request.temperature,
         // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).

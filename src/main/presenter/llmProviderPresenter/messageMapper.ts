@@ -48,7 +48,10 @@ export function moveToolImagesToUserMessages(messages: LLMMessage[]): LLMMessage
     const text = message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n')
     const note = `[${images.length} image${images.length > 1 ? 's' : ''} from this result follow${images.length > 1 ? '' : 's'} in the next message]`
     out.push({ ...message, content: text ? `${text}\n${note}` : note })
-    carried.push({ type: 'text', text: `Images returned by ${message.toolName} (call ${message.toolCallId}):` }, ...images)
+    carried.push(
+      { type: 'text', text: `Images returned by ${message.toolName} (call ${message.toolCallId}):` },
+      ...images
+    )
   }
   flush()
   return out
@@ -77,7 +80,11 @@ export function toModelMessages(messages: LLMMessage[]): ModelMessage[] {
             ...message.content.map((part) =>
               part.type === 'text'
                 ? { type: 'text' as const, text: part.text }
-                : { type: 'reasoning' as const, text: part.text, providerOptions: asJson(part.providerOptions) }
+                : {
+                    type: 'reasoning' as const,
+                    text: part.text,
+                    providerOptions: asJson(part.providerOptions)
+                  }
             ),
             ...message.toolCalls.map((call) => ({
               type: 'tool-call' as const,
@@ -112,7 +119,9 @@ function userPart(part: LLMUserContentPart) {
 
 function toolOutput(content: string | LLMUserContentPart[], isError: boolean) {
   if (typeof content === 'string') {
-    return isError ? { type: 'error-text' as const, value: content } : { type: 'text' as const, value: content }
+    return isError
+      ? { type: 'error-text' as const, value: content }
+      : { type: 'text' as const, value: content }
   }
   return {
     type: 'content' as const,

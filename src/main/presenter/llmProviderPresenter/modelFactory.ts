@@ -15,7 +15,11 @@ import { coalescingFetch, wireFormatOf } from './sseCoalescer'
 export const COMPATIBLE_PROVIDER_NAME = 'compatible'
 
 /** Builds the AI SDK model for one provider config. `apiKey` may be empty for local servers. */
-export function createLanguageModel(provider: StoredProvider, modelId: string, apiKey: string | undefined): LanguageModel {
+export function createLanguageModel(
+  provider: StoredProvider,
+  modelId: string,
+  apiKey: string | undefined
+): LanguageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   // Local servers accept any key, but the SDKs insist on one being present.
   const key = apiKey || 'not-needed'
@@ -37,7 +41,13 @@ export function createLanguageModel(provider: StoredProvider, modelId: string, a
 
 function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
   // openai-compatible (unlike openai.chat) reads DeepSeek-style `reasoning_content`.
-  return createOpenAICompatible({ name: COMPATIBLE_PROVIDER_NAME, baseURL, apiKey: apiKey || undefined, includeUsage: true, fetch })
+  return createOpenAICompatible({
+    name: COMPATIBLE_PROVIDER_NAME,
+    baseURL,
+    apiKey: apiKey || undefined,
+    includeUsage: true,
+    fetch
+  })
 }
 
 const DEFAULT_THINKING_BUDGET = 4096
@@ -49,19 +59,33 @@ export function reasoningOptions(
   reasoning: LLMRequestOptions['reasoning']
 ): ProviderOptions | undefined {
   if (!reasoning) {
-    return provider.kind === 'gemini' && model?.reasoning ? { google: { thinkingConfig: { includeThoughts: true } } } : undefined
+    return provider.kind === 'gemini' && model?.reasoning
+      ? { google: { thinkingConfig: { includeThoughts: true } } }
+      : undefined
   }
   const budget = reasoning.budgetTokens ?? DEFAULT_THINKING_BUDGET
   switch (provider.kind) {
     case 'anthropic':
-      return { anthropic: { thinking: reasoning.enabled ? { type: 'enabled', budgetTokens: budget } : { type: 'disabled' } } }
+      return {
+        anthropic: {
+          thinking: reasoning.enabled ? { type: 'enabled', budgetTokens: budget } : { type: 'disabled' }
+        }
+      }
     case 'gemini':
       return {
-        google: { thinkingConfig: reasoning.enabled ? { includeThoughts: true, thinkingBudget: budget } : { thinkingBudget: 0 } }
+        google: {
+          thinkingConfig: reasoning.enabled
+            ? { includeThoughts: true, thinkingBudget: budget }
+            : { thinkingBudget: 0 }
+        }
       }
     case 'openai':
-      return reasoning.enabled && reasoning.effort ? { openai: { reasoningEffort: reasoning.effort } } : undefined
+      return reasoning.enabled && reasoning.effort
+        ? { openai: { reasoningEffort: reasoning.effort } }
+        : undefined
     default:
-      return reasoning.enabled && reasoning.effort ? { [COMPATIBLE_PROVIDER_NAME]: { reasoningEffort: reasoning.effort } } : undefined
+      return reasoning.enabled && reasoning.effort
+        ? { [COMPATIBLE_PROVIDER_NAME]: { reasoningEffort: reasoning.effort } }
+        : undefined
   }
 }

@@ -1,5 +1,10 @@
 import { z } from 'zod'
-import { ModelConfigSchema, type ListedModel, type ModelConfig, type StoredProvider } from '@shared/types/provider'
+import {
+  ModelConfigSchema,
+  type ListedModel,
+  type ModelConfig,
+  type StoredProvider
+} from '@shared/types/provider'
 import { classifyError, classifyHttpStatus, ProviderRequestError } from './errors'
 import { knownModel } from './knownModels'
 
@@ -41,14 +46,20 @@ export interface ListOptions {
 const MAX_PAGES = 20
 
 /** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
-export async function fetchProviderModels(provider: Pick<StoredProvider, 'kind' | 'baseUrl'>, options: ListOptions): Promise<RawModel[]> {
+export async function fetchProviderModels(
+  provider: Pick<StoredProvider, 'kind' | 'baseUrl'>,
+  options: ListOptions
+): Promise<RawModel[]> {
   const base = provider.baseUrl.replace(/\/+$/, '')
   const get = (url: string, headers: Record<string, string>) => getJson(url, headers, options)
   const key = options.apiKey ?? ''
   switch (provider.kind) {
     case 'openai':
     case 'openai-compatible': {
-      const body = parse(OpenAiModels, await get(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {}))
+      const body = parse(
+        OpenAiModels,
+        await get(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {})
+      )
       return body.data.map((m) => ({ id: m.id }))
     }
     case 'anthropic': {
@@ -56,7 +67,10 @@ export async function fetchProviderModels(provider: Pick<StoredProvider, 'kind' 
       let after: string | undefined
       for (let page = 0; page < MAX_PAGES; page++) {
         const url = `${base}/models?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ''}`
-        const body = parse(AnthropicModels, await get(url, { 'x-api-key': key, 'anthropic-version': '2023-06-01' }))
+        const body = parse(
+          AnthropicModels,
+          await get(url, { 'x-api-key': key, 'anthropic-version': '2023-06-01' })
+        )
         models.push(...body.data.map((m) => ({ id: m.id, name: m.display_name })))
         if (!body.has_more || !body.last_id) break
         after = body.last_id
@@ -70,7 +84,8 @@ export async function fetchProviderModels(provider: Pick<StoredProvider, 'kind' 
         const url = `${base}/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`
         const body = parse(GeminiModels, await get(url, { 'x-goog-api-key': key }))
         for (const m of body.models) {
-          if (m.supportedGenerationMethods && !m.supportedGenerationMethods.includes('generateContent')) continue
+          if (m.supportedGenerationMethods && !m.supportedGenerationMethods.includes('generateContent'))
+            continue
           models.push({
             id: m.name.replace(/^models\//, ''),
             name: m.displayName,
@@ -120,16 +135,23 @@ export function mergeModelMetadata(raw: RawModel[], configured: ModelConfig[]): 
 }
 
 async function getJson(url: string, headers: Record<string, string>, options: ListOptions): Promise<unknown> {
-  const signal = options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(15_000)]) : AbortSignal.timeout(15_000)
+  const signal = options.signal
+    ? AbortSignal.any([options.signal, AbortSignal.timeout(15_000)])
+    : AbortSignal.timeout(15_000)
   let response: Response
   try {
-    response = await (options.fetch ?? fetch)(url, { headers: { accept: 'application/json', ...headers }, signal })
+    response = await (options.fetch ?? fetch)(url, {
+      headers: { accept: 'application/json', ...headers },
+      signal
+    })
   } catch (error) {
     throw new ProviderRequestError(classifyError(error))
   }
   const text = await response.text().catch(() => '')
   if (!response.ok) {
-    throw new ProviderRequestError(classifyHttpStatus(response.status, text, Object.fromEntries(response.headers)))
+    throw new ProviderRequestError(
+      classifyHttpStatus(response.status, text, Object.fromEntries(response.headers))
+    )
   }
   try {
     return JSON.parse(text)
@@ -141,7 +163,10 @@ async function getJson(url: string, headers: Record<string, string>, options: Li
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value)
   if (!parsed.success) {
-    throw new ProviderRequestError({ code: 'invalid_response', message: `Unexpected model list shape: ${parsed.error.issues[0]?.message}` })
+    throw new ProviderRequestError({
+      code: 'invalid_response',
+      message: `Unexpected model list shape: ${parsed.error.issues[0]?.message}`
+    })
   }
   return parsed.data
 }

@@ -3,7 +3,9 @@ import { ModelConfigSchema } from '@shared/types/provider'
 import { knownModel } from './knownModels'
 
 function models(ids: string[]): ProviderPreset['models'] {
-  return ids.map((id) => ModelConfigSchema.parse(knownModel(id) ?? ({ id, name: id } satisfies ModelConfigInput)))
+  return ids.map((id) =>
+    ModelConfigSchema.parse(knownModel(id) ?? ({ id, name: id } satisfies ModelConfigInput))
+  )
 }
 
 function preset(
@@ -22,7 +24,12 @@ function preset(
  * expect (OpenAI-style ones end in /v1; Gemini's in /v1beta).
  */
 export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
-  preset('openai', 'openai', 'OpenAI', 'https://api.openai.com/v1', ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'o4-mini']),
+  preset('openai', 'openai', 'OpenAI', 'https://api.openai.com/v1', [
+    'gpt-4.1',
+    'gpt-4.1-mini',
+    'gpt-4o',
+    'o4-mini'
+  ]),
   preset('anthropic', 'anthropic', 'Anthropic', 'https://api.anthropic.com/v1', [
     'claude-sonnet-4-5',
     'claude-opus-4-1',
@@ -32,7 +39,10 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'gemini-2.5-pro',
     'gemini-2.5-flash'
   ]),
-  preset('deepseek', 'openai-compatible', 'DeepSeek', 'https://api.deepseek.com/v1', ['deepseek-chat', 'deepseek-reasoner']),
+  preset('deepseek', 'openai-compatible', 'DeepSeek', 'https://api.deepseek.com/v1', [
+    'deepseek-chat',
+    'deepseek-reasoner'
+  ]),
   preset('ollama', 'ollama', 'Ollama', 'http://localhost:11434', [], false),
   preset('lmstudio', 'openai-compatible', 'LM Studio', 'http://localhost:1234/v1', [], false),
   preset('openrouter', 'openai-compatible', 'OpenRouter', 'https://openrouter.ai/api/v1', [

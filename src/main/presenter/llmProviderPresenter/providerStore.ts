@@ -1,5 +1,11 @@
 import { z } from 'zod'
-import { DefaultModelSchema, StoredProviderSchema, type DefaultModel, type ProviderView, type StoredProvider } from '@shared/types/provider'
+import {
+  DefaultModelSchema,
+  StoredProviderSchema,
+  type DefaultModel,
+  type ProviderView,
+  type StoredProvider
+} from '@shared/types/provider'
 import { kindRequiresApiKey } from './presets'
 
 /** The part of ConfigPresenter the provider store needs. */

@@ -41,7 +41,10 @@ export function coalescingFetch(format: WireFormat, inner: typeof fetch = fetch)
   }
 }
 
-export function coalesceStream(source: ReadableStream<Uint8Array>, format: WireFormat): ReadableStream<Uint8Array> {
+export function coalesceStream(
+  source: ReadableStream<Uint8Array>,
+  format: WireFormat
+): ReadableStream<Uint8Array> {
   const reader = source.getReader()
   const decoder = new TextDecoder()
   const encoder = new TextEncoder()
@@ -139,7 +142,10 @@ function templateOf(raw: string, first: Mergeable): Template | undefined {
   const at = raw.indexOf(needle)
   if (at === -1 || raw.indexOf(needle, at + 1) !== -1) return undefined
   const valueStart = at + first.field.length + 3
-  return { prefix: raw.slice(0, valueStart), suffix: raw.slice(valueStart + needle.length - first.field.length - 3) }
+  return {
+    prefix: raw.slice(0, valueStart),
+    suffix: raw.slice(valueStart + needle.length - first.field.length - 3)
+  }
 }
 
 // eslint-disable-next-line no-control-regex -- control characters are what makes a JSON string invalid
@@ -147,7 +153,12 @@ const PLAIN_JSON_STRING = /^"[^"\\\u0000-\u001f]*"$/
 
 function textByTemplate(event: string, template: Template): string | undefined {
   const { prefix, suffix } = template
-  if (event.length < prefix.length + suffix.length + 2 || !event.startsWith(prefix) || !event.endsWith(suffix)) return undefined
+  if (
+    event.length < prefix.length + suffix.length + 2 ||
+    !event.startsWith(prefix) ||
+    !event.endsWith(suffix)
+  )
+    return undefined
   const middle = event.slice(prefix.length, event.length - suffix.length)
   // Most deltas need no unescaping: then the JSON string is its own text.
   if (PLAIN_JSON_STRING.test(middle)) return middle.slice(1, -1)
@@ -211,13 +222,20 @@ function openAiDelta(json: unknown): Mergeable | undefined {
 function anthropicDelta(json: unknown): Mergeable | undefined {
   if (!isObject(json) || json.type !== 'content_block_delta' || !isObject(json.delta)) return undefined
   const delta = json.delta
-  const field = delta.type === 'text_delta' ? 'text' : delta.type === 'thinking_delta' ? 'thinking' : undefined
+  const field =
+    delta.type === 'text_delta' ? 'text' : delta.type === 'thinking_delta' ? 'thinking' : undefined
   if (!field || typeof delta[field] !== 'string' || Object.keys(delta).length !== 2) return undefined
   return { key: `${String(json.index)}:${field}`, text: delta[field], json, field }
 }
 
 function geminiDelta(json: unknown): Mergeable | undefined {
-  if (!isObject(json) || json.usageMetadata != null || !Array.isArray(json.candidates) || json.candidates.length !== 1) return undefined
+  if (
+    !isObject(json) ||
+    json.usageMetadata != null ||
+    !Array.isArray(json.candidates) ||
+    json.candidates.length !== 1
+  )
+    return undefined
   const candidate = json.candidates[0]
   if (!isObject(candidate) || candidate.finishReason != null || !isObject(candidate.content)) return undefined
   const parts = candidate.content.parts

@@ -45,7 +45,8 @@ export function mapUsage(usage: LanguageModelUsage): LLMUsage {
   }
   const cached = usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens
   if (cached) mapped.cached_tokens = cached
-  if (usage.inputTokenDetails?.cacheWriteTokens) mapped.cache_write_tokens = usage.inputTokenDetails.cacheWriteTokens
+  if (usage.inputTokenDetails?.cacheWriteTokens)
+    mapped.cache_write_tokens = usage.inputTokenDetails.cacheWriteTokens
   const reasoning = usage.outputTokenDetails?.reasoningTokens ?? usage.reasoningTokens
   if (reasoning) mapped.reasoning_tokens = reasoning
   return mapped
@@ -63,7 +64,10 @@ interface PendingToolCall {
  * first error (or abort) ends the attempt and is returned in `outcome.failure`, so the caller
  * decides between a retry and reporting it.
  */
-export async function* adaptStream(parts: AsyncIterable<Part>, outcome: AttemptOutcome): AsyncGenerator<LLMCoreStreamEvent> {
+export async function* adaptStream(
+  parts: AsyncIterable<Part>,
+  outcome: AttemptOutcome
+): AsyncGenerator<LLMCoreStreamEvent> {
   const toolCalls = new Map<string, PendingToolCall>()
   try {
     for await (const part of parts) {
@@ -83,8 +87,16 @@ export async function* adaptStream(parts: AsyncIterable<Part>, outcome: AttemptO
           break
         case 'tool-input-start':
           outcome.producedContent = true
-          toolCalls.set(part.id, { name: part.toolName, args: '', providerOptions: meta(part.providerMetadata), ended: false })
-          yield withOptions({ type: 'tool_call_start', tool_call_id: part.id, tool_call_name: part.toolName }, part.providerMetadata)
+          toolCalls.set(part.id, {
+            name: part.toolName,
+            args: '',
+            providerOptions: meta(part.providerMetadata),
+            ended: false
+          })
+          yield withOptions(
+            { type: 'tool_call_start', tool_call_id: part.id, tool_call_name: part.toolName },
+            part.providerMetadata
+          )
           break
         case 'tool-input-delta': {
           const pending = toolCalls.get(part.id)
@@ -100,7 +112,10 @@ export async function* adaptStream(parts: AsyncIterable<Part>, outcome: AttemptO
         case 'file':
           if (part.file.mediaType.startsWith('image/')) {
             outcome.producedContent = true
-            yield { type: 'image_data', image_data: { data: part.file.base64, mimeType: part.file.mediaType } }
+            yield {
+              type: 'image_data',
+              image_data: { data: part.file.base64, mimeType: part.file.mediaType }
+            }
           }
           break
         case 'finish':
@@ -134,13 +149,17 @@ function* endToolCall(
     // Some providers deliver a whole call without input-start/delta parts.
     pending = { name: part.toolName, args: '', providerOptions, ended: false }
     toolCalls.set(part.toolCallId, pending)
-    yield withOptions({ type: 'tool_call_start', tool_call_id: part.toolCallId, tool_call_name: part.toolName }, providerOptions)
+    yield withOptions(
+      { type: 'tool_call_start', tool_call_id: part.toolCallId, tool_call_name: part.toolName },
+      providerOptions
+    )
   }
   if (pending.ended) return
   pending.ended = true
   // Prefer the model's own text: it is what the model wrote, even if it is not valid JSON.
   const complete = pending.args || JSON.stringify(part.input ?? {})
-  if (!pending.args) yield { type: 'tool_call_chunk', tool_call_id: part.toolCallId, tool_call_arguments_chunk: complete }
+  if (!pending.args)
+    yield { type: 'tool_call_chunk', tool_call_id: part.toolCallId, tool_call_arguments_chunk: complete }
   yield withOptions(
     { type: 'tool_call_end', tool_call_id: part.toolCallId, tool_call_arguments_complete: complete },
     providerOptions
@@ -152,7 +171,10 @@ function meta(metadata: unknown): ProviderOptions | undefined {
   return metadata as ProviderOptions
 }
 
-function withOptions<E extends LLMCoreStreamEvent & { provider_options?: ProviderOptions }>(event: E, metadata: unknown): E {
+function withOptions<E extends LLMCoreStreamEvent & { provider_options?: ProviderOptions }>(
+  event: E,
+  metadata: unknown
+): E {
   const options = meta(metadata)
   return options ? { ...event, provider_options: options } : event
 }

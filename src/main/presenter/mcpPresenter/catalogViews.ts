@@ -26,7 +26,11 @@ export function toServerTool(server: StoredServerConfig, tool: Tool): McpServerT
     ...(server.description ? { serverDescription: server.description } : {}),
     name: tool.name,
     description: tool.description ?? '',
-    inputSchema: { ...schema, type: 'object', properties: (schema.properties as Record<string, unknown> | undefined) ?? {} },
+    inputSchema: {
+      ...schema,
+      type: 'object',
+      properties: (schema.properties as Record<string, unknown> | undefined) ?? {}
+    },
     ...(pickAnnotations(tool) ? { annotations: pickAnnotations(tool) } : {})
   }
 }

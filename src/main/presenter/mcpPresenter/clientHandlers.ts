@@ -1,4 +1,8 @@
-import type { CreateMessageRequest, CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitResult
+} from '@modelcontextprotocol/sdk/types.js'
 
 export interface McpRoot {
   uri: string
@@ -20,6 +24,9 @@ export interface McpClientHandlers {
     request: McpRequester & { message: string; requestedSchema: Record<string, unknown> },
     signal: AbortSignal
   ): Promise<ElicitResult>
-  sample(request: McpRequester & { params: CreateMessageRequest['params'] }, signal: AbortSignal): Promise<CreateMessageResult>
+  sample(
+    request: McpRequester & { params: CreateMessageRequest['params'] },
+    signal: AbortSignal
+  ): Promise<CreateMessageResult>
   listRoots(serverId: string): Promise<McpRoot[]>
 }

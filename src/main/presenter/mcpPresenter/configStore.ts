@@ -40,7 +40,10 @@ export interface StoredServerConfig extends McpServerConfigT {
   secretKeys: { env: string[]; headers: string[] }
 }
 
-export type McpConfigBackend = Pick<ConfigPresenter, 'getDocument' | 'setDocument' | 'getSecret' | 'setSecret' | 'deleteSecret'>
+export type McpConfigBackend = Pick<
+  ConfigPresenter,
+  'getDocument' | 'setDocument' | 'getSecret' | 'setSecret' | 'deleteSecret'
+>
 
 function issuesText(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')
@@ -98,18 +101,22 @@ export class McpConfigStore {
     const stored = this.require(id)
     const env = { ...stored.env }
     const headers = { ...stored.headers }
-    for (const name of stored.secretKeys.env) env[name] = (await this.backend.getSecret(secretKey(id, 'env', name))) ?? ''
-    for (const name of stored.secretKeys.headers) headers[name] = (await this.backend.getSecret(secretKey(id, 'header', name))) ?? ''
+    for (const name of stored.secretKeys.env)
+      env[name] = (await this.backend.getSecret(secretKey(id, 'env', name))) ?? ''
+    for (const name of stored.secretKeys.headers)
+      headers[name] = (await this.backend.getSecret(secretKey(id, 'header', name))) ?? ''
     const { secretKeys: _secretKeys, ...config } = stored
     return { ...config, env, headers }
   }
 
   async add(input: McpServerInput): Promise<StoredServerConfig> {
     const parsed = McpServerInput.safeParse(input)
-    if (!parsed.success) throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(parsed.error)}`)
+    if (!parsed.success)
+      throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(parsed.error)}`)
     const taken = new Set([...this.read().servers.map((s) => s.id), ...this.adding])
     let id = parsed.data.id
-    if (id && taken.has(id)) throw new AppError('mcp_server_exists', `An MCP server with id "${id}" already exists`)
+    if (id && taken.has(id))
+      throw new AppError('mcp_server_exists', `An MCP server with id "${id}" already exists`)
     if (!id) id = uniqueId(slugifyServerName(parsed.data.name), taken)
     const { id: _ignored, ...fields } = parsed.data
     // Reserved while its secrets are stored, so a concurrent add cannot take the id (and its secrets).
@@ -127,7 +134,8 @@ export class McpConfigStore {
 
   async update(id: string, patch: McpServerPatch): Promise<StoredServerConfig> {
     const parsedPatch = McpServerPatch.safeParse(patch)
-    if (!parsedPatch.success) throw new AppError('mcp_invalid_config', `Invalid change: ${issuesText(parsedPatch.error)}`)
+    if (!parsedPatch.success)
+      throw new AppError('mcp_invalid_config', `Invalid change: ${issuesText(parsedPatch.error)}`)
     const doc = this.read()
     const index = doc.servers.findIndex((s) => s.id === id)
     if (index < 0) throw new AppError('mcp_server_not_found', `No MCP server with id "${id}"`)
@@ -135,12 +143,14 @@ export class McpConfigStore {
     const { secretEnv: _e, secretHeaders: _h, ...previousFields } = previous
     const merged = { ...previousFields, ...parsedPatch.data, id }
     const checked = McpServerConfig.safeParse(merged)
-    if (!checked.success) throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(checked.error)}`)
+    if (!checked.success)
+      throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(checked.error)}`)
     const stored = await this.splitSecrets(checked.data, previous)
     // Read again: other servers may have been added or changed during the await.
     const current = this.read()
     const currentIndex = current.servers.findIndex((s) => s.id === id)
-    if (currentIndex < 0) throw new AppError('mcp_server_not_found', `MCP server "${id}" was removed while it was being changed`)
+    if (currentIndex < 0)
+      throw new AppError('mcp_server_not_found', `MCP server "${id}" was removed while it was being changed`)
     const servers = [...current.servers]
     servers[currentIndex] = stored
     this.write({ ...current, servers })
@@ -180,7 +190,13 @@ export class McpConfigStore {
   }
 
   private read(): McpConfigDocument {
-    this.cached ??= deepFreeze(this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, { version: 1, servers: [], seededBuiltins: [] }))
+    this.cached ??= deepFreeze(
+      this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, {
+        version: 1,
+        servers: [],
+        seededBuiltins: []
+      })
+    )
     return this.cached
   }
 
@@ -192,10 +208,19 @@ export class McpConfigStore {
    * Moves secret-looking values into secret storage. A value equal to MASKED_SECRET means "keep
    * what is stored" (the renderer only ever saw the mask); a secret key that disappeared is deleted.
    */
-  private async splitSecrets(config: McpServerConfigT, previous: StoredServer | undefined): Promise<StoredServer> {
+  private async splitSecrets(
+    config: McpServerConfigT,
+    previous: StoredServer | undefined
+  ): Promise<StoredServer> {
     const env = await this.splitMap(config.id, 'env', config.env, previous?.secretEnv ?? [])
     const headers = await this.splitMap(config.id, 'header', config.headers, previous?.secretHeaders ?? [])
-    return { ...config, env: env.plain, headers: headers.plain, secretEnv: env.secretNames, secretHeaders: headers.secretNames }
+    return {
+      ...config,
+      env: env.plain,
+      headers: headers.plain,
+      secretEnv: env.secretNames,
+      secretHeaders: headers.secretNames
+    }
   }
 
   private async splitMap(
@@ -208,7 +233,8 @@ export class McpConfigStore {
     const secretNames: string[] = []
     for (const [name, value] of Object.entries(values)) {
       if (value === MASKED_SECRET) {
-        if (!previousSecrets.includes(name)) throw new AppError('mcp_invalid_config', `${kind} "${name}" has no stored secret to keep`)
+        if (!previousSecrets.includes(name))
+          throw new AppError('mcp_invalid_config', `${kind} "${name}" has no stored secret to keep`)
         secretNames.push(name)
       } else if (isSecretName(name) || previousSecrets.includes(name)) {
         await this.backend.setSecret(secretKey(id, kind, name), value)

@@ -52,8 +52,10 @@ function checkField(name: string, field: FieldSchema, value: unknown): string | 
     case 'integer':
       if (typeof value !== 'number' || Number.isNaN(value)) return `${label} must be a number`
       if (field.type === 'integer' && !Number.isInteger(value)) return `${label} must be a whole number`
-      if (field.minimum !== undefined && value < field.minimum) return `${label} must be at least ${field.minimum}`
-      if (field.maximum !== undefined && value > field.maximum) return `${label} must be at most ${field.maximum}`
+      if (field.minimum !== undefined && value < field.minimum)
+        return `${label} must be at least ${field.minimum}`
+      if (field.maximum !== undefined && value > field.maximum)
+        return `${label} must be at most ${field.maximum}`
       return undefined
     case 'boolean':
       return typeof value === 'boolean' ? undefined : `${label} must be true or false`
@@ -69,10 +71,14 @@ function checkField(name: string, field: FieldSchema, value: unknown): string | 
 }
 
 /** The first problem with an accepted answer, or undefined when it fits the schema. */
-export function checkElicitationContent(schema: Record<string, unknown>, content: Content): string | undefined {
+export function checkElicitationContent(
+  schema: Record<string, unknown>,
+  content: Content
+): string | undefined {
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : []
   for (const name of required) {
-    if (content[name] === undefined || content[name] === '') return `${properties(schema)[name]?.title ?? name} is required`
+    if (content[name] === undefined || content[name] === '')
+      return `${properties(schema)[name]?.title ?? name} is required`
   }
   const fields = properties(schema)
   for (const [name, value] of Object.entries(content)) {

@@ -59,22 +59,35 @@ export function parseMcpServersJson(text: string): ParsedImport {
     }
   }
   const file = ImportFile.safeParse(raw)
-  if (!file.success) throw new AppError('mcp_import_invalid', 'Expected an object like {"mcpServers": {"name": {...}}}')
+  if (!file.success)
+    throw new AppError('mcp_import_invalid', 'Expected an object like {"mcpServers": {"name": {...}}}')
 
   const servers: McpServerInput[] = []
   const skipped: ParsedImport['skipped'] = []
   for (const [name, value] of Object.entries(file.data.mcpServers)) {
     const entry = ImportedEntry.safeParse(value)
     if (!entry.success) {
-      skipped.push({ name, reason: entry.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') })
+      skipped.push({
+        name,
+        reason: entry.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+      })
       continue
     }
     const e = entry.data
     const url = e.url ?? e.serverUrl ?? e.baseUrl ?? ''
     const declared = (e.type ?? e.transport)?.toLowerCase()
-    const type: McpServerType | undefined = declared ? TYPE_ALIASES[declared] : e.command ? 'stdio' : url ? 'http' : undefined
+    const type: McpServerType | undefined = declared
+      ? TYPE_ALIASES[declared]
+      : e.command
+        ? 'stdio'
+        : url
+          ? 'http'
+          : undefined
     if (!type) {
-      skipped.push({ name, reason: declared ? `unknown type "${declared}"` : 'neither command nor url given' })
+      skipped.push({
+        name,
+        reason: declared ? `unknown type "${declared}"` : 'neither command nor url given'
+      })
       continue
     }
     servers.push({
@@ -98,12 +111,19 @@ export function parseMcpServersJson(text: string): ParsedImport {
 }
 
 /** Writes servers in the common format; remote servers get `type` so other apps read them right. */
-export function formatMcpServersJson(servers: McpServerConfig[]): { mcpServers: Record<string, Record<string, unknown>> } {
+export function formatMcpServersJson(servers: McpServerConfig[]): {
+  mcpServers: Record<string, Record<string, unknown>>
+} {
   const mcpServers: Record<string, Record<string, unknown>> = {}
   for (const server of servers) {
     const entry: Record<string, unknown> =
       server.type === 'stdio' || server.type === 'inmemory'
-        ? { ...(server.type === 'inmemory' ? { type: 'inmemory' } : {}), command: server.command, args: server.args, env: server.env }
+        ? {
+            ...(server.type === 'inmemory' ? { type: 'inmemory' } : {}),
+            command: server.command,
+            args: server.args,
+            env: server.env
+          }
         : { type: server.type, url: server.url, headers: server.headers }
     if (server.cwd) entry.cwd = server.cwd
     if (!server.enabled) entry.disabled = true

@@ -14,9 +14,18 @@ import {
   type McpServerView,
   type McpToolView
 } from '@shared/types/mcp'
-import { mcpCatalogChanged, mcpConfigChanged, mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
+import {
+  mcpCatalogChanged,
+  mcpConfigChanged,
+  mcpServerStatusChanged
+} from '@shared/contracts/events/mcp.events'
 import type { EventSink } from '../../bridge/events'
-import type { McpCallOptions, McpCallResult, McpServerTool, McpToolSource } from '../toolPresenter/mcpToolSource'
+import type {
+  McpCallOptions,
+  McpCallResult,
+  McpServerTool,
+  McpToolSource
+} from '../toolPresenter/mcpToolSource'
 import { toCallError } from './callErrors'
 import { toPromptView, toResourceView, toServerTool, toTemplateView, toToolView } from './catalogViews'
 import type { McpRoot } from './clientHandlers'
@@ -90,7 +99,9 @@ export class McpPresenter implements McpToolSource {
       sampler: deps.sampler,
       answerTimeoutMs: deps.interactionTimeoutMs
     })
-    this.catalog = new ToolManager((serverId, kinds) => deps.events.emit(mcpCatalogChanged, { serverId, kinds }))
+    this.catalog = new ToolManager((serverId, kinds) =>
+      deps.events.emit(mcpCatalogChanged, { serverId, kinds })
+    )
     this.servers = new ServerManager({
       resolveConfig: (id) => this.store.resolve(id),
       createClient: (config, events) =>
@@ -161,7 +172,9 @@ export class McpPresenter implements McpToolSource {
     return this.updateServer(id, { enabled })
   }
 
-  async importJson(text: string): Promise<{ imported: McpServerView[]; skipped: { name: string; reason: string }[] }> {
+  async importJson(
+    text: string
+  ): Promise<{ imported: McpServerView[]; skipped: { name: string; reason: string }[] }> {
     const parsed = parseMcpServersJson(text)
     const imported: McpServerView[] = []
     const skipped = [...parsed.skipped]
@@ -194,7 +207,12 @@ export class McpPresenter implements McpToolSource {
   }
 
   private checkBuiltin(server: { type: string; command?: string }): void {
-    if (server.type === 'inmemory' && server.command && !BUILTIN_SERVERS[server.command] && !this.deps.builtins?.(server.command)) {
+    if (
+      server.type === 'inmemory' &&
+      server.command &&
+      !BUILTIN_SERVERS[server.command] &&
+      !this.deps.builtins?.(server.command)
+    ) {
       throw new AppError('mcp_unknown_builtin', `There is no built-in MCP server named "${server.command}"`)
     }
   }
@@ -207,7 +225,8 @@ export class McpPresenter implements McpToolSource {
    * A server gets OAuth unless it already sends its own Authorization header (a static token).
    */
   private async authProviderFor(config: McpServerConfig): Promise<McpOAuthProvider | undefined> {
-    if (!this.deps.oauth || Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization')) return undefined
+    if (!this.deps.oauth || Object.keys(config.headers).some((h) => h.toLowerCase() === 'authorization'))
+      return undefined
     return McpOAuthProvider.create(config.id, { ...this.deps.oauth, secrets: this.deps.config })
   }
 
@@ -268,7 +287,11 @@ export class McpPresenter implements McpToolSource {
   /** The session workspace(s) offered to servers as roots. */
   setRoots(roots: McpRoot[]): void {
     this.roots = roots.map((r) => ({ ...r }))
-    for (const id of this.servers.runningIds()) void this.servers.client(id).sendRootsListChanged().catch(() => {})
+    for (const id of this.servers.runningIds())
+      void this.servers
+        .client(id)
+        .sendRootsListChanged()
+        .catch(() => {})
   }
 
   // ---- catalog ------------------------------------------------------------------------
@@ -290,18 +313,26 @@ export class McpPresenter implements McpToolSource {
 
   /** Every tool, disabled ones included, for the settings page. */
   listToolViews(serverId?: string): McpToolView[] {
-    return this.runningServers(serverId).flatMap((server) => this.catalog.catalog(server.id).tools.map((t) => toToolView(server, t)))
+    return this.runningServers(serverId).flatMap((server) =>
+      this.catalog.catalog(server.id).tools.map((t) => toToolView(server, t))
+    )
   }
 
   listPrompts(serverId?: string): McpPromptView[] {
-    return this.runningServers(serverId).flatMap((s) => this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p)))
+    return this.runningServers(serverId).flatMap((s) =>
+      this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p))
+    )
   }
 
   listResources(serverId?: string): { resources: McpResourceView[]; templates: McpResourceTemplateView[] } {
     const servers = this.runningServers(serverId)
     return {
-      resources: servers.flatMap((s) => this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r))),
-      templates: servers.flatMap((s) => this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t)))
+      resources: servers.flatMap((s) =>
+        this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r))
+      ),
+      templates: servers.flatMap((s) =>
+        this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t))
+      )
     }
   }
 
@@ -311,10 +342,18 @@ export class McpPresenter implements McpToolSource {
       const result = await this.servers.client(serverId).getPrompt(name, args)
       return {
         ...(result.description ? { description: result.description } : {}),
-        messages: result.messages.map((m) => ({ role: m.role, content: mapContentItem(m.content as { type?: unknown }) }))
+        messages: result.messages.map((m) => ({
+          role: m.role,
+          content: mapContentItem(m.content as { type?: unknown })
+        }))
       }
     } catch (error) {
-      throw toCallError(error, { serverId, serverName: server.name, toolName: `prompt ${name}`, timeoutMs: server.timeoutMs })
+      throw toCallError(error, {
+        serverId,
+        serverName: server.name,
+        toolName: `prompt ${name}`,
+        timeoutMs: server.timeoutMs
+      })
     }
   }
 
@@ -329,7 +368,12 @@ export class McpPresenter implements McpToolSource {
         ...('blob' in c && typeof c.blob === 'string' ? { blob: c.blob } : {})
       }))
     } catch (error) {
-      throw toCallError(error, { serverId, serverName: server.name, toolName: `resource ${uri}`, timeoutMs: server.timeoutMs })
+      throw toCallError(error, {
+        serverId,
+        serverName: server.name,
+        toolName: `resource ${uri}`,
+        timeoutMs: server.timeoutMs
+      })
     }
   }
 
@@ -346,18 +390,33 @@ export class McpPresenter implements McpToolSource {
    * McpToolSource: runs a tool. Permission is the caller's job (ToolPresenter asks the
    * permission services first); this checks the tool exists and is not disabled.
    */
-  async callTool(serverId: string, toolName: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<McpCallResult> {
+  async callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {}
+  ): Promise<McpCallResult> {
     const server = this.store.require(serverId)
-    const context = { serverId, serverName: server.name, toolName, timeoutMs: server.timeoutMs, signal: options.signal }
+    const context = {
+      serverId,
+      serverName: server.name,
+      toolName,
+      timeoutMs: server.timeoutMs,
+      signal: options.signal
+    }
     try {
       if (server.disabledTools.includes(toolName)) {
-        throw new AppError('mcp_tool_disabled', `Tool "${toolName}" of MCP server "${server.name}" is disabled`)
+        throw new AppError(
+          'mcp_tool_disabled',
+          `Tool "${toolName}" of MCP server "${server.name}" is disabled`
+        )
       }
       const client = this.servers.client(serverId)
       if (!this.catalog.catalog(serverId).tools.some((t) => t.name === toolName)) {
         throw new AppError('mcp_tool_not_found', `MCP server "${server.name}" has no tool "${toolName}"`)
       }
-      if (options.signal?.aborted) throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
+      if (options.signal?.aborted)
+        throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
       return await client.callTool(toolName, args, { ...options, timeoutMs: server.timeoutMs })
     } catch (error) {
       // Let the close handler record why the server went away before the message is built.
@@ -367,19 +426,34 @@ export class McpPresenter implements McpToolSource {
   }
 
   /** The settings test panel's call: same permission path as the chat loop. */
-  async callToolChecked(serverId: string, toolName: string, args: Record<string, unknown>): Promise<McpCallResult> {
+  async callToolChecked(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>
+  ): Promise<McpCallResult> {
     const server = this.store.require(serverId)
     const autoApproved = this.isAutoApproved(serverId, toolName)
     const tool = this.catalog.catalog(serverId).tools.find((t) => t.name === toolName)
     const annotations = tool ? toServerTool(server, tool).annotations : undefined
     if (this.deps.permissionGate) {
-      await this.deps.permissionGate.assertAllowed({ serverId, serverName: server.name, toolName, args, autoApproved, annotations })
-    } else if (!autoApproved) {
-      throw new AppError('permission_required', `Calling "${toolName}" on MCP server "${server.name}" needs your approval`, {
-        kind: 'mcp',
+      await this.deps.permissionGate.assertAllowed({
         serverId,
-        toolName
+        serverName: server.name,
+        toolName,
+        args,
+        autoApproved,
+        annotations
       })
+    } else if (!autoApproved) {
+      throw new AppError(
+        'permission_required',
+        `Calling "${toolName}" on MCP server "${server.name}" needs your approval`,
+        {
+          kind: 'mcp',
+          serverId,
+          toolName
+        }
+      )
     }
     return this.callTool(serverId, toolName, args)
   }

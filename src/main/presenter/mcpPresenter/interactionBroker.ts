@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import { ErrorCode, McpError, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import {
+  ErrorCode,
+  McpError,
+  type CreateMessageResult,
+  type ElicitResult
+} from '@modelcontextprotocol/sdk/types.js'
 import { AppError } from '@shared/errors'
 import {
   McpElicitationAnswer,
@@ -55,7 +60,10 @@ export class InteractionBroker implements McpClientHandlers {
     }
   ) {}
 
-  pendingRequests(): { kind: 'elicitation' | 'sampling'; request: McpElicitationRequest | McpSamplingRequest }[] {
+  pendingRequests(): {
+    kind: 'elicitation' | 'sampling'
+    request: McpElicitationRequest | McpSamplingRequest
+  }[] {
     return [...this.pending.values()].map(({ kind, request }) => ({ kind, request }))
   }
 
@@ -65,12 +73,17 @@ export class InteractionBroker implements McpClientHandlers {
   ): Promise<ElicitResult> {
     const full: McpElicitationRequest = { requestId: randomUUID(), ...request }
     this.deps.events.emit(mcpElicitationRequested, { request: full })
-    const answer = await this.wait<McpElicitationAnswer>('elicitation', full, signal).catch((): McpElicitationAnswer => ({ action: 'cancel' }))
+    const answer = await this.wait<McpElicitationAnswer>('elicitation', full, signal).catch(
+      (): McpElicitationAnswer => ({ action: 'cancel' })
+    )
     if (answer.action !== 'accept') return { action: answer.action }
     return { action: 'accept', content: applySchemaDefaults(request.requestedSchema, answer.content ?? {}) }
   }
 
-  async sample(request: McpRequester & { params: Parameters<McpClientHandlers['sample']>[0]['params'] }, signal: AbortSignal): Promise<CreateMessageResult> {
+  async sample(
+    request: McpRequester & { params: Parameters<McpClientHandlers['sample']>[0]['params'] },
+    signal: AbortSignal
+  ): Promise<CreateMessageResult> {
     const messages = toSamplingMessages(request.params.messages)
     const full: McpSamplingRequest = {
       requestId: randomUUID(),
@@ -86,11 +99,19 @@ export class InteractionBroker implements McpClientHandlers {
     try {
       decision = await this.wait<McpSamplingDecision>('sampling', full, signal)
     } catch (error) {
-      throw new McpError(ErrorCode.InvalidRequest, `Sampling request was not answered: ${(error as Error).message}`)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `Sampling request was not answered: ${(error as Error).message}`
+      )
     }
-    if (!decision.approved) throw new McpError(ErrorCode.InvalidRequest, `User rejected the sampling request${decision.reason ? `: ${decision.reason}` : ''}`)
+    if (!decision.approved)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `User rejected the sampling request${decision.reason ? `: ${decision.reason}` : ''}`
+      )
     const runner = this.deps.sampler?.()
-    if (!runner) throw new McpError(ErrorCode.InternalError, 'No model is available to answer sampling requests')
+    if (!runner)
+      throw new McpError(ErrorCode.InternalError, 'No model is available to answer sampling requests')
     const result = await runner.createMessage({
       providerId: decision.providerId,
       modelId: decision.modelId,
@@ -99,7 +120,12 @@ export class InteractionBroker implements McpClientHandlers {
       messages,
       signal
     })
-    return { role: 'assistant', content: { type: 'text', text: result.text }, model: result.model, stopReason: result.stopReason ?? 'endTurn' }
+    return {
+      role: 'assistant',
+      content: { type: 'text', text: result.text },
+      model: result.model,
+      stopReason: result.stopReason ?? 'endTurn'
+    }
   }
 
   async listRoots(serverId: string): Promise<McpRoot[]> {
@@ -109,7 +135,8 @@ export class InteractionBroker implements McpClientHandlers {
   answerElicitation(requestId: string, answer: McpElicitationAnswer): void {
     const entry = this.take(requestId, 'elicitation')
     const parsed = McpElicitationAnswer.safeParse(answer)
-    if (!parsed.success) throw new AppError('mcp_invalid_answer', 'The answer is not a valid elicitation answer')
+    if (!parsed.success)
+      throw new AppError('mcp_invalid_answer', 'The answer is not a valid elicitation answer')
     if (parsed.data.action === 'accept') {
       const schema = (entry.request as McpElicitationRequest).requestedSchema
       const problem = checkElicitationContent(schema, applySchemaDefaults(schema, parsed.data.content ?? {}))
@@ -123,7 +150,8 @@ export class InteractionBroker implements McpClientHandlers {
   answerSampling(requestId: string, decision: McpSamplingDecision): void {
     const entry = this.take(requestId, 'sampling')
     const parsed = McpSamplingDecision.safeParse(decision)
-    if (!parsed.success) throw new AppError('mcp_invalid_answer', 'The answer is not a valid sampling decision')
+    if (!parsed.success)
+      throw new AppError('mcp_invalid_answer', 'The answer is not a valid sampling decision')
     this.pending.delete(requestId)
     entry.resolve(parsed.data)
   }
@@ -140,11 +168,16 @@ export class InteractionBroker implements McpClientHandlers {
 
   private take(requestId: string, kind: Pending<unknown>['kind']): Pending<unknown> {
     const entry = this.pending.get(requestId)
-    if (!entry || entry.kind !== kind) throw new AppError('mcp_request_not_found', `No pending ${kind} request ${requestId}`)
+    if (!entry || entry.kind !== kind)
+      throw new AppError('mcp_request_not_found', `No pending ${kind} request ${requestId}`)
     return entry
   }
 
-  private wait<T>(kind: Pending<T>['kind'], request: McpElicitationRequest | McpSamplingRequest, signal: AbortSignal): Promise<T> {
+  private wait<T>(
+    kind: Pending<T>['kind'],
+    request: McpElicitationRequest | McpSamplingRequest,
+    signal: AbortSignal
+  ): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       const requestId = request.requestId
       const withdraw = (reason: string) => {
@@ -154,7 +187,10 @@ export class InteractionBroker implements McpClientHandlers {
         reject(new Error(reason))
       }
       const onAbort = () => withdraw('the server cancelled the request')
-      const timer = setTimeout(() => withdraw('no answer in time'), this.deps.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS)
+      const timer = setTimeout(
+        () => withdraw('no answer in time'),
+        this.deps.answerTimeoutMs ?? DEFAULT_ANSWER_TIMEOUT_MS
+      )
       timer.unref?.()
       const cleanup = () => {
         clearTimeout(timer)

@@ -39,7 +39,9 @@ function isAlive(pid: number): boolean {
  */
 export async function killProcesses(pids: number[], graceMs = 1_000): Promise<void> {
   if (process.platform === 'win32') {
-    await Promise.all(pids.map((pid) => execa('taskkill', ['/pid', String(pid), '/T', '/F'], { reject: false })))
+    await Promise.all(
+      pids.map((pid) => execa('taskkill', ['/pid', String(pid), '/T', '/F'], { reject: false }))
+    )
     return
   }
   const alive = pids.filter(isAlive)

@@ -1,5 +1,9 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js'
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator
+} from '@modelcontextprotocol/sdk/validation/types.js'
 
 /**
  * The SDK client builds an Ajv instance in its constructor and compiles every tool's
@@ -22,7 +26,11 @@ export class LazyJsonSchemaValidator implements jsonSchemaValidator {
         } catch (error) {
           // A server's broken schema should fail its own call clearly, not crash the catalog.
           const reason = error instanceof Error ? error.message : String(error)
-          compiled = () => ({ valid: false, data: undefined, errorMessage: `the tool's outputSchema is not valid JSON Schema: ${reason}` })
+          compiled = () => ({
+            valid: false,
+            data: undefined,
+            errorMessage: `the tool's outputSchema is not valid JSON Schema: ${reason}`
+          })
         }
       }
       return compiled(input)

@@ -1,6 +1,9 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js'
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
@@ -30,7 +33,12 @@ import { killProcesses, listDescendants } from './killTree'
 import { LazyJsonSchemaValidator } from './lazySchemaValidator'
 import type { McpOAuthProvider } from './oauth'
 import { mapCallResult } from './resultMapper'
-import { createHttpTransport, createInMemoryTransport, createStdioTransport, type TransportDeps } from './transports'
+import {
+  createHttpTransport,
+  createInMemoryTransport,
+  createStdioTransport,
+  type TransportDeps
+} from './transports'
 
 export type CatalogKind = 'tools' | 'prompts' | 'resources'
 
@@ -68,7 +76,8 @@ function deliverInArrivalOrder(transport: Transport): void {
   const dispatch = transport.onmessage
   if (!dispatch) return
   transport.onmessage = (message, extra) => {
-    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) queueMicrotask(() => dispatch(message, extra))
+    if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))
+      queueMicrotask(() => dispatch(message, extra))
     else dispatch(message, extra)
   }
 }
@@ -149,7 +158,10 @@ export class McpClient {
       }
     } catch (error) {
       if (isUnauthorized(error) && !this.auth) {
-        throw new AppError('mcp_unauthorized', 'The server refused the request (HTTP 401): check its Authorization header or token')
+        throw new AppError(
+          'mcp_unauthorized',
+          'The server refused the request (HTTP 401): check its Authorization header or token'
+        )
       }
       if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
       // The transport that saw the 401 knows where the resource metadata and scope are.
@@ -168,7 +180,8 @@ export class McpClient {
     } catch (error) {
       const transport = this.transport
       if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
-      if (!(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport)) throw error
+      if (!(transport instanceof StreamableHTTPClientTransport || transport instanceof SSEClientTransport))
+        throw error
       await transport.finishAuth(await this.auth.waitForAuthorizationCode())
       return request()
     }
@@ -188,7 +201,10 @@ export class McpClient {
     })
   }
 
-  private async connectWith(transport: Transport, kind: NonNullable<McpClient['transportKind']>): Promise<void> {
+  private async connectWith(
+    transport: Transport,
+    kind: NonNullable<McpClient['transportKind']>
+  ): Promise<void> {
     const client = new Client(this.deps.clientInfo, {
       capabilities: {
         elicitation: { form: { applyDefaults: true } },
@@ -205,7 +221,10 @@ export class McpClient {
     this.transport = transport
     this.transportKind = kind
     client.onclose = () => {
-      if (!this.closing) this.deps.events.onUnexpectedClose(kind === 'stdio' ? 'the server process exited' : 'the connection was closed')
+      if (!this.closing)
+        this.deps.events.onUnexpectedClose(
+          kind === 'stdio' ? 'the server process exited' : 'the connection was closed'
+        )
     }
     client.onerror = (error) => this.deps.events.onTransportError?.(error)
   }
@@ -215,24 +234,32 @@ export class McpClient {
     const { handlers, events } = this.deps
     client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
       const params = request.params as { message: string; requestedSchema?: Record<string, unknown> }
-      return handlers.elicit({ ...requester, message: params.message, requestedSchema: params.requestedSchema ?? {} }, extra.signal)
+      return handlers.elicit(
+        { ...requester, message: params.message, requestedSchema: params.requestedSchema ?? {} },
+        extra.signal
+      )
     })
     client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
       handlers.sample({ ...requester, params: request.params }, extra.signal)
     )
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: await handlers.listRoots(this.config.id) }))
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({
+      roots: await handlers.listRoots(this.config.id)
+    }))
     // SDK 1.32 ignores a cancellation whose requestId is 0 (a falsy check), and 0 is the id of
     // the first request a server sends us — typically an elicitation. Handle it ourselves.
     client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
       const requestId = notification.params.requestId
       if (requestId === undefined) return
-      const controllers = (client as unknown as { _requestHandlerAbortControllers?: Map<unknown, AbortController> })
-        ._requestHandlerAbortControllers
+      const controllers = (
+        client as unknown as { _requestHandlerAbortControllers?: Map<unknown, AbortController> }
+      )._requestHandlerAbortControllers
       controllers?.get(requestId)?.abort(notification.params.reason)
     })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onListChanged('tools'))
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.onListChanged('prompts'))
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => events.onListChanged('resources'))
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+      events.onListChanged('resources')
+    )
   }
 
   private requireClient(): Client {
@@ -267,13 +294,18 @@ export class McpClient {
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
     if (!this.capabilities?.resources) return []
     return this.paginate(async (cursor) => {
-      const page = await this.requireClient().listResourceTemplates({ cursor }, { timeout: this.config.timeoutMs })
+      const page = await this.requireClient().listResourceTemplates(
+        { cursor },
+        { timeout: this.config.timeoutMs }
+      )
       return { items: page.resourceTemplates, nextCursor: page.nextCursor }
     })
   }
 
   /** Follows `nextCursor`, with a page cap so a looping server cannot hang the catalog. */
-  private async paginate<T>(fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  private async paginate<T>(
+    fetchPage: (cursor?: string) => Promise<{ items: T[]; nextCursor?: string }>
+  ): Promise<T[]> {
     const all: T[] = []
     let cursor: string | undefined
     for (let page = 0; page < 100; page++) {
@@ -285,7 +317,11 @@ export class McpClient {
     return all
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallToolOptions): Promise<McpCallResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallToolOptions
+  ): Promise<McpCallResult> {
     const onProgress = options.onProgress
     const raw = await this.withReauthorization(() =>
       this.requireClient().callTool({ name, arguments: args }, undefined, {
@@ -295,7 +331,12 @@ export class McpClient {
         resetTimeoutOnProgress: true,
         maxTotalTimeout: options.timeoutMs * 10,
         onprogress: onProgress
-          ? (p) => onProgress({ progress: p.progress, total: p.total, ...(p.message ? { message: p.message } : {}) })
+          ? (p) =>
+              onProgress({
+                progress: p.progress,
+                total: p.total,
+                ...(p.message ? { message: p.message } : {})
+              })
           : undefined
       })
     )
@@ -303,11 +344,15 @@ export class McpClient {
   }
 
   async getPrompt(name: string, args: Record<string, string>) {
-    return this.withReauthorization(() => this.requireClient().getPrompt({ name, arguments: args }, { timeout: this.config.timeoutMs }))
+    return this.withReauthorization(() =>
+      this.requireClient().getPrompt({ name, arguments: args }, { timeout: this.config.timeoutMs })
+    )
   }
 
   async readResource(uri: string) {
-    return this.withReauthorization(() => this.requireClient().readResource({ uri }, { timeout: this.config.timeoutMs }))
+    return this.withReauthorization(() =>
+      this.requireClient().readResource({ uri }, { timeout: this.config.timeoutMs })
+    )
   }
 
   async ping(timeoutMs: number): Promise<void> {

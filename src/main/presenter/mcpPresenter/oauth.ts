@@ -2,7 +2,11 @@ import { createServer as createHttpServer, type Server } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 import { randomBytes } from 'node:crypto'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens
+} from '@modelcontextprotocol/sdk/shared/auth.js'
 import { AppError } from '@shared/errors'
 
 export interface OAuthSecretStore {
@@ -135,7 +139,8 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'verifier') this.verifier = ''
-    if (scope === 'all' || scope === 'client') this.stored = { port: this.stored.port, tokens: scope === 'client' ? this.stored.tokens : undefined }
+    if (scope === 'all' || scope === 'client')
+      this.stored = { port: this.stored.port, tokens: scope === 'client' ? this.stored.tokens : undefined }
     if (scope === 'tokens') this.stored = { ...this.stored, tokens: undefined }
     await this.persist()
   }
@@ -167,7 +172,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   private async persist(): Promise<void> {
-    await this.options.secrets.setSecret(McpOAuthProvider.secretKey(this.serverId), JSON.stringify(this.stored))
+    await this.options.secrets.setSecret(
+      McpOAuthProvider.secretKey(this.serverId),
+      JSON.stringify(this.stored)
+    )
   }
 
   private listenForCode(): { promise: Promise<string>; cancel: () => void } {
@@ -193,19 +201,40 @@ export class McpOAuthProvider implements OAuthClientProvider {
         const ok = !error && code && (!this.expectedState || state === this.expectedState)
         res.writeHead(ok ? 200 : 400, { 'content-type': 'text/html; charset=utf-8' })
         // Close the listener only once the page is delivered, or the browser sees a reset.
-        res.end(ok ? '<p>Signed in. You can close this tab and return to DeepChat Desk.</p>' : '<p>Sign-in failed. You can close this tab.</p>', finish)
+        res.end(
+          ok
+            ? '<p>Signed in. You can close this tab and return to DeepChat Desk.</p>'
+            : '<p>Sign-in failed. You can close this tab.</p>',
+          finish
+        )
         if (ok) resolve(code)
-        else reject(new AppError('mcp_oauth_failed', error ? `Authorization was refused: ${error}` : 'The authorization response did not match this sign-in'))
+        else
+          reject(
+            new AppError(
+              'mcp_oauth_failed',
+              error
+                ? `Authorization was refused: ${error}`
+                : 'The authorization response did not match this sign-in'
+            )
+          )
       })
       server.once('error', (e) => {
         finish()
-        reject(new AppError('mcp_oauth_failed', `Cannot listen for the sign-in redirect on port ${this.port}: ${e.message}`))
+        reject(
+          new AppError(
+            'mcp_oauth_failed',
+            `Cannot listen for the sign-in redirect on port ${this.port}: ${e.message}`
+          )
+        )
       })
       server.listen(this.port, '127.0.0.1')
-      timer = setTimeout(() => {
-        finish()
-        reject(new AppError('mcp_oauth_failed', 'Sign-in was not completed in time'))
-      }, this.options.authorizationTimeoutMs ?? 5 * 60_000)
+      timer = setTimeout(
+        () => {
+          finish()
+          reject(new AppError('mcp_oauth_failed', 'Sign-in was not completed in time'))
+        },
+        this.options.authorizationTimeoutMs ?? 5 * 60_000
+      )
     })
     // Nobody may be waiting yet; an unobserved rejection must not crash the process.
     promise.catch(() => {})

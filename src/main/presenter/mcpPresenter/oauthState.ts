@@ -16,7 +16,10 @@ export async function oauthStateOf(
   const raw = await secrets.getSecret(McpOAuthProvider.secretKey(server.id))
   try {
     const stored = JSON.parse(raw ?? '{}') as { tokens?: { access_token?: unknown } }
-    return { applicable: true, signedIn: typeof stored.tokens?.access_token === 'string' && stored.tokens.access_token !== '' }
+    return {
+      applicable: true,
+      signedIn: typeof stored.tokens?.access_token === 'string' && stored.tokens.access_token !== ''
+    }
   } catch {
     return { applicable: true, signedIn: false }
   }

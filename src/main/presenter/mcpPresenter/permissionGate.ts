@@ -9,7 +9,10 @@ import type { McpPermissionGate } from '.'
  * panel): deny rules win, then `autoApproveTools`, then remembered `mcp: server/tool` rules;
  * otherwise the call throws McpPermissionRequiredError like any tool that needs approval.
  */
-export function createMcpPermissionGate(permissions: Pick<PermissionGate, 'evaluate'>, sessionId = 'mcp-settings'): McpPermissionGate {
+export function createMcpPermissionGate(
+  permissions: Pick<PermissionGate, 'evaluate'>,
+  sessionId = 'mcp-settings'
+): McpPermissionGate {
   return {
     async assertAllowed({ serverId, toolName, autoApproved, annotations }) {
       const reason = reasonOf('mcp_call', { tool: toolName, server: serverId })

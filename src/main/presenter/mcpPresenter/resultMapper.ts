@@ -14,7 +14,11 @@ export function mapContentItem(item: RawItem): ToolContentItem {
       return { type: 'text', text: str(item.text) ?? '' }
     case 'image':
     case 'audio':
-      return { type: item.type, data: str(item.data) ?? '', mimeType: str(item.mimeType) ?? 'application/octet-stream' }
+      return {
+        type: item.type,
+        data: str(item.data) ?? '',
+        mimeType: str(item.mimeType) ?? 'application/octet-stream'
+      }
     case 'resource': {
       const resource = (item.resource ?? {}) as RawItem
       return {
@@ -55,7 +59,10 @@ export function mapCallResult(raw: Record<string, unknown>): McpCallResult {
   }
   // Legacy (2024-10-07) servers answer with `toolResult` instead of content.
   if (content.length === 0 && raw.toolResult !== undefined) {
-    content.push({ type: 'text', text: typeof raw.toolResult === 'string' ? raw.toolResult : JSON.stringify(raw.toolResult) })
+    content.push({
+      type: 'text',
+      text: typeof raw.toolResult === 'string' ? raw.toolResult : JSON.stringify(raw.toolResult)
+    })
   }
   return result
 }

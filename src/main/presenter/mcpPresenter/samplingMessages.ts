@@ -7,7 +7,9 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
  * Sampling messages → what the dialog shows and the model runner takes. Only text and images
  * are supported; anything else is refused with InvalidParams rather than silently dropped.
  */
-export function toSamplingMessages(messages: CreateMessageRequest['params']['messages']): McpSamplingRequest['messages'] {
+export function toSamplingMessages(
+  messages: CreateMessageRequest['params']['messages']
+): McpSamplingRequest['messages'] {
   return messages.map((message, index) => {
     const parts = Array.isArray(message.content) ? message.content : [message.content]
     const out: McpSamplingRequest['messages'][number] = { role: message.role }
@@ -15,10 +17,17 @@ export function toSamplingMessages(messages: CreateMessageRequest['params']['mes
     for (const part of parts) {
       if (part.type === 'text') texts.push(part.text)
       else if (part.type === 'image') {
-        if (!IMAGE_TYPES.has(part.mimeType)) throw new McpError(ErrorCode.InvalidParams, `messages[${index}]: unsupported image type ${part.mimeType}`)
+        if (!IMAGE_TYPES.has(part.mimeType))
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `messages[${index}]: unsupported image type ${part.mimeType}`
+          )
         out.image = { data: part.data, mimeType: part.mimeType }
       } else {
-        throw new McpError(ErrorCode.InvalidParams, `messages[${index}]: ${part.type} content is not supported for sampling`)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `messages[${index}]: ${part.type} content is not supported for sampling`
+        )
       }
     }
     if (texts.length) out.text = texts.join('\n')

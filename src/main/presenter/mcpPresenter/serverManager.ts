@@ -11,7 +11,12 @@ export interface ReconnectPolicy {
   stableMs: number
 }
 
-export const DEFAULT_RECONNECT: ReconnectPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 30_000, stableMs: 30_000 }
+export const DEFAULT_RECONNECT: ReconnectPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  stableMs: 30_000
+}
 
 const STDERR_TAIL_LINES = 40
 const STDERR_LINE_CHARS = 500
@@ -80,9 +85,17 @@ export class ServerManager {
     const runtime = this.runtimes.get(id)
     if (runtime?.state === 'running' && runtime.client) return runtime.client
     const name = runtime?.name ?? id
-    const why = !runtime || runtime.state === 'stopped' ? 'is stopped' : runtime.state === 'starting' ? 'is still starting' : 'is not running'
+    const why =
+      !runtime || runtime.state === 'stopped'
+        ? 'is stopped'
+        : runtime.state === 'starting'
+          ? 'is still starting'
+          : 'is not running'
     const detail = runtime?.lastError ? ` (${runtime.lastError})` : ''
-    throw new AppError('mcp_server_unavailable', `MCP server "${name}" ${why}${detail}`, { serverId: id, state: runtime?.state ?? 'stopped' })
+    throw new AppError('mcp_server_unavailable', `MCP server "${name}" ${why}${detail}`, {
+      serverId: id,
+      state: runtime?.state ?? 'stopped'
+    })
   }
 
   lastError(id: string): string | undefined {
@@ -198,8 +211,11 @@ export class ServerManager {
     const current = () => runtime.generation === generation
     return {
       onStderrLine: (line) => {
-        runtime.stderrTail.push(line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line)
-        if (runtime.stderrTail.length > STDERR_TAIL_LINES) runtime.stderrTail.splice(0, runtime.stderrTail.length - STDERR_TAIL_LINES)
+        runtime.stderrTail.push(
+          line.length > STDERR_LINE_CHARS ? `${line.slice(0, STDERR_LINE_CHARS)}…` : line
+        )
+        if (runtime.stderrTail.length > STDERR_TAIL_LINES)
+          runtime.stderrTail.splice(0, runtime.stderrTail.length - STDERR_TAIL_LINES)
         this.emitSoon(runtime)
       },
       onListChanged: (kind) => {
@@ -211,7 +227,8 @@ export class ServerManager {
       onTransportError: () => {
         // Remote transports report a dead server as errors, not as a close: confirm with a ping.
         const client = runtime.client
-        if (!current() || !client || client.transportKind === 'stdio' || client.transportKind === 'inmemory') return
+        if (!current() || !client || client.transportKind === 'stdio' || client.transportKind === 'inmemory')
+          return
         client.ping(5_000).catch(() => {
           if (current() && runtime.client === client) {
             void client.close()
@@ -225,7 +242,8 @@ export class ServerManager {
   private handleDrop(runtime: ServerRuntime, reason: string): void {
     runtime.client = undefined
     this.deps.onDisconnected(runtime.id)
-    const healthy = runtime.connectedAt !== undefined && Date.now() - runtime.connectedAt >= this.policy.stableMs
+    const healthy =
+      runtime.connectedAt !== undefined && Date.now() - runtime.connectedAt >= this.policy.stableMs
     if (healthy) runtime.reconnectAttempt = undefined
     runtime.lastError = this.describeFailure(runtime, new Error(reason[0].toUpperCase() + reason.slice(1)))
     this.scheduleReconnect(runtime, runtime.lastError)

@@ -3,9 +3,45 @@ import { delimiter } from 'node:path'
 import { homedir } from 'node:os'
 
 /** Env vars a stdio server inherits from the app; the rest of the app's env stays private. */
-const INHERITED = process.platform === 'win32'
-  ? ['APPDATA', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'TMP', 'USERNAME', 'USERPROFILE', 'PROGRAMFILES', 'COMSPEC']
-  : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'LANG', 'LC_ALL', 'TMPDIR', 'XDG_RUNTIME_DIR', 'NVM_DIR', 'NODE_EXTRA_CA_CERTS', 'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy']
+const INHERITED =
+  process.platform === 'win32'
+    ? [
+        'APPDATA',
+        'HOMEDRIVE',
+        'HOMEPATH',
+        'LOCALAPPDATA',
+        'PATH',
+        'PATHEXT',
+        'PROCESSOR_ARCHITECTURE',
+        'SYSTEMDRIVE',
+        'SYSTEMROOT',
+        'TEMP',
+        'TMP',
+        'USERNAME',
+        'USERPROFILE',
+        'PROGRAMFILES',
+        'COMSPEC'
+      ]
+    : [
+        'HOME',
+        'LOGNAME',
+        'PATH',
+        'SHELL',
+        'TERM',
+        'USER',
+        'LANG',
+        'LC_ALL',
+        'TMPDIR',
+        'XDG_RUNTIME_DIR',
+        'NVM_DIR',
+        'NODE_EXTRA_CA_CERTS',
+        'HTTP_PROXY',
+        'HTTPS_PROXY',
+        'NO_PROXY',
+        'http_proxy',
+        'https_proxy',
+        'no_proxy'
+      ]
 
 const MARKER = '__DEEPCHAT_PATH__'
 
@@ -76,7 +112,9 @@ export function mergePaths(...paths: (string | undefined)[]): string {
 }
 
 /** Resolves the base env for stdio servers once and caches it (the shell is slow to start). */
-export function createShellEnvResolver(options: { timeoutMs?: number } = {}): () => Promise<Record<string, string>> {
+export function createShellEnvResolver(
+  options: { timeoutMs?: number } = {}
+): () => Promise<Record<string, string>> {
   let cached: Promise<Record<string, string>> | undefined
   return () => {
     cached ??= (async () => {
@@ -96,8 +134,11 @@ export function createShellEnvResolver(options: { timeoutMs?: number } = {}): ()
 /** Expands `~`, `${VAR}` and `$VAR` in a stdio command or argument. */
 export function expandVariables(value: string, env: Record<string, string | undefined>): string {
   const withHome = value === '~' || value.startsWith('~/') ? homedir() + value.slice(1) : value
-  return withHome.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g, (whole, braced, bare) => {
-    const found = env[braced ?? bare]
-    return found ?? whole
-  })
+  return withHome.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (whole, braced, bare) => {
+      const found = env[braced ?? bare]
+      return found ?? whole
+    }
+  )
 }

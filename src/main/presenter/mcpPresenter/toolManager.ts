@@ -33,7 +33,9 @@ export class ToolManager {
   async load(serverId: string, client: McpClient): Promise<void> {
     const catalog: ServerCatalog = { ...EMPTY, errors: {} }
     this.loading.set(serverId, new Set())
-    await Promise.all((['tools', 'prompts', 'resources'] as const).map((kind) => this.fetchInto(catalog, kind, client)))
+    await Promise.all(
+      (['tools', 'prompts', 'resources'] as const).map((kind) => this.fetchInto(catalog, kind, client))
+    )
     const changedMeanwhile = this.loading.get(serverId)
     if (!changedMeanwhile) return // the server went away while its lists were in flight
     this.loading.delete(serverId)
@@ -78,7 +80,10 @@ export class ToolManager {
       if (kind === 'tools') catalog.tools = await client.listTools()
       else if (kind === 'prompts') catalog.prompts = await client.listPrompts()
       else {
-        const [resources, templates] = await Promise.all([client.listResources(), client.listResourceTemplates()])
+        const [resources, templates] = await Promise.all([
+          client.listResources(),
+          client.listResourceTemplates()
+        ])
         catalog.resources = resources
         catalog.resourceTemplates = templates
       }

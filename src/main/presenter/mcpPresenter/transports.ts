@@ -16,7 +16,10 @@ export interface TransportDeps {
   createInMemoryServer?: (name: string) => McpServer | undefined
 }
 
-export async function createStdioTransport(config: McpServerConfig, deps: TransportDeps): Promise<StdioClientTransport> {
+export async function createStdioTransport(
+  config: McpServerConfig,
+  deps: TransportDeps
+): Promise<StdioClientTransport> {
   const base = await deps.baseEnv()
   const lookup = { ...base, ...config.env }
   const env: Record<string, string> = { ...base }
@@ -45,9 +48,16 @@ export function createHttpTransport(
 }
 
 /** Starts a built-in server in this process and returns the client end of the linked pair. */
-export async function createInMemoryTransport(config: McpServerConfig, deps: TransportDeps): Promise<{ transport: Transport; server: McpServer }> {
+export async function createInMemoryTransport(
+  config: McpServerConfig,
+  deps: TransportDeps
+): Promise<{ transport: Transport; server: McpServer }> {
   const server = deps.createInMemoryServer?.(config.command)
-  if (!server) throw new AppError('mcp_unknown_builtin', `Built-in MCP server "${config.command}" is not available in this app`)
+  if (!server)
+    throw new AppError(
+      'mcp_unknown_builtin',
+      `Built-in MCP server "${config.command}" is not available in this app`
+    )
   const [clientEnd, serverEnd] = InMemoryTransport.createLinkedPair()
   await server.connect(serverEnd)
   return { transport: clientEnd, server }

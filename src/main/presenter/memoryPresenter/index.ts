@@ -5,7 +5,13 @@ import type { SqlitePresenter } from '../sqlitePresenter'
 import type { ConfigPresenter } from '../configPresenter'
 import type { MemoryKind, MemoryRecord } from '../toolPresenter/runtimePorts'
 
-export const MEMORY_CATEGORIES = ['user_preference', 'project_fact', 'task_outcome', 'heuristic', 'anti_pattern'] as const
+export const MEMORY_CATEGORIES = [
+  'user_preference',
+  'project_fact',
+  'task_outcome',
+  'heuristic',
+  'anti_pattern'
+] as const
 
 export const RememberInput = z.strictObject({
   content: z.string().trim().min(1).max(4000),
@@ -24,7 +30,9 @@ export type MemorySettings = z.infer<typeof MemorySettings>
 
 const SETTINGS_KEY = 'memory'
 const STOP_WORDS = new Set(
-  'a an and are as at be by did do does for from has have how i in is it its me my of on or that the this to was we what when where which who why will with you your'.split(' ')
+  'a an and are as at be by did do does for from has have how i in is it its me my of on or that the this to was we what when where which who why will with you your'.split(
+    ' '
+  )
 )
 const MAX_RECALL = 50
 
@@ -35,7 +43,8 @@ export interface MemoryPresenterDeps {
   newId?: () => string
 }
 
-export type RememberOutcome = { action: 'created' | 'updated'; id: string } | { action: 'noop'; id: string; reason: string }
+export type RememberOutcome =
+  { action: 'created' | 'updated'; id: string } | { action: 'noop'; id: string; reason: string }
 
 interface MemoryRow {
   id: string
@@ -73,7 +82,12 @@ export class MemoryPresenter {
   setEnabled(enabled: boolean, agentId?: string): MemorySettings {
     const current = this.settings()
     const next: MemorySettings = agentId
-      ? { ...current, disabledAgents: enabled ? current.disabledAgents.filter((a) => a !== agentId) : [...new Set([...current.disabledAgents, agentId])] }
+      ? {
+          ...current,
+          disabledAgents: enabled
+            ? current.disabledAgents.filter((a) => a !== agentId)
+            : [...new Set([...current.disabledAgents, agentId])]
+        }
       : { ...current, enabled }
     return this.deps.config.setDocument(SETTINGS_KEY, MemorySettings, next)
   }
@@ -86,13 +100,18 @@ export class MemoryPresenter {
     const key = contentKey(content)
     const db = this.deps.sqlite.db
     return this.deps.sqlite.transaction(() => {
-      const existing = db.prepare('SELECT id, importance FROM agent_memories WHERE agent_id = ? AND content_key = ?').get(agentId, key) as
-        | { id: string; importance: number }
-        | undefined
+      const existing = db
+        .prepare('SELECT id, importance FROM agent_memories WHERE agent_id = ? AND content_key = ?')
+        .get(agentId, key) as { id: string; importance: number } | undefined
       const at = this.now()
       if (existing) {
-        if (importance <= existing.importance) return { action: 'noop', id: existing.id, reason: 'Already remembered.' }
-        db.prepare('UPDATE agent_memories SET importance = ?, updated_at = ? WHERE id = ?').run(importance, at, existing.id)
+        if (importance <= existing.importance)
+          return { action: 'noop', id: existing.id, reason: 'Already remembered.' }
+        db.prepare('UPDATE agent_memories SET importance = ?, updated_at = ? WHERE id = ?').run(
+          importance,
+          at,
+          existing.id
+        )
         return { action: 'updated', id: existing.id }
       }
       const id = this.newId()
@@ -100,7 +119,11 @@ export class MemoryPresenter {
         `INSERT INTO agent_memories (id, agent_id, kind, category, content, content_key, importance, source_session_id, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
       ).run(id, agentId, kind, category ?? null, content, key, importance, sourceSessionId, at, at)
-      db.prepare('INSERT INTO agent_memories_fts (content, memory_id, agent_id) VALUES (?, ?, ?)').run(content, id, agentId)
+      db.prepare('INSERT INTO agent_memories_fts (content, memory_id, agent_id) VALUES (?, ?, ?)').run(
+        content,
+        id,
+        agentId
+      )
       return { action: 'created', id }
     })
   }
@@ -127,7 +150,9 @@ export class MemoryPresenter {
 
   list(agentId: string, limit = 100): MemoryRecord[] {
     const rows = this.deps.sqlite.db
-      .prepare('SELECT id, kind, category, content, importance, created_at, updated_at FROM agent_memories WHERE agent_id = ? ORDER BY updated_at DESC LIMIT ?')
+      .prepare(
+        'SELECT id, kind, category, content, importance, created_at, updated_at FROM agent_memories WHERE agent_id = ? ORDER BY updated_at DESC LIMIT ?'
+      )
       .all(agentId, Math.min(Math.max(limit, 1), 1000)) as MemoryRow[]
     return rows.map(toRecord)
   }
@@ -135,8 +160,12 @@ export class MemoryPresenter {
   /** False when the agent has no such memory (another agent's id is never touched). */
   forget(agentId: string, memoryId: string): boolean {
     return this.deps.sqlite.transaction(() => {
-      const removed = this.deps.sqlite.db.prepare('DELETE FROM agent_memories WHERE id = ? AND agent_id = ?').run(memoryId, agentId).changes > 0
-      if (removed) this.deps.sqlite.db.prepare('DELETE FROM agent_memories_fts WHERE memory_id = ?').run(memoryId)
+      const removed =
+        this.deps.sqlite.db
+          .prepare('DELETE FROM agent_memories WHERE id = ? AND agent_id = ?')
+          .run(memoryId, agentId).changes > 0
+      if (removed)
+        this.deps.sqlite.db.prepare('DELETE FROM agent_memories_fts WHERE memory_id = ?').run(memoryId)
       return removed
     })
   }

@@ -39,7 +39,8 @@ export type AppDataAccess = 'secrets' | 'app_data' | null
  */
 export function appDataAccess(realPath: string, boundary: AppDataBoundary | undefined): AppDataAccess {
   if (!boundary) return null
-  if (boundary.secretsFiles.some((file) => realPath === file || realPath.startsWith(`${file}.`))) return 'secrets'
+  if (boundary.secretsFiles.some((file) => realPath === file || realPath.startsWith(`${file}.`)))
+    return 'secrets'
   if (!isInside(realPath, boundary.dataDir)) return null
   return isInside(realPath, boundary.scratchRoot) && realPath !== boundary.scratchRoot ? null : 'app_data'
 }

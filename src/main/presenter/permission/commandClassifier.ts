@@ -54,7 +54,12 @@ class LineReasons {
  * commands with redirects. Pure: it only reads the disk (links, globs, repository roots).
  */
 export function analyzeCommand(command: string, options: AnalyzeOptions): CommandAnalysis {
-  const scope: Scope = { workspace: realPathOf(options.workspaceDir), cwd: options.cwd, home: options.home ?? homedir(), appData: options.appData }
+  const scope: Scope = {
+    workspace: realPathOf(options.workspaceDir),
+    cwd: options.cwd,
+    home: options.home ?? homedir(),
+    appData: options.appData
+  }
   const subCommands: SubCommand[] = []
   const needs = new Set<SandboxNeed>()
   const line = new LineReasons()
@@ -87,7 +92,11 @@ export function analyzeCommand(command: string, options: AnalyzeOptions): Comman
       judged(judge)
     } else if ((node.type === 'For' || node.type === 'Select') && node.wordlist) {
       // `for f in ~/.ssh/*`: the list is expanded (and its globs read) before any command runs.
-      const judge = new SubCommandJudge(scope, `for ${node.name.text} in ${node.wordlist.map((w) => w.text).join(' ')}`, '(for)')
+      const judge = new SubCommandJudge(
+        scope,
+        `for ${node.name.text} in ${node.wordlist.map((w) => w.text).join(' ')}`,
+        '(for)'
+      )
       for (const word of node.wordlist) judge.expand(word)
       judged(judge)
     } else if (node.type === 'Pipeline') {
@@ -102,7 +111,14 @@ export function analyzeCommand(command: string, options: AnalyzeOptions): Comman
 
   if (subCommands.length === 0 && command.trim() !== '') line.add(reasonOf('no_command'))
   const risk = subCommands.reduce<RiskLevel>((acc, sub) => maxRisk(acc, sub.risk), line.risk)
-  return { command, subCommands, lineReasons: line.list.texts, lineReasonCodes: line.list.codes, risk, needs: [...needs] }
+  return {
+    command,
+    subCommands,
+    lineReasons: line.list.texts,
+    lineReasonCodes: line.list.codes,
+    risk,
+    needs: [...needs]
+  }
 }
 
 /** Secret-looking variables expanded anywhere, indirect expansions, and CDPATH. */

@@ -37,10 +37,20 @@ export class CommandPermissionService {
   }
 
   analyze(command: string, scope: Pick<CommandScope, 'cwd' | 'workspaceDir'>): CommandAnalysis {
-    return analyzeCommand(command, { cwd: scope.cwd, workspaceDir: scope.workspaceDir, home: this.home, appData: this.appData })
+    return analyzeCommand(command, {
+      cwd: scope.cwd,
+      workspaceDir: scope.workspaceDir,
+      home: this.home,
+      appData: this.appData
+    })
   }
 
-  check(command: string, scope: CommandScope, mode: PermissionMode = 'default', sandboxAvailable = false): PermissionRequest | null {
+  check(
+    command: string,
+    scope: CommandScope,
+    mode: PermissionMode = 'default',
+    sandboxAvailable = false
+  ): PermissionRequest | null {
     const analysis = this.analyze(command, scope)
     if (runsUnasked(analysis, mode, sandboxAvailable)) return null
     return this.request(command, scope, analysis)
@@ -53,7 +63,12 @@ export class CommandPermissionService {
     return { ...request, risk: maxRisk(request.risk, 'medium') }
   }
 
-  private request(command: string, scope: CommandScope, analysis: CommandAnalysis, extra?: Reason): PermissionRequest {
+  private request(
+    command: string,
+    scope: CommandScope,
+    analysis: CommandAnalysis,
+    extra?: Reason
+  ): PermissionRequest {
     const reasons = requestReasons(analysis, extra)
     const firstAsking = analysis.subCommands.find((s) => s.risk !== 'low') ?? analysis.subCommands[0]
     return {
@@ -70,7 +85,10 @@ export class CommandPermissionService {
       lineReasons: analysis.lineReasons,
       lineReasonCodes: analysis.lineReasonCodes,
       // Nothing critical is remembered: no "Always allow" rule, least of all a wildcard one.
-      suggestedRule: analysis.risk === 'critical' ? undefined : { kind: 'exec', pattern: firstAsking ? `${firstAsking.text}*` : command, effect: 'allow' }
+      suggestedRule:
+        analysis.risk === 'critical'
+          ? undefined
+          : { kind: 'exec', pattern: firstAsking ? `${firstAsking.text}*` : command, effect: 'allow' }
     }
   }
 }
@@ -88,11 +106,21 @@ function requestReasons(analysis: CommandAnalysis, first?: Reason): ReasonList {
 }
 
 /** Needs that stop a line from running unasked in the sandbox: it cannot give them. */
-const BEYOND_SANDBOX: SandboxNeed[] = ['network', 'write_outside', 'write_protected', 'app_data', 'elevation', 'sensitive_read']
+const BEYOND_SANDBOX: SandboxNeed[] = [
+  'network',
+  'write_outside',
+  'write_protected',
+  'app_data',
+  'elevation',
+  'sensitive_read'
+]
 
 /** True when every sub-command only reads and nothing about the line needs a look. */
 function isReadOnlyLine(analysis: CommandAnalysis): boolean {
-  return analysis.lineReasons.length === 0 && analysis.subCommands.every((s) => s.risk === 'low' && s.category === 'read_only')
+  return (
+    analysis.lineReasons.length === 0 &&
+    analysis.subCommands.every((s) => s.risk === 'low' && s.category === 'read_only')
+  )
 }
 
 /**
@@ -102,13 +130,23 @@ function isReadOnlyLine(analysis: CommandAnalysis): boolean {
  * protected entries, data folder hidden), unless it is critical; without a sandbox it is
  * `accept_edits`. `full_access` is the gate's business: here it is `default`.
  */
-export function runsUnasked(analysis: CommandAnalysis, mode: PermissionMode, sandboxAvailable: boolean): boolean {
+export function runsUnasked(
+  analysis: CommandAnalysis,
+  mode: PermissionMode,
+  sandboxAvailable: boolean
+): boolean {
   const effective = mode === 'sandboxed' && !sandboxAvailable ? 'accept_edits' : mode
-  if (effective === 'sandboxed') return analysis.risk !== 'critical' && !analysis.needs.some((need) => BEYOND_SANDBOX.includes(need))
+  if (effective === 'sandboxed')
+    return analysis.risk !== 'critical' && !analysis.needs.some((need) => BEYOND_SANDBOX.includes(need))
   if (isReadOnlyLine(analysis)) return true
-  if (effective !== 'accept_edits' || analysis.lineReasons.length > 0 || analysis.needs.length > 0) return false
+  if (effective !== 'accept_edits' || analysis.lineReasons.length > 0 || analysis.needs.length > 0)
+    return false
   return analysis.subCommands.every(
-    (s) => (s.category === 'read_only' || s.category === 'writes') && s.outsidePaths.length === 0 && s.risk !== 'high' && s.risk !== 'critical'
+    (s) =>
+      (s.category === 'read_only' || s.category === 'writes') &&
+      s.outsidePaths.length === 0 &&
+      s.risk !== 'high' &&
+      s.risk !== 'critical'
   )
 }
 

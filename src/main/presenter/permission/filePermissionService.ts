@@ -68,7 +68,8 @@ export class FilePermissionService {
     const { requested, real, error } = this.resolve(path, baseDir)
     if (real === null) return { kind: 'unresolvable', path: requested, error: error ?? 'EUNKNOWN' }
     if (this.isSecretsFile(real)) return { kind: 'secrets', real }
-    if (access === 'read' && scope.sessionDataDir && isInside(real, realPathOf(scope.sessionDataDir))) return { kind: 'inside', real }
+    if (access === 'read' && scope.sessionDataDir && isInside(real, realPathOf(scope.sessionDataDir)))
+      return { kind: 'inside', real }
     if (appDataAccess(real, this.appData)) return { kind: 'app_data', real }
     const workspace = resolveRealPath(scope.workspaceDir)
     if (!workspace.ok || !isInside(real, workspace.real)) return { kind: 'outside', real }
@@ -89,7 +90,12 @@ export class FilePermissionService {
   }
 
   /** The request the user must answer, or null when every path is free for this access. */
-  check(access: FileAccess, paths: string[], scope: FileScope, baseDir = scope.workspaceDir): PermissionRequest | null {
+  check(
+    access: FileAccess,
+    paths: string[],
+    scope: FileScope,
+    baseDir = scope.workspaceDir
+  ): PermissionRequest | null {
     const flagged = paths.map((p) => this.judge(access, p, scope, baseDir)).filter((v) => v.kind !== 'inside')
     if (flagged.length === 0) return null
     const reasons: Reason[] = []
@@ -97,7 +103,9 @@ export class FilePermissionService {
     for (const kind of ['secrets', 'app_data', 'unresolvable', 'protected', 'outside'] as const) {
       const group = flagged.filter((v) => v.kind === kind)
       if (group.length === 0) continue
-      const shown = uniqueSorted(group.map(verdictPath)).map((p) => tildify(p, this.home)).join(', ')
+      const shown = uniqueSorted(group.map(verdictPath))
+        .map((p) => tildify(p, this.home))
+        .join(', ')
       reasons.push(reasonFor(kind, access, shown, group))
       risk = maxRisk(risk, riskFor(kind, access, group))
     }
@@ -113,7 +121,9 @@ export class FilePermissionService {
       reasonCodes: reasons.map((r) => r.code),
       paths: all,
       // An unresolvable path or the secrets file is never worth remembering as a rule.
-      suggestedRule: rulePath ? { kind: access, pattern: tildify(verdictPath(rulePath), this.home), effect: 'allow' } : undefined
+      suggestedRule: rulePath
+        ? { kind: access, pattern: tildify(verdictPath(rulePath), this.home), effect: 'allow' }
+        : undefined
     }
   }
 
@@ -126,7 +136,9 @@ export class FilePermissionService {
     if (!this.appData) return found
     const rootInData = appDataAccess(root, this.appData) !== null
     if (!rootInData && isInside(this.appData.dataDir, root)) found.folders.push(this.appData.dataDir)
-    found.files = this.appData.secretsFiles.filter((file) => isInside(file, root) && !found.folders.some((d) => isInside(file, d)))
+    found.files = this.appData.secretsFiles.filter(
+      (file) => isInside(file, root) && !found.folders.some((d) => isInside(file, d))
+    )
     return found
   }
 
@@ -170,7 +182,12 @@ export function protectedEntryIn(real: string, workspaceReal: string): string | 
   return null
 }
 
-function reasonFor(kind: Exclude<FileVerdict['kind'], 'inside'>, access: FileAccess, paths: string, group: FileVerdict[]): Reason {
+function reasonFor(
+  kind: Exclude<FileVerdict['kind'], 'inside'>,
+  access: FileAccess,
+  paths: string,
+  group: FileVerdict[]
+): Reason {
   switch (kind) {
     case 'secrets':
       return reasonOf('secrets_file', { paths })
@@ -187,7 +204,11 @@ function reasonFor(kind: Exclude<FileVerdict['kind'], 'inside'>, access: FileAcc
   }
 }
 
-function riskFor(kind: Exclude<FileVerdict['kind'], 'inside'>, access: FileAccess, group: FileVerdict[]): RiskLevel {
+function riskFor(
+  kind: Exclude<FileVerdict['kind'], 'inside'>,
+  access: FileAccess,
+  group: FileVerdict[]
+): RiskLevel {
   if (kind === 'secrets' || kind === 'app_data') return 'critical'
   if (kind === 'unresolvable' || kind === 'protected') return 'high'
   const sensitive = group.some((v) => isSensitivePath(verdictPath(v)))

@@ -39,7 +39,10 @@ export function matchGlob(pattern: string, cwd: string): GlobResult {
       bases = bases.map((base) => joinShown(base, unescapeGlob(segment)))
       continue
     }
-    const isMatch = picomatch(segment, { ...MATCH_OPTIONS, dot: segment.startsWith('.') || segment.startsWith('\\.') })
+    const isMatch = picomatch(segment, {
+      ...MATCH_OPTIONS,
+      dot: segment.startsWith('.') || segment.startsWith('\\.')
+    })
     const next: string[] = []
     for (const base of bases) {
       const names = entriesOf(resolve(cwd, base || '.'))
@@ -53,7 +56,9 @@ export function matchGlob(pattern: string, cwd: string): GlobResult {
   }
   // A trailing slash matches folders only (links to folders included).
   const folders = pattern.endsWith('/')
-  const paths = bases.filter((path) => (folders ? isFolder(resolve(cwd, path)) : exists(resolve(cwd, path)))).map((path) => (folders && !path.endsWith('/') ? `${path}/` : path))
+  const paths = bases
+    .filter((path) => (folders ? isFolder(resolve(cwd, path)) : exists(resolve(cwd, path))))
+    .map((path) => (folders && !path.endsWith('/') ? `${path}/` : path))
   return paths.length ? { kind: 'matches', paths: paths.sort() } : { kind: 'none' }
 }
 

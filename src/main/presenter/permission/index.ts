@@ -1,6 +1,12 @@
 import { homedir } from 'node:os'
 import { randomUUID } from 'node:crypto'
-import type { PermissionDecision, PermissionMode, PermissionRequest, PermissionRule, RuleDraft } from '@shared/types/permission'
+import type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionRequest,
+  PermissionRule,
+  RuleDraft
+} from '@shared/types/permission'
 import { AppError } from '@shared/errors'
 import type { PermissionRuleStore } from './ruleStore'
 import { commandCoveredBySubRules, ruleMatches } from './ruleMatching'
@@ -12,7 +18,11 @@ export { SettingsPermissionService } from './settingsPermissionService'
 export { PermissionRuleStore } from './ruleStore'
 
 export type GateResult =
-  | { status: 'allow'; /** A once-grant to consume when the tool actually runs. */ onceGrant?: string; via: string }
+  | {
+      status: 'allow'
+      /** A once-grant to consume when the tool actually runs. */ onceGrant?: string
+      via: string
+    }
   | { status: 'deny'; reason: string; rule?: PermissionRule }
   | { status: 'ask' }
 
@@ -54,7 +64,10 @@ export class PermissionPresenter implements PermissionGate {
       return { status: 'allow', via: 'full_access' }
     }
     const grant = this.grants.get(request.sessionId)?.find((g) => g.key === requestKey(request))
-    if (grant) return grant.once ? { status: 'allow', onceGrant: grant.id, via: 'once' } : { status: 'allow', via: 'session' }
+    if (grant)
+      return grant.once
+        ? { status: 'allow', onceGrant: grant.id, via: 'once' }
+        : { status: 'allow', via: 'session' }
     // A remembered rule never allows a critical request: those are allowed once or per session only.
     const allows = request.risk === 'critical' ? [] : rules.filter((r) => r.effect === 'allow')
     const rule = allows.find((r) => ruleMatches(r, request, this.home))
@@ -66,7 +79,10 @@ export class PermissionPresenter implements PermissionGate {
   consume(sessionId: string, grantId: string): void {
     const list = this.grants.get(sessionId)
     if (!list) return
-    this.grants.set(sessionId, list.filter((g) => g.id !== grantId))
+    this.grants.set(
+      sessionId,
+      list.filter((g) => g.id !== grantId)
+    )
   }
 
   /**
@@ -76,7 +92,10 @@ export class PermissionPresenter implements PermissionGate {
   decide(request: PermissionRequest, decision: PermissionDecision, rule?: RuleDraft): PermissionRule | null {
     if (decision === 'deny') return null
     if (decision === 'always' && request.risk === 'critical') {
-      throw new AppError('always_not_allowed', 'A critical request can be allowed once or for this session, never always.')
+      throw new AppError(
+        'always_not_allowed',
+        'A critical request can be allowed once or for this session, never always.'
+      )
     }
     if (decision === 'always') {
       const draft = rule ?? request.suggestedRule

@@ -89,7 +89,11 @@ export function longRule(table: OptionTable, name: string): OptionRule | undefin
  * Splits `argv` into options and operands. With `stopAtOperand` the first operand ends the
  * options (env, nice, xargs and other wrappers: the rest is the command they run).
  */
-export function parseArgs(argv: readonly Arg[], table: OptionTable, stopAtOperand = false): ParsedArgs & { rest: Arg[] } {
+export function parseArgs(
+  argv: readonly Arg[],
+  table: OptionTable,
+  stopAtOperand = false
+): ParsedArgs & { rest: Arg[] } {
   const options: ParsedOption[] = []
   const operands: Arg[] = []
   for (let i = 0; i < argv.length; i++) {
@@ -109,7 +113,8 @@ export function parseArgs(argv: readonly Arg[], table: OptionTable, stopAtOperan
       const name = eq > 0 ? text.slice(0, eq) : text
       const rule = longRule(table, name)
       if (eq > 0) options.push({ name, rule, value: { text: text.slice(eq + 1), dynamic: false } })
-      else if (rule?.value === 'required' && table.has(name) && i + 1 < argv.length) options.push({ name, rule, value: argv[++i] })
+      else if (rule?.value === 'required' && table.has(name) && i + 1 < argv.length)
+        options.push({ name, rule, value: argv[++i] })
       else options.push({ name, rule })
       continue
     }
@@ -119,7 +124,12 @@ export function parseArgs(argv: readonly Arg[], table: OptionTable, stopAtOperan
 }
 
 /** `-abc`, `-oout`, `-o out`: returns the index of the last word used. */
-function readCluster(argv: readonly Arg[], index: number, table: OptionTable, options: ParsedOption[]): number {
+function readCluster(
+  argv: readonly Arg[],
+  index: number,
+  table: OptionTable,
+  options: ParsedOption[]
+): number {
   const text = argv[index].text
   for (let c = 1; c < text.length; c++) {
     const name = `-${text[c]}`

@@ -23,9 +23,7 @@ export const MAX_LINK_HOPS = 40
  * a parent, a link loop, a name too long, ...): callers must then fail closed, never treat it as
  * inside anything.
  */
-export type RealPathResult =
-  | { ok: true; real: string }
-  | { ok: false; path: string; error: string }
+export type RealPathResult = { ok: true; real: string } | { ok: false; path: string; error: string }
 
 /** Errors that mean "this part does not exist (yet)": the walk goes on at the parent. */
 const MISSING_ERRORS = new Set(['ENOENT', 'ENOTDIR'])
@@ -127,8 +125,19 @@ export function tildify(path: string, home = homedir()): string {
   return isInside(path, home) ? `~/${relative(home, path).split(sep).join('/')}` : path
 }
 
-const SENSITIVE_SEGMENTS = ['.ssh', '.gnupg', '.aws', '.kube', '.docker', '.netrc', '.npmrc', '.pypirc', '.git-credentials']
-const SENSITIVE_FILES = /(^|[\\/])(id_rsa|id_ed25519|id_ecdsa|\.env(\..*)?|\.bashrc|\.zshrc|\.profile|\.bash_profile|credentials|known_hosts|authorized_keys)$/
+const SENSITIVE_SEGMENTS = [
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.kube',
+  '.docker',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials'
+]
+const SENSITIVE_FILES =
+  /(^|[\\/])(id_rsa|id_ed25519|id_ecdsa|\.env(\..*)?|\.bashrc|\.zshrc|\.profile|\.bash_profile|credentials|known_hosts|authorized_keys)$/
 
 /** Keys, credentials and shell start-up files: touching them raises the risk. */
 export function isSensitivePath(path: string): boolean {

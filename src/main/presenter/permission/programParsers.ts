@@ -13,18 +13,50 @@ const FIND_WRITES = new Set(['-fprint', '-fprint0', '-fls', '-fprintf'])
 const FIND_READS = /^-(newer|anewer|cnewer|samefile|newer[aBcmt][aBcmt])$/
 /** Primaries that take one value, which is a pattern, number or name, never opened. */
 const FIND_TEXT = new Set([
-  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-lname', '-ilname', '-type', '-xtype',
-  '-user', '-group', '-uid', '-gid', '-perm', '-size', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-used',
-  '-links', '-inum', '-maxdepth', '-mindepth', '-printf', '-regextype', '-context', '-fstype'
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-lname',
+  '-ilname',
+  '-type',
+  '-xtype',
+  '-user',
+  '-group',
+  '-uid',
+  '-gid',
+  '-perm',
+  '-size',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-used',
+  '-links',
+  '-inum',
+  '-maxdepth',
+  '-mindepth',
+  '-printf',
+  '-regextype',
+  '-context',
+  '-fstype'
 ])
-const startsExpression = (text: string): boolean => text.startsWith('-') || text === '(' || text === '!' || text === ')' || text === ','
+const startsExpression = (text: string): boolean =>
+  text.startsWith('-') || text === '(' || text === '!' || text === ')' || text === ','
 
 /** `find [-H|-L|-P] [start...] [expression]`: starting points are read, every primary is judged. */
 export function useOfFind(argv: Arg[]): ProgramUse {
   const use = emptyUse()
   let i = 0
   for (; i < argv.length && (FIND_LEADING.has(argv[i].text) || /^-(D|O\d*)$/.test(argv[i].text)); i++) {
-    if (argv[i].text === '-L' || argv[i].text === '-H') use.hazards.push({ hazard: 'follows', option: argv[i].text })
+    if (argv[i].text === '-L' || argv[i].text === '-H')
+      use.hazards.push({ hazard: 'follows', option: argv[i].text })
     if (argv[i].text === '-D') i++
   }
   const starts: Arg[] = []
@@ -79,7 +111,8 @@ export function useOfJq(argv: Arg[]): ProgramUse {
     const text = argv[i].text
     if (JQ_TWO_VALUES.has(text)) {
       const file = argv[i + 2]
-      if ((text === '--slurpfile' || text === '--rawfile') && file) use.reads.push({ arg: file, recursive: false })
+      if ((text === '--slurpfile' || text === '--rawfile') && file)
+        use.reads.push({ arg: file, recursive: false })
       i += 2
     } else if (text === '--args' || text === '--jsonargs') {
       positionalArgs = true
@@ -130,18 +163,27 @@ export function useOfTar(argv: Arg[]): ProgramUse {
   const use = emptyUse()
   const parsed = parseArgs(tarArgv(argv), TAR)
   applyOptions(parsed, use)
-  const mode = parsed.options.map((o) => TAR_MODES.find(([re]) => re.test(o.name))?.[1]).find(Boolean) ?? 'create'
-  const archive = parsed.options.filter((o) => o.name === '-f' || o.name === '--file').map((o) => o.value).find(Boolean)
-  const directory = parsed.options.filter((o) => o.name === '-C' || o.name === '--directory').map((o) => o.value).find(Boolean)
+  const mode =
+    parsed.options.map((o) => TAR_MODES.find(([re]) => re.test(o.name))?.[1]).find(Boolean) ?? 'create'
+  const archive = parsed.options
+    .filter((o) => o.name === '-f' || o.name === '--file')
+    .map((o) => o.value)
+    .find(Boolean)
+  const directory = parsed.options
+    .filter((o) => o.name === '-C' || o.name === '--directory')
+    .map((o) => o.value)
+    .find(Boolean)
   const forceLocal = parsed.options.some((o) => o.name === '--force-local')
   // `-f host:file` makes tar run a remote shell.
-  if (archive && !forceLocal && /^[^/]*:/.test(archive.text)) use.hazards.push({ hazard: 'network', option: archive.text })
+  if (archive && !forceLocal && /^[^/]*:/.test(archive.text))
+    use.hazards.push({ hazard: 'network', option: archive.text })
   if (mode === 'create') {
     use.hazards.push({ hazard: 'writes', option: archive?.text ?? '-f' })
     if (archive && archive.text !== '-') use.writes.push(archive)
     if (directory) use.reads.push({ arg: directory, recursive: true })
     for (const arg of parsed.operands) use.reads.push({ arg, recursive: true })
-    if (parsed.options.some((o) => o.name === '-h' || o.name.startsWith('--deref'))) use.hazards.push({ hazard: 'follows', option: '-h' })
+    if (parsed.options.some((o) => o.name === '-h' || o.name.startsWith('--deref')))
+      use.hazards.push({ hazard: 'follows', option: '-h' })
     return use
   }
   if (archive && archive.text !== '-') use.reads.push({ arg: archive, recursive: false })

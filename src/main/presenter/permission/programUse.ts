@@ -1,5 +1,12 @@
 import type { CommandCategory } from '@shared/types/permission'
-import { parseArgs, unknownValues, withEffect, type Arg, type OptionTable, type ParsedArgs } from './optionParser'
+import {
+  parseArgs,
+  unknownValues,
+  withEffect,
+  type Arg,
+  type OptionTable,
+  type ParsedArgs
+} from './optionParser'
 import type { Reason } from './reasonText'
 
 /** Something a read-only program does beyond reading what it is given, and the option that made it. */
@@ -71,7 +78,9 @@ export function useFromTable(entry: ReadOnlyProgram, argv: Arg[]): ProgramUse {
   const use = emptyUse()
   applyOptions(parsed, use)
   const recursive = entry.recursive === true || withEffect(parsed, 'recursive').length > 0
-  const follows = withEffect(parsed, 'follows')[0]?.name ?? (entry.followsByDefault && withEffect(parsed, 'noFollow').length === 0 ? '-r' : undefined)
+  const follows =
+    withEffect(parsed, 'follows')[0]?.name ??
+    (entry.followsByDefault && withEffect(parsed, 'noFollow').length === 0 ? '-r' : undefined)
   if (recursive && follows) use.hazards.push({ hazard: 'follows', option: follows })
   const operands = parsed.operands
   switch (entry.operands) {
@@ -95,7 +104,8 @@ export function useFromTable(entry: ReadOnlyProgram, argv: Arg[]): ProgramUse {
       break
   }
   // A recursive search with no folder named searches the working folder.
-  if (recursive && entry.operands !== 'none' && use.reads.every((r) => !r.recursive)) use.reads.push({ arg: { text: '.', dynamic: false }, recursive: true })
+  if (recursive && entry.operands !== 'none' && use.reads.every((r) => !r.recursive))
+    use.reads.push({ arg: { text: '.', dynamic: false }, recursive: true })
   entry.special?.(parsed, use)
   return use
 }

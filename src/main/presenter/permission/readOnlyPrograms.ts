@@ -8,7 +8,9 @@ const none = opts({})
 
 /** sha256sum and friends: `-c` reads the paths listed in a checksum file. */
 const checksum = (why: string): ReadOnlyProgram => ({
-  why, operands: 'paths', options: opts({ list: '-c --check', text: '-l= --length= -a= --algorithm=' })
+  why,
+  operands: 'paths',
+  options: opts({ list: '-c --check', text: '-l= --length= -a= --algorithm=' })
 })
 
 const grep: ReadOnlyProgram = {
@@ -24,10 +26,18 @@ const grep: ReadOnlyProgram = {
 }
 
 /** A word (name, number, format) program: nothing it is given is opened. */
-const words = (why: string, text = ''): ReadOnlyProgram => ({ why, operands: 'none', options: opts({ text }) })
+const words = (why: string, text = ''): ReadOnlyProgram => ({
+  why,
+  operands: 'none',
+  options: opts({ text })
+})
 
 /** A program that reads the files it is named and has no option that changes that. */
-const reader = (why: string, text = ''): ReadOnlyProgram => ({ why, operands: 'paths', options: opts({ text }) })
+const reader = (why: string, text = ''): ReadOnlyProgram => ({
+  why,
+  operands: 'paths',
+  options: opts({ text })
+})
 
 /** A pager: shows files; `+cmd` runs a pager command at start, `-o` keeps a log file. */
 const PAGER_SAFE_COMMAND = /^\+(\d+|[Gg]|[/?][^!|]*)$/
@@ -64,9 +74,13 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
   tail: {
     why: 'prints the end of files',
     operands: 'paths',
-    options: opts({ text: '-n= -c= -s= --lines= --bytes= --pid= --sleep-interval= --max-unchanged-stats=', endless: '-f -F --follow=?' }),
+    options: opts({
+      text: '-n= -c= -s= --lines= --bytes= --pid= --sleep-interval= --max-unchanged-stats=',
+      endless: '-f -F --follow=?'
+    }),
     special: (parsed, use) => {
-      if (withEffect(parsed, 'endless').length) use.verdicts.push({ category: 'unknown', reason: reasonOf('tail_follow') })
+      if (withEffect(parsed, 'endless').length)
+        use.verdicts.push({ category: 'unknown', reason: reasonOf('tail_follow') })
     }
   },
   wc: { why: 'counts lines, words and bytes', operands: 'paths', options: opts({ list: '--files0-from=' }) },
@@ -76,7 +90,8 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
     operands: 'none',
     options: opts({ text: '-v=' }),
     special: (parsed, use) => {
-      for (const option of parsed.options) if (option.name === '-v' && option.value) use.setVariables.push(option.value.text)
+      for (const option of parsed.options)
+        if (option.name === '-v' && option.value) use.setVariables.push(option.value.text)
     }
   },
   pwd: words('prints the working folder'),
@@ -106,7 +121,10 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
       follows: '-L --dereference'
     })
   },
-  df: words('shows free space of file systems (never opens a file)', '-B= --block-size= -t= --type= -x= --exclude-type= --output=?'),
+  df: words(
+    'shows free space of file systems (never opens a file)',
+    '-B= --block-size= -t= --type= -x= --exclude-type= --output=?'
+  ),
   grep,
   egrep: grep,
   fgrep: grep,
@@ -117,8 +135,7 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
     options: opts({
       pattern: '-e= --regexp= -f= --file= --files --type-list',
       reads: '-f= --file= --ignore-file=',
-      text:
-        '-A= --after-context= -B= --before-context= -C= --context= -m= --max-count= -M= --max-columns= -j= --threads= -t= --type= -T= --type-not= --type-add= --type-clear= -g= --glob= --iglob= -E= --encoding= --engine= -r= --replace= -d= --max-depth= --maxdepth= --max-filesize= --sort= --sortr= --color= --colors= --path-separator= --context-separator= --field-context-separator= --field-match-separator= --dfa-size-limit= --regex-size-limit= --hyperlink-format= --generate=',
+      text: '-A= --after-context= -B= --before-context= -C= --context= -m= --max-count= -M= --max-columns= -j= --threads= -t= --type= -T= --type-not= --type-add= --type-clear= -g= --glob= --iglob= -E= --encoding= --engine= -r= --replace= -d= --max-depth= --maxdepth= --max-filesize= --sort= --sortr= --color= --colors= --path-separator= --context-separator= --field-context-separator= --field-match-separator= --dfa-size-limit= --regex-size-limit= --hyperlink-format= --generate=',
       runs: '--pre= --pre-glob= -z --search-zip --hostname-bin=',
       follows: '-L --follow'
     })
@@ -185,22 +202,39 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
   uniq: {
     why: 'drops repeated lines',
     operands: 'input-output',
-    options: opts({ text: '-f= --skip-fields= -s= --skip-chars= -w= --check-chars= --all-repeated=? --group=?' })
+    options: opts({
+      text: '-f= --skip-fields= -s= --skip-chars= -w= --check-chars= --all-repeated=? --group=?'
+    })
   },
-  cut: reader('prints columns of lines', '-b= --bytes= -c= --characters= -f= --fields= -d= --delimiter= --output-delimiter='),
+  cut: reader(
+    'prints columns of lines',
+    '-b= --bytes= -c= --characters= -f= --fields= -d= --delimiter= --output-delimiter='
+  ),
   tr: words('translates characters of its input'),
-  nl: reader('numbers lines', '-b= -d= -f= -h= -i= -l= -n= -s= -v= -w= --body-numbering= --section-delimiter= --footer-numbering= --header-numbering= --line-increment= --join-blank-lines= --number-format= --number-separator= --starting-line-number= --number-width='),
+  nl: reader(
+    'numbers lines',
+    '-b= -d= -f= -h= -i= -l= -n= -s= -v= -w= --body-numbering= --section-delimiter= --footer-numbering= --header-numbering= --line-increment= --join-blank-lines= --number-format= --number-separator= --starting-line-number= --number-width='
+  ),
   basename: words('strips a path to its last part (text only)', '-s= --suffix='),
   dirname: words('strips the last part of a path (text only)'),
-  realpath: { why: 'resolves paths', operands: 'paths', options: opts({ reads: '--relative-to= --relative-base=' }) },
+  realpath: {
+    why: 'resolves paths',
+    operands: 'paths',
+    options: opts({ reads: '--relative-to= --relative-base=' })
+  },
   readlink: reader('prints where links lead'),
   date: {
     why: 'prints the date',
     operands: 'none',
-    options: opts({ text: '-d= --date= -I=? --iso-8601=? --rfc-3339=', reads: '-f= --file= -r= --reference=', system: '-s= --set=' }),
+    options: opts({
+      text: '-d= --date= -I=? --iso-8601=? --rfc-3339=',
+      reads: '-f= --file= -r= --reference=',
+      system: '-s= --set='
+    }),
     special: (parsed, use) => {
       // `date MMDDhhmm` sets the clock; `date +FORMAT` only formats.
-      for (const arg of parsed.operands) if (!arg.text.startsWith('+')) use.hazards.push({ hazard: 'system', option: arg.text })
+      for (const arg of parsed.operands)
+        if (!arg.text.startsWith('+')) use.hazards.push({ hazard: 'system', option: arg.text })
     }
   },
   whoami: words('prints the user name'),
@@ -228,19 +262,28 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
   md5sum: checksum('prints checksums'),
   b2sum: checksum('prints checksums'),
   cksum: checksum('prints checksums'),
-  od: reader('dumps bytes', '-A= --address-radix= -j= --skip-bytes= -N= --read-bytes= -S=? --strings=? -t= --format= -w=? --width=? --endian='),
+  od: reader(
+    'dumps bytes',
+    '-A= --address-radix= -j= --skip-bytes= -N= --read-bytes= -S=? --strings=? -t= --format= -w=? --width=? --endian='
+  ),
   xxd: { why: 'dumps bytes as hex', operands: 'input-output', options: none, parse: useOfXxd },
   hexdump: { why: 'dumps bytes', operands: 'paths', options: opts({ text: '-e= -n= -s=', reads: '-f=' }) },
   strings: {
     why: 'prints printable strings in files',
     operands: 'paths',
-    options: opts({ text: '-n= --bytes= -t= --radix= -e= --encoding= -T= --target= -s= --output-separator= --unicode=' }),
+    options: opts({
+      text: '-n= --bytes= -t= --radix= -e= --encoding= -T= --target= -s= --output-separator= --unicode='
+    }),
     special: (parsed, use) => {
       // binutils reads more options from `@file`.
-      for (const arg of parsed.operands) if (arg.text.startsWith('@')) use.hazards.push({ hazard: 'list', option: arg.text })
+      for (const arg of parsed.operands)
+        if (arg.text.startsWith('@')) use.hazards.push({ hazard: 'list', option: arg.text })
     }
   },
-  column: reader('lays out columns', '-c= -s= -o= -C= -E= -H= -l= -N= -O= -r= -i= -p= -R= -T= -W= -n= --output-width= --separator= --output-separator= --table-columns= --table-name= --table-order= --table-right= --table-hide= --table-wrap= --table-truncate= --table-noextreme= --tree= --tree-id= --tree-parent='),
+  column: reader(
+    'lays out columns',
+    '-c= -s= -o= -C= -E= -H= -l= -N= -O= -r= -i= -p= -R= -T= -W= -n= --output-width= --separator= --output-separator= --table-columns= --table-name= --table-order= --table-right= --table-hide= --table-wrap= --table-truncate= --table-noextreme= --tree= --tree-id= --tree-parent='
+  ),
   seq: words('prints numbers', '-f= --format= -s= --separator='),
   sleep: words('waits'),
   printenv: {
@@ -262,17 +305,26 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
   ps: {
     why: 'lists processes',
     operands: 'none',
-    options: opts({ text: '-o= -O= -p= -q= -u= -U= -g= -G= -t= -C= -s= --format= --sort= --pid= --ppid= --user= --group= --cols= --columns= --rows= --width=', env: '-E' }),
+    options: opts({
+      text: '-o= -O= -p= -q= -u= -U= -g= -G= -t= -C= -s= --format= --sort= --pid= --ppid= --user= --group= --cols= --columns= --rows= --width=',
+      env: '-E'
+    }),
     special: (parsed, use) => {
       // BSD-style letters: `ps e`, `ps auxe`, `ps eww` add each process's environment.
-      for (const arg of parsed.operands) if (/^[a-zA-Z]+$/.test(arg.text) && arg.text.includes('e')) use.hazards.push({ hazard: 'env', option: arg.text })
+      for (const arg of parsed.operands)
+        if (/^[a-zA-Z]+$/.test(arg.text) && arg.text.includes('e'))
+          use.hazards.push({ hazard: 'env', option: arg.text })
     }
   },
   cd: words('changes the working folder (judged by where it lands)', ''),
   sed: {
     why: 'edits a stream and prints it (without -i, w, e, r or a script file)',
     operands: 'pattern-then-paths',
-    options: opts({ pattern: '-e= --expression= -f= --file=', reads: '-f= --file=', text: '-l= --line-length= -i=? --in-place=?' }),
+    options: opts({
+      pattern: '-e= --expression= -f= --file=',
+      reads: '-f= --file=',
+      text: '-l= --line-length= -i=? --in-place=?'
+    }),
     special: (parsed, use) => {
       const verdict = classifySed(parsed)
       if (verdict) use.verdicts.push(verdict)
@@ -295,8 +347,18 @@ export const READ_ONLY_TABLE: Record<string, ReadOnlyProgram> = {
     writes: '-o= --log-file= -O= --LOG-FILE='
   }),
   more: pager('shows files page by page', { text: '-n=' }),
-  tar: { why: 'lists archives (t); creating and extracting write', operands: 'paths', options: none, parse: useOfTar },
-  unzip: { why: 'lists or tests archives (-l, -v, -t, -Z, -p); extracting writes', operands: 'paths', options: none, parse: useOfUnzip }
+  tar: {
+    why: 'lists archives (t); creating and extracting write',
+    operands: 'paths',
+    options: none,
+    parse: useOfTar
+  },
+  unzip: {
+    why: 'lists or tests archives (-l, -v, -t, -Z, -p); extracting writes',
+    operands: 'paths',
+    options: none,
+    parse: useOfUnzip
+  }
 }
 
 /** Programs that only look at things unless their table entry says otherwise. */

@@ -18,8 +18,10 @@ const ENGLISH = {
   git_writes_repository: (p: { sub: string }) => `git ${p.sub} writes the repository (.git)`,
   git_config_write: () => 'git config changes settings that can name programs git runs later',
   // package managers
-  package_install: (p: { program: string; sub: string }) => `${p.program} ${p.sub} downloads and runs install scripts`,
-  package_runs_code: (p: { program: string; sub: string }) => `${p.program} ${p.sub} runs project code`.replace(/\s+/g, ' ').trim(),
+  package_install: (p: { program: string; sub: string }) =>
+    `${p.program} ${p.sub} downloads and runs install scripts`,
+  package_runs_code: (p: { program: string; sub: string }) =>
+    `${p.program} ${p.sub} runs project code`.replace(/\s+/g, ' ').trim(),
   // sed, find, tail, pagers
   sed_in_place: () => 'sed -i edits files in place',
   sed_script_file: () => 'sed runs a script file',
@@ -30,12 +32,17 @@ const ENGLISH = {
   tail_follow: () => 'tail -f never ends',
   interactive_pager: () => 'interactive pager',
   // options of read-only programs (readOnlyPrograms.ts)
-  option_runs_program: (p: { program: string; option: string }) => `${p.program} ${p.option} runs another program`,
+  option_runs_program: (p: { program: string; option: string }) =>
+    `${p.program} ${p.option} runs another program`,
   option_writes_file: (p: { program: string; option: string }) => `${p.program} ${p.option} writes a file`,
-  paths_from_input: (p: { program: string; option: string }) => `${p.program} ${p.option} reads paths that are only known at run time`,
-  follows_links: (p: { program: string; option: string }) => `${p.program} ${p.option} follows symbolic links, which may lead outside the workspace`,
-  changes_system: (p: { program: string; option: string }) => `${p.program} ${p.option} changes a system setting`,
-  archive_extract: (p: { program: string }) => `${p.program} extracts an archive, whose links may lead anywhere`,
+  paths_from_input: (p: { program: string; option: string }) =>
+    `${p.program} ${p.option} reads paths that are only known at run time`,
+  follows_links: (p: { program: string; option: string }) =>
+    `${p.program} ${p.option} follows symbolic links, which may lead outside the workspace`,
+  changes_system: (p: { program: string; option: string }) =>
+    `${p.program} ${p.option} changes a system setting`,
+  archive_extract: (p: { program: string }) =>
+    `${p.program} extracts an archive, whose links may lead anywhere`,
   env_dump: (p: { program: string }) => `${p.program} shows environment variables, which may hold secrets`,
   // wrappers
   xargs_input: () => 'xargs takes its arguments from input, known only at run time',
@@ -60,7 +67,8 @@ const ENGLISH = {
   outside_destructive: (p: { path: string }) => `deletes or changes outside the workspace: ${p.path}`,
   outside_write: (p: { path: string }) => `writes outside the workspace: ${p.path}`,
   redirect_output: (p: { target: string }) => `redirects output to ${p.target}`,
-  protected_write: (p: { path: string; entry: string }) => `writes ${p.path} in ${p.entry}, which configures programs that run later`,
+  protected_write: (p: { path: string; entry: string }) =>
+    `writes ${p.path} in ${p.entry}, which configures programs that run later`,
   dynamic_tilde: (p: { word: string }) => `${p.word} names a folder only known at run time`,
   unexpandable_word: (p: { word: string }) => `${p.word} expands to too many words or files to check`,
   // the line as a whole
@@ -81,10 +89,14 @@ const ENGLISH = {
   // file and settings requests
   outside_workspace_read: (p: { paths: string }) => `Read access outside the workspace: ${p.paths}`,
   outside_workspace_write: (p: { paths: string }) => `Write access outside the workspace: ${p.paths}`,
-  protected_path: (p: { paths: string }) => `Changes a protected workspace entry (git, editor, direnv or DeepChat config can make programs run later): ${p.paths}`,
-  app_data: (p: { paths: string }) => `Touches DeepChat Desk's own data folder (database, logs, other chats): ${p.paths}`,
-  secrets_file: (p: { paths: string }) => `DeepChat Desk's secrets file, which no tool may read or change: ${p.paths}`,
-  unresolvable_path: (p: { paths: string; error: string }) => `Cannot tell where ${p.paths} really leads (${p.error}), so it counts as outside the workspace`,
+  protected_path: (p: { paths: string }) =>
+    `Changes a protected workspace entry (git, editor, direnv or DeepChat config can make programs run later): ${p.paths}`,
+  app_data: (p: { paths: string }) =>
+    `Touches DeepChat Desk's own data folder (database, logs, other chats): ${p.paths}`,
+  secrets_file: (p: { paths: string }) =>
+    `DeepChat Desk's secrets file, which no tool may read or change: ${p.paths}`,
+  unresolvable_path: (p: { paths: string; error: string }) =>
+    `Cannot tell where ${p.paths} really leads (${p.error}), so it counts as outside the workspace`,
   change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`,
   // MCP
   mcp_call: (p: { tool: string; server: string }) => `Call MCP tool ${p.tool} on server ${p.server}`

@@ -24,8 +24,12 @@ export function pathRuleMatches(pattern: string, path: string, home: string): bo
  */
 function commandMatches(rule: PermissionRule, request: PermissionRequest): boolean {
   const command = (request.command ?? '').replace(/\s+/g, ' ').trim()
-  if (rule.effect === 'allow') return !rule.pattern.includes('*') && rule.pattern.replace(/\s+/g, ' ').trim() === command
-  return wildcardMatch(rule.pattern, command) || (request.subCommands ?? []).some((s) => wildcardMatch(rule.pattern, s.text))
+  if (rule.effect === 'allow')
+    return !rule.pattern.includes('*') && rule.pattern.replace(/\s+/g, ' ').trim() === command
+  return (
+    wildcardMatch(rule.pattern, command) ||
+    (request.subCommands ?? []).some((s) => wildcardMatch(rule.pattern, s.text))
+  )
 }
 
 /**
@@ -37,7 +41,9 @@ export function ruleMatches(rule: PermissionRule, request: PermissionRequest, ho
     case 'read':
     case 'write': {
       // A write rule also allows reading the same place; a read rule never allows writing.
-      const applies = rule.kind === request.type || (request.type === 'read' && rule.kind === 'write' && rule.effect === 'allow')
+      const applies =
+        rule.kind === request.type ||
+        (request.type === 'read' && rule.kind === 'write' && rule.effect === 'allow')
       const denyAlsoReads = rule.effect === 'deny' && (rule.kind === 'read' || rule.kind === 'write')
       if (!applies && !denyAlsoReads) return false
       const paths = request.paths ?? []
@@ -48,7 +54,10 @@ export function ruleMatches(rule: PermissionRule, request: PermissionRequest, ho
     case 'command':
       return rule.kind === 'exec' && commandMatches(rule, request)
     case 'mcp':
-      return rule.kind === 'mcp' && wildcardMatch(rule.pattern, `${request.server}/${request.originalTool ?? request.tool}`)
+      return (
+        rule.kind === 'mcp' &&
+        wildcardMatch(rule.pattern, `${request.server}/${request.originalTool ?? request.tool}`)
+      )
     case 'settings':
       return rule.kind === 'settings' && wildcardMatch(rule.pattern, request.tool)
   }
@@ -62,7 +71,8 @@ export function ruleMatches(rule: PermissionRule, request: PermissionRequest, ho
 export function commandCoveredBySubRules(rules: PermissionRule[], request: PermissionRequest): boolean {
   if (request.type !== 'command' || !request.subCommands?.length) return false
   if (request.lineReasons?.length) return false
-  const coveredByRule = (text: string) => rules.some((r) => r.kind === 'exec' && r.effect === 'allow' && wildcardMatch(r.pattern, text))
+  const coveredByRule = (text: string) =>
+    rules.some((r) => r.kind === 'exec' && r.effect === 'allow' && wildcardMatch(r.pattern, text))
   const needing = request.subCommands.filter((sub) => sub.risk !== 'low')
   // Rules must cover something: a line asked for as a whole (to run outside the sandbox) is not allowed by no rules at all.
   return needing.length > 0 && needing.every((sub) => coveredByRule(sub.text))

@@ -11,7 +11,11 @@ interface RuleRow {
 }
 
 export interface RuleDb {
-  prepare(sql: string): { all(...params: unknown[]): unknown[]; get(...params: unknown[]): unknown; run(...params: unknown[]): { changes: number } }
+  prepare(sql: string): {
+    all(...params: unknown[]): unknown[]
+    get(...params: unknown[]): unknown
+    run(...params: unknown[]): { changes: number }
+  }
 }
 
 /**
@@ -30,7 +34,13 @@ export class PermissionRuleStore {
         .all() as RuleRow[]
       // A row that no longer parses (hand-edited database) is skipped, not fatal.
       this.cache = rows.flatMap((row) => {
-        const parsed = PermissionRule.safeParse({ id: row.id, kind: row.kind, pattern: row.pattern, effect: row.effect, createdAt: row.created_at })
+        const parsed = PermissionRule.safeParse({
+          id: row.id,
+          kind: row.kind,
+          pattern: row.pattern,
+          effect: row.effect,
+          createdAt: row.created_at
+        })
         return parsed.success ? [parsed.data] : []
       })
     }
@@ -40,7 +50,11 @@ export class PermissionRuleStore {
   /** Adds a rule; adding the same kind, pattern and effect again returns the existing one. */
   add(draft: RuleDraft): PermissionRule {
     const parsed = RuleDraft.safeParse(draft)
-    if (!parsed.success) throw new AppError('invalid_rule', `Invalid rule: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+    if (!parsed.success)
+      throw new AppError(
+        'invalid_rule',
+        `Invalid rule: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
+      )
     const { kind, pattern, effect } = parsed.data
     const existing = this.list().find((r) => r.kind === kind && r.pattern === pattern && r.effect === effect)
     if (existing) return existing

@@ -33,9 +33,13 @@ const isLong = (name: string, full: string): boolean => name.length > 2 && full.
  */
 export function classifySed(parsed: ParsedArgs): Verdict | null {
   const names = parsed.options.map((o) => o.name)
-  if (names.some((n) => n === '-i' || isLong(n, '--in-place'))) return { category: 'writes', reason: reasonOf('sed_in_place') }
-  if (names.some((n) => n === '-f' || isLong(n, '--file'))) return { category: 'unknown', reason: reasonOf('sed_script_file') }
-  const scripts = parsed.options.filter((o) => o.name === '-e' || isLong(o.name, '--expression')).map((o) => o.value ?? { text: '', dynamic: false })
+  if (names.some((n) => n === '-i' || isLong(n, '--in-place')))
+    return { category: 'writes', reason: reasonOf('sed_in_place') }
+  if (names.some((n) => n === '-f' || isLong(n, '--file')))
+    return { category: 'unknown', reason: reasonOf('sed_script_file') }
+  const scripts = parsed.options
+    .filter((o) => o.name === '-e' || isLong(o.name, '--expression'))
+    .map((o) => o.value ?? { text: '', dynamic: false })
   if (scripts.length === 0 && parsed.operands[0]) scripts.push(parsed.operands[0])
   if (scripts.every((s) => !s.dynamic && s.text.split(/[;\n]/).every(isSafeSedCommand))) return null
   return { category: 'unknown', reason: reasonOf('sed_unsafe_script') }

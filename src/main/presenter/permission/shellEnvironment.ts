@@ -8,11 +8,40 @@ import { isSecretVariableName } from './secretVariables'
  * a program of one's choice.
  */
 const LOADER_EXACT = new Set([
-  'PATH', 'HOME', 'ENV', 'BASH_ENV', 'IFS', 'PS4', 'PROMPT_COMMAND', 'SHELL', 'SHELLOPTS', 'BASHOPTS', 'GLOBIGNORE', 'CDPATH',
-  'PAGER', 'MANPAGER', 'EDITOR', 'VISUAL', 'LESS', 'LESSOPEN', 'LESSCLOSE', 'LESSKEY', 'LESSKEYIN', 'TMPDIR', 'ZDOTDIR',
-  'GREP_OPTIONS', 'TAR_OPTIONS', 'XZ_OPT', 'ZIPOPT', 'UNZIP', 'GZIP', 'BROWSER', 'TERMINFO'
+  'PATH',
+  'HOME',
+  'ENV',
+  'BASH_ENV',
+  'IFS',
+  'PS4',
+  'PROMPT_COMMAND',
+  'SHELL',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'GLOBIGNORE',
+  'CDPATH',
+  'PAGER',
+  'MANPAGER',
+  'EDITOR',
+  'VISUAL',
+  'LESS',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'LESSKEY',
+  'LESSKEYIN',
+  'TMPDIR',
+  'ZDOTDIR',
+  'GREP_OPTIONS',
+  'TAR_OPTIONS',
+  'XZ_OPT',
+  'ZIPOPT',
+  'UNZIP',
+  'GZIP',
+  'BROWSER',
+  'TERMINFO'
 ])
-const LOADER_PATTERN = /^(LD_|DYLD_|GIT_|NODE_|NPM_CONFIG_|PYTHON|PERL|RUBY|XDG_|JAVA_|_JAVA_|BASH_FUNC_)|(PATH|CONFIG|CONFIG_PATH|CONFIG_FILE|CONFIG_HOME|OPTIONS|_OPTS|RC|PRELOAD)$/
+const LOADER_PATTERN =
+  /^(LD_|DYLD_|GIT_|NODE_|NPM_CONFIG_|PYTHON|PERL|RUBY|XDG_|JAVA_|_JAVA_|BASH_FUNC_)|(PATH|CONFIG|CONFIG_PATH|CONFIG_FILE|CONFIG_HOME|OPTIONS|_OPTS|RC|PRELOAD)$/
 /** Pager settings that only turn paging off. */
 const HARMLESS_PAGER = /^(PAGER|GIT_PAGER|MANPAGER)$/
 
@@ -44,7 +73,18 @@ export function dumpsEnvironment(program: string, argv: Arg[]): boolean {
 }
 
 /** Builtins that set or declare the variables they are given by name. */
-export const DECLARING_BUILTINS = new Set(['export', 'declare', 'typeset', 'readonly', 'local', 'unset', 'read', 'mapfile', 'readarray', 'getopts'])
+export const DECLARING_BUILTINS = new Set([
+  'export',
+  'declare',
+  'typeset',
+  'readonly',
+  'local',
+  'unset',
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts'
+])
 
 /** What a line does with variables, found anywhere in it (words, here-documents, arithmetic). */
 export interface VariableUse {
@@ -64,7 +104,8 @@ export function variableUseOf(node: SyntaxNode): VariableUse {
       else if (isSecretVariableName(n.parameter)) secrets.add(n.parameter)
     }
     // `$(( TOKEN ))` reads TOKEN by name.
-    if (n.type === 'ArithmeticWord' && /^[A-Za-z_]\w*$/.test(n.value) && isSecretVariableName(n.value)) secrets.add(n.value)
+    if (n.type === 'ArithmeticWord' && /^[A-Za-z_]\w*$/.test(n.value) && isSecretVariableName(n.value))
+      secrets.add(n.value)
     forEachChild(n, visit)
   }
   visit(node)

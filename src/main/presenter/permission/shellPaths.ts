@@ -29,7 +29,10 @@ function resolvePhysical(path: string, hops: number): string {
       const target = danglingTarget(current)
       if (target !== null && hops < MAX_LINK_HOPS) {
         const followed = isAbsolute(target) ? target : `${dirname(current)}/${target}`
-        return resolvePhysical(missing.length ? `${followed}/${missing.reverse().join('/')}` : followed, hops + 1)
+        return resolvePhysical(
+          missing.length ? `${followed}/${missing.reverse().join('/')}` : followed,
+          hops + 1
+        )
       }
       const parent = dirname(current)
       if (parent === current) return resolve(path)

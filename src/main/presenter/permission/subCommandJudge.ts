@@ -2,7 +2,14 @@ import { basename, resolve } from 'node:path'
 import type { Assignment, Command, Redirection, Word } from 'unbash'
 import type { CommandCategory, RiskLevel, SubCommand } from '@shared/types/permission'
 import { appDataAccess, protectedEntryOf, type AppDataBoundary } from './boundary'
-import { DESTRUCTIVE_PROGRAMS, INTERPRETERS, NETWORK_PROGRAMS, WRITING_PROGRAMS, classifyPackageManager, type Classified } from './commandTables'
+import {
+  DESTRUCTIVE_PROGRAMS,
+  INTERPRETERS,
+  NETWORK_PROGRAMS,
+  WRITING_PROGRAMS,
+  classifyPackageManager,
+  type Classified
+} from './commandTables'
 import { repositoryRootOf, useOfGit } from './gitRules'
 import type { Arg } from './optionParser'
 import { expandHome, isInside, isSensitivePath } from './paths'
@@ -27,14 +34,26 @@ export interface Scope {
 }
 
 /** What a line needs that the OS sandbox does not give: in `sandboxed` mode these still ask. */
-export type SandboxNeed = 'network' | 'write_outside' | 'write_protected' | 'app_data' | 'elevation' | 'sensitive_read'
+export type SandboxNeed =
+  'network' | 'write_outside' | 'write_protected' | 'app_data' | 'elevation' | 'sensitive_read'
 
 const RISK_ORDER: RiskLevel[] = ['low', 'medium', 'high', 'critical']
-export const maxRisk = (a: RiskLevel, b: RiskLevel): RiskLevel => (RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b)
+export const maxRisk = (a: RiskLevel, b: RiskLevel): RiskLevel =>
+  RISK_ORDER.indexOf(a) >= RISK_ORDER.indexOf(b) ? a : b
 const CATEGORY_ORDER: CommandCategory[] = ['read_only', 'writes', 'unknown', 'network', 'destructive']
-const strongest = (a: CommandCategory, b: CommandCategory): CommandCategory => (CATEGORY_ORDER.indexOf(a) >= CATEGORY_ORDER.indexOf(b) ? a : b)
+const strongest = (a: CommandCategory, b: CommandCategory): CommandCategory =>
+  CATEGORY_ORDER.indexOf(a) >= CATEGORY_ORDER.indexOf(b) ? a : b
 
-const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/zero', '/dev/urandom', '/dev/random', '-'])
+const HARMLESS_TARGETS = new Set([
+  '/dev/null',
+  '/dev/stdout',
+  '/dev/stderr',
+  '/dev/tty',
+  '/dev/zero',
+  '/dev/urandom',
+  '/dev/random',
+  '-'
+])
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i
 const SYSTEM_BIN = /^\/(usr\/(local\/)?)?s?bin\/[^/]+$|^\/opt\/homebrew\/bin\/[^/]+$/
 /** Writing programs whose leading operands are read (copied or linked from), the last one written. */
@@ -95,8 +114,12 @@ export class SubCommandJudge {
 
   /** Classifies a simple command: program, wrappers, arguments, paths and redirects. */
   judgeCommand(node: Command, pipedInput: boolean): SubCommand {
-    for (const prefix of node.prefix) if (prefix.type === 'Assignment') this.checkAssignment(prefix.name, assignedText(prefix))
-    const argv = [...(node.name ? this.expand(node.name) : []), ...node.args.flatMap((a) => (a.type === 'Word' ? this.expand(a) : [assignmentArg(a)]))]
+    for (const prefix of node.prefix)
+      if (prefix.type === 'Assignment') this.checkAssignment(prefix.name, assignedText(prefix))
+    const argv = [
+      ...(node.name ? this.expand(node.name) : []),
+      ...node.args.flatMap((a) => (a.type === 'Word' ? this.expand(a) : [assignmentArg(a)]))
+    ]
     const unwrapped = unwrap(argv)
     for (const program of unwrapped.elevated) {
       this.raise('critical', reasonOf('elevated', { program }))
@@ -117,7 +140,9 @@ export class SubCommandJudge {
     if (programArg.dynamic) this.raise('high', reasonOf('dynamic_program'), 'unknown')
     else this.judgeProgram(program, args, pipedInput)
 
-    const exempt = program === 'echo' || (program === 'printf' && args[0] && !args[0].dynamic && !args[0].text.startsWith('-'))
+    const exempt =
+      program === 'echo' ||
+      (program === 'printf' && args[0] && !args[0].dynamic && !args[0].text.startsWith('-'))
     if (args.some((a) => a.dynamic) && !exempt) this.raise('medium', reasonOf('dynamic_argument'), 'unknown')
     for (const redirect of node.redirects) this.checkRedirect(redirect)
     if (program === 'cd') this.followCd(args)
@@ -125,16 +150,23 @@ export class SubCommandJudge {
   }
 
   private judgeProgram(program: string, args: Arg[], pipedInput: boolean): void {
-    if (program === 'eval' || program === 'source' || program === '.') this.raise('high', reasonOf('eval_code', { program }))
+    if (program === 'eval' || program === 'source' || program === '.')
+      this.raise('high', reasonOf('eval_code', { program }))
     if (dumpsEnvironment(program, args)) this.raise('high', reasonOf('env_dump', { program }))
     if (DECLARING_BUILTINS.has(program)) {
-      for (const arg of args) if (!arg.text.startsWith('-')) this.checkAssignment(arg.text.split('=')[0], arg.text.includes('=') ? arg.text.slice(arg.text.indexOf('=') + 1) : undefined)
+      for (const arg of args)
+        if (!arg.text.startsWith('-'))
+          this.checkAssignment(
+            arg.text.split('=')[0],
+            arg.text.includes('=') ? arg.text.slice(arg.text.indexOf('=') + 1) : undefined
+          )
     }
     const use = program === 'git' ? useOfGit(args) : useOfReadOnlyProgram(program, args)
     if (use) return this.applyUse(program, use)
     const classified = classifyOther(program, args)
     this.raise('low', classified.reason, classified.category)
-    if (INTERPRETERS.has(program) && pipedInput) this.raise('critical', reasonOf('pipe_to_interpreter', { program }), 'unknown')
+    if (INTERPRETERS.has(program) && pipedInput)
+      this.raise('critical', reasonOf('pipe_to_interpreter', { program }), 'unknown')
     this.raise(baseRisk(this.category))
     if (this.category === 'network') this.needs.add('network')
     this.checkOperands(program, args)
@@ -169,7 +201,8 @@ export class SubCommandJudge {
       this.needs.add('write_protected')
       if (use.repositoryWrite.config) this.raise('high', reasonOf('git_config_write'))
     }
-    for (const name of use.shownVariables) if (isSecretVariableName(name)) this.raise('high', reasonOf('secret_variable', { name }))
+    for (const name of use.shownVariables)
+      if (isSecretVariableName(name)) this.raise('high', reasonOf('secret_variable', { name }))
     for (const name of use.setVariables) this.checkAssignment(name, undefined)
     this.raise(baseRisk(this.category))
     if (this.category === 'network') this.needs.add('network')
@@ -177,17 +210,24 @@ export class SubCommandJudge {
     const moved = use.cwd
     if (moved) this.checkPath(moved, 'read')
     if (moved) this.moveTo(moved)
-    for (const { arg, recursive } of use.reads) if (arg !== moved) this.checkPath(arg, this.category === 'destructive' ? 'write' : 'read', undefined, recursive)
+    for (const { arg, recursive } of use.reads)
+      if (arg !== moved)
+        this.checkPath(arg, this.category === 'destructive' ? 'write' : 'read', undefined, recursive)
     for (const arg of use.writes) if (arg !== moved) this.checkPath(arg, 'write')
   }
 
   private applyHazard(program: string, hazard: string, option: string): void {
-    if (hazard === 'runs') this.raise('medium', reasonOf('option_runs_program', { program, option }), 'unknown')
-    else if (hazard === 'writes') this.raise('medium', reasonOf('option_writes_file', { program, option }), 'writes')
-    else if (hazard === 'list') this.raise('medium', reasonOf('paths_from_input', { program, option }), 'unknown')
-    else if (hazard === 'follows') this.raise('medium', reasonOf('follows_links', { program, option }), 'unknown')
+    if (hazard === 'runs')
+      this.raise('medium', reasonOf('option_runs_program', { program, option }), 'unknown')
+    else if (hazard === 'writes')
+      this.raise('medium', reasonOf('option_writes_file', { program, option }), 'writes')
+    else if (hazard === 'list')
+      this.raise('medium', reasonOf('paths_from_input', { program, option }), 'unknown')
+    else if (hazard === 'follows')
+      this.raise('medium', reasonOf('follows_links', { program, option }), 'unknown')
     else if (hazard === 'env') this.raise('high', reasonOf('env_dump', { program }))
-    else if (hazard === 'system') this.raise('medium', reasonOf('changes_system', { program, option }), 'unknown')
+    else if (hazard === 'system')
+      this.raise('medium', reasonOf('changes_system', { program, option }), 'unknown')
     else if (hazard === 'extract') this.raise('medium', reasonOf('archive_extract', { program }), 'unknown')
     else if (hazard === 'network') {
       this.raise('high', reasonOf('network_program', { program }), 'network')
@@ -199,7 +239,8 @@ export class SubCommandJudge {
   private checkRepositoryRoot(use: ProgramUse): void {
     if (use.cwd) return
     const root = repositoryRootOf(this.cwd)
-    if (root && !isInside(physicalPathOf(root, '/'), this.scope.workspace)) this.checkPath({ text: root, dynamic: false }, use.repositoryWrite ? 'write' : 'read')
+    if (root && !isInside(physicalPathOf(root, '/'), this.scope.workspace))
+      this.checkPath({ text: root, dynamic: false }, use.repositoryWrite ? 'write' : 'read')
   }
 
   /** `PATH=... cmd`, `export LD_PRELOAD=...`, `printf -v PATH`: changing what runs is high. */
@@ -251,12 +292,17 @@ export class SubCommandJudge {
     }
     this.outside.add(real)
     if (access === 'write') this.needs.add('write_outside')
-    const broad = real === '/' || real === home || isInside(workspace, real) || (appData !== undefined && isInside(appData.dataDir, real))
+    const broad =
+      real === '/' ||
+      real === home ||
+      isInside(workspace, real) ||
+      (appData !== undefined && isInside(appData.dataDir, real))
     if (access === 'write' && broad) this.raise('critical', reasonOf('broad_write', { path: raw }))
     else if (access === 'read') {
       this.raise(sensitive ? 'high' : 'medium', reasonOf('outside_read', { path: raw }))
       if (sensitive) this.needs.add('sensitive_read')
-    } else if (this.category === 'destructive') this.raise('critical', reasonOf('outside_destructive', { path: raw }))
+    } else if (this.category === 'destructive')
+      this.raise('critical', reasonOf('outside_destructive', { path: raw }))
     else this.raise(sensitive ? 'critical' : 'high', reasonOf('outside_write', { path: raw }))
   }
 
@@ -277,7 +323,8 @@ export class SubCommandJudge {
     if (!boundary) return
     const kind = appDataAccess(real, boundary)
     // Descending into (or writing over) a folder that holds the data folder reaches it too.
-    const contains = (recursive || access === 'write') && real !== boundary.dataDir && isInside(boundary.dataDir, real)
+    const contains =
+      (recursive || access === 'write') && real !== boundary.dataDir && isInside(boundary.dataDir, real)
     if (!kind && !contains) return
     this.raise('critical', reasonOf(kind === 'secrets' ? 'secrets_file' : 'app_data', { paths: raw }))
     this.needs.add('app_data')
@@ -323,14 +370,24 @@ function programNameOf(text: string): string {
 
 function classifyOther(program: string, args: Arg[]): Classified {
   if (program === '') return { category: 'read_only' }
-  const pm = classifyPackageManager(program, args.map((a) => a.text))
+  const pm = classifyPackageManager(
+    program,
+    args.map((a) => a.text)
+  )
   if (pm) return pm
-  if (DESTRUCTIVE_PROGRAMS.has(program)) return { category: 'destructive', reason: reasonOf('destructive_program', { program }) }
+  if (DESTRUCTIVE_PROGRAMS.has(program))
+    return { category: 'destructive', reason: reasonOf('destructive_program', { program }) }
   if (NETWORK_PROGRAMS.has(program)) {
     const writes = args.some((a) => a.text === '-o' || a.text === '-O' || a.text.startsWith('--output'))
-    return { category: 'network', reason: reasonOf(writes ? 'network_program_writes' : 'network_program', { program }) }
+    return {
+      category: 'network',
+      reason: reasonOf(writes ? 'network_program_writes' : 'network_program', { program })
+    }
   }
-  if (program === 'zip' && args.some((a) => a.text === '-TT' || a.text.startsWith('--unzip-command') || a.text.startsWith('-TT'))) {
+  if (
+    program === 'zip' &&
+    args.some((a) => a.text === '-TT' || a.text.startsWith('--unzip-command') || a.text.startsWith('-TT'))
+  ) {
     return { category: 'unknown', reason: reasonOf('option_runs_program', { program, option: '-TT' }) }
   }
   if (WRITING_PROGRAMS.has(program)) return { category: 'writes' }
@@ -345,6 +402,8 @@ function assignedText(assignment: Assignment): string | undefined {
 /** `export NAME=value` arrives as an assignment; the builtin sees `NAME=value`. */
 function assignmentArg(assignment: Assignment): Arg {
   const value = assignedText(assignment)
-  return { text: value === undefined ? assignment.name : `${assignment.name}=${value}`, dynamic: value === undefined || /[$`]/.test(assignment.text.slice(assignment.name.length)) }
+  return {
+    text: value === undefined ? assignment.name : `${assignment.name}=${value}`,
+    dynamic: value === undefined || /[$`]/.test(assignment.text.slice(assignment.name.length))
+  }
 }
-

@@ -36,9 +36,14 @@ const PLACEHOLDER = new RegExp(`${OPEN}(\\d+)${CLOSE}`, 'g')
 export function expandWord(word: Word, state: ShellState): ExpandedWord {
   const reasons: Reason[] = []
   const { pieces, dynamic } = piecesOf(word, state)
-  if (dynamic) return { args: [{ text: pieces.map((p) => p.text).join(''), dynamic: true, shown: word.value }], reasons }
+  if (dynamic)
+    return { args: [{ text: pieces.map((p) => p.text).join(''), dynamic: true, shown: word.value }], reasons }
   const patterns = withBraces(pieces)
-  if (!patterns) return { args: [{ text: word.value, dynamic: true }], reasons: [reasonOf('unexpandable_word', { word: word.text })] }
+  if (!patterns)
+    return {
+      args: [{ text: word.value, dynamic: true }],
+      reasons: [reasonOf('unexpandable_word', { word: word.text })]
+    }
   const args: Arg[] = []
   for (const raw of patterns) {
     const pattern = withTilde(raw, state)
@@ -48,7 +53,11 @@ export function expandWord(word: Word, state: ShellState): ExpandedWord {
       continue
     }
     if (!isGlobPattern(pattern)) {
-      args.push({ text: literalOf(pattern), dynamic: false, shown: patterns.length === 1 ? word.value : undefined })
+      args.push({
+        text: literalOf(pattern),
+        dynamic: false,
+        shown: patterns.length === 1 ? word.value : undefined
+      })
       continue
     }
     const matched = matchGlob(pattern, state.cwd)
@@ -63,7 +72,9 @@ export function expandWord(word: Word, state: ShellState): ExpandedWord {
 
 /** The word's pieces, and whether something in it is only known at run time. */
 function piecesOf(word: Word, state: ShellState): { pieces: Piece[]; dynamic: boolean } {
-  const parts: readonly WordPart[] = word.parts ?? [{ type: 'Literal', value: word.value, text: word.text, pos: word.pos, end: word.end }]
+  const parts: readonly WordPart[] = word.parts ?? [
+    { type: 'Literal', value: word.value, text: word.text, pos: word.pos, end: word.end }
+  ]
   const pieces: Piece[] = []
   let dynamic = false
   parts.forEach((part, index) => {
@@ -95,13 +106,19 @@ function pushExpansion(part: WordPart | DoubleQuotedChild, state: ShellState, pi
     pieces.push({ kind: 'literal', text: part.value })
     return false
   }
-  const value = part.type === 'SimpleExpansion' || part.type === 'ParameterExpansion' ? knownVariable(part, state) : undefined
+  const value =
+    part.type === 'SimpleExpansion' || part.type === 'ParameterExpansion'
+      ? knownVariable(part, state)
+      : undefined
   pieces.push({ kind: 'literal', text: value ?? part.text })
   return value === undefined
 }
 
 /** `$HOME`, `${PWD}`, `$OLDPWD`: the only variables the classifier knows the value of. */
-function knownVariable(part: SimpleExpansionPart | ParameterExpansionPart, state: ShellState): string | undefined {
+function knownVariable(
+  part: SimpleExpansionPart | ParameterExpansionPart,
+  state: ShellState
+): string | undefined {
   if (part.type === 'ParameterExpansion' && (part.prefix || part.operation || part.index)) return undefined
   const name = part.type === 'ParameterExpansion' ? part.parameter : part.text.slice(1)
   if (name === 'HOME') return state.home
@@ -127,6 +144,7 @@ function withBraces(pieces: Piece[]): string[] | null {
 function withTilde(pattern: string, state: ShellState): string | null {
   const prefix = /^~[^/]*/.exec(pattern)?.[0]
   if (!prefix) return pattern
-  const value = prefix === '~' ? state.home : prefix === '~+' ? state.cwd : prefix === '~-' ? state.oldCwd : undefined
+  const value =
+    prefix === '~' ? state.home : prefix === '~+' ? state.cwd : prefix === '~-' ? state.oldCwd : undefined
   return value === undefined ? null : globEscape(value) + pattern.slice(prefix.length)
 }

@@ -25,14 +25,26 @@ const WRAPPERS: Record<string, WrapperSpec> = {
       text: '-d= --delimiter= -E= -I= -L= --max-lines=? -n= --max-args= -P= --max-procs= -s= --max-chars= --process-slot-var= -e=? --eof=? -i=? --replace=? -l=?'
     })
   },
-  env: { options: opts({ text: '-u= --unset= -a= --argv0= --block-signal=? --default-signal=? --ignore-signal=?', cwd: '-C= --chdir=', list: '-S= --split-string=' }) },
+  env: {
+    options: opts({
+      text: '-u= --unset= -a= --argv0= --block-signal=? --default-signal=? --ignore-signal=?',
+      cwd: '-C= --chdir=',
+      list: '-S= --split-string='
+    })
+  },
   command: { options: opts({}) },
   builtin: { options: opts({}) },
   exec: { options: opts({ text: '-a=' }) },
-  sudo: { options: opts({ text: '-u= --user= -g= --group= -C= --close-from= -D= --chdir= -h= --host= -p= --prompt= -r= --role= -t= --type= -T= --command-timeout= -U= --other-user=' }) },
+  sudo: {
+    options: opts({
+      text: '-u= --user= -g= --group= -C= --close-from= -D= --chdir= -h= --host= -p= --prompt= -r= --role= -t= --type= -T= --command-timeout= -U= --other-user='
+    })
+  },
   doas: { options: opts({ text: '-u= -C=' }) },
   pkexec: { options: opts({ text: '--user=' }) },
-  run0: { options: opts({ text: '--user= -u= --setenv= --property= --unit= --description= --nice= --chdir= -D=' }) }
+  run0: {
+    options: opts({ text: '--user= -u= --setenv= --property= --unit= --description= --nice= --chdir= -D=' })
+  }
 }
 
 export interface Unwrapped {
@@ -55,7 +67,15 @@ const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s
 
 /** Peels `sudo`, `env`, `xargs`, `timeout 5`, `nice -n 5`, ... off a command, judging their own options. */
 export function unwrap(argv: Arg[]): Unwrapped {
-  const result: Unwrapped = { program: argv[0] ?? { text: '', dynamic: false }, args: argv.slice(1), elevated: [], assignments: [], reads: [], writes: [], dynamic: [] }
+  const result: Unwrapped = {
+    program: argv[0] ?? { text: '', dynamic: false },
+    args: argv.slice(1),
+    elevated: [],
+    assignments: [],
+    reads: [],
+    writes: [],
+    dynamic: []
+  }
   for (let depth = 0; depth < 8; depth++) {
     const name = result.program.dynamic ? '' : basename(result.program.text)
     const spec = Object.hasOwn(WRAPPERS, name) ? WRAPPERS[name] : undefined
@@ -63,9 +83,17 @@ export function unwrap(argv: Arg[]): Unwrapped {
     if (!spec) return result
     // `command -v git` looks a name up; it runs nothing.
     if (name === 'command' && result.args.some((a) => a.text === '-v' || a.text === '-V')) {
-      return { ...result, program: { text: 'type', dynamic: false }, args: result.args.filter((a) => !a.text.startsWith('-')) }
+      return {
+        ...result,
+        program: { text: 'type', dynamic: false },
+        args: result.args.filter((a) => !a.text.startsWith('-'))
+      }
     }
-    const parsed = parseArgs(name === 'env' ? result.args.filter((a) => a.text !== '-') : result.args, spec.options, true)
+    const parsed = parseArgs(
+      name === 'env' ? result.args.filter((a) => a.text !== '-') : result.args,
+      spec.options,
+      true
+    )
     for (const option of parsed.options) {
       const effects = option.rule?.effects ?? []
       if (effects.includes('reads') && option.value) result.reads.push(option.value)
@@ -85,7 +113,11 @@ export function unwrap(argv: Arg[]): Unwrapped {
     if (rest.length === 0) {
       // xargs with no command runs echo; a bare env prints the environment; a bare exec only redirects.
       const program = name === 'xargs' ? 'echo' : name === 'exec' ? '' : undefined
-      return { ...result, program: program === undefined ? result.program : { text: program, dynamic: false }, args: [] }
+      return {
+        ...result,
+        program: program === undefined ? result.program : { text: program, dynamic: false },
+        args: []
+      }
     }
     result.program = rest[0]
     result.args = rest.slice(1)

@@ -7,9 +7,16 @@ import type { SandboxProfile } from './profile'
  * read-only, the workspace (read-only or writable), its protected entries read-only, then the
  * app's data folder and every secret masked last so no earlier bind can show them again.
  */
-export function bwrapArgs(profile: SandboxProfile, shell: { file: string; args: string[] }, cwd: string, extras: { gitExclude?: string } = {}): string[] {
+export function bwrapArgs(
+  profile: SandboxProfile,
+  shell: { file: string; args: string[] },
+  cwd: string,
+  extras: { gitExclude?: string } = {}
+): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
-  const hidden = [...profile.hiddenDirs, ...(profile.home ? [profile.home] : [])].sort((a, b) => a.length - b.length)
+  const hidden = [...profile.hiddenDirs, ...(profile.home ? [profile.home] : [])].sort(
+    (a, b) => a.length - b.length
+  )
   for (const dir of hidden) args.push('--tmpfs', dir)
   for (const { source, target } of profile.toolchains) args.push('--ro-bind', source, target)
   const dataDir = profile.dataDir
@@ -22,19 +29,27 @@ export function bwrapArgs(profile: SandboxProfile, shell: { file: string; args: 
   // bwrap leaves an empty stub file on the host for these; the Sandbox removes it afterwards.
   for (const entry of profile.protectedMissing) args.push('--ro-bind', '/dev/null', entry)
   // git inside would list those stubs as untracked files: an exclude file that names them.
-  if (extras.gitExclude) args.push('--ro-bind', extras.gitExclude, join(profile.workspaceDir, '.git', 'info', 'exclude'))
+  if (extras.gitExclude)
+    args.push('--ro-bind', extras.gitExclude, join(profile.workspaceDir, '.git', 'info', 'exclude'))
   if (dataDir && !workspaceInData) args.push(...emptyFolder(dataDir))
   if (dataDir && workspaceInData) args.push('--remount-ro', dataDir)
   for (const dir of profile.maskedDirs) args.push(...emptyFolder(dir))
   for (const file of profile.maskedFiles) args.push('--ro-bind', '/dev/null', file)
   args.push(
     // Root in the sandbox must not unmount the masks.
-    '--cap-drop', 'ALL',
-    '--unshare-net', '--unshare-pid', '--unshare-ipc',
+    '--cap-drop',
+    'ALL',
+    '--unshare-net',
+    '--unshare-pid',
+    '--unshare-ipc',
     // The sandbox dies with the host; a new session keeps it off the host's terminal.
-    '--die-with-parent', '--new-session',
-    '--chdir', cwd,
-    '--', shell.file, ...shell.args
+    '--die-with-parent',
+    '--new-session',
+    '--chdir',
+    cwd,
+    '--',
+    shell.file,
+    ...shell.args
   )
   return args
 }

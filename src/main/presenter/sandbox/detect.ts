@@ -37,7 +37,12 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Detect
       ? { kind: 'seatbelt', available: true, program: SANDBOX_EXEC }
       : { kind: 'none', available: false, reason: `${SANDBOX_EXEC} is missing` }
   }
-  if (platform !== 'linux') return { kind: 'none', available: false, reason: `no sandbox on ${platform}: commands are judged by the classifier alone` }
+  if (platform !== 'linux')
+    return {
+      kind: 'none',
+      available: false,
+      reason: `no sandbox on ${platform}: commands are judged by the classifier alone`
+    }
   const bwrap = findOnPath('bwrap', pathEnv)
   if (!bwrap) return { kind: 'none', available: false, reason: 'bubblewrap (bwrap) is not installed' }
   // child_process rather than execa: its timeout needs no AbortSignal (the renderer tests run this under happy-dom's).
@@ -48,7 +53,11 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Detect
   )
   if (!run.ok) {
     const detail = run.stderr.trim().split('\n')[0]
-    return { kind: 'none', available: false, reason: `bwrap does not work here (user namespaces off?): ${detail}` }
+    return {
+      kind: 'none',
+      available: false,
+      reason: `bwrap does not work here (user namespaces off?): ${detail}`
+    }
   }
   return { kind: 'bwrap', available: true, program: bwrap }
 }

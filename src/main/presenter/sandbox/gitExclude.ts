@@ -8,7 +8,10 @@ import { join, relative } from 'node:path'
  * there does not list `.envrc`, `.vscode`… as new files. Null when the workspace has no such
  * file (not a repository, or a worktree whose git folder lives elsewhere).
  */
-export function gitExcludeWithStubs(workspaceDir: string, stubs: string[]): { file: string; remove: () => void } | null {
+export function gitExcludeWithStubs(
+  workspaceDir: string,
+  stubs: string[]
+): { file: string; remove: () => void } | null {
   if (stubs.length === 0) return null
   const exclude = join(workspaceDir, '.git', 'info', 'exclude')
   let original: string
@@ -21,6 +24,9 @@ export function gitExcludeWithStubs(workspaceDir: string, stubs: string[]): { fi
   const dir = mkdtempSync(join(tmpdir(), 'deepchat-sandbox-'))
   const file = join(dir, 'exclude')
   const lines = stubs.map((stub) => `/${relative(workspaceDir, stub)}`)
-  writeFileSync(file, `${original.replace(/\n?$/, '\n')}# Stand-ins the sandbox mounts for protected entries that do not exist\n${lines.join('\n')}\n`)
+  writeFileSync(
+    file,
+    `${original.replace(/\n?$/, '\n')}# Stand-ins the sandbox mounts for protected entries that do not exist\n${lines.join('\n')}\n`
+  )
   return { file, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }

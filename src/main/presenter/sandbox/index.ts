@@ -62,9 +62,14 @@ export class Sandbox {
   }
 
   /** `shell` (e.g. `bash -c <line>`) wrapped to run under `plan`. Throws SandboxUnavailableError when there is no sandbox. */
-  async wrap(shell: { file: string; args: string[] }, plan: SandboxPlan, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<WrappedCommand> {
+  async wrap(
+    shell: { file: string; args: string[] },
+    plan: SandboxPlan,
+    options: { cwd: string; env: NodeJS.ProcessEnv }
+  ): Promise<WrappedCommand> {
     const detected = await this.detect()
-    if (!detected.available || !detected.program || detected.kind === 'none') throw new SandboxUnavailableError(detected.reason ?? 'unknown')
+    if (!detected.available || !detected.program || detected.kind === 'none')
+      throw new SandboxUnavailableError(detected.reason ?? 'unknown')
     const linux = detected.kind === 'bwrap'
     const profile = buildProfile(plan, {
       home: this.home,
@@ -75,7 +80,13 @@ export class Sandbox {
     const env = sandboxEnvironment(options.env, profile.home ?? this.home, linux)
     if (!linux) {
       const text = seatbeltProfile(profile, this.seatbeltExtras())
-      return { file: detected.program, args: seatbeltArgs(text, shell), env, kind: 'seatbelt', cleanup: () => {} }
+      return {
+        file: detected.program,
+        args: seatbeltArgs(text, shell),
+        env,
+        kind: 'seatbelt',
+        cleanup: () => {}
+      }
     }
     const stubbed = stubbedEntries(profile, this.stubs)
     const exclude = gitExcludeWithStubs(profile.workspaceDir, stubbed)
@@ -97,7 +108,10 @@ export class Sandbox {
     const appData = this.options.appData
     return {
       dataDir: appData ? realOrSelf(appData.dataDir) : null,
-      secretPaths: [...SECRET_HOME_PATHS.map((p) => realOrSelf(join(home, p))), ...(appData?.secretsFiles ?? [])],
+      secretPaths: [
+        ...SECRET_HOME_PATHS.map((p) => realOrSelf(join(home, p))),
+        ...(appData?.secretsFiles ?? [])
+      ],
       tempDirs: [...new Set([realOrSelf(tmpdir()), '/private/tmp'])]
     }
   }
@@ -109,7 +123,11 @@ function stubbedEntries(profile: SandboxProfile, ledger: StubLedger): string[] {
 }
 
 /** The environment inside: no secret-looking variables, no shell hooks, HOME at the hidden home. */
-export function sandboxEnvironment(env: NodeJS.ProcessEnv, home: string, privateTmp: boolean): NodeJS.ProcessEnv {
+export function sandboxEnvironment(
+  env: NodeJS.ProcessEnv,
+  home: string,
+  privateTmp: boolean
+): NodeJS.ProcessEnv {
   const out = withoutSecretVariables(env)
   for (const name of SHELL_HOOK_VARIABLES) delete out[name]
   out.HOME = home

@@ -10,14 +10,53 @@ import type { SandboxPlan } from './types'
  * (`~/.cargo/credentials.toml`) or a workspace that contains home.
  */
 export const SECRET_HOME_PATHS = [
-  '.ssh', '.gnupg', '.aws', '.azure', '.kube', '.docker', '.password-store', '.vault-token',
-  '.config/gcloud', '.config/gh', '.config/hub', '.config/op', '.config/rclone', '.config/git/credentials',
-  '.local/share/keyrings', '.terraform.d', '.terraformrc', '.s3cfg', '.boto', '.pgpass', '.my.cnf',
-  '.netrc', '.npmrc', '.pypirc', '.git-credentials', '.yarnrc', '.yarnrc.yml', '.gem/credentials',
-  '.cargo/credentials', '.cargo/credentials.toml', '.m2/settings.xml', '.gradle/gradle.properties',
-  '.mozilla', '.config/google-chrome', '.config/chromium', '.config/BraveSoftware', '.thunderbird',
-  'Library/Keychains', 'Library/Cookies', 'Library/Application Support/Google/Chrome', 'Library/Application Support/Firefox',
-  '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history'
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  '.azure',
+  '.kube',
+  '.docker',
+  '.password-store',
+  '.vault-token',
+  '.config/gcloud',
+  '.config/gh',
+  '.config/hub',
+  '.config/op',
+  '.config/rclone',
+  '.config/git/credentials',
+  '.local/share/keyrings',
+  '.terraform.d',
+  '.terraformrc',
+  '.s3cfg',
+  '.boto',
+  '.pgpass',
+  '.my.cnf',
+  '.netrc',
+  '.npmrc',
+  '.pypirc',
+  '.git-credentials',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.gem/credentials',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.m2/settings.xml',
+  '.gradle/gradle.properties',
+  '.mozilla',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.thunderbird',
+  'Library/Keychains',
+  'Library/Cookies',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Firefox',
+  '.bash_history',
+  '.zsh_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history'
 ]
 
 /** A toolchain folder brings its companion along (cargo's binaries are rustup proxies). */
@@ -75,13 +114,21 @@ export function buildProfile(plan: SandboxPlan, context: ProfileContext): Sandbo
   const protectedEntries = plan.writableWorkspace ? protectedEntriesOf(workspaceDir) : null
   const writableWorkspace = plan.writableWorkspace && !protectedEntries?.hasSymlink
   const visible = (path: string): boolean =>
-    isInside(path, workspaceDir) || toolchains.some(({ target }) => isInside(path, target)) || !hiddenAreas.some((area) => isInside(path, area))
-  const dataReal = context.appData && existing(context.appData.dataDir) ? realOrSelf(context.appData.dataDir) : null
+    isInside(path, workspaceDir) ||
+    toolchains.some(({ target }) => isInside(path, target)) ||
+    !hiddenAreas.some((area) => isInside(path, area))
+  const dataReal =
+    context.appData && existing(context.appData.dataDir) ? realOrSelf(context.appData.dataDir) : null
   const dataDir = dataReal && visible(dataReal) ? dataReal : null
   const scratchWorkspace = isScratchWorkspace(workspaceDir, context.appData)
   // The data mask hides everything in the data folder but a scratch workspace bound inside it.
-  const hiddenAfterMasks = (path: string): boolean => !!dataDir && isInside(path, dataDir) && !(scratchWorkspace && isInside(path, workspaceDir))
-  const masks = secretMasks(home ?? homeReal, context.appData, (path) => visible(path) && !hiddenAfterMasks(path))
+  const hiddenAfterMasks = (path: string): boolean =>
+    !!dataDir && isInside(path, dataDir) && !(scratchWorkspace && isInside(path, workspaceDir))
+  const masks = secretMasks(
+    home ?? homeReal,
+    context.appData,
+    (path) => visible(path) && !hiddenAfterMasks(path)
+  )
   return {
     workspaceDir,
     writableWorkspace,
@@ -109,16 +156,28 @@ function isScratchWorkspace(workspaceDir: string, appData: AppDataBoundary | und
  * root. A PATH entry spelled through a symlink (NixOS `/run/current-system/sw/bin`) is shown
  * both where it really is and where PATH names it.
  */
-export function toolchainFolders(pathEnv: string, hiddenAreas: string[], workspaceDir: string): ToolchainBind[] {
+export function toolchainFolders(
+  pathEnv: string,
+  hiddenAreas: string[],
+  workspaceDir: string
+): ToolchainBind[] {
   const binds: ToolchainBind[] = []
-  const needed = (path: string): boolean => hiddenAreas.some((area) => isInside(path, area)) && !isInside(path, workspaceDir)
+  const needed = (path: string): boolean =>
+    hiddenAreas.some((area) => isInside(path, area)) && !isInside(path, workspaceDir)
   for (const entry of pathEnv.split(delimiter)) {
     if (!entry || !isAbsolute(entry) || !existing(entry)) continue
     const realRoot = toolRoot(realOrSelf(entry), hiddenAreas)
-    const roots = [realRoot, ...(TOOLCHAIN_COMPANIONS[basename(realRoot)] ?? []).map((c) => join(dirname(realRoot), c)).filter(existing).map(realOrSelf)]
+    const roots = [
+      realRoot,
+      ...(TOOLCHAIN_COMPANIONS[basename(realRoot)] ?? [])
+        .map((c) => join(dirname(realRoot), c))
+        .filter(existing)
+        .map(realOrSelf)
+    ]
     for (const root of roots) if (needed(root)) binds.push({ source: root, target: root })
     const viewRoot = toolRoot(resolve(entry), hiddenAreas)
-    if (viewRoot !== realRoot && needed(viewRoot)) binds.push({ source: realOrSelf(viewRoot), target: viewRoot })
+    if (viewRoot !== realRoot && needed(viewRoot))
+      binds.push({ source: realOrSelf(viewRoot), target: viewRoot })
   }
   return outermost(binds)
 }
@@ -159,7 +218,11 @@ function protectedEntriesOf(workspaceDir: string): ProtectedEntries {
 }
 
 /** Real paths of the secret folders and files that exist and would be visible. */
-function secretMasks(home: string, appData: AppDataBoundary | undefined, visible: (path: string) => boolean): { dirs: string[]; files: string[] } {
+function secretMasks(
+  home: string,
+  appData: AppDataBoundary | undefined,
+  visible: (path: string) => boolean
+): { dirs: string[]; files: string[] } {
   const dirs: string[] = []
   const files: string[] = []
   const candidates = [...SECRET_HOME_PATHS.map((p) => join(home, p)), ...(appData?.secretsFiles ?? [])]
@@ -168,10 +231,14 @@ function secretMasks(home: string, appData: AppDataBoundary | undefined, visible
     const real = realOrSelf(candidate)
     const isDir = lstatOrNull(real)?.isDirectory() ?? false
     // Masked where it really is and where it is spelled, if that differs and is visible too.
-    for (const path of new Set([real, resolve(candidate)])) if (visible(path)) (isDir ? dirs : files).push(path)
+    for (const path of new Set([real, resolve(candidate)]))
+      if (visible(path)) (isDir ? dirs : files).push(path)
   }
   const outerDirs = outermostDirs(dirs)
-  return { dirs: outerDirs, files: [...new Set(files)].filter((file) => !outerDirs.some((dir) => isInside(file, dir))) }
+  return {
+    dirs: outerDirs,
+    files: [...new Set(files)].filter((file) => !outerDirs.some((dir) => isInside(file, dir)))
+  }
 }
 
 function lstatOrNull(path: string): Stats | null {

@@ -21,9 +21,16 @@ export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras)
   const ws = profile.workspaceDir
   const dataDir = extras.dataDir
   const workspaceInData = !!dataDir && profile.scratchWorkspace
-  const lines = ['(version 1)', '(allow default)', '(deny network*)', '; Keychain items through securityd', '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))']
+  const lines = [
+    '(version 1)',
+    '(allow default)',
+    '(deny network*)',
+    '; Keychain items through securityd',
+    '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd.xpc"))'
+  ]
   // Home is hidden by content (file metadata stays readable so path lookups keep working).
-  if (profile.home && !isInside(profile.home, ws)) lines.push(`(deny file-read-data ${subpath(profile.home)})`)
+  if (profile.home && !isInside(profile.home, ws))
+    lines.push(`(deny file-read-data ${subpath(profile.home)})`)
   if (dataDir && workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
   // Seatbelt judges real paths: the toolchains' real folders.
   const readable = [ws, ...new Set(profile.toolchains.map((bind) => bind.source))]
@@ -31,11 +38,14 @@ export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras)
   lines.push('(deny file-write*)')
   const writable = [...(profile.writableWorkspace ? [ws] : []), ...extras.tempDirs]
   if (writable.length) lines.push(`(allow file-write* ${writable.map(subpath).join(' ')})`)
-  lines.push('(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$"))')
+  lines.push(
+    '(allow file-write* (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty") (regex #"^/dev/fd/") (regex #"^/dev/ttys[0-9]+$"))'
+  )
   const protectedEntries = [...profile.protectedExisting, ...profile.protectedMissing]
   if (protectedEntries.length) lines.push(`(deny file-write* ${protectedEntries.map(subpath).join(' ')})`)
   if (dataDir && !workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
-  if (extras.secretPaths.length) lines.push(`(deny file-read* file-write* ${extras.secretPaths.map(subpath).join(' ')})`)
+  if (extras.secretPaths.length)
+    lines.push(`(deny file-read* file-write* ${extras.secretPaths.map(subpath).join(' ')})`)
   return `${lines.join('\n')}\n`
 }
 

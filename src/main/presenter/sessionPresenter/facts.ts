@@ -28,7 +28,12 @@ export function messageFact(message: MessageRecord, revision: number): TapeEntry
 }
 
 function blockFact(block: MessageBlock): Record<string, unknown> {
-  const fact: Record<string, unknown> = { id: block.id, kind: block.kind, status: block.status, text: block.text }
+  const fact: Record<string, unknown> = {
+    id: block.id,
+    kind: block.kind,
+    status: block.status,
+    text: block.text
+  }
   if (block.toolCall) fact.toolCall = block.toolCall
   if (block.data) fact.data = block.data
   return fact

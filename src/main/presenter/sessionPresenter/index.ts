@@ -75,9 +75,17 @@ export class SessionPresenter {
     const parsed = CreateSessionInput.safeParse(input)
     if (!parsed.success) throw new AppError('invalid_input', z.prettifyError(parsed.error))
     const id = this.newId()
-    const workspaceDir = parsed.data.workspaceDir ?? this.deps.workspaces.ensure(this.deps.workspaces.scratchDirOf(id))
+    const workspaceDir =
+      parsed.data.workspaceDir ?? this.deps.workspaces.ensure(this.deps.workspaces.scratchDirOf(id))
     const session = this.deps.sqlite.transaction(() => {
-      this.insertSession({ id, kind: 'regular', parentSessionId: null, tapeId: id, ...parsed.data, workspaceDir })
+      this.insertSession({
+        id,
+        kind: 'regular',
+        parentSessionId: null,
+        tapeId: id,
+        ...parsed.data,
+        workspaceDir
+      })
       this.deps.tape.store.createTape({ id, sessionId: id })
       this.deps.tape.append(id, {
         kind: 'anchor',
@@ -107,7 +115,10 @@ export class SessionPresenter {
       if (parent.kind !== 'regular') throw new AppError('invalid_input', 'Subagents cannot start subagents')
       const requested = input.permissionMode ?? parent.permissionMode
       const permissionMode = isWiderMode(requested, parent.permissionMode) ? parent.permissionMode : requested
-      const fork = this.deps.tape.fork(parent.tapeId, { forkId: input.forkId ?? meta.data.forkId, sessionId: id })
+      const fork = this.deps.tape.fork(parent.tapeId, {
+        forkId: input.forkId ?? meta.data.forkId,
+        sessionId: id
+      })
       this.insertSession({
         id,
         kind: 'subagent',
@@ -128,7 +139,8 @@ export class SessionPresenter {
   }
 
   get(sessionId: string): SessionRecord | undefined {
-    const row = this.deps.sqlite.db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as SessionRow | undefined
+    const row = this.deps.sqlite.db.prepare('SELECT * FROM sessions WHERE id = ?').get(sessionId) as
+      SessionRow | undefined
     return row ? toSession(row, this.deps.workspaces) : undefined
   }
 
@@ -139,7 +151,10 @@ export class SessionPresenter {
   }
 
   /** Regular sessions, pinned first, then by last activity. The cursor is opaque to callers. */
-  list(options: { limit?: number; cursor?: string } = {}): { sessions: SessionRecord[]; nextCursor: string | null } {
+  list(options: { limit?: number; cursor?: string } = {}): {
+    sessions: SessionRecord[]
+    nextCursor: string | null
+  } {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200)
     const after = options.cursor ? decodeCursor(options.cursor) : null
     const rows = this.deps.sqlite.db
@@ -148,16 +163,24 @@ export class SessionPresenter {
            @none OR pinned < @pinned OR (pinned = @pinned AND (last_activity_at < @at OR (last_activity_at = @at AND id > @id))))
          ORDER BY pinned DESC, last_activity_at DESC, id LIMIT @limit`
       )
-      .all({ none: after ? 0 : 1, pinned: after?.pinned ?? 0, at: after?.at ?? 0, id: after?.id ?? '', limit: limit + 1 }) as SessionRow[]
+      .all({
+        none: after ? 0 : 1,
+        pinned: after?.pinned ?? 0,
+        at: after?.at ?? 0,
+        id: after?.id ?? '',
+        limit: limit + 1
+      }) as SessionRow[]
     const page = rows.slice(0, limit).map((row) => toSession(row, this.deps.workspaces))
     const last = page[page.length - 1]
     return { sessions: page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
   }
 
   children(sessionId: string): SessionRecord[] {
-    return (this.deps.sqlite.db
-      .prepare('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')
-      .all(sessionId) as SessionRow[]).map((row) => toSession(row, this.deps.workspaces))
+    return (
+      this.deps.sqlite.db
+        .prepare('SELECT * FROM sessions WHERE parent_session_id = ? ORDER BY created_at, id')
+        .all(sessionId) as SessionRow[]
+    ).map((row) => toSession(row, this.deps.workspaces))
   }
 
   rename(sessionId: string, title: string): SessionRecord {
@@ -176,7 +199,9 @@ export class SessionPresenter {
    */
   updateSettings(
     sessionId: string,
-    fields: Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode' | 'generationSettings'>> & {
+    fields: Partial<
+      Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode' | 'generationSettings'>
+    > & {
       /** null: back to the chat's scratch folder. */
       workspaceDir?: string | null
     }
@@ -186,9 +211,11 @@ export class SessionPresenter {
     if (fields.modelId !== undefined) columns.model_id = fields.modelId
     if (fields.permissionMode !== undefined) columns.permission_mode = fields.permissionMode
     if (fields.workspaceDir !== undefined) {
-      columns.workspace_dir = fields.workspaceDir ?? this.deps.workspaces.ensure(this.deps.workspaces.scratchDirOf(sessionId))
+      columns.workspace_dir =
+        fields.workspaceDir ?? this.deps.workspaces.ensure(this.deps.workspaces.scratchDirOf(sessionId))
     }
-    if (fields.generationSettings !== undefined) columns.generation_settings_json = JSON.stringify(fields.generationSettings)
+    if (fields.generationSettings !== undefined)
+      columns.generation_settings_json = JSON.stringify(fields.generationSettings)
     return this.updateColumns(sessionId, columns, { silent: true })
   }
 
@@ -212,8 +239,16 @@ export class SessionPresenter {
       return paused
     })
     const { sessionId } = result.message
-    this.deps.events.emit(sessionsStatusChanged, { sessionId, status: 'awaiting_interaction', version: ++this.statusVersion })
-    this.deps.events.emit(sessionsInteractionsChanged, { sessionId, messageId, pendingCount: result.interactions.length })
+    this.deps.events.emit(sessionsStatusChanged, {
+      sessionId,
+      status: 'awaiting_interaction',
+      version: ++this.statusVersion
+    })
+    this.deps.events.emit(sessionsInteractionsChanged, {
+      sessionId,
+      messageId,
+      pendingCount: result.interactions.length
+    })
     return result
   }
 
@@ -225,7 +260,11 @@ export class SessionPresenter {
   ): { interaction: PendingInteraction; remaining: number } {
     const result = this.interactions.resolve(interactionId, status, response)
     const { sessionId, messageId } = result.interaction
-    this.deps.events.emit(sessionsInteractionsChanged, { sessionId, messageId, pendingCount: result.remaining })
+    this.deps.events.emit(sessionsInteractionsChanged, {
+      sessionId,
+      messageId,
+      pendingCount: result.remaining
+    })
     return result
   }
 
@@ -284,7 +323,12 @@ export class SessionPresenter {
     })
     try {
       this.deps.sqlite.transaction(() =>
-        copyHistory({ db: this.deps.sqlite.db, tape: this.deps.tape, messages: this.messages, newId: this.newId }, source, created, messageId)
+        copyHistory(
+          { db: this.deps.sqlite.db, tape: this.deps.tape, messages: this.messages, newId: this.newId },
+          source,
+          created,
+          messageId
+        )
       )
     } catch (error) {
       this.purge(created.id) // never leave a half-made fork behind
@@ -296,7 +340,9 @@ export class SessionPresenter {
   /** Full-text search over every regular session's history, best first. */
   searchHistory(query: string, options: TapeSearchOptions = {}): SessionSearchHit[] {
     const rows = this.deps.sqlite.db
-      .prepare("SELECT id, tape_id, title FROM sessions WHERE kind = 'regular' ORDER BY last_activity_at DESC LIMIT 30000")
+      .prepare(
+        "SELECT id, tape_id, title FROM sessions WHERE kind = 'regular' ORDER BY last_activity_at DESC LIMIT 30000"
+      )
       .all() as { id: string; tape_id: string; title: string }[]
     const byTape = new Map(rows.map((r) => [r.tape_id, r]))
     return this.deps.tape.searchMany([...byTape.keys()], query, options).map((hit) => {
@@ -315,18 +361,22 @@ export class SessionPresenter {
     })
   }
 
-  private insertSession(s: CreateSessionInput & {
-    id: string
-    kind: 'regular' | 'subagent'
-    parentSessionId: string | null
-    tapeId: string
-    subagentMeta?: SubagentMeta
-  }): void {
+  private insertSession(
+    s: CreateSessionInput & {
+      id: string
+      kind: 'regular' | 'subagent'
+      parentSessionId: string | null
+      tapeId: string
+      subagentMeta?: SubagentMeta
+    }
+  ): void {
     const now = this.now()
     this.deps.sqlite.db
-      .prepare(`INSERT INTO sessions (id, kind, parent_session_id, tape_id, title, workspace_dir, provider_id, model_id,
+      .prepare(
+        `INSERT INTO sessions (id, kind, parent_session_id, tape_id, title, workspace_dir, provider_id, model_id,
           permission_mode, generation_settings_json, subagent_meta_json, created_at, updated_at, last_activity_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+      )
       .run(
         s.id,
         s.kind,
@@ -345,13 +395,20 @@ export class SessionPresenter {
       )
   }
 
-  private updateColumns(sessionId: string, columns: Record<string, string | number | null>, options: { silent?: boolean } = {}): SessionRecord {
+  private updateColumns(
+    sessionId: string,
+    columns: Record<string, string | number | null>,
+    options: { silent?: boolean } = {}
+  ): SessionRecord {
     const names = Object.keys(columns)
     const result = this.deps.sqlite.db
-      .prepare(`UPDATE sessions SET ${names.map((n) => `${n} = @${n}, `).join('')}updated_at = @now WHERE id = @id`)
+      .prepare(
+        `UPDATE sessions SET ${names.map((n) => `${n} = @${n}, `).join('')}updated_at = @now WHERE id = @id`
+      )
       .run({ ...columns, now: this.now(), id: sessionId })
     if (result.changes === 0) throw new AppError('session_not_found', `No session ${sessionId}`)
-    if (!options.silent) this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
+    if (!options.silent)
+      this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
     return this.require(sessionId)
   }
 
@@ -363,13 +420,20 @@ export class SessionPresenter {
 }
 
 function encodeCursor(session: SessionRecord): string {
-  return Buffer.from(JSON.stringify([session.pinned ? 1 : 0, session.lastActivityAt, session.id])).toString('base64url')
+  return Buffer.from(JSON.stringify([session.pinned ? 1 : 0, session.lastActivityAt, session.id])).toString(
+    'base64url'
+  )
 }
 
 function decodeCursor(cursor: string): { pinned: number; at: number; id: string } {
   try {
-    const [pinned, at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [number, number, string]
-    if (typeof pinned !== 'number' || typeof at !== 'number' || typeof id !== 'string') throw new Error('shape')
+    const [pinned, at, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [
+      number,
+      number,
+      string
+    ]
+    if (typeof pinned !== 'number' || typeof at !== 'number' || typeof id !== 'string')
+      throw new Error('shape')
     return { pinned, at, id }
   } catch {
     throw new AppError('invalid_input', 'The list cursor is not valid')

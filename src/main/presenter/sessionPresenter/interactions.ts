@@ -48,7 +48,8 @@ export class InteractionStore {
     messageId: string,
     input: { blocks?: readonly MessageBlockInput[]; interactions: readonly InteractionRequest[] }
   ): { message: MessageRecord; interactions: PendingInteraction[] } {
-    if (input.interactions.length === 0) throw new AppError('invalid_input', 'A pause needs at least one interaction')
+    if (input.interactions.length === 0)
+      throw new AppError('invalid_input', 'A pause needs at least one interaction')
     const requests = input.interactions.map((raw) => {
       const parsed = InteractionRequest.safeParse(raw)
       if (!parsed.success) throw new AppError('invalid_interaction', z.prettifyError(parsed.error))
@@ -56,8 +57,14 @@ export class InteractionStore {
     })
     return this.deps.transaction(() => {
       const row = this.deps.messages.requireRow(messageId)
-      if (row.role !== 'assistant' || !['pending', 'streaming', 'awaiting_interaction'].includes(row.status)) {
-        throw new AppError('message_not_pausable', `Message ${messageId} is ${row.status} and cannot wait for the user`)
+      if (
+        row.role !== 'assistant' ||
+        !['pending', 'streaming', 'awaiting_interaction'].includes(row.status)
+      ) {
+        throw new AppError(
+          'message_not_pausable',
+          `Message ${messageId} is ${row.status} and cannot wait for the user`
+        )
       }
       if (input.blocks) this.deps.messages.upsertBlocks(messageId, input.blocks)
       const now = this.deps.now()
@@ -66,7 +73,16 @@ export class InteractionStore {
         VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?)`)
       const ids = requests.map((request) => {
         const id = request.id ?? this.deps.newId()
-        insert.run(id, row.session_id, messageId, request.blockId ?? null, request.toolCallId ?? null, request.kind, JSON.stringify(request.request), now)
+        insert.run(
+          id,
+          row.session_id,
+          messageId,
+          request.blockId ?? null,
+          request.toolCallId ?? null,
+          request.kind,
+          JSON.stringify(request.request),
+          now
+        )
         return id
       })
       this.deps.messages.setStatus(messageId, 'awaiting_interaction')
@@ -79,7 +95,10 @@ export class InteractionStore {
         interactions.map((interaction) => ({
           kind: 'event' as const,
           name: 'interaction/requested',
-          payload: { name: 'interaction/requested', data: { ...interactionFact(interaction), request: interaction.request } },
+          payload: {
+            name: 'interaction/requested',
+            data: { ...interactionFact(interaction), request: interaction.request }
+          },
           provenanceKey: `interaction:${interaction.id}:requested`
         }))
       )
@@ -99,13 +118,18 @@ export class InteractionStore {
     return this.deps.transaction(() => {
       const current = this.require(interactionId)
       if (current.status !== 'pending') {
-        throw new AppError('interaction_not_pending', `Interaction ${interactionId} was already ${current.status}`)
+        throw new AppError(
+          'interaction_not_pending',
+          `Interaction ${interactionId} was already ${current.status}`
+        )
       }
       if (!ALLOWED[current.kind].includes(status)) {
         throw new AppError('invalid_input', `A ${current.kind} cannot be resolved as ${status}`)
       }
       this.deps.db
-        .prepare('UPDATE pending_interactions SET status = ?, response_json = ?, resolved_at = ? WHERE id = ?')
+        .prepare(
+          'UPDATE pending_interactions SET status = ?, response_json = ?, resolved_at = ? WHERE id = ?'
+        )
         .run(status, JSON.stringify(response), this.deps.now(), interactionId)
       const interaction = this.require(interactionId)
       this.deps.tape.append(this.deps.tapeOf(interaction.sessionId), {
@@ -119,7 +143,11 @@ export class InteractionStore {
   }
 
   /** Closes every open interaction of a message at once (stop while paused). */
-  resolveAll(messageId: string, status: 'denied' | 'cancelled', response: Record<string, unknown> = {}): PendingInteraction[] {
+  resolveAll(
+    messageId: string,
+    status: 'denied' | 'cancelled',
+    response: Record<string, unknown> = {}
+  ): PendingInteraction[] {
     return this.deps.transaction(() =>
       this.list({ messageId, status: 'pending' }).map((open) => {
         const resolvedAs = open.kind === 'question' ? 'cancelled' : status
@@ -137,19 +165,24 @@ export class InteractionStore {
     const where = conditions.map(([column]) => `${column} = ?`)
     const params = conditions.map(([, value]) => value)
     const rows = this.deps.db
-      .prepare(`SELECT * FROM pending_interactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, rowid`)
+      .prepare(
+        `SELECT * FROM pending_interactions ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, rowid`
+      )
       .all(...params) as InteractionRow[]
     return rows.map(toInteraction)
   }
 
   pendingCount(messageId: string): number {
-    return (this.deps.db
-      .prepare("SELECT count(*) AS n FROM pending_interactions WHERE message_id = ? AND status = 'pending'")
-      .get(messageId) as { n: number }).n
+    return (
+      this.deps.db
+        .prepare("SELECT count(*) AS n FROM pending_interactions WHERE message_id = ? AND status = 'pending'")
+        .get(messageId) as { n: number }
+    ).n
   }
 
   require(interactionId: string): PendingInteraction {
-    const row = this.deps.db.prepare('SELECT * FROM pending_interactions WHERE id = ?').get(interactionId) as InteractionRow | undefined
+    const row = this.deps.db.prepare('SELECT * FROM pending_interactions WHERE id = ?').get(interactionId) as
+      InteractionRow | undefined
     if (!row) throw new AppError('interaction_not_found', `No interaction ${interactionId}`)
     return toInteraction(row)
   }

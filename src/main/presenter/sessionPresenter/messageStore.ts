@@ -67,7 +67,10 @@ export class MessageStore {
     return this.deps.transaction(() => {
       const message = this.requireRow(messageId)
       if (message.status !== 'pending' && message.status !== 'streaming') {
-        throw new AppError('message_not_streaming', `Message ${messageId} is ${message.status}, not streaming`)
+        throw new AppError(
+          'message_not_streaming',
+          `Message ${messageId} is ${message.status}, not streaming`
+        )
       }
       this.upsertBlocks(messageId, blocks)
       this.setStatus(messageId, 'streaming')
@@ -81,14 +84,19 @@ export class MessageStore {
    */
   finalizeAssistantMessage(
     messageId: string,
-    outcome: { status: FinalStatus; blocks?: readonly MessageBlockInput[]; metadata?: Record<string, unknown> }
+    outcome: {
+      status: FinalStatus
+      blocks?: readonly MessageBlockInput[]
+      metadata?: Record<string, unknown>
+    }
   ): MessageRecord {
     if (!FINAL_STATUSES.includes(outcome.status)) {
       throw new AppError('invalid_input', `A message cannot finish as ${String(outcome.status)}`)
     }
     return this.deps.transaction(() => {
       const row = this.requireRow(messageId)
-      if (row.role !== 'assistant') throw new AppError('invalid_input', 'Only assistant messages are finalized')
+      if (row.role !== 'assistant')
+        throw new AppError('invalid_input', 'Only assistant messages are finalized')
       if (outcome.blocks) this.upsertBlocks(messageId, outcome.blocks)
       if (outcome.metadata) this.mergeMetadata(row, outcome.metadata)
       this.setStatus(messageId, outcome.status)
@@ -111,11 +119,15 @@ export class MessageStore {
   upsertBlocks(messageId: string, blocks: readonly MessageBlockInput[]): void {
     const now = this.deps.now()
     const existing = new Map(
-      (this.deps.db.prepare('SELECT id, block_index, created_at FROM message_blocks WHERE message_id = ?').all(messageId) as {
-        id: string
-        block_index: number
-        created_at: number
-      }[]).map((r) => [r.id, r])
+      (
+        this.deps.db
+          .prepare('SELECT id, block_index, created_at FROM message_blocks WHERE message_id = ?')
+          .all(messageId) as {
+          id: string
+          block_index: number
+          created_at: number
+        }[]
+      ).map((r) => [r.id, r])
     )
     let nextIndex = Math.max(-1, ...[...existing.values()].map((r) => r.block_index)) + 1
     const upsert = this.deps.db.prepare(`INSERT INTO message_blocks
@@ -141,12 +153,18 @@ export class MessageStore {
         created_at: known?.created_at ?? block.createdAt,
         updated_at: now
       })
-      existing.set(block.id, { id: block.id, block_index: index, created_at: known?.created_at ?? block.createdAt })
+      existing.set(block.id, {
+        id: block.id,
+        block_index: index,
+        created_at: known?.created_at ?? block.createdAt
+      })
     }
   }
 
   setStatus(messageId: string, status: MessageStatus): void {
-    this.deps.db.prepare('UPDATE messages SET status = ?, updated_at = ? WHERE id = ?').run(status, this.deps.now(), messageId)
+    this.deps.db
+      .prepare('UPDATE messages SET status = ?, updated_at = ? WHERE id = ?')
+      .run(status, this.deps.now(), messageId)
   }
 
   get(messageId: string): MessageRecord | undefined {
@@ -167,10 +185,15 @@ export class MessageStore {
   }
 
   /** The newest page first: `beforeOrderSeq` pages backwards. Returned oldest to newest. */
-  list(sessionId: string, options: { beforeOrderSeq?: number; limit?: number } = {}): { messages: MessageRecord[]; hasMore: boolean } {
+  list(
+    sessionId: string,
+    options: { beforeOrderSeq?: number; limit?: number } = {}
+  ): { messages: MessageRecord[]; hasMore: boolean } {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200)
     const rows = this.deps.db
-      .prepare('SELECT * FROM messages WHERE session_id = ? AND order_seq < ? ORDER BY order_seq DESC LIMIT ?')
+      .prepare(
+        'SELECT * FROM messages WHERE session_id = ? AND order_seq < ? ORDER BY order_seq DESC LIMIT ?'
+      )
       .all(sessionId, options.beforeOrderSeq ?? Number.MAX_SAFE_INTEGER, limit + 1) as MessageRow[]
     const hasMore = rows.length > limit
     const page = rows.slice(0, limit).reverse()
@@ -192,7 +215,13 @@ export class MessageStore {
         const blocks: MessageBlockInput[] = message.blocks
           .filter((b) => b.status === 'pending' || b.status === 'loading')
           .map((b) => ({ ...b, status: 'error' as const }))
-        blocks.push({ id: `interrupted-${this.deps.newId()}`, kind: 'error', status: 'error', text: 'sessionInterrupted', data: { code: 'interrupted' } })
+        blocks.push({
+          id: `interrupted-${this.deps.newId()}`,
+          kind: 'error',
+          status: 'error',
+          text: 'sessionInterrupted',
+          data: { code: 'interrupted' }
+        })
         this.upsertBlocks(id, blocks)
         this.setStatus(id, 'error')
         return this.writeFacts(id)
@@ -200,22 +229,31 @@ export class MessageStore {
     })
   }
 
-  private insertMessage(sessionId: string, role: 'user' | 'assistant', status: MessageStatus, contentJson: string | null): string {
+  private insertMessage(
+    sessionId: string,
+    role: 'user' | 'assistant',
+    status: MessageStatus,
+    contentJson: string | null
+  ): string {
     const id = this.deps.newId()
     const now = this.deps.now()
     const { next } = this.deps.db
       .prepare('SELECT coalesce(max(order_seq), 0) + 1 AS next FROM messages WHERE session_id = ?')
       .get(sessionId) as { next: number }
     this.deps.db
-      .prepare(`INSERT INTO messages (id, session_id, order_seq, role, status, content_json, created_at, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO messages (id, session_id, order_seq, role, status, content_json, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+      )
       .run(id, sessionId, next, role, status, contentJson, now, now)
     this.deps.touchSession(sessionId, now)
     return id
   }
 
   private recordFact(messageId: string, entryId: number, revision: number): void {
-    this.deps.db.prepare('UPDATE messages SET tape_entry_id = ?, revision = ? WHERE id = ?').run(entryId, revision, messageId)
+    this.deps.db
+      .prepare('UPDATE messages SET tape_entry_id = ?, revision = ? WHERE id = ?')
+      .run(entryId, revision, messageId)
   }
 
   private mergeMetadata(row: MessageRow, metadata: Record<string, unknown>): void {
@@ -225,11 +263,14 @@ export class MessageStore {
     } catch {
       // A broken stored value is replaced rather than blocking the message from finishing.
     }
-    this.deps.db.prepare('UPDATE messages SET metadata_json = ? WHERE id = ?').run(JSON.stringify({ ...current, ...metadata }), row.id)
+    this.deps.db
+      .prepare('UPDATE messages SET metadata_json = ? WHERE id = ?')
+      .run(JSON.stringify({ ...current, ...metadata }), row.id)
   }
 
   private row(messageId: string): MessageRow | undefined {
-    return this.deps.db.prepare('SELECT * FROM messages WHERE id = ?').get(messageId) as MessageRow | undefined
+    return this.deps.db.prepare('SELECT * FROM messages WHERE id = ?').get(messageId) as
+      MessageRow | undefined
   }
 
   private blocksOf(messageIds: readonly string[]): Map<string, ReturnType<typeof toBlock>[]> {

@@ -81,7 +81,10 @@ function parseJson(text: string | null): unknown {
 }
 
 /** Sessions made before scratch folders existed have no folder stored: they get their scratch folder. */
-export function toSession(row: SessionRow, workspaces: Pick<Workspaces, 'scratchDirOf' | 'isScratch'>): SessionRecord {
+export function toSession(
+  row: SessionRow,
+  workspaces: Pick<Workspaces, 'scratchDirOf' | 'isScratch'>
+): SessionRecord {
   const workspaceDir = row.workspace_dir ?? workspaces.scratchDirOf(row.id)
   const settings = GenerationSettings.safeParse(parseJson(row.generation_settings_json) ?? {})
   const meta = row.subagent_meta_json ? SubagentMeta.safeParse(parseJson(row.subagent_meta_json)) : null

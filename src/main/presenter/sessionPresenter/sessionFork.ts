@@ -21,15 +21,26 @@ interface CopyDeps {
  * settled messages up to it. Copies point back with provenance; message ids are new, because a
  * message belongs to one session, and the copied facts name the new ids.
  */
-export function copyHistory(deps: CopyDeps, source: SessionRecord, target: SessionRecord, messageId: string): void {
+export function copyHistory(
+  deps: CopyDeps,
+  source: SessionRecord,
+  target: SessionRecord,
+  messageId: string
+): void {
   const upTo = deps.messages.requireRow(messageId)
-  if (upTo.session_id !== source.id) throw new AppError('message_not_found', `Message ${messageId} is not in session ${source.id}`)
+  if (upTo.session_id !== source.id)
+    throw new AppError('message_not_found', `Message ${messageId} is not in session ${source.id}`)
   if (!SETTLED.includes(upTo.status) || upTo.tape_entry_id === null) {
-    throw new AppError('message_not_settled', `Message ${messageId} is ${upTo.status}; fork from a finished message`)
+    throw new AppError(
+      'message_not_settled',
+      `Message ${messageId} is ${upTo.status}; fork from a finished message`
+    )
   }
   const rows = deps.db
-    .prepare(`SELECT * FROM messages WHERE session_id = ? AND order_seq <= ? AND status IN (${SETTLED.map(() => '?').join(',')})
-      ORDER BY order_seq`)
+    .prepare(
+      `SELECT * FROM messages WHERE session_id = ? AND order_seq <= ? AND status IN (${SETTLED.map(() => '?').join(',')})
+      ORDER BY order_seq`
+    )
     .all(source.id, upTo.order_seq, ...SETTLED) as MessageRow[]
   const newIds = new Map(rows.map((row) => [row.id, deps.newId()]))
   const newOrder = new Map(rows.map((row, index) => [row.id, index + 1]))
@@ -39,7 +50,12 @@ export function copyHistory(deps: CopyDeps, source: SessionRecord, target: Sessi
     name: 'session/forked',
     payload: {
       name: 'session/forked',
-      data: { sourceSessionId: source.id, sourceTapeId: source.tapeId, messageId, sourceEntryId: upTo.tape_entry_id }
+      data: {
+        sourceSessionId: source.id,
+        sourceTapeId: source.tapeId,
+        messageId,
+        sourceEntryId: upTo.tape_entry_id
+      }
     },
     provenanceKey: 'session:forked'
   })
@@ -52,7 +68,11 @@ export function copyHistory(deps: CopyDeps, source: SessionRecord, target: Sessi
     name: entry.name,
     payload:
       typeof entry.payload.messageId === 'string'
-        ? remapMessage(entry.payload, newIds.get(entry.payload.messageId)!, newOrder.get(entry.payload.messageId)!)
+        ? remapMessage(
+            entry.payload,
+            newIds.get(entry.payload.messageId)!,
+            newOrder.get(entry.payload.messageId)!
+          )
         : entry.payload,
     meta: { ...entry.meta, forkedFrom: { tapeId: source.tapeId, entryId: entry.entryId } },
     provenanceKey: `session-fork:${source.tapeId}:${entry.entryId}`
@@ -70,11 +90,27 @@ export function copyHistory(deps: CopyDeps, source: SessionRecord, target: Sessi
   rows.forEach((row, index) => {
     const id = newIds.get(row.id)!
     const entryId = row.tape_entry_id === null ? null : (entryMap.get(row.tape_entry_id) ?? null)
-    insertMessage.run(id, target.id, index + 1, row.role, row.status, row.content_json, row.metadata_json, entryId, row.revision, row.created_at, row.updated_at)
+    insertMessage.run(
+      id,
+      target.id,
+      index + 1,
+      row.role,
+      row.status,
+      row.content_json,
+      row.metadata_json,
+      entryId,
+      row.revision,
+      row.created_at,
+      row.updated_at
+    )
     for (const block of blocksOf.all(row.id) as BlockRow[]) insertBlock.run({ ...block, message_id: id })
   })
 }
 
-function remapMessage(payload: Record<string, unknown>, messageId: string, orderSeq: number): Record<string, unknown> {
+function remapMessage(
+  payload: Record<string, unknown>,
+  messageId: string,
+  orderSeq: number
+): Record<string, unknown> {
   return 'orderSeq' in payload ? { ...payload, messageId, orderSeq } : { ...payload, messageId }
 }

@@ -41,8 +41,10 @@ export class Workspaces {
    */
   validate(path: string): string {
     const trimmed = path.trim()
-    if (!isAbsolute(trimmed)) throw new AppError('invalid_workspace', `The workspace folder must be an absolute path: ${trimmed}`)
-    if (trimmed.includes('\0')) throw new AppError('invalid_workspace', 'The workspace folder contains a NUL byte')
+    if (!isAbsolute(trimmed))
+      throw new AppError('invalid_workspace', `The workspace folder must be an absolute path: ${trimmed}`)
+    if (trimmed.includes('\0'))
+      throw new AppError('invalid_workspace', 'The workspace folder contains a NUL byte')
     const folder = resolve(trimmed)
     const stats = statSync(folder, { throwIfNoEntry: false })
     if (!stats) throw new AppError('invalid_workspace', `The folder does not exist: ${folder}`)
@@ -61,7 +63,11 @@ export class Workspaces {
  * A new chat's folder: the one asked for, else the default from Settings, else (null) its own
  * scratch folder. An explicit null means scratch even when a default is set.
  */
-export function newChatWorkspace(requested: string | null | undefined, defaultDir: string, workspaces: Pick<Workspaces, 'validate'>): string | null {
+export function newChatWorkspace(
+  requested: string | null | undefined,
+  defaultDir: string,
+  workspaces: Pick<Workspaces, 'validate'>
+): string | null {
   if (requested === null) return null
   const chosen = requested?.trim() ? requested : defaultDir
   return chosen.trim() ? workspaces.validate(chosen) : null

@@ -57,7 +57,14 @@ export function parseFrontMatter(text: string): SkillFrontMatter {
 export function allowedToolsOf(value: string | string[] | undefined): string[] {
   if (value === undefined) return []
   const names = Array.isArray(value) ? value : splitList(value.replace(/\s+/g, ','))
-  return [...new Set(names.map((n) => n.trim()).filter(Boolean).map((n) => TOOL_ALIASES[n.toLowerCase()] ?? n))]
+  return [
+    ...new Set(
+      names
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .map((n) => TOOL_ALIASES[n.toLowerCase()] ?? n)
+    )
+  ]
 }
 
 function splitList(text: string): string[] {
@@ -69,7 +76,10 @@ function splitList(text: string): string[] {
 
 function unquote(text: string): string {
   const trimmed = text.trim()
-  if (trimmed.length >= 2 && ((trimmed.startsWith('"') && trimmed.endsWith('"')) || (trimmed.startsWith("'") && trimmed.endsWith("'")))) {
+  if (
+    trimmed.length >= 2 &&
+    ((trimmed.startsWith('"') && trimmed.endsWith('"')) || (trimmed.startsWith("'") && trimmed.endsWith("'")))
+  ) {
     return trimmed.slice(1, -1)
   }
   return trimmed

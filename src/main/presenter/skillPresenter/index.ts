@@ -33,7 +33,10 @@ export interface SkillPresenterDeps {
   appDir: string
   /** A session's workspace folder; its `.deepchat/skills/` holds project skills. */
   workspaceOf: (sessionId: string) => string | null
-  state: { get(sessionId: string): SessionToolState; update(sessionId: string, patch: Partial<SessionToolState>): SessionToolState }
+  state: {
+    get(sessionId: string): SessionToolState
+    update(sessionId: string, patch: Partial<SessionToolState>): SessionToolState
+  }
 }
 
 /**
@@ -57,7 +60,10 @@ export class SkillPresenter {
           const skill = await loadSkill(join(dir, folder), folder, source)
           if (skill) byName.set(skill.name, skill)
         } catch (error) {
-          problems.push({ path: join(dir, folder, SKILL_FILE), message: error instanceof Error ? error.message : String(error) })
+          problems.push({
+            path: join(dir, folder, SKILL_FILE),
+            message: error instanceof Error ? error.message : String(error)
+          })
         }
       }
     }
@@ -67,7 +73,13 @@ export class SkillPresenter {
   async list(sessionId: string): Promise<SkillSummary[]> {
     const { skills } = await this.discover(this.deps.workspaceOf(sessionId))
     const active = new Set(this.activeSkills(sessionId))
-    return skills.map((s) => ({ name: s.name, description: s.description, allowedTools: s.allowedTools, source: s.source, active: active.has(s.name) }))
+    return skills.map((s) => ({
+      name: s.name,
+      description: s.description,
+      allowedTools: s.allowedTools,
+      source: s.source,
+      active: active.has(s.name)
+    }))
   }
 
   activeSkills(sessionId: string): string[] {
@@ -113,12 +125,26 @@ export class SkillPresenter {
     if (!filePath) {
       const text = await readCapped(join(skill.root, SKILL_FILE), SKILL_MD_MAX_BYTES)
       const body = parseFrontMatter(text).body.replaceAll('${SKILL_ROOT}', skill.root)
-      return { name: skill.name, root: skill.root, content: body, filePath: null, linkedFiles, allowedTools: skill.allowedTools }
+      return {
+        name: skill.name,
+        root: skill.root,
+        content: body,
+        filePath: null,
+        linkedFiles,
+        allowedTools: skill.allowedTools
+      }
     }
     const target = await resolveInside(skill.root, filePath)
     const content = await readCapped(target, SKILL_FILE_MAX_BYTES)
     if (content.includes('\u0000')) throw new AppError('binary_file', `${filePath} is a binary file`)
-    return { name: skill.name, root: skill.root, content, filePath: relative(skill.root, target).split(sep).join('/'), linkedFiles, allowedTools: skill.allowedTools }
+    return {
+      name: skill.name,
+      root: skill.root,
+      content,
+      filePath: relative(skill.root, target).split(sep).join('/'),
+      linkedFiles,
+      allowedTools: skill.allowedTools
+    }
   }
 }
 
@@ -141,23 +167,32 @@ async function loadSkill(root: string, folder: string, source: SkillSource): Pro
   }
   const { fields } = parseFrontMatter(text)
   const name = typeof fields.name === 'string' && fields.name ? fields.name : folder
-  if (!NAME.test(name)) throw new Error(`skill name "${name}" may use letters, digits, ".", "_" and "-" (at most 64)`)
+  if (!NAME.test(name))
+    throw new Error(`skill name "${name}" may use letters, digits, ".", "_" and "-" (at most 64)`)
   const description = typeof fields.description === 'string' ? fields.description.trim() : ''
   if (!description) throw new Error('SKILL.md front matter needs a description')
   if (description.length > 1024) throw new Error('the description is longer than 1024 characters')
-  return { name, description, allowedTools: allowedToolsOf(fields['allowed-tools'] ?? fields.allowedTools ?? fields.allowed_tools), source, root }
+  return {
+    name,
+    description,
+    allowedTools: allowedToolsOf(fields['allowed-tools'] ?? fields.allowedTools ?? fields.allowed_tools),
+    source,
+    root
+  }
 }
 
 async function readCapped(path: string, maxBytes: number): Promise<string> {
   const info = await stat(path)
   if (!info.isFile()) throw new AppError('not_a_file', `${path} is not a file`)
-  if (info.size > maxBytes) throw new AppError('file_too_large', `${path} is ${info.size} bytes; the limit is ${maxBytes}`)
+  if (info.size > maxBytes)
+    throw new AppError('file_too_large', `${path} is ${info.size} bytes; the limit is ${maxBytes}`)
   return readFile(path, 'utf8')
 }
 
 /** A file of the skill, never outside its folder (no `..`, no symlink escapes). */
 async function resolveInside(root: string, filePath: string): Promise<string> {
-  if (isAbsolute(filePath)) throw new AppError('outside_skill', 'file_path must be relative to the skill folder')
+  if (isAbsolute(filePath))
+    throw new AppError('outside_skill', 'file_path must be relative to the skill folder')
   const realRoot = await realpath(root)
   let target: string
   try {
@@ -166,11 +201,18 @@ async function resolveInside(root: string, filePath: string): Promise<string> {
     throw new AppError('not_found', `The skill has no file ${filePath}`)
   }
   const rel = relative(realRoot, target)
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw new AppError('outside_skill', `${filePath} is outside the skill folder`)
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel))
+    throw new AppError('outside_skill', `${filePath} is outside the skill folder`)
   return target
 }
 
 async function listLinkedFiles(root: string): Promise<string[]> {
-  const files = await fg('**/*', { cwd: root, onlyFiles: true, dot: false, followSymbolicLinks: false, ignore: [SKILL_FILE] })
+  const files = await fg('**/*', {
+    cwd: root,
+    onlyFiles: true,
+    dot: false,
+    followSymbolicLinks: false,
+    ignore: [SKILL_FILE]
+  })
   return files.sort().slice(0, LINKED_FILES_MAX)
 }

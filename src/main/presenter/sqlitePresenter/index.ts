@@ -24,7 +24,10 @@ export class SqlitePresenter {
   constructor(options: SqliteOptions) {
     this.file = options.file
     mkdirSync(dirname(options.file), { recursive: true })
-    this.db = new Database(options.file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+    this.db = new Database(
+      options.file,
+      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+    )
     this.db.pragma('journal_mode = WAL')
     this.db.pragma('synchronous = NORMAL')
     this.db.pragma('foreign_keys = ON')
@@ -55,9 +58,13 @@ export class SqlitePresenter {
       applied_at INTEGER NOT NULL
     )`)
     const applied = new Set(
-      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version)
+      (this.db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+        (r) => r.version
+      )
     )
-    const record = this.db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)')
+    const record = this.db.prepare(
+      'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)'
+    )
     for (const migration of migrations) {
       if (applied.has(migration.version)) continue
       this.transaction((db) => {

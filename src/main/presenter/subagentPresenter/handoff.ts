@@ -1,7 +1,8 @@
 import type { MessageBlock } from '@shared/types/session'
 import type { TaskRow } from './store'
 
-const DEFAULT_CONTRACT = 'A concise markdown result: the answer, key findings, and any important file paths or commands.'
+const DEFAULT_CONTRACT =
+  'A concise markdown result: the answer, key findings, and any important file paths or commands.'
 const PREVIEW_LINES = 3
 const PREVIEW_CHARS = 600
 
@@ -30,7 +31,12 @@ export function buildHandoff(input: HandoffInput): string {
     ''
   ]
   if (input.previous) {
-    lines.push(`## Result of the previous task: ${input.previous.title}`, '', input.previous.result.trim(), '')
+    lines.push(
+      `## Result of the previous task: ${input.previous.title}`,
+      '',
+      input.previous.result.trim(),
+      ''
+    )
   }
   lines.push(
     '## Output contract',

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import { chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
-import { sessionsInteractionsChanged, sessionsStatusChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import {
+  sessionsInteractionsChanged,
+  sessionsStatusChanged,
+  sessionsUpdated
+} from '@shared/contracts/events/sessions.events'
 import { subagentsInteractionChanged, subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
 import {
   SubagentSlotConfig,
@@ -15,7 +19,14 @@ import type { PendingInteraction } from '@shared/types/session'
 import type { EventListener, EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import { SubagentStore, type NewTask, type TaskRow } from './store'
-import { TaskRunner, isTerminal, type LiveRun, type StopReason, type SubagentChatPort, type TaskRunnerDeps } from './taskRunner'
+import {
+  TaskRunner,
+  isTerminal,
+  type LiveRun,
+  type StopReason,
+  type SubagentChatPort,
+  type TaskRunnerDeps
+} from './taskRunner'
 
 export type { SubagentChatPort } from './taskRunner'
 
@@ -30,7 +41,12 @@ export interface SubagentPresenterDeps {
 }
 
 export interface ChatPortWithAnswers extends SubagentChatPort {
-  respondToolInteraction(input: { sessionId: string; messageId: string; interactionId: string; response: unknown }): Promise<{ accepted: true; remaining: number; resumed: boolean }>
+  respondToolInteraction(input: {
+    sessionId: string
+    messageId: string
+    interactionId: string
+    response: unknown
+  }): Promise<{ accepted: true; remaining: number; resumed: boolean }>
 }
 
 export const StartRunInput = z.object({
@@ -38,7 +54,10 @@ export const StartRunInput = z.object({
   tasks: z
     .array(
       z.object({
-        id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'A task id is 1-40 letters, digits, "_" or "-"').optional(),
+        id: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,40}$/, 'A task id is 1-40 letters, digits, "_" or "-"')
+          .optional(),
         slotId: z.string().min(1).max(40),
         title: z.string().trim().min(1).max(200),
         prompt: z.string().trim().min(1).max(50_000),
@@ -90,7 +109,9 @@ export class SubagentPresenter {
       interactionChanged: (runId, task, interactions) => this.emitInteraction(runId, task, interactions),
       log: this.log
     })
-    this.unsubscribe = deps.events.subscribe((name, payload) => this.route(name, payload as Record<string, unknown>))
+    this.unsubscribe = deps.events.subscribe((name, payload) =>
+      this.route(name, payload as Record<string, unknown>)
+    )
   }
 
   /** The chat loop is created after the tools that need this presenter. */
@@ -131,17 +152,34 @@ export class SubagentPresenter {
     if (!parsed.success) throw new AppError('invalid_input', z.prettifyError(parsed.error))
     const request = parsed.data
     if (!this.isAvailable(parentSessionId)) {
-      throw new AppError('subagents_unavailable', 'Subagents are only available in regular sessions with subagents enabled')
+      throw new AppError(
+        'subagents_unavailable',
+        'Subagents are only available in regular sessions with subagents enabled'
+      )
     }
     const slots = new Set(this.getSlots(parentSessionId).slots.map((s) => s.id))
     const tasks: NewTask[] = request.tasks.map((t, i) => {
-      if (!slots.has(t.slotId)) throw new AppError('invalid_input', `Subagent slot not found or not enabled: ${t.slotId} (slots: ${[...slots].join(', ')})`)
-      return { taskId: t.id ?? `task-${i + 1}`, slotId: t.slotId, title: t.title, prompt: t.prompt, expectedOutput: t.expectedOutput ?? null }
+      if (!slots.has(t.slotId))
+        throw new AppError(
+          'invalid_input',
+          `Subagent slot not found or not enabled: ${t.slotId} (slots: ${[...slots].join(', ')})`
+        )
+      return {
+        taskId: t.id ?? `task-${i + 1}`,
+        slotId: t.slotId,
+        title: t.title,
+        prompt: t.prompt,
+        expectedOutput: t.expectedOutput ?? null
+      }
     })
-    if (new Set(tasks.map((t) => t.taskId)).size !== tasks.length) throw new AppError('invalid_input', 'Task ids must be unique')
+    if (new Set(tasks.map((t) => t.taskId)).size !== tasks.length)
+      throw new AppError('invalid_input', 'Task ids must be unique')
     const runId = this.newId()
     this.deps.sqlite.transaction(() =>
-      this.store.insertRun({ id: runId, parentSessionId, mode: request.mode, background: request.background }, tasks)
+      this.store.insertRun(
+        { id: runId, parentSessionId, mode: request.mode, background: request.background },
+        tasks
+      )
     )
     const live = this.launch(runId, parentSessionId)
     if (request.background) return this.view(runId)
@@ -173,7 +211,11 @@ export class SubagentPresenter {
   }
 
   /** Waits up to `timeoutMs` for the run to end; `finished` says whether it did. */
-  async wait(runId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ run: SubagentRunView; finished: boolean }> {
+  async wait(
+    runId: string,
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<{ run: SubagentRunView; finished: boolean }> {
     this.getRun(runId)
     const live = this.live.get(runId)
     if (live) {
@@ -211,8 +253,15 @@ export class SubagentPresenter {
     const out: SubagentInteraction[] = []
     for (const run of this.store.runsOf(parentSessionId)) {
       for (const task of this.store.tasks(run.id)) {
-        if (!task.child_session_id || (task.status !== 'waiting_permission' && task.status !== 'waiting_question')) continue
-        const interactions = this.deps.sessions.interactions.list({ sessionId: task.child_session_id, status: 'pending' })
+        if (
+          !task.child_session_id ||
+          (task.status !== 'waiting_permission' && task.status !== 'waiting_question')
+        )
+          continue
+        const interactions = this.deps.sessions.interactions.list({
+          sessionId: task.child_session_id,
+          status: 'pending'
+        })
         if (interactions.length) out.push(this.interactionPayload(run.id, task, interactions))
       }
     }
@@ -220,10 +269,19 @@ export class SubagentPresenter {
   }
 
   /** An answer given in the parent's window; it resumes the child. */
-  async respond(input: { parentSessionId: string; childSessionId: string; messageId: string; interactionId: string; response: unknown }) {
+  async respond(input: {
+    parentSessionId: string
+    childSessionId: string
+    messageId: string
+    interactionId: string
+    response: unknown
+  }) {
     const child = this.deps.sessions.require(input.childSessionId)
     if (child.kind !== 'subagent' || child.parentSessionId !== input.parentSessionId) {
-      throw new AppError('invalid_input', `Session ${input.childSessionId} is not a subagent of ${input.parentSessionId}`)
+      throw new AppError(
+        'invalid_input',
+        `Session ${input.childSessionId} is not a subagent of ${input.parentSessionId}`
+      )
     }
     return this.chat().respondToolInteraction({
       sessionId: child.id,
@@ -252,7 +310,9 @@ export class SubagentPresenter {
 
   /** Kill from a timer or an event: nobody awaits it, so a failure is only logged. */
   private killLater(runId: string, reason: StopReason): void {
-    this.kill(runId, reason).catch((error: unknown) => this.log(`subagent run ${runId} not stopped: ${String(error)}`))
+    this.kill(runId, reason).catch((error: unknown) =>
+      this.log(`subagent run ${runId} not stopped: ${String(error)}`)
+    )
   }
 
   private chat(): ChatPortWithAnswers {
@@ -261,7 +321,14 @@ export class SubagentPresenter {
   }
 
   private launch(runId: string, parentSessionId: string): Live {
-    const live: Live = { runId, parentSessionId, controller: new AbortController(), reason: null, done: Promise.resolve(), progress: new Set() }
+    const live: Live = {
+      runId,
+      parentSessionId,
+      controller: new AbortController(),
+      reason: null,
+      done: Promise.resolve(),
+      progress: new Set()
+    }
     this.live.set(runId, live)
     live.done = this.execute(live)
       .catch((error: unknown) => {
@@ -288,7 +355,13 @@ export class SubagentPresenter {
         if (live.reason === 'detached') return
         if (ended.status !== 'completed' || ended.result === null) {
           for (const rest of tasks.slice(t.task_index + 1)) {
-            this.runner.end(runId, rest.task_index, 'cancelled', null, `Skipped: task ${t.task_index + 1} did not complete.`)
+            this.runner.end(
+              runId,
+              rest.task_index,
+              'cancelled',
+              null,
+              `Skipped: task ${t.task_index + 1} did not complete.`
+            )
           }
           break
         }
@@ -296,8 +369,14 @@ export class SubagentPresenter {
       }
     }
     if (live.reason === 'detached') return
-    const final = aggregate(this.store.tasks(runId).map((t) => t.status), live.reason)
-    this.store.updateRun(runId, { status: final, error: final === 'completed' ? null : describeFailure(this.store.tasks(runId)) })
+    const final = aggregate(
+      this.store.tasks(runId).map((t) => t.status),
+      live.reason
+    )
+    this.store.updateRun(runId, {
+      status: final,
+      error: final === 'completed' ? null : describeFailure(this.store.tasks(runId))
+    })
   }
 
   /** A task changed: the run's status follows, the UI and a waiting foreground call hear it. */
@@ -306,7 +385,10 @@ export class SubagentPresenter {
     const run = this.store.run(runId)
     if (!run) return
     const live = this.live.get(runId)
-    const status = aggregate(this.store.tasks(runId).map((t) => t.status), null)
+    const status = aggregate(
+      this.store.tasks(runId).map((t) => t.status),
+      null
+    )
     if (!isTerminal(status) && status !== run.status) this.store.updateRun(runId, { status })
     const view = this.view(runId)
     this.deps.events.emit(subagentsRunUpdated, { parentSessionId: run.parent_session_id, run: view })
@@ -323,7 +405,11 @@ export class SubagentPresenter {
     this.deps.events.emit(subagentsInteractionChanged, this.interactionPayload(runId, task, interactions))
   }
 
-  private interactionPayload(runId: string, task: TaskRow, interactions: PendingInteraction[]): SubagentInteraction {
+  private interactionPayload(
+    runId: string,
+    task: TaskRow,
+    interactions: PendingInteraction[]
+  ): SubagentInteraction {
     const run = this.store.run(runId)!
     const slot = this.getSlots(run.parent_session_id).slots.find((s) => s.id === task.slot_id)
     return {
@@ -346,10 +432,16 @@ export class SubagentPresenter {
   private route(name: string, payload: Record<string, unknown>): void {
     const sessionId = typeof payload.sessionId === 'string' ? payload.sessionId : null
     if (name === sessionsStatusChanged.name && sessionId) this.runner.listeners.get(sessionId)?.('status')
-    else if (name === sessionsInteractionsChanged.name && sessionId) this.runner.listeners.get(sessionId)?.('interactions')
+    else if (name === sessionsInteractionsChanged.name && sessionId)
+      this.runner.listeners.get(sessionId)?.('interactions')
     else if (name === chatStreamDelta.name && sessionId) this.runner.listeners.get(sessionId)?.('delta')
-    else if (name === chatStreamFailed.name && sessionId && (payload.error as { code?: string } | undefined)?.code === 'user_cancelled') {
-      for (const live of this.live.values()) if (live.parentSessionId === sessionId) this.killLater(live.runId, 'cancelled')
+    else if (
+      name === chatStreamFailed.name &&
+      sessionId &&
+      (payload.error as { code?: string } | undefined)?.code === 'user_cancelled'
+    ) {
+      for (const live of this.live.values())
+        if (live.parentSessionId === sessionId) this.killLater(live.runId, 'cancelled')
     } else if (name === sessionsUpdated.name && payload.reason === 'deleted') {
       const ids = new Set(payload.sessionIds as string[])
       for (const live of this.live.values()) {
@@ -362,9 +454,13 @@ export class SubagentPresenter {
 }
 
 /** The run's status from its tasks: what still waits wins; once all ended, how they ended. */
-export function aggregate(statuses: readonly SubagentTaskStatus[], stopped: StopReason | null): SubagentRunStatus {
+export function aggregate(
+  statuses: readonly SubagentTaskStatus[],
+  stopped: StopReason | null
+): SubagentRunStatus {
   for (const status of WAITING_ORDER) if (statuses.includes(status)) return status
-  if (stopped === 'timeout' || stopped === 'cancelled') return statuses.every((s) => s === 'completed') ? 'completed' : stopped
+  if (stopped === 'timeout' || stopped === 'cancelled')
+    return statuses.every((s) => s === 'completed') ? 'completed' : stopped
   if (statuses.every((s) => s === 'completed')) return 'completed'
   if (statuses.includes('error')) return 'error'
   if (statuses.includes('timeout')) return 'timeout'

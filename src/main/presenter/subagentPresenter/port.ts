@@ -6,12 +6,16 @@ import type { SubagentPresenter } from './index'
 export function createSubagentPort(subagents: SubagentPresenter): SubagentPort {
   const own = (sessionId: string, runId: string) => {
     const run = subagents.getRun(runId)
-    if (run.parentSessionId !== sessionId) throw new AppError('subagent_run_not_found', `No subagent run ${runId} in this session`)
+    if (run.parentSessionId !== sessionId)
+      throw new AppError('subagent_run_not_found', `No subagent run ${runId} in this session`)
     return run
   }
   return {
     available: (sessionId) => subagents.isAvailable(sessionId),
-    slots: (sessionId) => subagents.getSlots(sessionId).slots.map(({ id, displayName, description }) => ({ id, displayName, description })),
+    slots: (sessionId) =>
+      subagents
+        .getSlots(sessionId)
+        .slots.map(({ id, displayName, description }) => ({ id, displayName, description })),
     run: (sessionId, request, options) => subagents.start(sessionId, request, options),
     list: (sessionId) => subagents.listRuns(sessionId),
     info: (sessionId, runId) => own(sessionId, runId),

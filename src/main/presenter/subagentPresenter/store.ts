@@ -45,7 +45,12 @@ export interface NewTask {
   expectedOutput: string | null
 }
 
-export type TaskPatch = Partial<Pick<TaskRow, 'status' | 'child_session_id' | 'assistant_message_id' | 'preview' | 'result' | 'error' | 'tape_state'>>
+export type TaskPatch = Partial<
+  Pick<
+    TaskRow,
+    'status' | 'child_session_id' | 'assistant_message_id' | 'preview' | 'result' | 'error' | 'tape_state'
+  >
+>
 
 export const DEFAULT_SLOTS: SubagentSlotConfig = {
   enabled: true,
@@ -54,7 +59,8 @@ export const DEFAULT_SLOTS: SubagentSlotConfig = {
       id: 'self',
       targetType: 'self',
       displayName: 'Self',
-      description: 'A fresh copy of this agent with the same model, workspace and (at most) the same permissions'
+      description:
+        'A fresh copy of this agent with the same model, workspace and (at most) the same permissions'
     }
   ]
 }
@@ -66,16 +72,23 @@ export class SubagentStore {
     private readonly now: () => number
   ) {}
 
-  insertRun(run: { id: string; parentSessionId: string; mode: 'parallel' | 'chain'; background: boolean }, tasks: readonly NewTask[]): void {
+  insertRun(
+    run: { id: string; parentSessionId: string; mode: 'parallel' | 'chain'; background: boolean },
+    tasks: readonly NewTask[]
+  ): void {
     const at = this.now()
     this.db
-      .prepare(`INSERT INTO subagent_runs (id, parent_session_id, mode, background, status, created_at, updated_at)
-        VALUES (?, ?, ?, ?, 'queued', ?, ?)`)
+      .prepare(
+        `INSERT INTO subagent_runs (id, parent_session_id, mode, background, status, created_at, updated_at)
+        VALUES (?, ?, ?, ?, 'queued', ?, ?)`
+      )
       .run(run.id, run.parentSessionId, run.mode, run.background ? 1 : 0, at, at)
     const insert = this.db.prepare(`INSERT INTO subagent_tasks
       (run_id, task_index, task_id, slot_id, title, prompt, expected_output, status, updated_at)
       VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?)`)
-    tasks.forEach((t, i) => insert.run(run.id, i, t.taskId, t.slotId, t.title, t.prompt, t.expectedOutput, at))
+    tasks.forEach((t, i) =>
+      insert.run(run.id, i, t.taskId, t.slotId, t.title, t.prompt, t.expectedOutput, at)
+    )
   }
 
   run(runId: string): RunRow | undefined {
@@ -83,11 +96,15 @@ export class SubagentStore {
   }
 
   tasks(runId: string): TaskRow[] {
-    return this.db.prepare('SELECT * FROM subagent_tasks WHERE run_id = ? ORDER BY task_index').all(runId) as TaskRow[]
+    return this.db
+      .prepare('SELECT * FROM subagent_tasks WHERE run_id = ? ORDER BY task_index')
+      .all(runId) as TaskRow[]
   }
 
   task(runId: string, index: number): TaskRow {
-    return this.db.prepare('SELECT * FROM subagent_tasks WHERE run_id = ? AND task_index = ?').get(runId, index) as TaskRow
+    return this.db
+      .prepare('SELECT * FROM subagent_tasks WHERE run_id = ? AND task_index = ?')
+      .get(runId, index) as TaskRow
   }
 
   runsOf(parentSessionId: string, limit = 50): RunRow[] {
@@ -98,21 +115,26 @@ export class SubagentStore {
 
   unfinishedRuns(): RunRow[] {
     return this.db
-      .prepare("SELECT * FROM subagent_runs WHERE status NOT IN ('completed', 'error', 'cancelled', 'timeout') ORDER BY created_at")
+      .prepare(
+        "SELECT * FROM subagent_runs WHERE status NOT IN ('completed', 'error', 'cancelled', 'timeout') ORDER BY created_at"
+      )
       .all() as RunRow[]
   }
 
   /** The run a child session belongs to, if any. */
   taskOfChild(childSessionId: string): TaskRow | undefined {
-    return this.db.prepare('SELECT * FROM subagent_tasks WHERE child_session_id = ?').get(childSessionId) as TaskRow | undefined
+    return this.db.prepare('SELECT * FROM subagent_tasks WHERE child_session_id = ?').get(childSessionId) as
+      TaskRow | undefined
   }
 
   updateTask(runId: string, index: number, patch: TaskPatch): void {
     const names = Object.keys(patch)
     if (names.length === 0) return
     this.db
-      .prepare(`UPDATE subagent_tasks SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @at
-        WHERE run_id = @runId AND task_index = @index`)
+      .prepare(
+        `UPDATE subagent_tasks SET ${names.map((n) => `${n} = @${n}`).join(', ')}, updated_at = @at
+        WHERE run_id = @runId AND task_index = @index`
+      )
       .run({ ...patch, at: this.now(), runId, index })
   }
 
@@ -128,9 +150,9 @@ export class SubagentStore {
   }
 
   slots(sessionId: string): SubagentSlotConfig {
-    const row = this.db.prepare('SELECT enabled, slots_json FROM session_subagent_slots WHERE session_id = ?').get(sessionId) as
-      | { enabled: number; slots_json: string }
-      | undefined
+    const row = this.db
+      .prepare('SELECT enabled, slots_json FROM session_subagent_slots WHERE session_id = ?')
+      .get(sessionId) as { enabled: number; slots_json: string } | undefined
     if (!row) return DEFAULT_SLOTS
     let slots: SubagentSlot[] = []
     try {
@@ -144,8 +166,10 @@ export class SubagentStore {
 
   setSlots(sessionId: string, config: SubagentSlotConfig): void {
     this.db
-      .prepare(`INSERT INTO session_subagent_slots (session_id, enabled, slots_json, updated_at) VALUES (?, ?, ?, ?)
-        ON CONFLICT (session_id) DO UPDATE SET enabled = excluded.enabled, slots_json = excluded.slots_json, updated_at = excluded.updated_at`)
+      .prepare(
+        `INSERT INTO session_subagent_slots (session_id, enabled, slots_json, updated_at) VALUES (?, ?, ?, ?)
+        ON CONFLICT (session_id) DO UPDATE SET enabled = excluded.enabled, slots_json = excluded.slots_json, updated_at = excluded.updated_at`
+      )
       .run(sessionId, config.enabled ? 1 : 0, JSON.stringify(config.slots), this.now())
   }
 }

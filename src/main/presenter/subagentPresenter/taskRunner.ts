@@ -1,5 +1,15 @@
-import type { MessageBlock, MessageRecord, PendingInteraction, SessionRecord, SubagentMeta } from '@shared/types/session'
-import { SUBAGENT_TERMINAL_STATUSES, type SubagentSlot, type SubagentTaskStatus } from '@shared/types/subagents'
+import type {
+  MessageBlock,
+  MessageRecord,
+  PendingInteraction,
+  SessionRecord,
+  SubagentMeta
+} from '@shared/types/session'
+import {
+  SUBAGENT_TERMINAL_STATUSES,
+  type SubagentSlot,
+  type SubagentTaskStatus
+} from '@shared/types/subagents'
 import type { JsonObject, TapeEntry } from '@shared/types/tape'
 import { buildHandoff, finalAnswer, previewOf } from './handoff'
 import type { SubagentStore, TaskRow } from './store'
@@ -23,7 +33,12 @@ export interface TaskRunnerDeps {
     interactions: { list(filter: { sessionId?: string; status?: 'pending' }): PendingInteraction[] }
   }
   tape: {
-    appendEvent(tapeId: string, name: string, data?: JsonObject, options?: { provenanceKey?: string }): TapeEntry
+    appendEvent(
+      tapeId: string,
+      name: string,
+      data?: JsonObject,
+      options?: { provenanceKey?: string }
+    ): TapeEntry
     merge(forkTapeId: string, result: { entryIds?: readonly number[]; meta?: JsonObject }): unknown
     discard(forkTapeId: string, reason: string, meta?: JsonObject): unknown
   }
@@ -63,7 +78,12 @@ export class TaskRunner {
 
   constructor(private readonly deps: TaskRunnerDeps) {}
 
-  async run(live: LiveRun, runId: string, index: number, previous: { title: string; result: string } | null): Promise<TaskRow> {
+  async run(
+    live: LiveRun,
+    runId: string,
+    index: number,
+    previous: { title: string; result: string } | null
+  ): Promise<TaskRow> {
     const { store } = this.deps
     const task = store.task(runId, index)
     if (isTerminal(task.status)) {
@@ -104,10 +124,18 @@ export class TaskRunner {
     try {
       if (task.status === 'completed' && task.result !== null) {
         // One entry holding just the answer: merging it never drags the child's messages into the parent's history.
-        const entry = this.deps.tape.appendEvent(child.tapeId, 'subagent/result', { ...meta, result: task.result }, {
-          provenanceKey: `subagent:${runId}:${task.task_id}:result`
+        const entry = this.deps.tape.appendEvent(
+          child.tapeId,
+          'subagent/result',
+          { ...meta, result: task.result },
+          {
+            provenanceKey: `subagent:${runId}:${task.task_id}:result`
+          }
+        )
+        this.deps.tape.merge(child.tapeId, {
+          entryIds: [entry.entryId],
+          meta: { ...meta, result: task.result }
         })
-        this.deps.tape.merge(child.tapeId, { entryIds: [entry.entryId], meta: { ...meta, result: task.result } })
         this.deps.store.updateTask(runId, index, { tape_state: 'merged' })
       } else {
         this.deps.tape.discard(child.tapeId, task.error ?? task.status, meta)
@@ -119,7 +147,13 @@ export class TaskRunner {
   }
 
   /** Marks a task finished (no-op if it already is) and settles its fork tape. */
-  end(runId: string, index: number, status: SubagentTaskStatus, result: string | null, error: string | null): void {
+  end(
+    runId: string,
+    index: number,
+    status: SubagentTaskStatus,
+    result: string | null,
+    error: string | null
+  ): void {
     const task = this.deps.store.task(runId, index)
     if (isTerminal(task.status)) return
     this.deps.store.updateTask(runId, index, { status, result, error })
@@ -130,7 +164,11 @@ export class TaskRunner {
     this.deps.changed(runId)
   }
 
-  private async startChild(runId: string, task: TaskRow, previous: { title: string; result: string } | null): Promise<void> {
+  private async startChild(
+    runId: string,
+    task: TaskRow,
+    previous: { title: string; result: string } | null
+  ): Promise<void> {
     const run = this.deps.store.run(runId)!
     const parent = this.deps.sessions.require(run.parent_session_id)
     const slot = this.deps.slotsOf(parent.id).find((s) => s.id === task.slot_id)
@@ -184,7 +222,8 @@ export class TaskRunner {
           if (handoverPolls++ < HANDOVER_POLLS) return void setTimeout(check, 50)
         }
         // `generating` without a run is the moment a run hands over (or a status a crash left behind).
-        if (session.status === 'generating' && handoverPolls++ < HANDOVER_POLLS) return void setTimeout(check, 50)
+        if (session.status === 'generating' && handoverPolls++ < HANDOVER_POLLS)
+          return void setTimeout(check, 50)
         finish(true)
       }
       const onAbort = () => {
@@ -241,16 +280,39 @@ export class TaskRunner {
   /** The child settled: its last assistant message says how the task ended. */
   private conclude(live: LiveRun, runId: string, index: number): void {
     const task = this.deps.store.task(runId, index)
-    const message = task.assistant_message_id ? this.deps.sessions.messages.get(task.assistant_message_id) : undefined
+    const message = task.assistant_message_id
+      ? this.deps.sessions.messages.get(task.assistant_message_id)
+      : undefined
     if (message) this.deps.store.updateTask(runId, index, { preview: previewOf(message.blocks) })
-    const stopped = live.controller.signal.aborted ? (live.reason === 'timeout' ? 'timeout' : 'cancelled') : null
-    if (!message) return this.end(runId, index, stopped ?? 'error', null, 'The child session or its answer is gone.')
+    const stopped = live.controller.signal.aborted
+      ? live.reason === 'timeout'
+        ? 'timeout'
+        : 'cancelled'
+      : null
+    if (!message)
+      return this.end(runId, index, stopped ?? 'error', null, 'The child session or its answer is gone.')
     const answer = finalAnswer(message.blocks)
-    const errorText = message.blocks.filter((b) => b.kind === 'error').map((b) => b.text).join('\n') || null
+    const errorText =
+      message.blocks
+        .filter((b) => b.kind === 'error')
+        .map((b) => b.text)
+        .join('\n') || null
     if (message.status === 'sent' && answer) return this.end(runId, index, 'completed', answer, null)
     if (stopped || message.status === 'cancelled') {
-      return this.end(runId, index, stopped ?? 'cancelled', null, stopped === 'timeout' ? 'Timed out.' : 'Cancelled by the parent session.')
+      return this.end(
+        runId,
+        index,
+        stopped ?? 'cancelled',
+        null,
+        stopped === 'timeout' ? 'Timed out.' : 'Cancelled by the parent session.'
+      )
     }
-    this.end(runId, index, 'error', null, errorText ?? `The subagent ended without an answer (${message.status}).`)
+    this.end(
+      runId,
+      index,
+      'error',
+      null,
+      errorText ?? `The subagent ended without an answer (${message.status}).`
+    )
   }
 }

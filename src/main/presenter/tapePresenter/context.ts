@@ -30,7 +30,11 @@ export function tapeContext(
   const present = requested.filter((id) => id <= tape.head_entry_id)
   const neighbours = new Set<number>()
   for (const id of present) {
-    for (let n = Math.max(1, id - options.before); n <= Math.min(tape.head_entry_id, id + options.after); n++) {
+    for (
+      let n = Math.max(1, id - options.before);
+      n <= Math.min(tape.head_entry_id, id + options.after);
+      n++
+    ) {
       if (!present.includes(n)) neighbours.add(n)
     }
   }
@@ -82,7 +86,10 @@ function renderEvidence(row: EntryRow): string {
   return searchBody(row.search_text)
 }
 
-export function truncateUtf8(text: string, maxBytes: number): { text: string; bytes: number; truncated: boolean } {
+export function truncateUtf8(
+  text: string,
+  maxBytes: number
+): { text: string; bytes: number; truncated: boolean } {
   const encoded = Buffer.from(text, 'utf8')
   if (encoded.length <= maxBytes) return { text, bytes: encoded.length, truncated: false }
   let cut = Math.max(0, maxBytes - Buffer.byteLength(TRUNCATION_MARK))

@@ -107,7 +107,12 @@ export function mergeFork(
 }
 
 /** Records that the parent dropped the fork. The fork tape stays as it is, for inspection. */
-export function discardFork(store: TapeStore, forkTape: string, reason: string, meta: Record<string, unknown> = {}): TapeEntry {
+export function discardFork(
+  store: TapeStore,
+  forkTape: string,
+  reason: string,
+  meta: Record<string, unknown> = {}
+): TapeEntry {
   const fork = requireFork(store, forkTape)
   const parentTapeId = fork.parent_tape_id!
   const eventKey = `fork:${fork.fork_id}:discard`
@@ -121,7 +126,13 @@ export function discardFork(store: TapeStore, forkTape: string, reason: string, 
       name: FORK_DISCARD,
       payload: {
         name: FORK_DISCARD,
-        data: { ...meta, forkTapeId: forkTape, forkId: fork.fork_id, reason, forkHeadEntryId: fork.head_entry_id }
+        data: {
+          ...meta,
+          forkTapeId: forkTape,
+          forkId: fork.fork_id,
+          reason,
+          forkHeadEntryId: fork.head_entry_id
+        }
       },
       meta: {},
       provenanceKey: eventKey
@@ -133,7 +144,8 @@ export function discardFork(store: TapeStore, forkTape: string, reason: string, 
 
 function requireFork(store: TapeStore, forkTape: string): TapeRow {
   const fork = store.requireTape(forkTape)
-  if (!fork.parent_tape_id || !fork.fork_id) throw new AppError('not_a_fork', `Tape ${forkTape} is not a fork`)
+  if (!fork.parent_tape_id || !fork.fork_id)
+    throw new AppError('not_a_fork', `Tape ${forkTape} is not a fork`)
   return fork
 }
 
@@ -143,7 +155,8 @@ function selectResultEntries(store: TapeStore, forkTape: string, entryIds?: read
     const unique = [...new Set(entryIds)].sort((a, b) => a - b)
     const entries = unique.map((id) => store.entry(forkTape, id))
     const missing = unique.filter((_, i) => !entries[i])
-    if (missing.length) throw new AppError('entry_not_found', `Fork ${forkTape} has no entries ${missing.join(', ')}`)
+    if (missing.length)
+      throw new AppError('entry_not_found', `Fork ${forkTape} has no entries ${missing.join(', ')}`)
     return entries as TapeEntry[]
   }
   const rows = store.db

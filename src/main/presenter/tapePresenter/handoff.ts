@@ -68,7 +68,13 @@ export function writeHandoff(store: TapeStore, tapeId: string, input: HandoffInp
       name,
       payload: {
         name,
-        state: { ...(input.state ?? {}), summary, summarySource, range: { fromEntryId, toEntryId }, cursorEntryId: toEntryId }
+        state: {
+          ...(input.state ?? {}),
+          summary,
+          summarySource,
+          range: { fromEntryId, toEntryId },
+          cursorEntryId: toEntryId
+        }
       },
       meta: { handoff: true },
       provenanceKey: null
@@ -82,7 +88,8 @@ function extractDigest(store: TapeStore, tapeId: string, fromEntryId: number, to
   const lines: string[] = []
   for (const entry of store.list(tapeId, { afterEntryId: fromEntryId - 1, maxEntryId: toEntryId })) {
     if (entry.kind === 'anchor' || entry.kind === 'event') continue
-    const label = entry.kind === 'message' ? String(entry.payload.role ?? 'message') : `${entry.kind} ${entry.name ?? ''}`
+    const label =
+      entry.kind === 'message' ? String(entry.payload.role ?? 'message') : `${entry.kind} ${entry.name ?? ''}`
     const text = flatten(entry.payload).replace(/\s+/g, ' ').trim()
     lines.push(`- #${entry.entryId} ${label}: ${text.slice(0, EXTRACT_LINE_CHARS)}`)
   }

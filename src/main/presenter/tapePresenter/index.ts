@@ -49,7 +49,11 @@ export class TapePresenter {
     this.store = new TapeStore(deps.sqlite.db, deps.now ?? Date.now)
     this.tokenizer = detectTokenizer(deps.sqlite.db)
     this.newId = deps.newId ?? (() => randomUUID().replaceAll('-', '').slice(0, 16))
-    this.indexer = new TapeIndexer(deps.sqlite.db, (fn) => deps.sqlite.transaction(fn), deps.log ?? (() => {}))
+    this.indexer = new TapeIndexer(
+      deps.sqlite.db,
+      (fn) => deps.sqlite.transaction(fn),
+      deps.log ?? (() => {})
+    )
     this.indexer.schedule() // whatever a crash or another process left unindexed
   }
 
@@ -73,11 +77,21 @@ export class TapePresenter {
     return this.write(() => this.store.insertEntries(tapeId, valid))
   }
 
-  appendAnchor(tapeId: string, name: string, state: JsonObject = {}, options: { provenanceKey?: string; meta?: JsonObject } = {}): TapeEntry {
+  appendAnchor(
+    tapeId: string,
+    name: string,
+    state: JsonObject = {},
+    options: { provenanceKey?: string; meta?: JsonObject } = {}
+  ): TapeEntry {
     return this.append(tapeId, { kind: 'anchor', name, payload: { name, state }, ...options })[0]
   }
 
-  appendEvent(tapeId: string, name: string, data: JsonObject = {}, options: { provenanceKey?: string; meta?: JsonObject } = {}): TapeEntry {
+  appendEvent(
+    tapeId: string,
+    name: string,
+    data: JsonObject = {},
+    options: { provenanceKey?: string; meta?: JsonObject } = {}
+  ): TapeEntry {
     return this.append(tapeId, { kind: 'event', name, payload: { name, data }, ...options })[0]
   }
 
@@ -88,7 +102,10 @@ export class TapePresenter {
   /** A page of one tape's own entries, in order. Forks never show up in their parent's list. */
   entries(tapeId: string, options: { afterEntryId?: number; limit?: number } = {}): TapeEntry[] {
     this.store.requireTape(tapeId)
-    return this.store.list(tapeId, { afterEntryId: options.afterEntryId, limit: Math.min(options.limit ?? 200, 1000) })
+    return this.store.list(tapeId, {
+      afterEntryId: options.afterEntryId,
+      limit: Math.min(options.limit ?? 200, 1000)
+    })
   }
 
   /**
@@ -124,7 +141,8 @@ export class TapePresenter {
   /** The newest `limit` anchors, oldest first. */
   anchors(tapeId: string, limit = 20): { entryId: number; name: string; createdAt: number }[] {
     this.store.requireTape(tapeId)
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AppError('invalid_input', 'limit is 1..100')
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new AppError('invalid_input', 'limit is 1..100')
     return this.store.anchors(tapeId, limit)
   }
 
@@ -196,7 +214,13 @@ function validateEntry(input: TapeEntryInput): NewEntry {
   const parsed = TapeEntryInput.safeParse(input)
   if (!parsed.success) throw new AppError('invalid_tape_entry', z.prettifyError(parsed.error))
   const { kind, name, payload, meta, provenanceKey } = parsed.data
-  return { kind: kind as TapeEntryKind, name: name ?? null, payload, meta: meta ?? {}, provenanceKey: provenanceKey ?? null }
+  return {
+    kind: kind as TapeEntryKind,
+    name: name ?? null,
+    payload,
+    meta: meta ?? {},
+    provenanceKey: provenanceKey ?? null
+  }
 }
 
 function forkInfo(tape: TapeRow): TapeInfo['fork'] {

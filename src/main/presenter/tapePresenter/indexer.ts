@@ -21,18 +21,26 @@ export class TapeIndexer {
 
   /** The highest `seq` already in the index. */
   indexedSeq(): number {
-    return (this.db.prepare('SELECT indexed_seq AS s FROM tape_index_state WHERE id = 1').get() as { s: number }).s
+    return (
+      this.db.prepare('SELECT indexed_seq AS s FROM tape_index_state WHERE id = 1').get() as { s: number }
+    ).s
   }
 
   /** Rows appended but not yet indexed. */
   backlog(): number {
-    return (this.db.prepare('SELECT count(*) AS n FROM tape_entries WHERE seq > ?').get(this.indexedSeq()) as { n: number }).n
+    return (
+      this.db.prepare('SELECT count(*) AS n FROM tape_entries WHERE seq > ?').get(this.indexedSeq()) as {
+        n: number
+      }
+    ).n
   }
 
   /** Cheap check (two primary-key reads) so a search with nothing pending takes no write lock. */
   hasBacklog(): boolean {
     const row = this.db
-      .prepare('SELECT coalesce((SELECT max(seq) FROM tape_entries), 0) > (SELECT indexed_seq FROM tape_index_state WHERE id = 1) AS pending')
+      .prepare(
+        'SELECT coalesce((SELECT max(seq) FROM tape_entries), 0) > (SELECT indexed_seq FROM tape_index_state WHERE id = 1) AS pending'
+      )
       .get() as { pending: number }
     return row.pending === 1
   }
@@ -50,7 +58,9 @@ export class TapeIndexer {
         if (rows.length === 0) return 0
         const insert = this.db.prepare('INSERT INTO tape_fts (rowid, search_text) VALUES (?, ?)')
         for (const row of rows) insert.run(row.seq, row.search_text)
-        this.db.prepare('UPDATE tape_index_state SET indexed_seq = ? WHERE id = 1').run(rows[rows.length - 1].seq)
+        this.db
+          .prepare('UPDATE tape_index_state SET indexed_seq = ? WHERE id = 1')
+          .run(rows[rows.length - 1].seq)
         return rows.length
       })
       if (added === 0) break

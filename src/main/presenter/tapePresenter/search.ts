@@ -1,7 +1,12 @@
 import type Database from 'better-sqlite3'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
-import { TapeSearchOptions, type TapeEntryKind, type TapeSearchHit, type TapeTimeBound } from '@shared/types/tape'
+import {
+  TapeSearchOptions,
+  type TapeEntryKind,
+  type TapeSearchHit,
+  type TapeTimeBound
+} from '@shared/types/tape'
 import { summarize } from './searchText'
 
 export type Tokenizer = 'trigram' | 'unicode61'
@@ -27,7 +32,8 @@ interface HitRow {
 
 /** Which tokenizer the index was built with (decided by the migration, per SQLite build). */
 export function detectTokenizer(db: Database.Database): Tokenizer {
-  const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'tape_fts'").get() as { sql: string } | undefined
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'tape_fts'").get() as
+    { sql: string } | undefined
   return row?.sql.includes('trigram') ? 'trigram' : 'unicode61'
 }
 
@@ -54,7 +60,9 @@ export function searchTapes(
   const seen = new Set<number>()
 
   if (ftsTokens.length > 0) {
-    const match = ftsTokens.map((t) => `"${t.replaceAll('"', '""')}"${tokenizer === 'unicode61' ? '*' : ''}`).join(' AND ')
+    const match = ftsTokens
+      .map((t) => `"${t.replaceAll('"', '""')}"${tokenizer === 'unicode61' ? '*' : ''}`)
+      .join(' AND ')
     const like = substringTokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'")
     // Candidates are filtered through a covering index (no row reads); only the final page
     // of rows is read in full.
@@ -84,7 +92,11 @@ export function searchTapes(
     ((db.prepare('SELECT max(seq) AS m FROM tape_entries').get() as { m: number | null }).m ?? 0) > indexedSeq
   if (hits.length < options.limit && (!indexCoveredEverything || hasUnindexedRows())) {
     const like = tokens.map(() => " AND e.search_text LIKE ? ESCAPE '\\'").join('')
-    const order = indexCoveredEverything ? 'e.seq DESC' : tapeIds?.length === 1 ? 'e.entry_id DESC' : 'e.created_at DESC, e.seq DESC'
+    const order = indexCoveredEverything
+      ? 'e.seq DESC'
+      : tapeIds?.length === 1
+        ? 'e.entry_id DESC'
+        : 'e.created_at DESC, e.seq DESC'
     const tail = indexCoveredEverything ? ' AND e.seq > ?' : ''
     const rows = db
       .prepare(
@@ -134,7 +146,8 @@ function tokenize(query: string): string[] {
     throw new AppError('invalid_query', `The search query is longer than ${MAX_QUERY_CHARS} characters`)
   }
   const tokens = [...new Set(trimmed.split(/\s+/))]
-  if (tokens.length > MAX_TOKENS) throw new AppError('invalid_query', `Use at most ${MAX_TOKENS} words in a search`)
+  if (tokens.length > MAX_TOKENS)
+    throw new AppError('invalid_query', `Use at most ${MAX_TOKENS} words in a search`)
   return tokens
 }
 

@@ -149,7 +149,10 @@ export class TapeStore {
   }
 
   /** Entries in id order, `afterEntryId` exclusive, at most `limit`, optionally up to `maxEntryId`. */
-  list(tapeId: string, options: { afterEntryId?: number; limit?: number; maxEntryId?: number } = {}): TapeEntry[] {
+  list(
+    tapeId: string,
+    options: { afterEntryId?: number; limit?: number; maxEntryId?: number } = {}
+  ): TapeEntry[] {
     const rows = this.statements.list.all(
       tapeId,
       options.afterEntryId ?? 0,
@@ -165,7 +168,11 @@ export class TapeStore {
   }
 
   anchors(tapeId: string, limit: number): { entryId: number; name: string; createdAt: number }[] {
-    const rows = this.statements.anchors.all(tapeId, limit) as { entry_id: number; name: string | null; created_at: number }[]
+    const rows = this.statements.anchors.all(tapeId, limit) as {
+      entry_id: number
+      name: string | null
+      created_at: number
+    }[]
     return rows.reverse().map((r) => ({ entryId: r.entry_id, name: r.name ?? '', createdAt: r.created_at }))
   }
 
@@ -219,12 +226,17 @@ export function toEntry(row: EntryRow): TapeEntry {
 function prepare(db: Db) {
   return {
     tape: db.prepare('SELECT * FROM tapes WHERE id = ?'),
-    insertTape: db.prepare(`INSERT INTO tapes (id, session_id, parent_tape_id, fork_id, fork_status, parent_head_entry_id, created_at)
+    insertTape:
+      db.prepare(`INSERT INTO tapes (id, session_id, parent_tape_id, fork_id, fork_status, parent_head_entry_id, created_at)
       VALUES (@id, @session_id, @parent_tape_id, @fork_id, @fork_status, @parent_head_entry_id, @created_at)`),
     insertEntry: db.prepare(`INSERT INTO tape_entries (${ENTRY_COLUMNS})
       VALUES (@tape_id, @entry_id, @kind, @name, @payload_json, @meta_json, @provenance_key, @search_text, @created_at)`),
-    advanceHead: db.prepare('UPDATE tapes SET head_entry_id = @head, last_created_at = @last_created_at WHERE id = @id'),
-    byProvenance: db.prepare(`SELECT ${ENTRY_COLUMNS} FROM tape_entries WHERE tape_id = ? AND provenance_key = ?`),
+    advanceHead: db.prepare(
+      'UPDATE tapes SET head_entry_id = @head, last_created_at = @last_created_at WHERE id = @id'
+    ),
+    byProvenance: db.prepare(
+      `SELECT ${ENTRY_COLUMNS} FROM tape_entries WHERE tape_id = ? AND provenance_key = ?`
+    ),
     entry: db.prepare(`SELECT ${ENTRY_COLUMNS} FROM tape_entries WHERE tape_id = ? AND entry_id = ?`),
     list: db.prepare(
       `SELECT ${ENTRY_COLUMNS} FROM tape_entries WHERE tape_id = ? AND entry_id > ? AND entry_id <= ? ORDER BY entry_id LIMIT ?`

@@ -13,7 +13,10 @@ export interface AgentToolSettingsView {
   tools: AgentToolInfo[]
 }
 
-export function agentToolSettings(manager: Pick<AgentToolManager, 'catalog'>, store: AgentToolSettingsStore): AgentToolSettingsView {
+export function agentToolSettings(
+  manager: Pick<AgentToolManager, 'catalog'>,
+  store: AgentToolSettingsStore
+): AgentToolSettingsView {
   const settings = store.getSettings()
   const off = new Set(settings.disabledAgentTools)
   return {
@@ -27,7 +30,8 @@ export function setAgentToolEnabled(
   name: string,
   enabled: boolean
 ): AgentToolSettingsView {
-  if (!manager.catalog().some((tool) => tool.name === name)) throw new AppError('not_found', `There is no built-in tool "${name}"`)
+  if (!manager.catalog().some((tool) => tool.name === name))
+    throw new AppError('not_found', `There is no built-in tool "${name}"`)
   const others = store.getSettings().disabledAgentTools.filter((n) => n !== name)
   store.updateSettings({ disabledAgentTools: enabled ? others : [...others, name] })
   return agentToolSettings(manager, store)

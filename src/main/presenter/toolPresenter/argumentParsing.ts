@@ -1,7 +1,8 @@
 import { jsonrepair } from 'jsonrepair'
 import type { z } from 'zod'
 
-export type ParsedArguments = { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; message: string }
+export type ParsedArguments =
+  { ok: true; value: Record<string, unknown>; repaired: boolean } | { ok: false; message: string }
 
 /** The model's raw argument text: JSON, else repaired JSON, else a message it can fix. */
 export function parseToolArguments(raw: string): ParsedArguments {
@@ -16,7 +17,10 @@ export function parseToolArguments(raw: string): ParsedArguments {
       value = JSON.parse(jsonrepair(text))
       repaired = true
     } catch {
-      return { ok: false, message: `Arguments are not valid JSON (${(parseError as Error).message}). Send one JSON object.` }
+      return {
+        ok: false,
+        message: `Arguments are not valid JSON (${(parseError as Error).message}). Send one JSON object.`
+      }
     }
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -1,7 +1,18 @@
 import { join } from 'node:path'
 import { AppError } from '@shared/errors'
-import { normalizePermissionMode, type PermissionMode, type PermissionRequest, type RiskLevel } from '@shared/types/permission'
-import type { MCPToolCall, MCPToolDefinition, ToolContentItem, ToolResultEnvelope, ToolSource } from '@shared/types/tools'
+import {
+  normalizePermissionMode,
+  type PermissionMode,
+  type PermissionRequest,
+  type RiskLevel
+} from '@shared/types/permission'
+import type {
+  MCPToolCall,
+  MCPToolDefinition,
+  ToolContentItem,
+  ToolResultEnvelope,
+  ToolSource
+} from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import { offeredRequest, permissionErrorFor, type GateResult, type PermissionGate } from '../permission'
 import { FilePermissionService } from '../permission/filePermissionService'
@@ -10,8 +21,18 @@ import { reasonOf } from '../permission/reasonText'
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
 import { ToolMapper, type ToolRoute } from './toolMapper'
-import { AgentToolManager, RESERVED_TOOL_NAMES, type AgentToolManagerOptions } from './agentTools/agentToolManager'
-import { ToolError, applyAliases, type AgentTool, type AgentToolResult, type ToolContext } from './agentTools/defineTool'
+import {
+  AgentToolManager,
+  RESERVED_TOOL_NAMES,
+  type AgentToolManagerOptions
+} from './agentTools/agentToolManager'
+import {
+  ToolError,
+  applyAliases,
+  type AgentTool,
+  type AgentToolResult,
+  type ToolContext
+} from './agentTools/defineTool'
 import { BackgroundProcessManager } from './agentTools/processManager'
 import { describeZodError, parseToolArguments } from './argumentParsing'
 import { guardOutput, safeName } from './outputGuard'
@@ -45,7 +66,8 @@ export interface ToolCallResult {
   }
 }
 
-export type PreCheckResult = { status: 'allowed' } | { status: 'denied'; reason: string } | { status: 'invalid'; message: string }
+export type PreCheckResult =
+  { status: 'allowed' } | { status: 'denied'; reason: string } | { status: 'invalid'; message: string }
 
 export interface ToolPresenterDeps {
   mcp: McpToolSource
@@ -68,7 +90,14 @@ export interface ToolPresenterDeps {
 
 type Prepared =
   | { kind: 'error'; result: ToolCallResult }
-  | { kind: 'agent'; tool: AgentTool; args: unknown; need: PermissionRequest | null; route: ToolRoute; toolCtx: ToolContext }
+  | {
+      kind: 'agent'
+      tool: AgentTool
+      args: unknown
+      need: PermissionRequest | null
+      route: ToolRoute
+      toolCtx: ToolContext
+    }
   | { kind: 'mcp'; args: Record<string, unknown>; need: PermissionRequest; route: ToolRoute }
 
 /**
@@ -96,7 +125,10 @@ export class ToolPresenter {
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
     const mapper = new ToolMapper(RESERVED_TOOL_NAMES)
-    const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools, { sessionId: ctx.sessionId, runtime: this.deps.runtime })
+    const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools, {
+      sessionId: ctx.sessionId,
+      runtime: this.deps.runtime
+    })
     let mcpTools: McpServerTool[] = []
     try {
       mcpTools = await this.deps.mcp.listTools()
@@ -118,7 +150,12 @@ export class ToolPresenter {
         type: 'function',
         source: 'mcp',
         function: { name, description: tool.description, parameters: tool.inputSchema },
-        server: { id: tool.serverId, name: tool.serverName, icon: tool.serverIcon, description: tool.serverDescription },
+        server: {
+          id: tool.serverId,
+          name: tool.serverName,
+          icon: tool.serverIcon,
+          description: tool.serverDescription
+        },
         annotations: tool.annotations
       })
     }
@@ -141,7 +178,11 @@ export class ToolPresenter {
    */
   async preCheckToolPermission(call: MCPToolCall, ctx: ToolSessionContext): Promise<PreCheckResult> {
     const prepared = await this.prepare(call, ctx)
-    if (prepared.kind === 'error') return { status: 'invalid', message: prepared.result.rawData.toolResult.error?.message ?? 'invalid call' }
+    if (prepared.kind === 'error')
+      return {
+        status: 'invalid',
+        message: prepared.result.rawData.toolResult.error?.message ?? 'invalid call'
+      }
     const verdict = this.verdict(prepared, ctx)
     if (verdict.status === 'deny') return { status: 'denied', reason: verdict.reason }
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
@@ -156,23 +197,38 @@ export class ToolPresenter {
     const prepared = await this.prepare(call, ctx)
     if (prepared.kind === 'error') return prepared.result
     const verdict = this.verdict(prepared, ctx)
-    if (verdict.status === 'deny') return errorResult(call, prepared.route, 'permission_denied', verdict.reason)
+    if (verdict.status === 'deny')
+      return errorResult(call, prepared.route, 'permission_denied', verdict.reason)
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
-    if (ctx.signal?.aborted) return errorResult(call, prepared.route, 'aborted', `${call.name} was cancelled before it ran`)
+    if (ctx.signal?.aborted)
+      return errorResult(call, prepared.route, 'aborted', `${call.name} was cancelled before it ran`)
     if (verdict.onceGrant) this.deps.permissions.consume(ctx.sessionId, verdict.onceGrant)
 
     const result =
       prepared.kind === 'agent'
         ? // The tool re-checks its paths against what the gate allowed, when it runs.
-          await this.runAgentTool(prepared.tool, prepared.args, { ...prepared.toolCtx, approved: prepared.need })
+          await this.runAgentTool(prepared.tool, prepared.args, {
+            ...prepared.toolCtx,
+            approved: prepared.need
+          })
         : await this.runMcpTool(prepared.route, prepared.args, ctx)
-    if (prepared.kind === 'agent' && result.ok && (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true) this.toolsChanged.add(ctx.sessionId)
+    if (
+      prepared.kind === 'agent' &&
+      result.ok &&
+      (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true
+    )
+      this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       toolCallId: call.id,
       toolName: call.name
     })
-    const envelope: ToolResultEnvelope = { ok: result.ok, summary: result.summary, data: result.data, error: result.error }
+    const envelope: ToolResultEnvelope = {
+      ok: result.ok,
+      summary: result.summary,
+      data: result.data,
+      error: result.error
+    }
     return {
       content: guarded.content,
       rawData: {
@@ -204,10 +260,16 @@ export class ToolPresenter {
    */
   async runRuntimeTool(name: string, args: unknown, ctx: ToolSessionContext): Promise<AgentToolResult> {
     const tool = this.agentTools.get(name)
-    if (!tool || tool.exposure !== 'runtime') throw new AppError('not_found', `There is no runtime tool ${name}`)
+    if (!tool || tool.exposure !== 'runtime')
+      throw new AppError('not_found', `There is no runtime tool ${name}`)
     const parsed = tool.input.safeParse(args)
-    if (!parsed.success) throw new AppError('invalid_input', `Invalid arguments for ${name}: ${describeZodError(parsed.error)}`)
-    const call: MCPToolCall = { id: `runtime_${Date.now().toString(36)}`, name, arguments: JSON.stringify(args) }
+    if (!parsed.success)
+      throw new AppError('invalid_input', `Invalid arguments for ${name}: ${describeZodError(parsed.error)}`)
+    const call: MCPToolCall = {
+      id: `runtime_${Date.now().toString(36)}`,
+      name,
+      arguments: JSON.stringify(args)
+    }
     return this.runAgentTool(tool, parsed.data, this.toolContext(call, ctx))
   }
 
@@ -245,36 +307,96 @@ export class ToolPresenter {
       return { kind: 'error', result: errorResult(call, route ?? null, 'mcp_server_disabled', message) }
     }
     if (!route) {
-      return { kind: 'error', result: errorResult(call, null, 'unknown_tool', `Unknown tool: ${call.name}. Call only the tools you were given.`) }
+      return {
+        kind: 'error',
+        result: errorResult(
+          call,
+          null,
+          'unknown_tool',
+          `Unknown tool: ${call.name}. Call only the tools you were given.`
+        )
+      }
     }
     const parsed = parseToolArguments(call.arguments)
-    if (!parsed.ok) return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${parsed.message}`) }
-    if (route.source === 'mcp') return { kind: 'mcp', args: parsed.value, need: mcpNeed(call, route, ctx, this.annotationRisk(route)), route }
+    if (!parsed.ok)
+      return {
+        kind: 'error',
+        result: errorResult(
+          call,
+          route,
+          'invalid_arguments',
+          `Invalid arguments for ${call.name}: ${parsed.message}`
+        )
+      }
+    if (route.source === 'mcp')
+      return {
+        kind: 'mcp',
+        args: parsed.value,
+        need: mcpNeed(call, route, ctx, this.annotationRisk(route)),
+        route
+      }
 
     const tool = this.agentTools.get(route.originalName)
-    if (!tool || ctx.disabledAgentTools?.includes(tool.name) || !this.agentTools.offered(tool, { sessionId: ctx.sessionId, runtime: this.deps.runtime })) {
-      return { kind: 'error', result: errorResult(call, route, 'unknown_tool', `Tool ${call.name} is not available in this session.`) }
+    if (
+      !tool ||
+      ctx.disabledAgentTools?.includes(tool.name) ||
+      !this.agentTools.offered(tool, { sessionId: ctx.sessionId, runtime: this.deps.runtime })
+    ) {
+      return {
+        kind: 'error',
+        result: errorResult(
+          call,
+          route,
+          'unknown_tool',
+          `Tool ${call.name} is not available in this session.`
+        )
+      }
     }
     const validated = tool.input.safeParse(applyAliases(parsed.value, tool.aliases))
     if (!validated.success) {
-      return { kind: 'error', result: errorResult(call, route, 'invalid_arguments', `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`) }
+      return {
+        kind: 'error',
+        result: errorResult(
+          call,
+          route,
+          'invalid_arguments',
+          `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`
+        )
+      }
     }
     const toolCtx = this.toolContext(call, ctx, (await this.deps.sandbox?.status())?.available ?? false)
     // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
     const refused = tool.refuse?.(validated.data, toolCtx)
     if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
-    return { kind: 'agent', tool, args: validated.data, need: offeredRequest(tool.checkPermission(validated.data, toolCtx)), route, toolCtx }
+    return {
+      kind: 'agent',
+      tool,
+      args: validated.data,
+      need: offeredRequest(tool.checkPermission(validated.data, toolCtx)),
+      route,
+      toolCtx
+    }
   }
 
   /** The server of a call whose MCP server is off in this session (switched off before or during the turn). */
-  private switchedOffServerOf(name: string, route: ToolRoute | undefined, sessionId: string): string | undefined {
+  private switchedOffServerOf(
+    name: string,
+    route: ToolRoute | undefined,
+    sessionId: string
+  ): string | undefined {
     if (!route) return this.hiddenMcpTools.get(sessionId)?.get(name)
-    return route.source === 'mcp' && this.deps.disabledMcpServers?.(sessionId).includes(route.serverId) ? route.serverId : undefined
+    return route.source === 'mcp' && this.deps.disabledMcpServers?.(sessionId).includes(route.serverId)
+      ? route.serverId
+      : undefined
   }
 
   private verdict(prepared: Exclude<Prepared, { kind: 'error' }>, ctx: ToolSessionContext): GateResult {
     const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
-    if (verdict.status === 'ask' && prepared.kind === 'mcp' && this.deps.mcpAutoApprove?.(prepared.route.serverId, prepared.route.originalName)) {
+    if (
+      verdict.status === 'ask' &&
+      prepared.kind === 'mcp' &&
+      this.deps.mcpAutoApprove?.(prepared.route.serverId, prepared.route.originalName)
+    ) {
       return { status: 'allow', via: 'server autoApproveTools' }
     }
     return verdict
@@ -313,23 +435,51 @@ export class ToolPresenter {
     }
   }
 
-  private async runMcpTool(route: ToolRoute, args: Record<string, unknown>, ctx: ToolSessionContext): Promise<AgentToolResult> {
+  private async runMcpTool(
+    route: ToolRoute,
+    args: Record<string, unknown>,
+    ctx: ToolSessionContext
+  ): Promise<AgentToolResult> {
     try {
-      const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, { signal: ctx.signal, onProgress: ctx.onProgress })
-      const text = result.content.filter((c): c is { type: 'text'; text: string } => c.type === 'text').map((c) => c.text).join('\n')
-      const content = result.content.length ? result.content : [{ type: 'text' as const, text: `${route.originalName} returned no content.` }]
+      const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, {
+        signal: ctx.signal,
+        onProgress: ctx.onProgress
+      })
+      const text = result.content
+        .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
+        .map((c) => c.text)
+        .join('\n')
+      const content = result.content.length
+        ? result.content
+        : [{ type: 'text' as const, text: `${route.originalName} returned no content.` }]
       const summary = summarize(text) || `${route.originalName} completed without textual output.`
       return result.isError
-        ? { ok: false, summary, content, data: result.structuredContent, error: { code: 'mcp_tool_error', message: summary } }
+        ? {
+            ok: false,
+            summary,
+            content,
+            data: result.structuredContent,
+            error: { code: 'mcp_tool_error', message: summary }
+          }
         : { ok: true, summary, content, data: result.structuredContent ?? { content: text } }
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
-      return { ok: false, summary: message, content: `Error: ${message}`, error: { code: 'mcp_call_failed', message } }
+      return {
+        ok: false,
+        summary: message,
+        content: `Error: ${message}`,
+        error: { code: 'mcp_call_failed', message }
+      }
     }
   }
 }
 
-function mcpNeed(call: MCPToolCall, route: ToolRoute, ctx: ToolSessionContext, risk: RiskLevel): PermissionRequest {
+function mcpNeed(
+  call: MCPToolCall,
+  route: ToolRoute,
+  ctx: ToolSessionContext,
+  risk: RiskLevel
+): PermissionRequest {
   const reason = reasonOf('mcp_call', { tool: route.originalName, server: route.serverId })
   return {
     type: 'mcp',
@@ -353,7 +503,12 @@ function summarize(text: string): string {
   return flat.length > 240 ? `${flat.slice(0, 237)}...` : flat
 }
 
-function errorResult(call: MCPToolCall, route: ToolRoute | null, code: string, message: string): ToolCallResult {
+function errorResult(
+  call: MCPToolCall,
+  route: ToolRoute | null,
+  code: string,
+  message: string
+): ToolCallResult {
   return {
     content: [{ type: 'text', text: `Error: ${message}` }],
     rawData: {

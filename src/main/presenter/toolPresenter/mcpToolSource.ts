@@ -30,5 +30,10 @@ export interface McpCallOptions {
  */
 export interface McpToolSource {
   listTools(): Promise<McpServerTool[]>
-  callTool(serverId: string, toolName: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<McpCallResult>
+  callTool(
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options?: McpCallOptions
+  ): Promise<McpCallResult>
 }

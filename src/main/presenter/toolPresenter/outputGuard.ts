@@ -25,7 +25,10 @@ export async function guardOutput(
   const totalChars = texts.reduce((sum, c) => sum + c.text.length, 0)
   if (totalChars <= limit) return { content }
   const fullText = texts.map((c) => c.text).join('\n')
-  const file = join(options.sessionDataDir, `tool_${safeName(options.toolCallId)}_${createHash('sha1').update(options.toolCallId).digest('hex').slice(0, 8)}.txt`)
+  const file = join(
+    options.sessionDataDir,
+    `tool_${safeName(options.toolCallId)}_${createHash('sha1').update(options.toolCallId).digest('hex').slice(0, 8)}.txt`
+  )
   await mkdir(options.sessionDataDir, { recursive: true })
   await writeFile(file, fullText, 'utf8')
   const notice = [

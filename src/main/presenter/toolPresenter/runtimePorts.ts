@@ -40,13 +40,22 @@ export interface AgentToolRuntimePort {
   /** Publishes the latest plan (the loop upserts the plan block and emits `tools.plan.updated`). */
   publishPlan(snapshot: PlanSnapshot): void
   /** Tells the loop a background process changed state, for the process list in the UI. */
-  notifyProcessChanged?(event: { sessionId: string; processId: string; command: string; status: 'running' | 'done' | 'error' | 'killed'; exitCode: number | null }): void
+  notifyProcessChanged?(event: {
+    sessionId: string
+    processId: string
+    command: string
+    status: 'running' | 'done' | 'error' | 'killed'
+    exitCode: number | null
+  }): void
 
   searchTape?(sessionId: string, query: string, options?: TapeSearchPortOptions): Promise<TapeSearchHit[]>
   getTapeContext?(sessionId: string, entryIds: number[], options?: TapeContextPortOptions): Promise<unknown>
   handoffTape?(sessionId: string, name: string, summary: string): Promise<{ entryId: number }>
   getTapeInfo?(sessionId: string): Promise<unknown>
-  listTapeAnchors?(sessionId: string, limit: number): Promise<{ name: string; entryId: number; createdAt: number }[]>
+  listTapeAnchors?(
+    sessionId: string,
+    limit: number
+  ): Promise<{ name: string; entryId: number; createdAt: number }[]>
 
   /** Per-session tool switches and active skills (chat-settings and skill tools change them). */
   toolState?(sessionId: string): SessionToolState
@@ -74,10 +83,19 @@ export interface SubagentRunRequest {
 export interface SubagentPort {
   available(sessionId: string): boolean
   slots(sessionId: string): { id: string; displayName: string; description: string }[]
-  run(sessionId: string, request: SubagentRunRequest, options: { signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void }): Promise<SubagentRunView>
+  run(
+    sessionId: string,
+    request: SubagentRunRequest,
+    options: { signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void }
+  ): Promise<SubagentRunView>
   list(sessionId: string): SubagentRunView[]
   info(sessionId: string, runId: string): SubagentRunView
-  wait(sessionId: string, runId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ run: SubagentRunView; finished: boolean }>
+  wait(
+    sessionId: string,
+    runId: string,
+    timeoutMs: number,
+    signal?: AbortSignal
+  ): Promise<{ run: SubagentRunView; finished: boolean }>
   kill(sessionId: string, runId: string): Promise<SubagentRunView>
 }
 

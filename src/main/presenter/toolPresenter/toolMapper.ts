@@ -31,14 +31,20 @@ export class ToolMapper {
   }
 
   /** Registers an MCP tool and returns the name the model will call it by. */
-  registerMcpTool(serverId: string, serverName: string, toolName: string, hints: Pick<ToolRoute, 'readOnlyHint' | 'destructiveHint'> = {}): string {
+  registerMcpTool(
+    serverId: string,
+    serverName: string,
+    toolName: string,
+    hints: Pick<ToolRoute, 'readOnlyHint' | 'destructiveHint'> = {}
+  ): string {
     const identity = `${serverId}/${toolName}`
     const plain = sanitizeToolName(toolName)
     let exposed = plain ? fitName(plain, identity) : ''
     if (!exposed || this.isTaken(exposed)) {
       const qualified = `${sanitizeToolName(serverName) || sanitizeToolName(serverId) || 'mcp'}__${plain || 'tool'}`
       exposed = fitName(qualified, identity)
-      for (let attempt = 1; this.isTaken(exposed); attempt++) exposed = fitName(qualified, `${identity}#${attempt}`, true)
+      for (let attempt = 1; this.isTaken(exposed); attempt++)
+        exposed = fitName(qualified, `${identity}#${attempt}`, true)
     }
     this.routes.set(exposed, { source: 'mcp', serverId, originalName: toolName, ...hints })
     return exposed

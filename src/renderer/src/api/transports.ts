@@ -72,7 +72,9 @@ export function websocketTransport(options: {
         ready = undefined
         socket = undefined
         options.onConnectionChange?.(false)
-        const error = new TransportError(`connection to the app closed (${event.code}${event.reason ? `: ${event.reason}` : ''})`)
+        const error = new TransportError(
+          `connection to the app closed (${event.code}${event.reason ? `: ${event.reason}` : ''})`
+        )
         for (const call of pending.values()) call.reject(error)
         pending.clear()
         reject(error)

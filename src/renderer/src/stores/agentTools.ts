@@ -4,7 +4,6 @@ import { agentToolsList, agentToolsSetEnabled } from '@shared/contracts/routes/a
 import type { AgentToolInfo } from '@shared/types/agentTools'
 import { useBridge } from '@renderer/api/bridge'
 
-
 /** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
 function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T

@@ -63,7 +63,9 @@ export const useChatStore = defineStore('chat', () => {
 
   const visibleMessages = computed(() => messages.value.filter(isVisibleMessage))
   const activeAssistant = computed(() =>
-    [...messages.value].reverse().find((m) => m.role === 'assistant' && (m.status === 'pending' || m.status === 'streaming'))
+    [...messages.value]
+      .reverse()
+      .find((m) => m.role === 'assistant' && (m.status === 'pending' || m.status === 'streaming'))
   )
   const pendingInteractions = computed(() => interactions.value.filter((i) => i.status === 'pending'))
 
@@ -129,7 +131,10 @@ export const useChatStore = defineStore('chat', () => {
     // Settings failing to load leaves the pickers empty; it never keeps the messages from opening.
     void loadSettings().catch((e) => (lastError.value = errorText(e)))
     try {
-      const [page] = await Promise.all([useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE }), loadInteractions()])
+      const [page] = await Promise.all([
+        useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE }),
+        loadInteractions()
+      ])
       if (token !== openToken) return
       addMessages(page.messages.map(reactiveCopy))
       hasMore.value = page.hasMore
@@ -154,7 +159,11 @@ export const useChatStore = defineStore('chat', () => {
     if (!id || !first || !hasMore.value || loading.value) return
     loading.value = true
     try {
-      const page = await useBridge().call(chatGetMessages, { sessionId: id, beforeOrderSeq: first.orderSeq, limit: PAGE })
+      const page = await useBridge().call(chatGetMessages, {
+        sessionId: id,
+        beforeOrderSeq: first.orderSeq,
+        limit: PAGE
+      })
       if (id !== sessionId.value) return
       addMessages(page.messages.map(reactiveCopy), true)
       hasMore.value = page.hasMore
@@ -200,14 +209,21 @@ export const useChatStore = defineStore('chat', () => {
     const id = sessionId.value
     if (!id) return
     // Plain data: Vue proxies cannot cross Electron's structured clone.
-    const result = await useBridge().call(sessionsUpdateSettings, JSON.parse(JSON.stringify({ sessionId: id, patch })))
+    const result = await useBridge().call(
+      sessionsUpdateSettings,
+      JSON.parse(JSON.stringify({ sessionId: id, patch }))
+    )
     if (id === sessionId.value) settings.value = result.settings
   }
 
   async function loadInteractions(): Promise<void> {
     const ids = watchedSessionIds.value
     const lists = await Promise.all(
-      ids.map((sid) => useBridge().call(sessionsListInteractions, { sessionId: sid, pendingOnly: true }).catch(() => ({ interactions: [] })))
+      ids.map((sid) =>
+        useBridge()
+          .call(sessionsListInteractions, { sessionId: sid, pendingOnly: true })
+          .catch(() => ({ interactions: [] }))
+      )
     )
     if (ids !== watchedSessionIds.value) return
     interactions.value = lists.flatMap((l) => l.interactions).sort((a, b) => a.createdAt - b.createdAt)
@@ -229,7 +245,8 @@ export const useChatStore = defineStore('chat', () => {
     if (verdict === 'gap') return void refetch(payload.messageId, [payload])
     applyOps(message, payload.ops)
     message.stream = { runId: payload.runId, seq: payload.seq }
-    if (message.status === 'pending' || message.status === 'awaiting_interaction') message.status = 'streaming'
+    if (message.status === 'pending' || message.status === 'awaiting_interaction')
+      message.status = 'streaming'
   }
 
   /** After a missed delta: read the message with its cursor, then replay what arrived meanwhile. */
@@ -282,7 +299,8 @@ export const useChatStore = defineStore('chat', () => {
     })
     // A new chat is opened by its route, so the address names it before anything (a permission
     // dialog) can show: a reload then lands on the chat, not on an empty new-chat page.
-    if (result.sessionId === sessionId.value) await ensureMessages([result.userMessageId, result.assistantMessageId])
+    if (result.sessionId === sessionId.value)
+      await ensureMessages([result.userMessageId, result.assistantMessageId])
     return result.sessionId
   }
 

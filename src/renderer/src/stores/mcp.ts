@@ -19,10 +19,19 @@ import {
   mcpSetEnabled,
   mcpUpdate
 } from '@shared/contracts/routes/mcp.routes'
-import { mcpCatalogChanged, mcpConfigChanged, mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
-import type { McpServerInput, McpServerPatch, McpServerStatus, McpServerView, McpToolView } from '@shared/types/mcp'
+import {
+  mcpCatalogChanged,
+  mcpConfigChanged,
+  mcpServerStatusChanged
+} from '@shared/contracts/events/mcp.events'
+import type {
+  McpServerInput,
+  McpServerPatch,
+  McpServerStatus,
+  McpServerView,
+  McpToolView
+} from '@shared/types/mcp'
 import { useBridge } from '@renderer/api/bridge'
-
 
 /** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
 function plain<T>(value: T): T {
@@ -86,16 +95,20 @@ export const useMcpStore = defineStore('mcp', () => {
 
   function replace(view: McpServerView): McpServerView {
     const exists = servers.value.some((s) => s.id === view.id)
-    servers.value = exists ? servers.value.map((s) => (s.id === view.id ? view : s)) : [...servers.value, view]
+    servers.value = exists
+      ? servers.value.map((s) => (s.id === view.id ? view : s))
+      : [...servers.value, view]
     return view
   }
 
   const call = useBridge
   const add = async (server: McpServerInput) => replace((await call().call(mcpAdd, plain({ server }))).server)
-  const update = async (serverId: string, patch: McpServerPatch) => replace((await call().call(mcpUpdate, plain({ serverId, patch }))).server)
+  const update = async (serverId: string, patch: McpServerPatch) =>
+    replace((await call().call(mcpUpdate, plain({ serverId, patch }))).server)
   const setEnabled = async (serverId: string, enabled: boolean) =>
     replace((await call().call(mcpSetEnabled, plain({ serverId, enabled }))).server)
-  const restart = async (serverId: string) => replace((await call().call(mcpRestart, plain({ serverId }))).server)
+  const restart = async (serverId: string) =>
+    replace((await call().call(mcpRestart, plain({ serverId }))).server)
 
   async function remove(serverId: string): Promise<void> {
     await call().call(mcpRemove, plain({ serverId }))
@@ -111,7 +124,12 @@ export const useMcpStore = defineStore('mcp', () => {
   }
 
   /** Switches one tool on/off or its auto-approval, through the server's config. */
-  async function setToolFlag(serverId: string, toolName: string, flag: 'disabled' | 'autoApproved', value: boolean): Promise<void> {
+  async function setToolFlag(
+    serverId: string,
+    toolName: string,
+    flag: 'disabled' | 'autoApproved',
+    value: boolean
+  ): Promise<void> {
     const server = servers.value.find((s) => s.id === serverId)
     if (!server) return
     const key = flag === 'disabled' ? 'disabledTools' : 'autoApproveTools'
@@ -122,11 +140,13 @@ export const useMcpStore = defineStore('mcp', () => {
 
   const callTool = async (serverId: string, toolName: string, args: Record<string, unknown>) =>
     (await call().call(mcpCallTool, plain({ serverId, toolName, args }))).result
-  const listPrompts = async (serverId: string) => (await call().call(mcpListPrompts, plain({ serverId }))).prompts
+  const listPrompts = async (serverId: string) =>
+    (await call().call(mcpListPrompts, plain({ serverId }))).prompts
   const getPrompt = async (serverId: string, name: string, args: Record<string, string>) =>
     (await call().call(mcpGetPrompt, plain({ serverId, name, args }))).prompt
   const listResources = (serverId: string) => call().call(mcpListResources, plain({ serverId }))
-  const readResource = async (serverId: string, uri: string) => (await call().call(mcpReadResource, plain({ serverId, uri }))).contents
+  const readResource = async (serverId: string, uri: string) =>
+    (await call().call(mcpReadResource, plain({ serverId, uri }))).contents
 
   async function importJson(json: string) {
     const result = await call().call(mcpImportJson, plain({ json }))
@@ -138,7 +158,10 @@ export const useMcpStore = defineStore('mcp', () => {
   /** Signing in happens while connecting: main opens the provider's page in the browser. */
   const oauthSignIn = async (serverId: string) => {
     const server = servers.value.find((s) => s.id === serverId)
-    return replace((await call().call(server?.status.state === 'stopped' ? mcpStart : mcpRestart, plain({ serverId }))).server)
+    return replace(
+      (await call().call(server?.status.state === 'stopped' ? mcpStart : mcpRestart, plain({ serverId })))
+        .server
+    )
   }
   async function oauthSignOut(serverId: string) {
     const out = await call().call(mcpOAuthSignOut, plain({ serverId }))

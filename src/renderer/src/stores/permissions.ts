@@ -1,9 +1,13 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { permissionsAddRule, permissionsListRules, permissionsRevokeRule, permissionsSandboxStatus } from '@shared/contracts/routes/permissions.routes'
+import {
+  permissionsAddRule,
+  permissionsListRules,
+  permissionsRevokeRule,
+  permissionsSandboxStatus
+} from '@shared/contracts/routes/permissions.routes'
 import type { PermissionRule, RuleDraft, SandboxStatus } from '@shared/types/permission'
 import { useBridge } from '@renderer/api/bridge'
-
 
 /** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
 function plain<T>(value: T): T {

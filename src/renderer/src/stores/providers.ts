@@ -23,7 +23,6 @@ import type {
 } from '@shared/types/provider'
 import { useBridge } from '@renderer/api/bridge'
 
-
 /** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
 function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T
@@ -57,7 +56,10 @@ export const useProvidersStore = defineStore('providers', () => {
     subscribe()
     try {
       const bridge = useBridge()
-      const [list, presetList] = await Promise.all([bridge.call(providersList, {}), bridge.call(providersPresets, {})])
+      const [list, presetList] = await Promise.all([
+        bridge.call(providersList, {}),
+        bridge.call(providersPresets, {})
+      ])
       providers.value = list.providers
       defaultModel.value = list.defaultModel
       presets.value = presetList.presets
@@ -109,12 +111,29 @@ export const useProvidersStore = defineStore('providers', () => {
   }
 
   async function setDefault(next: DefaultModel): Promise<void> {
-    defaultModel.value = (await useBridge().call(providersSetDefault, plain({ defaultModel: next }))).defaultModel
+    defaultModel.value = (
+      await useBridge().call(providersSetDefault, plain({ defaultModel: next }))
+    ).defaultModel
   }
 
   function dispose(): void {
     unsubscribers.splice(0).forEach((off) => off())
   }
 
-  return { providers, presets, defaultModel, error, loaded, byId, load, add, update, remove, verify, fetchModels, setDefault, dispose }
+  return {
+    providers,
+    presets,
+    defaultModel,
+    error,
+    loaded,
+    byId,
+    load,
+    add,
+    update,
+    remove,
+    verify,
+    fetchModels,
+    setDefault,
+    dispose
+  }
 })

@@ -35,9 +35,13 @@ export function dayGroupOf(session: SessionRecord, now: number): DayGroup {
 export function groupSessions(sessions: readonly SessionRecord[], now: number): SessionGroup[] {
   const order: DayGroup[] = ['pinned', 'today', 'yesterday', 'week', 'older']
   const buckets = new Map<DayGroup, SessionRecord[]>(order.map((key) => [key, []]))
-  const sorted = [...sessions].sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.lastActivityAt - a.lastActivityAt)
+  const sorted = [...sessions].sort(
+    (a, b) => Number(b.pinned) - Number(a.pinned) || b.lastActivityAt - a.lastActivityAt
+  )
   for (const session of sorted) buckets.get(dayGroupOf(session, now))!.push(session)
-  return order.map((key) => ({ key, sessions: buckets.get(key)! })).filter((group) => group.sessions.length > 0)
+  return order
+    .map((key) => ({ key, sessions: buckets.get(key)! }))
+    .filter((group) => group.sessions.length > 0)
 }
 
 /** The sidebar's session list, mirrored from main and refreshed on `sessions.list.updated`. */
@@ -62,7 +66,9 @@ export const useSessionsStore = defineStore('sessions', () => {
     const bridge = useBridge()
     unsubscribers = [
       bridge.on(sessionsUpdated, () => scheduleReload()),
-      bridge.on(sessionsStatusChanged, ({ sessionId, status, version }) => applyStatus(sessionId, status, version))
+      bridge.on(sessionsStatusChanged, ({ sessionId, status, version }) =>
+        applyStatus(sessionId, status, version)
+      )
     ]
   }
 
@@ -146,5 +152,19 @@ export const useSessionsStore = defineStore('sessions', () => {
     clearTimeout(reloadTimer)
   }
 
-  return { sessions, children, byId, loaded, error, load, loadChildren, rename, setPinned, purge, search, replace, dispose }
+  return {
+    sessions,
+    children,
+    byId,
+    loaded,
+    error,
+    load,
+    loadChildren,
+    rename,
+    setPinned,
+    purge,
+    search,
+    replace,
+    dispose
+  }
 })

@@ -53,13 +53,23 @@ export const chatMessageCreated = defineEvent({
 /** Retry or edit took these messages out of the list (they stay on the tape); sent before the new turn's messages. */
 export const chatMessagesSuperseded = defineEvent({
   name: 'chat.messages.superseded',
-  payload: z.object({ sessionId: z.string(), messageIds: z.array(z.string()), reason: z.enum(['retry', 'edit']) })
+  payload: z.object({
+    sessionId: z.string(),
+    messageIds: z.array(z.string()),
+    reason: z.enum(['retry', 'edit'])
+  })
 })
 
 /** The session's plan changed (also visible as the message's `plan` block). */
 export const chatPlanUpdated = defineEvent({
   name: 'chat.plan.updated',
-  payload: z.object({ sessionId: z.string(), messageId: z.string(), blockId: z.string(), toolCallId: z.string(), plan: PlanBlockData })
+  payload: z.object({
+    sessionId: z.string(),
+    messageId: z.string(),
+    blockId: z.string(),
+    toolCallId: z.string(),
+    plan: PlanBlockData
+  })
 })
 
 /** The steering queue of a session changed. */

@@ -22,7 +22,10 @@ export type PlanSnapshot = z.infer<typeof PlanSnapshot>
 export const QuestionRequest = z.object({
   header: z.string().optional(),
   question: z.string(),
-  options: z.array(z.object({ label: z.string(), description: z.string().optional() })).min(1).max(10),
+  options: z
+    .array(z.object({ label: z.string(), description: z.string().optional() }))
+    .min(1)
+    .max(10),
   multiple: z.boolean(),
   custom: z.boolean()
 })

@@ -45,7 +45,10 @@ const SkillView = z.object({
 export const skillsList = defineRoute({
   name: 'skills.list',
   input: z.object({ workspaceDir: z.string().max(4096).nullable().default(null) }).strict(),
-  output: z.object({ skills: z.array(SkillView), problems: z.array(z.object({ path: z.string(), message: z.string() })) })
+  output: z.object({
+    skills: z.array(SkillView),
+    problems: z.array(z.object({ path: z.string(), message: z.string() }))
+  })
 })
 
 const ImageModel = z.object({ providerId: z.string().min(1).max(64), modelId: z.string().min(1).max(200) })

@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { ChatImageInput, ChatMessageView, InteractionResponse, NewChatOptions, QueuedInput } from '../../types/chat'
+import {
+  ChatImageInput,
+  ChatMessageView,
+  InteractionResponse,
+  NewChatOptions,
+  QueuedInput
+} from '../../types/chat'
 
 const SessionId = z.string().min(1).max(100)
 const MessageId = z.string().min(1).max(100)
@@ -54,9 +60,18 @@ export const chatStop = defineRoute({
 export const chatRespondToolInteraction = defineRoute({
   name: 'chat.respondToolInteraction',
   input: z
-    .object({ sessionId: SessionId, messageId: MessageId, interactionId: z.string().min(1).max(100), response: InteractionResponse })
+    .object({
+      sessionId: SessionId,
+      messageId: MessageId,
+      interactionId: z.string().min(1).max(100),
+      response: InteractionResponse
+    })
     .strict(),
-  output: z.object({ accepted: z.literal(true), remaining: z.number().int().nonnegative(), resumed: z.boolean() })
+  output: z.object({
+    accepted: z.literal(true),
+    remaining: z.number().int().nonnegative(),
+    resumed: z.boolean()
+  })
 })
 
 /** A page of messages, newest page first (`beforeOrderSeq` pages backwards), oldest to newest. */

@@ -2,7 +2,9 @@ import { z } from 'zod'
 import { defineRoute } from '../define'
 import { RevertResult, TurnCheckpoint } from '../../types/checkpoints'
 
-const Turn = z.object({ sessionId: z.string().min(1).max(100), messageId: z.string().min(1).max(100) }).strict()
+const Turn = z
+  .object({ sessionId: z.string().min(1).max(100), messageId: z.string().min(1).max(100) })
+  .strict()
 
 /** The files an assistant turn wrote or edited, from the tape. */
 export const checkpointsListTurn = defineRoute({

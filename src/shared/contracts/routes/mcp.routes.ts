@@ -26,7 +26,11 @@ export const mcpList = defineRoute({
   output: z.object({ servers: z.array(McpServerView) })
 })
 
-export const mcpAdd = defineRoute({ name: 'mcp.add', input: z.object({ server: McpServerInput }).strict(), output: serverOut })
+export const mcpAdd = defineRoute({
+  name: 'mcp.add',
+  input: z.object({ server: McpServerInput }).strict(),
+  output: serverOut
+})
 
 export const mcpUpdate = defineRoute({
   name: 'mcp.update',
@@ -34,7 +38,11 @@ export const mcpUpdate = defineRoute({
   output: serverOut
 })
 
-export const mcpRemove = defineRoute({ name: 'mcp.remove', input: byId, output: z.object({ removed: z.literal(true) }) })
+export const mcpRemove = defineRoute({
+  name: 'mcp.remove',
+  input: byId,
+  output: z.object({ removed: z.literal(true) })
+})
 
 export const mcpSetEnabled = defineRoute({
   name: 'mcp.setEnabled',
@@ -55,7 +63,9 @@ export const mcpListTools = defineRoute({
 /** The settings test panel's call; it needs the same approval as a call from the chat. */
 export const mcpCallTool = defineRoute({
   name: 'mcp.callTool',
-  input: z.object({ serverId, toolName: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }).strict(),
+  input: z
+    .object({ serverId, toolName: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) })
+    .strict(),
   output: z.object({ result: McpCallResultView })
 })
 
@@ -67,7 +77,9 @@ export const mcpListPrompts = defineRoute({
 
 export const mcpGetPrompt = defineRoute({
   name: 'mcp.getPrompt',
-  input: z.object({ serverId, name: z.string().min(1), args: z.record(z.string(), z.string()).default({}) }).strict(),
+  input: z
+    .object({ serverId, name: z.string().min(1), args: z.record(z.string(), z.string()).default({}) })
+    .strict(),
   output: z.object({ prompt: McpPromptResult })
 })
 
@@ -86,7 +98,10 @@ export const mcpReadResource = defineRoute({
 export const mcpImportJson = defineRoute({
   name: 'mcp.importJson',
   input: z.object({ json: z.string().max(1_000_000) }).strict(),
-  output: z.object({ imported: z.array(McpServerView), skipped: z.array(z.object({ name: z.string(), reason: z.string() })) })
+  output: z.object({
+    imported: z.array(McpServerView),
+    skipped: z.array(z.object({ name: z.string(), reason: z.string() }))
+  })
 })
 
 export const mcpExportJson = defineRoute({
@@ -108,7 +123,11 @@ export const mcpAnswerSampling = defineRoute({
 })
 
 /** OAuth sign-in state of a server. Signing in happens when it connects (mcp.start / mcp.restart). */
-export const mcpOAuthState = defineRoute({ name: 'mcp.oauthState', input: byId, output: z.object({ oauth: McpOAuthState }) })
+export const mcpOAuthState = defineRoute({
+  name: 'mcp.oauthState',
+  input: byId,
+  output: z.object({ oauth: McpOAuthState })
+})
 
 /** Forgets the stored OAuth client and tokens and stops the server; starting it signs in again. */
 export const mcpOAuthSignOut = defineRoute({

@@ -46,7 +46,11 @@ export const providersRemove = defineRoute({
 export const providersVerify = defineRoute({
   name: 'providers.verify',
   input: z
-    .object({ id: ProviderId, apiKey: z.string().max(4096).optional(), baseUrl: z.url({ protocol: /^https?$/ }).optional() })
+    .object({
+      id: ProviderId,
+      apiKey: z.string().max(4096).optional(),
+      baseUrl: z.url({ protocol: /^https?$/ }).optional()
+    })
     .strict(),
   output: VerifyResultSchema
 })

@@ -1,11 +1,6 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import {
-  CreateSessionInput,
-  PendingInteraction,
-  SessionRecord,
-  SessionSearchHit
-} from '../../types/session'
+import { CreateSessionInput, PendingInteraction, SessionRecord, SessionSearchHit } from '../../types/session'
 import { TapeEntryKind, TapeTimeBound } from '../../types/tape'
 import { PermissionMode } from '../../types/permission'
 import { McpServerState } from '../../types/mcp'
@@ -21,7 +16,9 @@ export const sessionsCreate = defineRoute({
 
 export const sessionsList = defineRoute({
   name: 'sessions.list',
-  input: z.object({ limit: z.number().int().min(1).max(200).optional(), cursor: z.string().max(1000).optional() }).strict(),
+  input: z
+    .object({ limit: z.number().int().min(1).max(200).optional(), cursor: z.string().max(1000).optional() })
+    .strict(),
   output: z.object({ sessions: z.array(SessionRecord), nextCursor: z.string().nullable() })
 })
 
@@ -52,7 +49,13 @@ export const sessionsPurge = defineRoute({
 
 export const sessionsFork = defineRoute({
   name: 'sessions.fork',
-  input: z.object({ sessionId: SessionId, messageId: MessageId, title: z.string().trim().min(1).max(200).optional() }).strict(),
+  input: z
+    .object({
+      sessionId: SessionId,
+      messageId: MessageId,
+      title: z.string().trim().min(1).max(200).optional()
+    })
+    .strict(),
   output: z.object({ session: SessionRecord })
 })
 
@@ -121,7 +124,10 @@ const switches = (what: string) =>
 /** What the user may change on an existing chat. Absent keys stay as they are. */
 export const SessionSettingsPatch = z
   .object({
-    model: z.object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(200) }).strict().optional(),
+    model: z
+      .object({ providerId: z.string().min(1).max(200), modelId: z.string().min(1).max(200) })
+      .strict()
+      .optional(),
     /** The user may widen the mode too (the model's own settings tool may only narrow it). */
     permissionMode: PermissionMode.optional(),
     /** An absolute path to an existing folder, or null for the chat's own scratch folder. */

@@ -35,7 +35,13 @@ export const subagentsPendingInteractions = defineRoute({
 export const subagentsRespond = defineRoute({
   name: 'subagents.respond',
   input: z
-    .object({ parentSessionId: Id, childSessionId: Id, messageId: Id, interactionId: Id, response: z.unknown() })
+    .object({
+      parentSessionId: Id,
+      childSessionId: Id,
+      messageId: Id,
+      interactionId: Id,
+      response: z.unknown()
+    })
     .strict(),
   output: z.object({ accepted: z.literal(true), remaining: z.number().int(), resumed: z.boolean() })
 })

@@ -15,7 +15,13 @@ const TapeId = z.string().min(1).max(1000)
 
 export const tapeSearch = defineRoute({
   name: 'tape.search',
-  input: z.object({ tapeId: TapeId, query: z.string().trim().min(1).max(500), options: TapeSearchOptions.optional() }).strict(),
+  input: z
+    .object({
+      tapeId: TapeId,
+      query: z.string().trim().min(1).max(500),
+      options: TapeSearchOptions.optional()
+    })
+    .strict(),
   output: z.object({ hits: z.array(TapeSearchHit) })
 })
 
@@ -61,7 +67,12 @@ export const tapeForks = defineRoute({
   input: z.object({ tapeId: TapeId }).strict(),
   output: z.object({
     forks: z.array(
-      z.object({ tapeId: z.string(), forkId: z.string(), status: z.string(), parentHeadEntryId: z.number().int() })
+      z.object({
+        tapeId: z.string(),
+        forkId: z.string(),
+        status: z.string(),
+        parentHeadEntryId: z.number().int()
+      })
     )
   })
 })

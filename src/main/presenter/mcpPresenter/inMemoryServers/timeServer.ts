@@ -11,7 +11,9 @@ function isTimeZone(zone: string): boolean {
 }
 
 /** Wall-clock parts of `date` in `timeZone`, plus its UTC offset in minutes. */
-type ZonedParts = Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'weekday', string> & { offsetMinutes: number }
+type ZonedParts = Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second' | 'weekday', string> & {
+  offsetMinutes: number
+}
 
 function zonedParts(date: Date, timeZone: string): ZonedParts {
   const parts: Record<string, string> = Object.fromEntries(
@@ -54,9 +56,11 @@ function describe(date: Date, timeZone: string) {
 function instantFor(time: string, timeZone: string, now: Date): Date {
   const [hour, minute] = time.split(':').map(Number)
   const today = zonedParts(now, timeZone)
-  const guess = Date.UTC(+today.year, +today.month - 1, +today.day, hour, minute) - today.offsetMinutes * 60_000
+  const guess =
+    Date.UTC(+today.year, +today.month - 1, +today.day, hour, minute) - today.offsetMinutes * 60_000
   // One correction step handles a DST change between now and the target time.
-  const corrected = guess - (zonedParts(new Date(guess), timeZone).offsetMinutes - today.offsetMinutes) * 60_000
+  const corrected =
+    guess - (zonedParts(new Date(guess), timeZone).offsetMinutes - today.offsetMinutes) * 60_000
   return new Date(corrected)
 }
 
@@ -80,7 +84,8 @@ export function createTimeServer(now: () => Date = () => new Date()): McpServer 
     },
     async ({ timezone }) => {
       const target = timezone ?? localZone
-      if (!isTimeZone(target)) return { isError: true, content: [{ type: 'text', text: `Unknown time zone: ${target}` }] }
+      if (!isTimeZone(target))
+        return { isError: true, content: [{ type: 'text', text: `Unknown time zone: ${target}` }] }
       const result = describe(now(), target)
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result }
     }
@@ -100,7 +105,8 @@ export function createTimeServer(now: () => Date = () => new Date()): McpServer 
     },
     async ({ time, from_timezone, to_timezone }) => {
       for (const z of [from_timezone, to_timezone]) {
-        if (!isTimeZone(z)) return { isError: true, content: [{ type: 'text', text: `Unknown time zone: ${z}` }] }
+        if (!isTimeZone(z))
+          return { isError: true, content: [{ type: 'text', text: `Unknown time zone: ${z}` }] }
       }
       const instant = instantFor(time, from_timezone, now())
       const result = { source: describe(instant, from_timezone), target: describe(instant, to_timezone) }

@@ -14,7 +14,10 @@ export const sessionsTapeMigration: Migration = {
 }
 
 /** The schema of this migration; tests pass `unicode61` to exercise builds without trigram. */
-export function createSessionsTapeSchema(db: Database.Database, preferredTokenizer: 'trigram' | 'unicode61'): void {
+export function createSessionsTapeSchema(
+  db: Database.Database,
+  preferredTokenizer: 'trigram' | 'unicode61'
+): void {
   db.exec(`
       CREATE TABLE sessions (
         id TEXT PRIMARY KEY,

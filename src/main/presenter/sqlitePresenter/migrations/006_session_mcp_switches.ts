@@ -8,6 +8,8 @@ export const sessionMcpSwitchesMigration: Migration = {
   version: 6,
   name: 'session_mcp_switches',
   up(db) {
-    db.exec(`ALTER TABLE session_agent_state ADD COLUMN disabled_mcp_servers_json TEXT NOT NULL DEFAULT '[]';`)
+    db.exec(
+      `ALTER TABLE session_agent_state ADD COLUMN disabled_mcp_servers_json TEXT NOT NULL DEFAULT '[]';`
+    )
   }
 }

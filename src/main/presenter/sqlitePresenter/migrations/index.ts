@@ -8,4 +8,12 @@ import { sessionMcpSwitchesMigration } from './006_session_mcp_switches'
 import { queuedInputsMigration } from './007_queued_inputs'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
-export const allMigrations: readonly Migration[] = [settingsMigration, sessionsTapeMigration, permissionRulesMigration, memoryMigration, subagentsMigration, sessionMcpSwitchesMigration, queuedInputsMigration]
+export const allMigrations: readonly Migration[] = [
+  settingsMigration,
+  sessionsTapeMigration,
+  permissionRulesMigration,
+  memoryMigration,
+  subagentsMigration,
+  sessionMcpSwitchesMigration,
+  queuedInputsMigration
+]

@@ -18,12 +18,36 @@ import { subagentOrchestratorTool } from './subagentOrchestrator'
 
 /** Names no MCP tool may take: current built-ins and those later issues add. */
 export const RESERVED_TOOL_NAMES = new Set([
-  'read', 'write', 'edit', 'glob', 'grep', 'exec', 'process', 'deepchat_question', 'update_plan',
-  'subagent_orchestrator', 'tape_info', 'tape_search', 'tape_context', 'tape_anchors', 'tape_handoff',
-  'skill_list', 'skill_view', 'image_generate', 'load_url', 'get_browser_status', 'cdp_send',
-  'memory_remember', 'memory_recall', 'memory_forget',
-  'deepchat_settings_read', 'deepchat_settings_set_model', 'deepchat_settings_set_temperature',
-  'deepchat_settings_set_system_prompt', 'deepchat_settings_set_permission_mode', 'deepchat_settings_set_tools'
+  'read',
+  'write',
+  'edit',
+  'glob',
+  'grep',
+  'exec',
+  'process',
+  'deepchat_question',
+  'update_plan',
+  'subagent_orchestrator',
+  'tape_info',
+  'tape_search',
+  'tape_context',
+  'tape_anchors',
+  'tape_handoff',
+  'skill_list',
+  'skill_view',
+  'image_generate',
+  'load_url',
+  'get_browser_status',
+  'cdp_send',
+  'memory_remember',
+  'memory_recall',
+  'memory_forget',
+  'deepchat_settings_read',
+  'deepchat_settings_set_model',
+  'deepchat_settings_set_temperature',
+  'deepchat_settings_set_system_prompt',
+  'deepchat_settings_set_permission_mode',
+  'deepchat_settings_set_tools'
 ])
 
 const SERVER_LABELS: Record<string, string> = {
@@ -70,7 +94,8 @@ export class AgentToolManager {
       subagentOrchestratorTool
     ] as AgentTool[]
     for (const tool of this.tools) {
-      if (!RESERVED_TOOL_NAMES.has(tool.name)) throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
+      if (!RESERVED_TOOL_NAMES.has(tool.name))
+        throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
     }
     this.byName = new Map(this.tools.map((t) => [t.name, t]))
     this.definitions = this.tools.map(toDefinition)
@@ -82,7 +107,9 @@ export class AgentToolManager {
    */
   definitionsFor(disabled?: readonly string[], scope?: ToolScope): MCPToolDefinition[] {
     const off = new Set(disabled ?? [])
-    return this.definitions.filter((d) => !off.has(d.function.name) && this.offered(this.byName.get(d.function.name)!, scope))
+    return this.definitions.filter(
+      (d) => !off.has(d.function.name) && this.offered(this.byName.get(d.function.name)!, scope)
+    )
   }
 
   /** Whether the model may call `tool` in this session (it would be in its definitions). */
@@ -103,7 +130,9 @@ export class AgentToolManager {
 
   /** Every built-in tool's name, group and one-line purpose, for the settings page. */
   catalog(): { name: string; server: string; readOnly: boolean; description: string }[] {
-    return this.tools.filter((t) => t.exposure !== 'runtime').map((t) => ({ name: t.name, server: t.server, readOnly: t.readOnly, description: t.description }))
+    return this.tools
+      .filter((t) => t.exposure !== 'runtime')
+      .map((t) => ({ name: t.name, server: t.server, readOnly: t.readOnly, description: t.description }))
   }
 
   get(name: string): AgentTool | undefined {

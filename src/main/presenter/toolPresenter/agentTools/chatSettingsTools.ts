@@ -7,7 +7,15 @@ import promptDescription from './descriptions/deepchat_settings_set_system_promp
 import modeDescription from './descriptions/deepchat_settings_set_permission_mode.md?raw'
 import toolsDescription from './descriptions/deepchat_settings_set_tools.md?raw'
 import { SettingsPermissionService } from '../../permission/settingsPermissionService'
-import { SETTINGS_SERVER, ToolError, defineAgentTool, ok, type AgentTool, type ToolContext, type ToolScope } from './defineTool'
+import {
+  SETTINGS_SERVER,
+  ToolError,
+  defineAgentTool,
+  ok,
+  type AgentTool,
+  type ToolContext,
+  type ToolScope
+} from './defineTool'
 import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView } from '../runtimePorts'
 
 /** The built-in skill that unlocks these tools. */
@@ -18,12 +26,19 @@ const available = ({ runtime, sessionId }: ToolScope) =>
   !!runtime.sessionSettings && !!runtime.toolState?.(sessionId).activeSkills.includes(SETTINGS_SKILL)
 
 function port(ctx: ToolContext): SessionSettingsPort {
-  if (!ctx.runtime.sessionSettings) throw new ToolError('unavailable', 'Chat settings are not available in this session.')
+  if (!ctx.runtime.sessionSettings)
+    throw new ToolError('unavailable', 'Chat settings are not available in this session.')
   return ctx.runtime.sessionSettings
 }
 
 function ask(ctx: ToolContext, tool: string, setting: string, summary: string): PermissionRequest {
-  return settingsPermissions.check({ sessionId: ctx.sessionId, tool, server: SETTINGS_SERVER, setting, summary })
+  return settingsPermissions.check({
+    sessionId: ctx.sessionId,
+    tool,
+    server: SETTINGS_SERVER,
+    setting,
+    summary
+  })
 }
 
 /** Applies a patch and reports the setting's value before and after. */
@@ -36,7 +51,13 @@ async function apply(ctx: ToolContext, id: keyof SessionSettingsView, patch: Ses
   } catch (error) {
     throw new ToolError('apply_failed', error instanceof Error ? error.message : String(error))
   }
-  const result = { ok: true, id, value: after[id], previousValue: before[id], appliedAt: new Date().toISOString() }
+  const result = {
+    ok: true,
+    id,
+    value: after[id],
+    previousValue: before[id],
+    appliedAt: new Date().toISOString()
+  }
   return ok(`Set ${id}`, JSON.stringify(result, null, 2), result)
 }
 
@@ -54,7 +75,10 @@ export const settingsReadTool = defineAgentTool({
   }
 })
 
-const modelInput = z.strictObject({ providerId: z.string().trim().min(1).max(64), modelId: z.string().trim().min(1).max(200) })
+const modelInput = z.strictObject({
+  providerId: z.string().trim().min(1).max(64),
+  modelId: z.string().trim().min(1).max(200)
+})
 export const settingsSetModelTool = defineAgentTool({
   name: 'deepchat_settings_set_model',
   server: SETTINGS_SERVER,
@@ -62,14 +86,17 @@ export const settingsSetModelTool = defineAgentTool({
   description: modelDescription,
   input: modelInput,
   available,
-  checkPermission: (args, ctx) => ask(ctx, 'deepchat_settings_set_model', 'model', `use ${args.providerId}/${args.modelId}`),
+  checkPermission: (args, ctx) =>
+    ask(ctx, 'deepchat_settings_set_model', 'model', `use ${args.providerId}/${args.modelId}`),
   async execute(args, ctx) {
     const result = await apply(ctx, 'modelId', { model: args })
     return { ...result, data: { ...(result.data as object), providerId: args.providerId } }
   }
 })
 
-const temperatureInput = z.strictObject({ temperature: z.number().min(0).max(2).nullable().describe('0..2, or null for the model default') })
+const temperatureInput = z.strictObject({
+  temperature: z.number().min(0).max(2).nullable().describe('0..2, or null for the model default')
+})
 export const settingsSetTemperatureTool = defineAgentTool({
   name: 'deepchat_settings_set_temperature',
   server: SETTINGS_SERVER,
@@ -77,11 +104,19 @@ export const settingsSetTemperatureTool = defineAgentTool({
   description: temperatureDescription,
   input: temperatureInput,
   available,
-  checkPermission: (args, ctx) => ask(ctx, 'deepchat_settings_set_temperature', 'temperature', `set to ${args.temperature ?? 'model default'}`),
+  checkPermission: (args, ctx) =>
+    ask(
+      ctx,
+      'deepchat_settings_set_temperature',
+      'temperature',
+      `set to ${args.temperature ?? 'model default'}`
+    ),
   execute: async (args, ctx) => apply(ctx, 'temperature', { temperature: args.temperature })
 })
 
-const promptInput = z.strictObject({ systemPrompt: z.string().max(100_000).describe('The whole new system prompt; empty clears it') })
+const promptInput = z.strictObject({
+  systemPrompt: z.string().max(100_000).describe('The whole new system prompt; empty clears it')
+})
 export const settingsSetSystemPromptTool = defineAgentTool({
   name: 'deepchat_settings_set_system_prompt',
   server: SETTINGS_SERVER,
@@ -90,7 +125,12 @@ export const settingsSetSystemPromptTool = defineAgentTool({
   input: promptInput,
   available,
   checkPermission: (args, ctx) =>
-    ask(ctx, 'deepchat_settings_set_system_prompt', 'systemPrompt', args.systemPrompt ? `replace it (${args.systemPrompt.length} chars)` : 'clear it'),
+    ask(
+      ctx,
+      'deepchat_settings_set_system_prompt',
+      'systemPrompt',
+      args.systemPrompt ? `replace it (${args.systemPrompt.length} chars)` : 'clear it'
+    ),
   execute: async (args, ctx) => apply(ctx, 'systemPrompt', { systemPrompt: args.systemPrompt })
 })
 
@@ -107,7 +147,10 @@ export const settingsSetPermissionModeTool = defineAgentTool({
   async execute(args, ctx) {
     const current = (await port(ctx).read(ctx.sessionId)).permissionMode
     if (isWiderMode(args.permissionMode, current)) {
-      throw new ToolError('widening_not_allowed', `The permission mode can only be narrowed (it is ${current}); only the user can widen it.`)
+      throw new ToolError(
+        'widening_not_allowed',
+        `The permission mode can only be narrowed (it is ${current}); only the user can widen it.`
+      )
     }
     return apply(ctx, 'permissionMode', { permissionMode: args.permissionMode })
   }
@@ -118,8 +161,12 @@ const toolsInput = z
     enable: z.array(z.string().min(1).max(100)).max(50).default([]).describe('Built-in tools to switch on'),
     disable: z.array(z.string().min(1).max(100)).max(50).default([]).describe('Built-in tools to switch off')
   })
-  .refine((a) => a.enable.length + a.disable.length > 0, { message: 'name at least one tool to enable or disable' })
-  .refine((a) => !a.enable.some((n) => a.disable.includes(n)), { message: 'a tool cannot be both enabled and disabled' })
+  .refine((a) => a.enable.length + a.disable.length > 0, {
+    message: 'name at least one tool to enable or disable'
+  })
+  .refine((a) => !a.enable.some((n) => a.disable.includes(n)), {
+    message: 'a tool cannot be both enabled and disabled'
+  })
 export const settingsSetToolsTool = defineAgentTool({
   name: 'deepchat_settings_set_tools',
   server: SETTINGS_SERVER,
@@ -128,7 +175,17 @@ export const settingsSetToolsTool = defineAgentTool({
   input: toolsInput,
   available,
   checkPermission: (args, ctx) =>
-    ask(ctx, 'deepchat_settings_set_tools', 'tools', [args.enable.length ? `enable ${args.enable.join(', ')}` : '', args.disable.length ? `disable ${args.disable.join(', ')}` : ''].filter(Boolean).join('; ')),
+    ask(
+      ctx,
+      'deepchat_settings_set_tools',
+      'tools',
+      [
+        args.enable.length ? `enable ${args.enable.join(', ')}` : '',
+        args.disable.length ? `disable ${args.disable.join(', ')}` : ''
+      ]
+        .filter(Boolean)
+        .join('; ')
+    ),
   async execute(args, ctx) {
     const before = await port(ctx).read(ctx.sessionId)
     const disabled = new Set(before.disabledTools)
@@ -141,7 +198,10 @@ export const settingsSetToolsTool = defineAgentTool({
       enabled.delete(name)
       disabled.add(name)
     }
-    const result = await apply(ctx, 'disabledTools', { disabledTools: [...disabled], enabledTools: [...enabled] })
+    const result = await apply(ctx, 'disabledTools', {
+      disabledTools: [...disabled],
+      enabledTools: [...enabled]
+    })
     return { ...result, data: { ...(result.data as object), toolsChanged: true } }
   }
 })

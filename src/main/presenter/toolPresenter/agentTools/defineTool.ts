@@ -119,7 +119,10 @@ export function defineAgentTool<S extends z.ZodType>(def: Omit<AgentTool<S>, 'pa
 }
 
 /** Renames alias keys to their canonical names (the canonical key wins if both are present). */
-export function applyAliases(args: Record<string, unknown>, aliases: Record<string, string> | undefined): Record<string, unknown> {
+export function applyAliases(
+  args: Record<string, unknown>,
+  aliases: Record<string, string> | undefined
+): Record<string, unknown> {
   if (!aliases) return args
   const out = { ...args }
   for (const [alias, canonical] of Object.entries(aliases)) {
@@ -167,7 +170,8 @@ export function pathProblem(value: string): string | null {
   if (value.length > MAX_PATH_CHARS) return `is longer than ${MAX_PATH_CHARS} characters`
   // eslint-disable-next-line no-control-regex
   const control = /[\x01-\x1f\x7f]/.exec(value)
-  if (control) return `contains a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`
+  if (control)
+    return `contains a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')})`
   const long = value.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)
   if (long !== undefined) return `has a name longer than ${MAX_NAME_BYTES} bytes (${long.slice(0, 40)}…)`
   return null
@@ -181,11 +185,22 @@ export const pathArg = z.string().superRefine((value, issue) => {
 
 /** The file scope for a permission check made by `tool`. */
 export function fileScope(ctx: ToolContext, tool: string): FileScope {
-  return { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, sessionDataDir: ctx.sessionDataDir, tool, server: FILESYSTEM_SERVER }
+  return {
+    sessionId: ctx.sessionId,
+    workspaceDir: ctx.workspaceDir,
+    sessionDataDir: ctx.sessionDataDir,
+    tool,
+    server: FILESYSTEM_SERVER
+  }
 }
 
 /** The permission request for `tool` touching `paths`, or null. */
-export function checkFiles(ctx: ToolContext, tool: string, access: FileAccess, paths: string[]): PermissionRequest | null {
+export function checkFiles(
+  ctx: ToolContext,
+  tool: string,
+  access: FileAccess,
+  paths: string[]
+): PermissionRequest | null {
   return ctx.files.check(access, paths, fileScope(ctx, tool))
 }
 

@@ -9,7 +9,10 @@ export function fuzzyPathScore(path: string, query: string): number | null {
 
 /** The query prepared once; the returned function scores one path. */
 export function createFuzzyMatcher(query: string): (path: string) => number | null {
-  const tokens = query.toLowerCase().split(/[\s/\\]+/).filter(Boolean)
+  const tokens = query
+    .toLowerCase()
+    .split(/[\s/\\]+/)
+    .filter(Boolean)
   const joined = tokens.join('')
   return (path) => {
     if (tokens.length === 0) return null
@@ -33,10 +36,19 @@ export function createFuzzyMatcher(query: string): (path: string) => number | nu
 
 function tokenScore(path: string, lower: string, baseStart: number, token: string): number | null {
   // Prefer a match inside the file name: search from the base name first, then the whole path.
-  return subsequenceScore(path, lower, token, baseStart, baseStart) ?? subsequenceScore(path, lower, token, 0, baseStart)
+  return (
+    subsequenceScore(path, lower, token, baseStart, baseStart) ??
+    subsequenceScore(path, lower, token, 0, baseStart)
+  )
 }
 
-function subsequenceScore(path: string, lower: string, token: string, from: number, baseStart: number): number | null {
+function subsequenceScore(
+  path: string,
+  lower: string,
+  token: string,
+  from: number,
+  baseStart: number
+): number | null {
   let score = 0
   let previous = -2
   let position = from

@@ -93,7 +93,9 @@ function patternLines(text: string): string[] {
 /** Git's answer from a chain of `.gitignore` files, deepest first: the deepest that decides wins. */
 function decide(chain: GitignoreRules[], path: string): boolean {
   for (const rules of chain) {
-    const result = rules.matcher.test(rules.prefix ? rules.prefix + path : rules.cut ? path.slice(rules.cut) : path)
+    const result = rules.matcher.test(
+      rules.prefix ? rules.prefix + path : rules.cut ? path.slice(rules.cut) : path
+    )
     if (result.ignored) return true
     if (result.unignored) return false
   }
@@ -208,8 +210,13 @@ export class GitignoreScope {
   }
 
   /** A drop-in for `fs.readdir` as fast-glob calls it. */
-  readonly readdir = (path: string, optionsOrCallback: object | ReaddirCallback, maybeCallback?: ReaddirCallback): void => {
-    const callback = typeof optionsOrCallback === 'function' ? (optionsOrCallback as ReaddirCallback) : maybeCallback!
+  readonly readdir = (
+    path: string,
+    optionsOrCallback: object | ReaddirCallback,
+    maybeCallback?: ReaddirCallback
+  ): void => {
+    const callback =
+      typeof optionsOrCallback === 'function' ? (optionsOrCallback as ReaddirCallback) : maybeCallback!
     const options = typeof optionsOrCallback === 'function' ? {} : optionsOrCallback
     readdir(path, options as { withFileTypes: true }, (error, entries) => {
       if (error) return callback(error, entries)
@@ -231,12 +238,15 @@ export class GitignoreScope {
 
   private noteListing(relDir: string, entries: (Dirent | string)[]): (Dirent | string)[] {
     if (!this.sources.has(relDir)) {
-      const hasGitignore = entries.some((entry) => (typeof entry === 'string' ? entry : entry.name) === GITIGNORE)
+      const hasGitignore = entries.some(
+        (entry) => (typeof entry === 'string' ? entry : entry.name) === GITIGNORE
+      )
       this.sources.set(relDir, hasGitignore ? loadMatcher(join(this.root, relDir, GITIGNORE)) : null)
     }
     if (this.rulesFor(relDir).length === 0) return entries
     const base = relDir ? `${relDir}/` : ''
-    const dropped = (entry: Dirent | string): boolean => typeof entry !== 'string' && entry.isDirectory() && this.isDirectoryIgnored(base + entry.name)
+    const dropped = (entry: Dirent | string): boolean =>
+      typeof entry !== 'string' && entry.isDirectory() && this.isDirectoryIgnored(base + entry.name)
     return entries.some(dropped) ? entries.filter((entry) => !dropped(entry)) : entries
   }
 

@@ -2,7 +2,16 @@ import type { readdir } from 'node:fs'
 import fg from 'fast-glob'
 import { z } from 'zod'
 import description from './descriptions/glob.md?raw'
-import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, pathArg, refuseFiles, resolvePath } from './defineTool'
+import {
+  FILESYSTEM_SERVER,
+  ToolError,
+  checkFiles,
+  defineAgentTool,
+  ok,
+  pathArg,
+  refuseFiles,
+  resolvePath
+} from './defineTool'
 import { statOrThrow } from './fsErrors'
 import { createFuzzyMatcher } from './fuzzyPath'
 import { GitignoreScope } from './gitignoreFilter'
@@ -15,9 +24,19 @@ export const GLOB_ALWAYS_IGNORED = ['**/node_modules/**', '**/.git/**']
 const GLOB_CHARS = /[*?[\]{}]/
 
 const input = z.strictObject({
-  pattern: z.string().trim().min(1).describe('A glob such as src/**/*.ts, or a plain fuzzy path query such as chatstore'),
+  pattern: z
+    .string()
+    .trim()
+    .min(1)
+    .describe('A glob such as src/**/*.ts, or a plain fuzzy path query such as chatstore'),
   path: pathArg.optional().describe('Folder to search in (default: the workspace)'),
-  max_results: z.number().int().min(1).max(GLOB_MAX_RESULTS).default(GLOB_DEFAULT_RESULTS).describe('Maximum number of paths to return')
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(GLOB_MAX_RESULTS)
+    .default(GLOB_DEFAULT_RESULTS)
+    .describe('Maximum number of paths to return')
 })
 
 export const globTool = defineAgentTool({
@@ -31,12 +50,26 @@ export const globTool = defineAgentTool({
   checkPermission: (args, ctx) => checkFiles(ctx, 'glob', 'read', [args.path ?? '.']),
   async execute(args, ctx) {
     const root = resolvePath(ctx, args.path ?? '.')
-    if (!(await statOrThrow(root)).isDirectory()) throw new ToolError('not_a_directory', `${args.path} is not a folder`)
+    if (!(await statOrThrow(root)).isDirectory())
+      throw new ToolError('not_a_directory', `${args.path} is not a folder`)
     // The app's data folder and secrets file are never listed, even when the workspace holds them.
     const offLimits = offLimitsPatterns(ctx.files.offLimitsBelow(realPathOf(root)), realPathOf(root))
-    const result = await findFiles(root, realPathOf(ctx.workspaceDir), args.pattern, args.max_results, ctx.signal, offLimits)
-    const header = result.files.length === 0 ? `No files match ${args.pattern}` : `${result.total} file(s) match ${args.pattern} in ${args.path ?? 'the workspace'}`
-    const more = result.total > result.files.length ? [`[Showing the best ${result.files.length} of ${result.total}; narrow the pattern or path.]`] : []
+    const result = await findFiles(
+      root,
+      realPathOf(ctx.workspaceDir),
+      args.pattern,
+      args.max_results,
+      ctx.signal,
+      offLimits
+    )
+    const header =
+      result.files.length === 0
+        ? `No files match ${args.pattern}`
+        : `${result.total} file(s) match ${args.pattern} in ${args.path ?? 'the workspace'}`
+    const more =
+      result.total > result.files.length
+        ? [`[Showing the best ${result.files.length} of ${result.total}; narrow the pattern or path.]`]
+        : []
     return ok(header, [header, ...result.files, ...more].join('\n'), {
       root,
       mode: result.mode,
@@ -80,7 +113,10 @@ export async function findFiles(
   options.unique = fg.generateTasks(userPattern, options).length > 1
   const walked = await fg(userPattern, options)
   // Second check, on the results themselves: nothing below an off-limits path gets out.
-  const found = offLimits && (offLimits.folders.length || offLimits.files.length) ? walked.filter((file) => !offLimits.hides(file)) : walked
+  const found =
+    offLimits && (offLimits.folders.length || offLimits.files.length)
+      ? walked.filter((file) => !offLimits.hides(file))
+      : walked
   if (signal?.aborted) throw new ToolError('aborted', 'glob was cancelled')
   const folders = keptByFolder(found, gitignore)
   if (isGlob) return { mode: 'glob', files: rankByDepth(folders, max), total: countFiles(folders) }
@@ -127,7 +163,10 @@ function countFiles(folders: Map<string, string[]>): number {
 function normaliseGlob(pattern: string): string {
   const trimmed = pattern.replace(/\\/g, '/').replace(/^\.\//, '')
   if (trimmed.startsWith('/') || /^[a-zA-Z]:\//.test(trimmed) || trimmed.split('/').includes('..')) {
-    throw new ToolError('invalid_pattern', 'The pattern must be relative to the searched folder; pass the folder as path')
+    throw new ToolError(
+      'invalid_pattern',
+      'The pattern must be relative to the searched folder; pass the folder as path'
+    )
   }
   return trimmed
 }
@@ -141,7 +180,8 @@ function normaliseGlob(pattern: string): string {
 function rankByDepth(folders: Map<string, string[]>, max: number): string[] {
   const order: { depth: number; key: string; files: string[] }[] = []
   for (const [folder, files] of folders) {
-    if (files.length > 0) order.push({ depth: folder ? countSlashes(folder) + 1 : 0, key: folder ? `${folder}/` : '', files })
+    if (files.length > 0)
+      order.push({ depth: folder ? countSlashes(folder) + 1 : 0, key: folder ? `${folder}/` : '', files })
   }
   order.sort((a, b) => a.depth - b.depth || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   const ranked: string[] = []

@@ -2,7 +2,16 @@ import { dirname, relative, sep } from 'node:path'
 import { z } from 'zod'
 import description from './descriptions/grep.md?raw'
 import { realPathOf } from '../../permission/paths'
-import { FILESYSTEM_SERVER, checkFiles, defineAgentTool, ok, pathArg, refuseFiles, resolvePath, type AgentTool } from './defineTool'
+import {
+  FILESYSTEM_SERVER,
+  checkFiles,
+  defineAgentTool,
+  ok,
+  pathArg,
+  refuseFiles,
+  resolvePath,
+  type AgentTool
+} from './defineTool'
 import { statOrThrow } from './fsErrors'
 import { offLimitsPatterns, ripgrepExcludes, type OffLimits } from './offLimits'
 import { resolveBundledRipgrep, runRipgrep, type RgMatch } from './ripgrep'
@@ -12,20 +21,44 @@ export const GREP_MAX_RESULTS = 1_000
 export const GREP_MAX_CONTEXT = 10
 
 const input = z.strictObject({
-  pattern: z.string().min(1).describe('Regular expression (Rust syntax), or literal text when literal is true'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Regular expression (Rust syntax), or literal text when literal is true'),
   literal: z.boolean().default(false).describe('Treat the pattern as plain text'),
-  case: z.enum(['smart', 'sensitive', 'insensitive']).default('smart').describe('smart: insensitive unless the pattern has capitals'),
+  case: z
+    .enum(['smart', 'sensitive', 'insensitive'])
+    .default('smart')
+    .describe('smart: insensitive unless the pattern has capitals'),
   path: pathArg.optional().describe('File or folder to search (default: the workspace)'),
   glob: z.string().optional().describe('Only files whose path matches this glob, e.g. *.ts or src/**/*.vue'),
-  type: z.string().regex(/^[a-zA-Z0-9_+-]+$/).optional().describe('ripgrep file type, e.g. ts, py, rust, go'),
-  context: z.number().int().min(0).max(GREP_MAX_CONTEXT).default(0).describe('Lines of context before and after each match'),
-  max_results: z.number().int().min(1).max(GREP_MAX_RESULTS).default(GREP_DEFAULT_RESULTS).describe('Maximum number of matches')
+  type: z
+    .string()
+    .regex(/^[a-zA-Z0-9_+-]+$/)
+    .optional()
+    .describe('ripgrep file type, e.g. ts, py, rust, go'),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(GREP_MAX_CONTEXT)
+    .default(0)
+    .describe('Lines of context before and after each match'),
+  max_results: z
+    .number()
+    .int()
+    .min(1)
+    .max(GREP_MAX_RESULTS)
+    .default(GREP_DEFAULT_RESULTS)
+    .describe('Maximum number of matches')
 })
 
 export type GrepInput = z.output<typeof input>
 
 /** `resolveRipgrep` is injectable so tests can prove the missing-binary error. */
-export function createGrepTool(options: { resolveRipgrep?: () => Promise<string> } = {}): AgentTool<typeof input> {
+export function createGrepTool(
+  options: { resolveRipgrep?: () => Promise<string> } = {}
+): AgentTool<typeof input> {
   const resolveRipgrep = options.resolveRipgrep ?? resolveBundledRipgrep
   return defineAgentTool({
     name: 'grep',
@@ -46,17 +79,30 @@ export function createGrepTool(options: { resolveRipgrep?: () => Promise<string>
       const cwd = info.isDirectory() ? target : dirname(target)
       // The app's data folder and secrets file never show up, even when the workspace holds them:
       // ripgrep skips them, and any match that still comes from there is dropped.
-      const offLimits = info.isDirectory() ? offLimitsPatterns(ctx.files.offLimitsBelow(target), target) : undefined
-      const outcome = await runRipgrep(rg, ripgrepArgs(args, target, offLimits), cwd, args.max_results, ctx.signal)
-      const shownFiles = new Set([...new Set(outcome.matches.map((m) => m.path))].filter((p) => !ctx.files.hiddenFromSearch(p, target)))
+      const offLimits = info.isDirectory()
+        ? offLimitsPatterns(ctx.files.offLimitsBelow(target), target)
+        : undefined
+      const outcome = await runRipgrep(
+        rg,
+        ripgrepArgs(args, target, offLimits),
+        cwd,
+        args.max_results,
+        ctx.signal
+      )
+      const shownFiles = new Set(
+        [...new Set(outcome.matches.map((m) => m.path))].filter((p) => !ctx.files.hiddenFromSearch(p, target))
+      )
       const matches = outcome.matches.filter((m) => shownFiles.has(m.path))
       const workspace = realPathOf(ctx.workspaceDir)
       const shown = (p: string): string => displayPath(p, workspace)
       const text = formatMatches(matches, shown)
-      const summary = matches.length === 0
-        ? `No matches for ${args.pattern}`
-        : `${matches.length}${outcome.truncated ? '+' : ''} match(es) in ${shownFiles.size} file(s)`
-      const more = outcome.truncated ? `\n[Stopped at ${args.max_results} matches; narrow the pattern, path, glob or type.]` : ''
+      const summary =
+        matches.length === 0
+          ? `No matches for ${args.pattern}`
+          : `${matches.length}${outcome.truncated ? '+' : ''} match(es) in ${shownFiles.size} file(s)`
+      const more = outcome.truncated
+        ? `\n[Stopped at ${args.max_results} matches; narrow the pattern, path, glob or type.]`
+        : ''
       return ok(summary, matches.length === 0 ? summary : `${text}${more}`, {
         matches: matches.map((m) => ({ ...m, path: shown(m.path) })),
         truncated: outcome.truncated

@@ -21,13 +21,17 @@ export function offLimitsPatterns(below: { folders: string[]; files: string[] },
     folders,
     files,
     hides: (path) =>
-      folders.some((f) => path === f || path.startsWith(`${f}/`)) || files.some((f) => path === f || path.startsWith(`${f}.`))
+      folders.some((f) => path === f || path.startsWith(`${f}/`)) ||
+      files.some((f) => path === f || path.startsWith(`${f}.`))
   }
 }
 
 /** fast-glob `ignore` patterns for the off-limits paths (`escape` makes a path literal). */
 export function globIgnores(off: OffLimits, escape: (path: string) => string): string[] {
-  return [...off.folders.flatMap((f) => [escape(f), `${escape(f)}/**`]), ...off.files.flatMap((f) => [escape(f), `${escape(f)}.*`])]
+  return [
+    ...off.folders.flatMap((f) => [escape(f), `${escape(f)}/**`]),
+    ...off.files.flatMap((f) => [escape(f), `${escape(f)}.*`])
+  ]
 }
 
 /**
@@ -35,7 +39,10 @@ export function globIgnores(off: OffLimits, escape: (path: string) => string): s
  * last on the command line, so they win over the model's own `glob`.
  */
 export function ripgrepExcludes(off: OffLimits): string[] {
-  const globs = [...off.folders.map((f) => `!/${literal(f)}`), ...off.files.flatMap((f) => [`!/${literal(f)}`, `!/${literal(f)}.*`])]
+  const globs = [
+    ...off.folders.map((f) => `!/${literal(f)}`),
+    ...off.files.flatMap((f) => [`!/${literal(f)}`, `!/${literal(f)}.*`])
+  ]
   return globs.flatMap((glob) => ['--glob', glob])
 }
 

@@ -12,11 +12,20 @@ const input = z
     action: z.enum(['list', 'poll', 'log', 'write', 'kill', 'clear', 'remove']),
     process_id: z.string().optional().describe('The id exec returned; required except for list'),
     offset: z.number().int().min(0).default(0).describe('log: first character'),
-    limit: z.number().int().min(1).max(100_000).default(PROCESS_LOG_DEFAULT_LIMIT).describe('log: number of characters'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(PROCESS_LOG_DEFAULT_LIMIT)
+      .describe('log: number of characters'),
     data: z.string().optional().describe('write: text to send to stdin'),
     eof: z.boolean().default(false).describe('write: close stdin afterwards')
   })
-  .refine((a) => a.action === 'list' || !!a.process_id, { message: 'process_id is required for this action', path: ['process_id'] })
+  .refine((a) => a.action === 'list' || !!a.process_id, {
+    message: 'process_id is required for this action',
+    path: ['process_id']
+  })
 
 export const processTool = defineAgentTool({
   name: 'process',
@@ -37,7 +46,13 @@ export const processTool = defineAgentTool({
     const program = info.command.trim().split(/\s+/)[0]?.split('/').pop() ?? ''
     if (!INTERPRETERS.has(program)) return null
     // Input to a sandboxed process stays in the sandbox; input to a host process runs on the host.
-    const scope = { sessionId: ctx.sessionId, workspaceDir: ctx.workspaceDir, cwd: info.cwd, tool: 'process', server: FILESYSTEM_SERVER }
+    const scope = {
+      sessionId: ctx.sessionId,
+      workspaceDir: ctx.workspaceDir,
+      cwd: info.cwd,
+      tool: 'process',
+      server: FILESYSTEM_SERVER
+    }
     return ctx.commands.check(args.data, scope, ctx.permissionMode, info.sandboxed && ctx.sandboxAvailable)
   },
   async execute(args, ctx) {
@@ -47,7 +62,9 @@ export const processTool = defineAgentTool({
       switch (args.action) {
         case 'list': {
           const list = processes.list(sessionId)
-          return ok(`${list.length} process(es)`, JSON.stringify({ processes: list }, null, 2), { processes: list })
+          return ok(`${list.length} process(es)`, JSON.stringify({ processes: list }, null, 2), {
+            processes: list
+          })
         }
         case 'poll': {
           const info = processes.info(sessionId, id)
@@ -59,14 +76,21 @@ export const processTool = defineAgentTool({
           const info = processes.info(sessionId, id)
           const window = processes.log(sessionId, id, args.offset, args.limit)
           const result = { status: info.status, exitCode: info.exitCode, offset: args.offset, ...window }
-          return ok(`${id}: ${window.output.length} of ${window.totalLength} characters`, JSON.stringify(result, null, 2), result)
+          return ok(
+            `${id}: ${window.output.length} of ${window.totalLength} characters`,
+            JSON.stringify(result, null, 2),
+            result
+          )
         }
         case 'write':
           processes.write(sessionId, id, args.data ?? '', args.eof)
           return ok(`Wrote to ${id}`, JSON.stringify({ status: 'ok', process_id: id }))
         case 'kill': {
           const info = await processes.kill(sessionId, id)
-          return ok(`Killed ${id}`, JSON.stringify({ status: info.status, process_id: id, exitCode: info.exitCode }))
+          return ok(
+            `Killed ${id}`,
+            JSON.stringify({ status: info.status, process_id: id, exitCode: info.exitCode })
+          )
         }
         case 'clear':
           processes.clear(sessionId, id)

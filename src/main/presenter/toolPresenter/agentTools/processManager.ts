@@ -98,7 +98,10 @@ export class BackgroundProcessManager {
 
   async start(options: StartOptions): Promise<ProcessInfo> {
     this.environment ??= (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
-    const { child, sandboxed, sandboxUnavailable, cleanup } = await this.spawn(options, await this.environment)
+    const { child, sandboxed, sandboxUnavailable, cleanup } = await this.spawn(
+      options,
+      await this.environment
+    )
     const managed: ManagedProcess = {
       processId: `proc_${randomBytes(6).toString('hex')}`,
       sessionId: options.sessionId,
@@ -153,7 +156,12 @@ export class BackgroundProcessManager {
   private async spawn(options: StartOptions, baseEnv: NodeJS.ProcessEnv): Promise<Spawned> {
     const shell = userShell(options.command, this.options.shell)
     const groups = this.options.groups
-    const env = { ...baseEnv, PAGER: 'cat', GIT_PAGER: 'cat', ...(groups ? { [HOST_MARK_VARIABLE]: groups.mark } : {}) }
+    const env = {
+      ...baseEnv,
+      PAGER: 'cat',
+      GIT_PAGER: 'cat',
+      ...(groups ? { [HOST_MARK_VARIABLE]: groups.mark } : {})
+    }
     let sandboxUnavailable: string | undefined
     if (options.sandbox) {
       const sandbox = this.options.sandbox
@@ -170,14 +178,22 @@ export class BackgroundProcessManager {
         }
       }
       sandboxUnavailable = status.reason ?? 'no sandbox available'
-      if (!this.toldNoSandbox) this.options.log?.(`No sandbox (${sandboxUnavailable}): unasked commands run on the host, judged by the classifier alone`)
+      if (!this.toldNoSandbox)
+        this.options.log?.(
+          `No sandbox (${sandboxUnavailable}): unasked commands run on the host, judged by the classifier alone`
+        )
       this.toldNoSandbox = true
     }
     const child = this.execShell(await dieWithHost(shell), options, env, true)
     return { child, sandboxed: false, sandboxUnavailable, cleanup: () => {} }
   }
 
-  private execShell(command: { file: string; args: string[] }, options: StartOptions, env: NodeJS.ProcessEnv, extendEnv: boolean): ResultPromise {
+  private execShell(
+    command: { file: string; args: string[] },
+    options: StartOptions,
+    env: NodeJS.ProcessEnv,
+    extendEnv: boolean
+  ): ResultPromise {
     return execa(command.file, command.args, {
       cwd: options.cwd,
       stdin: options.keepStdin ? 'pipe' : 'ignore',
@@ -212,7 +228,12 @@ export class BackgroundProcessManager {
   }
 
   /** Resolves 'exited' when the process ends, 'yielded' after `yieldMs`, 'aborted' on the signal. */
-  async waitForExitOrYield(sessionId: string, processId: string, yieldMs: number, signal?: AbortSignal): Promise<'exited' | 'yielded' | 'aborted'> {
+  async waitForExitOrYield(
+    sessionId: string,
+    processId: string,
+    yieldMs: number,
+    signal?: AbortSignal
+  ): Promise<'exited' | 'yielded' | 'aborted'> {
     const managed = this.require(sessionId, processId)
     if (signal?.aborted) return 'aborted'
     let timer: NodeJS.Timeout | undefined
@@ -247,7 +268,12 @@ export class BackgroundProcessManager {
   }
 
   /** A window of the whole output, read from the log file once it has been spilled. */
-  log(sessionId: string, processId: string, offset: number, limit: number): { output: string; totalLength: number } {
+  log(
+    sessionId: string,
+    processId: string,
+    offset: number,
+    limit: number
+  ): { output: string; totalLength: number } {
     const managed = this.require(sessionId, processId)
     if (managed.logFile) {
       const full = readFileSync(managed.logFile, 'utf8')
@@ -258,9 +284,13 @@ export class BackgroundProcessManager {
 
   write(sessionId: string, processId: string, data: string, eof: boolean): void {
     const managed = this.require(sessionId, processId)
-    if (managed.status !== 'running') throw new ProcessError('not_running', `Process ${processId} is not running`)
+    if (managed.status !== 'running')
+      throw new ProcessError('not_running', `Process ${processId} is not running`)
     if (!managed.child.stdin || !managed.stdinOpen) {
-      throw new ProcessError('stdin_closed', `Process ${processId} has no open stdin (only background: true processes keep it)`)
+      throw new ProcessError(
+        'stdin_closed',
+        `Process ${processId} has no open stdin (only background: true processes keep it)`
+      )
     }
     if (data) managed.child.stdin.write(data)
     if (eof) {
@@ -316,7 +346,10 @@ export class BackgroundProcessManager {
     if (!managed.spill && managed.outputLength > SPILL_THRESHOLD) {
       try {
         mkdirSync(logDir, { recursive: true })
-        const spill = new SpillLog(join(logDir, `bgexec_${managed.processId}.log`), this.options.spillCapBytes)
+        const spill = new SpillLog(
+          join(logDir, `bgexec_${managed.processId}.log`),
+          this.options.spillCapBytes
+        )
         spill.open(managed.buffer)
         managed.spill = spill
         managed.logFile = spill.file

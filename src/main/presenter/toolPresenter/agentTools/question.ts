@@ -31,7 +31,13 @@ export const questionTool = defineAgentTool({
   input,
   checkPermission: () => null,
   async execute(args) {
-    const question = { header: args.header || undefined, question: args.question, options: args.options, multiple: args.multiple, custom: args.custom }
+    const question = {
+      header: args.header || undefined,
+      question: args.question,
+      options: args.options,
+      multiple: args.multiple,
+      custom: args.custom
+    }
     return {
       ok: true,
       summary: `Asked: ${args.question.slice(0, 120)}`,

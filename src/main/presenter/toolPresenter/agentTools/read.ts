@@ -3,7 +3,15 @@ import { createInterface } from 'node:readline'
 import { extname } from 'node:path'
 import { z } from 'zod'
 import description from './descriptions/read.md?raw'
-import { FILESYSTEM_SERVER, ToolError, checkFiles, defineAgentTool, ok, pathArg, refuseFiles } from './defineTool'
+import {
+  FILESYSTEM_SERVER,
+  ToolError,
+  checkFiles,
+  defineAgentTool,
+  ok,
+  pathArg,
+  refuseFiles
+} from './defineTool'
 import { openVerified, resolveForRun } from './safeFile'
 
 export const READ_MAX_LINES = 2_000
@@ -22,7 +30,13 @@ const IMAGE_TYPES: Record<string, string> = {
 const input = z.strictObject({
   path: pathArg.describe('File to read: relative to the workspace, absolute, or starting with ~'),
   offset: z.number().int().min(1).optional().describe('1-based line number to start at (default 1)'),
-  limit: z.number().int().min(1).max(READ_MAX_LINES).optional().describe(`Number of lines to read (default and max ${READ_MAX_LINES})`)
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(READ_MAX_LINES)
+    .optional()
+    .describe(`Number of lines to read (default and max ${READ_MAX_LINES})`)
 })
 
 export const readTool = defineAgentTool({
@@ -58,13 +72,20 @@ export const readTool = defineAgentTool({
 
 async function readImage(handle: FileHandle, shown: string, mimeType: string, size: number) {
   if (size > READ_MAX_IMAGE_BYTES) {
-    throw new ToolError('image_too_large', `${shown} is ${size} bytes; images over ${READ_MAX_IMAGE_BYTES} bytes are not read`)
+    throw new ToolError(
+      'image_too_large',
+      `${shown} is ${size} bytes; images over ${READ_MAX_IMAGE_BYTES} bytes are not read`
+    )
   }
   const data = (await handle.readFile()).toString('base64')
-  return ok(`Read image ${shown} (${size} bytes)`, [
-    { type: 'text' as const, text: `Image ${shown} (${mimeType}, ${size} bytes):` },
-    { type: 'image' as const, data, mimeType }
-  ], { path: shown, mimeType, size })
+  return ok(
+    `Read image ${shown} (${size} bytes)`,
+    [
+      { type: 'text' as const, text: `Image ${shown} (${mimeType}, ${size} bytes):` },
+      { type: 'image' as const, data, mimeType }
+    ],
+    { path: shown, mimeType, size }
+  )
 }
 
 /** NUL bytes or many control characters in the first 8 KB mean binary. */
@@ -100,7 +121,10 @@ async function readLines(handle: FileHandle, shown: string, offset: number, limi
         moreAfter = true
         break
       }
-      const text = raw.length > READ_MAX_LINE_CHARS ? `${raw.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]` : raw
+      const text =
+        raw.length > READ_MAX_LINE_CHARS
+          ? `${raw.slice(0, READ_MAX_LINE_CHARS)}… [line cut at ${READ_MAX_LINE_CHARS} characters]`
+          : raw
       if (raw.length > READ_MAX_LINE_CHARS) cutLines++
       const formatted = `${String(lineNumber).padStart(6)}\t${text}`
       if (chars + formatted.length + 1 > READ_MAX_CHARS && out.length > 0) {
@@ -116,21 +140,30 @@ async function readLines(handle: FileHandle, shown: string, offset: number, limi
     stream.destroy()
   }
   if (lineNumber < offset && !(offset === 1 && lineNumber === 0)) {
-    throw new ToolError('offset_out_of_range', `${shown} has ${lineNumber} lines; offset ${offset} is past the end`)
+    throw new ToolError(
+      'offset_out_of_range',
+      `${shown} has ${lineNumber} lines; offset ${offset} is past the end`
+    )
   }
   const first = offset
   const last = offset + out.length - 1
   const notes: string[] = []
   if (out.length === 0) notes.push('(empty file)')
-  if (moreAfter) notes.push(`[Showing lines ${first}-${last}. More lines follow: continue with offset=${stoppedAt ?? last + 1}.]`)
+  if (moreAfter)
+    notes.push(
+      `[Showing lines ${first}-${last}. More lines follow: continue with offset=${stoppedAt ?? last + 1}.]`
+    )
   if (cutLines) notes.push(`[${cutLines} long line(s) were cut.]`)
   const content = [...out, ...notes].join('\n')
-  return ok(`Read ${shown} lines ${first}-${Math.max(first, last)}${moreAfter ? ' (more follow)' : ''}`, content, {
-    path: shown,
-    startLine: first,
-    endLine: last,
-    truncated: moreAfter,
-    nextOffset: moreAfter ? (stoppedAt ?? last + 1) : undefined
-  })
+  return ok(
+    `Read ${shown} lines ${first}-${Math.max(first, last)}${moreAfter ? ' (more follow)' : ''}`,
+    content,
+    {
+      path: shown,
+      startLine: first,
+      endLine: last,
+      truncated: moreAfter,
+      nextOffset: moreAfter ? (stoppedAt ?? last + 1) : undefined
+    }
+  )
 }
-

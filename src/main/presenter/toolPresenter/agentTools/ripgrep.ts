@@ -18,7 +18,10 @@ export async function resolveBundledRipgrep(): Promise<string> {
 }
 
 export function missingRipgrep(detail: string): ToolError {
-  return new ToolError('ripgrep_missing', `grep is unavailable: the ripgrep binary could not be found (${detail}). Reinstall the app; do not fall back to shell search.`)
+  return new ToolError(
+    'ripgrep_missing',
+    `grep is unavailable: the ripgrep binary could not be found (${detail}). Reinstall the app; do not fall back to shell search.`
+  )
 }
 
 export interface RgMatch {
@@ -62,7 +65,10 @@ class MatchCollector {
     }
     if (event.type !== 'context' && event.type !== 'match') return true
     const path = textOf(event.data.path)
-    const entry = { line: event.data.line_number ?? 0, text: clip(textOf(event.data.lines).replace(/\r?\n$/, '')) }
+    const entry = {
+      line: event.data.line_number ?? 0,
+      text: clip(textOf(event.data.lines).replace(/\r?\n$/, ''))
+    }
     if (event.type === 'context') {
       const last = this.lastMatch
       if (last && entry.line > last.line && last.path === path) last.after.push(entry)
@@ -85,7 +91,13 @@ class MatchCollector {
  * Runs `rg --json` and collects matches with their context, stopping ripgrep as soon as
  * `maxResults` matches are in hand so a broad pattern never reads the whole tree.
  */
-export function runRipgrep(rgPath: string, args: string[], cwd: string, maxResults: number, signal?: AbortSignal): Promise<RgOutcome> {
+export function runRipgrep(
+  rgPath: string,
+  args: string[],
+  cwd: string,
+  maxResults: number,
+  signal?: AbortSignal
+): Promise<RgOutcome> {
   return new Promise((resolve, reject) => {
     if (!existsSync(rgPath)) {
       reject(missingRipgrep(`no file at ${rgPath}`))

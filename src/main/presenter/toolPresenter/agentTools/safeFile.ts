@@ -28,20 +28,31 @@ const FLAGS: Record<OpenPurpose, number> = {
 export function resolveForRun(ctx: ToolContext, tool: string, access: FileAccess, path: string): string {
   const verdict = ctx.files.judge(access, path, fileScope(ctx, tool))
   if (verdict.kind === 'unresolvable') {
-    throw new ToolError('unresolvable_path', `Cannot tell where ${path} really leads (${verdict.error}); it was not touched.`)
+    throw new ToolError(
+      'unresolvable_path',
+      `Cannot tell where ${path} really leads (${verdict.error}); it was not touched.`
+    )
   }
   if (verdict.kind === 'secrets') throw new ToolError('secrets_file', secretsRefusal(path))
-  if (verdict.kind !== 'inside' && !isApproved(ctx.approved, access, verdict.real)) throw pathChanged(path, verdict.real)
+  if (verdict.kind !== 'inside' && !isApproved(ctx.approved, access, verdict.real))
+    throw pathChanged(path, verdict.real)
   return verdict.real
 }
 
-function isApproved(approved: PermissionRequest | null | undefined, access: FileAccess, real: string): boolean {
+function isApproved(
+  approved: PermissionRequest | null | undefined,
+  access: FileAccess,
+  real: string
+): boolean {
   return !!approved && approved.type === access && (approved.paths ?? []).includes(real)
 }
 
 export function pathChanged(shown: string, now?: string): ToolError {
   const where = now ? ` (it now leads to ${now}, which this call was not allowed to touch)` : ''
-  return new ToolError('path_changed', `${shown} changed after its permission check${where}; it was not touched. Check the path and try again.`)
+  return new ToolError(
+    'path_changed',
+    `${shown} changed after its permission check${where}; it was not touched. Check the path and try again.`
+  )
 }
 
 /**
@@ -64,14 +75,16 @@ export async function openVerified(real: string, shown: string, purpose: OpenPur
   if (purpose === 'create') await removeCreated(handle)
   await handle.close()
   if (problem === 'is_directory') throw new ToolError('is_directory', `${shown} is a directory`)
-  if (problem === 'not_a_file') throw new ToolError('not_a_file', `${shown} is not a regular file (a device, pipe or socket)`)
+  if (problem === 'not_a_file')
+    throw new ToolError('not_a_file', `${shown} is not a regular file (a device, pipe or socket)`)
   throw pathChanged(shown)
 }
 
 async function handleProblem(handle: FileHandle, real: string): Promise<string | null> {
   const opened = await handle.stat({ bigint: true })
   const expected = await lstat(real, { bigint: true }).catch(() => null)
-  if (!expected || expected.isSymbolicLink() || opened.dev !== expected.dev || opened.ino !== expected.ino) return 'moved'
+  if (!expected || expected.isSymbolicLink() || opened.dev !== expected.dev || opened.ino !== expected.ino)
+    return 'moved'
   if ((await realpath(dirname(real)).catch(() => null)) !== dirname(real)) return 'moved'
   const kernelName = await openedPath(handle)
   if (kernelName !== null && kernelName !== real) return 'moved'
@@ -88,8 +101,12 @@ async function openedPath(handle: FileHandle): Promise<string | null> {
 async function removeCreated(handle: FileHandle): Promise<void> {
   const where = await openedPath(handle)
   if (!where) return
-  const [opened, there] = await Promise.all([handle.stat({ bigint: true }), lstat(where, { bigint: true }).catch(() => null)])
-  if (there && there.dev === opened.dev && there.ino === opened.ino) await unlink(where).catch(() => undefined)
+  const [opened, there] = await Promise.all([
+    handle.stat({ bigint: true }),
+    lstat(where, { bigint: true }).catch(() => null)
+  ])
+  if (there && there.dev === opened.dev && there.ino === opened.ino)
+    await unlink(where).catch(() => undefined)
 }
 
 /**
@@ -98,7 +115,7 @@ async function removeCreated(handle: FileHandle): Promise<void> {
  */
 export async function ensureParentFolders(real: string, shown: string): Promise<void> {
   const missing: string[] = []
-  for (let dir = dirname(real); ; ) {
+  for (let dir = dirname(real); ;) {
     const info = await lstat(dir).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return null
       throw fsToolError(error, shown)
@@ -119,7 +136,10 @@ export async function ensureParentFolders(real: string, shown: string): Promise<
 }
 
 /** Opens an existing file for rewriting, or creates it; `created` says which. */
-export async function openForWrite(real: string, shown: string): Promise<{ handle: FileHandle; created: boolean }> {
+export async function openForWrite(
+  real: string,
+  shown: string
+): Promise<{ handle: FileHandle; created: boolean }> {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       return { handle: await openVerified(real, shown, 'update'), created: false }

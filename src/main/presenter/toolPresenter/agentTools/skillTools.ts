@@ -6,7 +6,13 @@ import type { SkillPort } from '../runtimePorts'
 
 const viewInput = z.strictObject({
   name: z.string().trim().min(1).max(64).describe('The skill name from skill_list'),
-  file_path: z.string().trim().min(1).max(1000).optional().describe('A file inside the skill folder, relative to it')
+  file_path: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .optional()
+    .describe('A file inside the skill folder, relative to it')
 })
 
 function skillsOf(ctx: ToolContext): SkillPort {
@@ -43,17 +49,35 @@ export const skillViewTool = defineAgentTool({
     const view = await skills.view(ctx.sessionId, args.name, args.file_path).catch((error: unknown) => {
       // Keep the presenter's code (skill_not_found, outside_skill, file_too_large...) for the model.
       const code = (error as { code?: unknown }).code
-      throw new ToolError(typeof code === 'string' ? code : 'skill_view_failed', error instanceof Error ? error.message : String(error))
+      throw new ToolError(
+        typeof code === 'string' ? code : 'skill_view_failed',
+        error instanceof Error ? error.message : String(error)
+      )
     })
     const activated = view.filePath === null ? skills.activate(ctx.sessionId, view.name) : false
     const header = [
       `Skill: ${view.name}${view.filePath ? ` — ${view.filePath}` : ''}`,
       `Folder: ${view.root}`,
-      activated ? `Activated for this session${view.allowedTools.length ? `; tools it allows: ${view.allowedTools.join(', ')}` : ''}.` : null,
-      view.filePath === null && view.linkedFiles.length ? `Files (read with file_path): ${view.linkedFiles.join(', ')}` : null
+      activated
+        ? `Activated for this session${view.allowedTools.length ? `; tools it allows: ${view.allowedTools.join(', ')}` : ''}.`
+        : null,
+      view.filePath === null && view.linkedFiles.length
+        ? `Files (read with file_path): ${view.linkedFiles.join(', ')}`
+        : null
     ].filter(Boolean)
-    const data = { name: view.name, filePath: view.filePath, linkedFiles: view.linkedFiles, allowedTools: view.allowedTools, activated, toolsChanged: activated }
-    return ok(activated ? `Activated skill ${view.name}` : `Viewed skill ${view.name}`, `${header.join('\n')}\n\n${view.content}`, data)
+    const data = {
+      name: view.name,
+      filePath: view.filePath,
+      linkedFiles: view.linkedFiles,
+      allowedTools: view.allowedTools,
+      activated,
+      toolsChanged: activated
+    }
+    return ok(
+      activated ? `Activated skill ${view.name}` : `Viewed skill ${view.name}`,
+      `${header.join('\n')}\n\n${view.content}`,
+      data
+    )
   }
 })
 

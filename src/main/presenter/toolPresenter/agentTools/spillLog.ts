@@ -45,7 +45,9 @@ export class SpillLog {
     if (this.bytes <= this.capBytes) return
     const tail = readTail(this.file, Math.floor(this.capBytes / 2))
     this.droppedBytes += this.bytes - this.noteBytes - tail.length
-    const note = Buffer.from(`[… ${this.droppedBytes} bytes of earlier output dropped: this log keeps only the last ${formatSize(this.capBytes)}]\n`)
+    const note = Buffer.from(
+      `[… ${this.droppedBytes} bytes of earlier output dropped: this log keeps only the last ${formatSize(this.capBytes)}]\n`
+    )
     writeFileSync(this.file, Buffer.concat([note, tail]))
     this.noteBytes = note.length
     this.bytes = note.length + tail.length

@@ -14,10 +14,13 @@ const STATUS_LABEL: Record<SubagentTaskStatus, string> = {
 
 /** Live progress for the parent's tool block: per task its status and last lines. */
 export function progressMarkdown(run: SubagentRunView): string {
-  const lines = [`${run.mode} · ${run.tasks.length} subagent${run.tasks.length === 1 ? '' : 's'} · ${STATUS_LABEL[run.status]}`]
+  const lines = [
+    `${run.mode} · ${run.tasks.length} subagent${run.tasks.length === 1 ? '' : 's'} · ${STATUS_LABEL[run.status]}`
+  ]
   for (const task of run.tasks) {
     lines.push(`- ${task.index + 1}. ${task.title} (${task.slotId}): ${STATUS_LABEL[task.status]}`)
-    for (const line of (task.status === 'completed' ? '' : task.preview).split('\n').filter(Boolean)) lines.push(`  > ${line}`)
+    for (const line of (task.status === 'completed' ? '' : task.preview).split('\n').filter(Boolean))
+      lines.push(`  > ${line}`)
   }
   return lines.join('\n')
 }

@@ -12,7 +12,7 @@ const KINDS = ['event', 'anchor', 'message', 'tool_call', 'tool_result'] as cons
 const TimeBound = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true }), z.iso.date()])
 
 const searchInput = z.strictObject({
-  query: z.string().trim().min(1).max(500).describe('Words to look for in this session\'s history'),
+  query: z.string().trim().min(1).max(500).describe("Words to look for in this session's history"),
   limit: z.number().int().min(1).max(50).default(20).describe('At most this many hits (1..50)'),
   kinds: z.array(z.enum(KINDS)).min(1).optional().describe('Only these entry kinds'),
   start: TimeBound.optional().describe('Only entries at or after this time (ISO date or epoch ms)'),
@@ -20,7 +20,11 @@ const searchInput = z.strictObject({
 })
 
 const contextInput = z.strictObject({
-  entryIds: z.array(z.number().int().positive()).min(1).max(20).describe('Entry ids from tape_search (1..20)'),
+  entryIds: z
+    .array(z.number().int().positive())
+    .min(1)
+    .max(20)
+    .describe('Entry ids from tape_search (1..20)'),
   before: z.number().int().min(0).max(20).default(2).describe('Neighbours before each entry'),
   after: z.number().int().min(0).max(20).default(2).describe('Neighbours after each entry'),
   limit: z.number().int().min(1).max(100).default(50),
@@ -37,10 +41,15 @@ const handoffInput = z.strictObject({
 
 const json = (value: unknown) => JSON.stringify(value, null, 2)
 
-function requirePort<K extends keyof AgentToolRuntimePort>(runtime: AgentToolRuntimePort, key: K): NonNullable<AgentToolRuntimePort[K]> {
+function requirePort<K extends keyof AgentToolRuntimePort>(
+  runtime: AgentToolRuntimePort,
+  key: K
+): NonNullable<AgentToolRuntimePort[K]> {
   const member = runtime[key]
   if (!member) throw new ToolError('unavailable', 'The tape is not available in this session.')
-  return (typeof member === 'function' ? member.bind(runtime) : member) as NonNullable<AgentToolRuntimePort[K]>
+  return (typeof member === 'function' ? member.bind(runtime) : member) as NonNullable<
+    AgentToolRuntimePort[K]
+  >
 }
 
 export const tapeSearchTool = defineAgentTool({
@@ -56,7 +65,12 @@ export const tapeSearchTool = defineAgentTool({
       throw new ToolError('invalid_range', 'start is after end')
     }
     const search = requirePort(ctx.runtime, 'searchTape')
-    const hits = await search(ctx.sessionId, args.query, { limit: args.limit, kinds: args.kinds, start: args.start, end: args.end })
+    const hits = await search(ctx.sessionId, args.query, {
+      limit: args.limit,
+      kinds: args.kinds,
+      start: args.start,
+      end: args.end
+    })
     return ok(`${hits.length} tape hit(s) for "${args.query}"`, json(hits), { hits })
   }
 })
@@ -78,8 +92,16 @@ export const tapeContextTool = defineAgentTool({
       maxTotalBytes: args.maxTotalBytes
     })
     const matched = (context as { matchedEntryIds?: number[] }).matchedEntryIds ?? []
-    if (matched.length === 0) throw new ToolError('not_found', `No tape entries with ids ${args.entryIds.join(', ')} in this session.`)
-    return ok(`Context for ${matched.length} tape entr${matched.length === 1 ? 'y' : 'ies'}`, json(context), context)
+    if (matched.length === 0)
+      throw new ToolError(
+        'not_found',
+        `No tape entries with ids ${args.entryIds.join(', ')} in this session.`
+      )
+    return ok(
+      `Context for ${matched.length} tape entr${matched.length === 1 ? 'y' : 'ies'}`,
+      json(context),
+      context
+    )
   }
 })
 
@@ -127,11 +149,20 @@ export const tapeHandoffTool = defineAgentTool({
   async execute(args, ctx) {
     const name = /^(auto_)?handoff\//.test(args.name) ? args.name : `handoff/${args.name || 'manual'}`
     const anchor = await requirePort(ctx.runtime, 'handoffTape')(ctx.sessionId, name, args.summary)
-    return ok(`Handoff ${name} at entry ${anchor.entryId}`, json({ name, entryId: anchor.entryId }), { name, entryId: anchor.entryId })
+    return ok(`Handoff ${name} at entry ${anchor.entryId}`, json({ name, entryId: anchor.entryId }), {
+      name,
+      entryId: anchor.entryId
+    })
   }
 })
 
-export const tapeTools: AgentTool[] = [tapeSearchTool, tapeContextTool, tapeInfoTool, tapeAnchorsTool, tapeHandoffTool] as AgentTool[]
+export const tapeTools: AgentTool[] = [
+  tapeSearchTool,
+  tapeContextTool,
+  tapeInfoTool,
+  tapeAnchorsTool,
+  tapeHandoffTool
+] as AgentTool[]
 
 function toMs(bound: number | string): number {
   return typeof bound === 'number' ? bound : Date.parse(bound)

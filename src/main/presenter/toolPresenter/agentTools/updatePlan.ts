@@ -57,7 +57,11 @@ export function createUpdatePlanTool(revisions: PlanRevisions): AgentTool<typeof
       }
       ctx.runtime.publishPlan(snapshot)
       const done = args.plan.filter((s) => s.status === 'completed').length
-      return ok(`Plan updated: ${done}/${args.plan.length} done`, `Plan updated (revision ${snapshot.revision}, ${done}/${args.plan.length} steps done).`, snapshot)
+      return ok(
+        `Plan updated: ${done}/${args.plan.length} done`,
+        `Plan updated (revision ${snapshot.revision}, ${done}/${args.plan.length} steps done).`,
+        snapshot
+      )
     }
   })
 }

@@ -1,6 +1,14 @@
 import { z } from 'zod'
 import description from './descriptions/write.md?raw'
-import { FILESYSTEM_SERVER, checkFiles, defineAgentTool, ok, pathArg, refuseFiles, resolvePath } from './defineTool'
+import {
+  FILESYSTEM_SERVER,
+  checkFiles,
+  defineAgentTool,
+  ok,
+  pathArg,
+  refuseFiles,
+  resolvePath
+} from './defineTool'
 import { fsToolError } from './fsErrors'
 import { ensureParentFolders, openForWrite, replaceContent, resolveForRun } from './safeFile'
 
@@ -28,7 +36,13 @@ export const writeTool = defineAgentTool({
     let previous: string | null
     try {
       previous = created ? null : await handle.readFile('utf8')
-      await ctx.runtime.recordFileSnapshot({ sessionId: ctx.sessionId, toolCallId: ctx.toolCallId, tool: 'write', path, previousContent: previous })
+      await ctx.runtime.recordFileSnapshot({
+        sessionId: ctx.sessionId,
+        toolCallId: ctx.toolCallId,
+        tool: 'write',
+        path,
+        previousContent: previous
+      })
       await replaceContent(handle, args.content)
     } catch (error) {
       throw fsToolError(error, args.path)
@@ -37,11 +51,15 @@ export const writeTool = defineAgentTool({
     }
     const bytes = Buffer.byteLength(args.content)
     const verb = previous === null ? 'Created' : 'Overwrote'
-    return ok(`${verb} ${args.path} (${bytes} bytes)`, `${verb} ${args.path} (${bytes} bytes, ${countLines(args.content)} lines).`, {
-      path: args.path,
-      bytes,
-      created: previous === null
-    })
+    return ok(
+      `${verb} ${args.path} (${bytes} bytes)`,
+      `${verb} ${args.path} (${bytes} bytes, ${countLines(args.content)} lines).`,
+      {
+        path: args.path,
+        bytes,
+        created: previous === null
+      }
+    )
   }
 })
 

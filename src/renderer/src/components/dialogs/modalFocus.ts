@@ -19,7 +19,8 @@ export interface ModalFocusOptions {
 export function useModalFocus(panel: Ref<HTMLElement | null>, options: ModalFocusOptions): void {
   const id = Symbol('modal')
   let opener: Element | null = null
-  const focusables = (): HTMLElement[] => Array.from(panel.value?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])
+  const focusables = (): HTMLElement[] =>
+    Array.from(panel.value?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? [])
 
   /** The browser moves focus between controls; only the ends (and focus outside) wrap. */
   function wrapTab(event: KeyboardEvent): void {
@@ -31,7 +32,10 @@ export function useModalFocus(panel: Ref<HTMLElement | null>, options: ModalFocu
     const first = items[0]
     const last = items[items.length - 1]
     const inside = panel.value?.contains(document.activeElement) ?? false
-    if (event.shiftKey && (!inside || document.activeElement === first || document.activeElement === panel.value)) {
+    if (
+      event.shiftKey &&
+      (!inside || document.activeElement === first || document.activeElement === panel.value)
+    ) {
       event.preventDefault()
       last.focus()
     } else if (!event.shiftKey && (!inside || document.activeElement === last)) {
@@ -58,7 +62,9 @@ export function useModalFocus(panel: Ref<HTMLElement | null>, options: ModalFocu
     document.addEventListener('keydown', onKeydown)
     await nextTick()
     const root = panel.value
-    const preferred = root?.querySelector<HTMLElement>('[data-autofocus]') ?? focusables().find((el) => !el.hasAttribute('data-dialog-close'))
+    const preferred =
+      root?.querySelector<HTMLElement>('[data-autofocus]') ??
+      focusables().find((el) => !el.hasAttribute('data-dialog-close'))
     ;(preferred ?? focusables()[0] ?? root)?.focus()
   })
   onBeforeUnmount(() => {

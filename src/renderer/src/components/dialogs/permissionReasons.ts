@@ -12,12 +12,15 @@ export function usePermissionReasons(): {
   const { t, te } = useI18n()
   const translatable = (code: ReasonCode): boolean => te(`permissionReasons.${code.code}`)
   return {
-    reasonText: (text, code) => (code && translatable(code) ? t(`permissionReasons.${code.code}`, code.params ?? {}) : text),
+    reasonText: (text, code) =>
+      code && translatable(code) ? t(`permissionReasons.${code.code}`, code.params ?? {}) : text,
     // A summary is translated only when every part of it can be, never half and half.
     requestReason: (request) => {
       const codes = request?.reasonCodes ?? []
       if (!request || codes.length === 0 || !codes.every(translatable)) return request?.reason ?? ''
-      return codes.map((c) => t(`permissionReasons.${c.code}`, c.params ?? {})).join(t('permissionReasonSeparator'))
+      return codes
+        .map((c) => t(`permissionReasons.${c.code}`, c.params ?? {}))
+        .join(t('permissionReasonSeparator'))
     }
   }
 }

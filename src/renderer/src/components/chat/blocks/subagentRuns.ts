@@ -20,7 +20,10 @@ export function runForCall(call: OrchestratorCall, runs: readonly SubagentRunVie
   if (call.runId) return runs.find((r) => r.runId === call.runId) ?? null
   if (call.taskTitles.length === 0) return null
   const sameTasks = runs
-    .filter((r) => r.tasks.length === call.taskTitles.length && r.tasks.every((t, i) => t.title === call.taskTitles[i]))
+    .filter(
+      (r) =>
+        r.tasks.length === call.taskTitles.length && r.tasks.every((t, i) => t.title === call.taskTitles[i])
+    )
     .sort((a, b) => a.createdAt - b.createdAt)
   return sameTasks.find((r) => r.createdAt >= call.createdAt) ?? null
 }
@@ -29,7 +32,11 @@ export function runForCall(call: OrchestratorCall, runs: readonly SubagentRunVie
 export function orchestratorCall(args: Record<string, unknown> | null, createdAt: number): OrchestratorCall {
   const runId = typeof args?.runId === 'string' ? args.runId : undefined
   const tasks = Array.isArray(args?.tasks) ? args.tasks : []
-  const taskTitles = tasks.map((t) => (t && typeof t === 'object' && typeof (t as { title?: unknown }).title === 'string' ? (t as { title: string }).title.trim() : ''))
+  const taskTitles = tasks.map((t) =>
+    t && typeof t === 'object' && typeof (t as { title?: unknown }).title === 'string'
+      ? (t as { title: string }).title.trim()
+      : ''
+  )
   return { runId, taskTitles, createdAt }
 }
 
@@ -46,7 +53,8 @@ export function useSubagentRuns(parentSessionId: Ref<string>): Ref<SubagentRunVi
     const index = runs.value.findIndex((r) => r.runId === run.runId)
     // Events and the initial read can cross: the newer view wins.
     if (index === -1) runs.value = [...runs.value, run]
-    else if (runs.value[index].updatedAt <= run.updatedAt) runs.value = runs.value.map((r, i) => (i === index ? run : r))
+    else if (runs.value[index].updatedAt <= run.updatedAt)
+      runs.value = runs.value.map((r, i) => (i === index ? run : r))
   }
 
   async function load(id: string): Promise<void> {

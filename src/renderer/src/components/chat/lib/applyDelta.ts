@@ -22,7 +22,8 @@ export function applyOps(message: ChatMessageView, ops: readonly DeltaOp[]): voi
 
 function findBlock(message: ChatMessageView, blockId: string): MessageBlock | undefined {
   // Blocks are appended, so the one being streamed is almost always the last.
-  for (let i = message.blocks.length - 1; i >= 0; i--) if (message.blocks[i].id === blockId) return message.blocks[i]
+  for (let i = message.blocks.length - 1; i >= 0; i--)
+    if (message.blocks[i].id === blockId) return message.blocks[i]
   return undefined
 }
 

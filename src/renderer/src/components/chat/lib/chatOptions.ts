@@ -14,14 +14,18 @@ export interface ChatOptions {
 const DRAFT_KEY = 'deepchat.newChatDraft'
 
 /** The new-chat composer's choices, kept across reloads of the window. */
-export function loadDraftOptions(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): Partial<ChatOptions> {
+export function loadDraftOptions(
+  storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage
+): Partial<ChatOptions> {
   try {
     const raw = JSON.parse(storage?.getItem(DRAFT_KEY) ?? 'null') as Record<string, unknown> | null
     if (!raw || typeof raw !== 'object') return {}
     const text = (value: unknown) => (typeof value === 'string' && value.length <= 4096 ? value : undefined)
     const mode = PermissionMode.safeParse(raw.permissionMode)
     return {
-      ...(text(raw.providerId) && text(raw.modelId) ? { providerId: text(raw.providerId), modelId: text(raw.modelId) } : {}),
+      ...(text(raw.providerId) && text(raw.modelId)
+        ? { providerId: text(raw.providerId), modelId: text(raw.modelId) }
+        : {}),
       ...(mode.success ? { permissionMode: mode.data } : {}),
       ...(text(raw.workspaceDir) !== undefined ? { workspaceDir: text(raw.workspaceDir) } : {})
     }
@@ -30,7 +34,10 @@ export function loadDraftOptions(storage: Pick<Storage, 'getItem'> | undefined =
   }
 }
 
-export function saveDraftOptions(options: ChatOptions, storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage): void {
+export function saveDraftOptions(
+  options: ChatOptions,
+  storage: Pick<Storage, 'setItem'> | undefined = globalThis.localStorage
+): void {
   try {
     const { providerId, modelId, permissionMode, workspaceDir } = options
     storage?.setItem(DRAFT_KEY, JSON.stringify({ providerId, modelId, permissionMode, workspaceDir }))

@@ -20,7 +20,10 @@ interface Sources {
 type ToolCall = NonNullable<ChatMessageView['blocks'][number]['toolCall']>
 
 /** The call `toolCallId` in a message's blocks (its arguments and server), if it is there. */
-export function findCall(message: Pick<ChatMessageView, 'blocks'> | undefined, toolCallId: string): ToolCall | null {
+export function findCall(
+  message: Pick<ChatMessageView, 'blocks'> | undefined,
+  toolCallId: string
+): ToolCall | null {
   return message?.blocks.find((b) => b.toolCall?.id === toolCallId)?.toolCall ?? null
 }
 
@@ -41,11 +44,13 @@ export function useInteractionContext(sources: Sources): {
   const childCalls = ref<Record<string, ToolCall | null>>({})
 
   const unsubscribe = bridge.on(subagentsInteractionChanged, (p) => {
-    if (p.parentSessionId === sources.sessionId.value) labels.value = { ...labels.value, [p.childSessionId]: p.label }
+    if (p.parentSessionId === sources.sessionId.value)
+      labels.value = { ...labels.value, [p.childSessionId]: p.label }
   })
   onScopeDispose(unsubscribe)
 
-  const fromChild = (i: PendingInteraction): boolean => Boolean(sources.sessionId.value && i.sessionId !== sources.sessionId.value)
+  const fromChild = (i: PendingInteraction): boolean =>
+    Boolean(sources.sessionId.value && i.sessionId !== sources.sessionId.value)
 
   async function loadLabels(parentSessionId: string): Promise<void> {
     const { pending } = await bridge.call(subagentsPendingInteractions, { parentSessionId })
@@ -66,7 +71,8 @@ export function useInteractionContext(sources: Sources): {
     (interaction) => {
       if (!interaction || !fromChild(interaction)) return
       // Either may fail (the child was just deleted): the dialog still works, with less context.
-      if (!labels.value[interaction.sessionId] && sources.sessionId.value) void loadLabels(sources.sessionId.value).catch(() => undefined)
+      if (!labels.value[interaction.sessionId] && sources.sessionId.value)
+        void loadLabels(sources.sessionId.value).catch(() => undefined)
       void loadChildArgs(interaction).catch(() => undefined)
     },
     { immediate: true }

@@ -25,7 +25,9 @@ export function jsonrepairSafe(text: string): Record<string, unknown> | null {
   candidate += stack.reverse().join('')
   try {
     const value = JSON.parse(candidate)
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
   } catch {
     return null
   }

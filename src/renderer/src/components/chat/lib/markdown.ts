@@ -33,7 +33,8 @@ md.renderer.rules.fence = (tokens, index, _options, env) => {
   )
 }
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
 md.renderer.rules.link_open = (tokens, index, options, env, self) => {
   tokens[index].attrSet('target', '_blank')
   tokens[index].attrSet('rel', 'noopener noreferrer')
@@ -83,7 +84,12 @@ export class MarkdownSplitter {
   private scanLine(line: string, nextLineStart: number): void {
     const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
     if (this.fence) {
-      if (fenceMatch && fenceMatch[1][0] === this.fence[0] && fenceMatch[1].length >= this.fence.length && !line.trim().slice(fenceMatch[1].length)) {
+      if (
+        fenceMatch &&
+        fenceMatch[1][0] === this.fence[0] &&
+        fenceMatch[1].length >= this.fence.length &&
+        !line.trim().slice(fenceMatch[1].length)
+      ) {
         this.fence = null
         this.boundaries.push(nextLineStart)
       }

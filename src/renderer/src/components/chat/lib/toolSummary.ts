@@ -5,7 +5,9 @@ export function parseArgs(params: string): Record<string, unknown> | null {
   if (!params.trim()) return null
   try {
     const value = JSON.parse(params)
-    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
+    return value && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null
   } catch {
     return jsonrepairSafe(params)
   }
@@ -28,7 +30,9 @@ export function summarizeArgs(params: string): string {
 /** What an orchestrator call does: the tasks it runs, or the operation and the run it names. */
 function summarizeOrchestrator(args: Record<string, unknown>): string {
   const tasks = Array.isArray(args.tasks) ? args.tasks : []
-  const titles = tasks.map((t) => (t && typeof t === 'object' ? (t as { title?: unknown }).title : null)).filter((t): t is string => typeof t === 'string' && Boolean(t.trim()))
+  const titles = tasks
+    .map((t) => (t && typeof t === 'object' ? (t as { title?: unknown }).title : null))
+    .filter((t): t is string => typeof t === 'string' && Boolean(t.trim()))
   if (titles.length) return titles.join(', ')
   const operation = typeof args.operation === 'string' ? args.operation : 'run'
   return [operation, typeof args.runId === 'string' ? args.runId : ''].filter(Boolean).join(' ')

@@ -38,7 +38,8 @@ export function fieldsOf(schema: JsonSchema): SchemaField[] {
       return { ...base, kind: 'enum', options: prop.enum as string[] }
     }
     const type = scalarType(prop)
-    const kind: FieldKind = type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' ? type : 'json'
+    const kind: FieldKind =
+      type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' ? type : 'json'
     return { ...base, kind }
   })
 }
@@ -48,7 +49,9 @@ export function initialValues(fields: SchemaField[]): Record<string, RawValue> {
   for (const field of fields) {
     if (field.kind === 'boolean') values[field.name] = field.defaultValue === true
     else if (field.defaultValue === undefined) values[field.name] = ''
-    else values[field.name] = field.kind === 'json' ? JSON.stringify(field.defaultValue, null, 2) : String(field.defaultValue)
+    else
+      values[field.name] =
+        field.kind === 'json' ? JSON.stringify(field.defaultValue, null, 2) : String(field.defaultValue)
   }
   return values
 }

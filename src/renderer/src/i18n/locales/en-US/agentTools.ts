@@ -7,7 +7,16 @@ export default {
     readOnly: 'Read-only',
     changesThings: 'Makes changes',
     enableNamed: 'Enable {name}',
-    servers: { filesystem: 'Files and commands', core: 'Agent', tape: 'Conversation history', memory: 'Memory', skills: 'Skills', deepchat_settings: 'Chat settings', image_generation: 'Images', subagents: 'Subagents' },
+    servers: {
+      filesystem: 'Files and commands',
+      core: 'Agent',
+      tape: 'Conversation history',
+      memory: 'Memory',
+      skills: 'Skills',
+      deepchat_settings: 'Chat settings',
+      image_generation: 'Images',
+      subagents: 'Subagents'
+    },
     descriptions: {
       read: 'Read a file, or part of it.',
       write: 'Create or overwrite a file.',

@@ -17,7 +17,12 @@ export default {
     dialogCounter: '{n} of {total}',
     status: { running: 'Running', error: 'Failed', cancelled: 'Cancelled', done: 'Done' },
     user: { edit: 'Edit', editLabel: 'Edit your message', resend: 'Send again' },
-    toolbar: { copy: 'Copy', retry: 'Retry', fork: 'Fork from here', usage: '{input} in · {output} out tokens' },
+    toolbar: {
+      copy: 'Copy',
+      retry: 'Retry',
+      fork: 'Fork from here',
+      usage: '{input} in · {output} out tokens'
+    },
     reasoning: { thinking: 'Thinking for {n}s…', thought: 'Thought for {n}s' },
     tool: { arguments: 'Arguments', result: 'Result' },
     plan: {
@@ -90,7 +95,8 @@ export default {
       noMcpServers: 'No MCP servers configured.',
       fullAccessWarning: 'Full access: the agent runs commands and edits files anywhere without asking.',
       fullAccessConfirmTitle: 'Give this chat full access?',
-      fullAccessConfirmBody: 'From its next request on, the agent in this chat runs commands and edits files anywhere without asking you.',
+      fullAccessConfirmBody:
+        'From its next request on, the agent in this chat runs commands and edits files anywhere without asking you.',
       fullAccessConfirm: 'Allow full access',
       chooseFolder: 'Choose folder…',
       chooseFolderTitle: 'Workspace folder for this chat',
@@ -108,11 +114,17 @@ export default {
       mcpState: { starting: 'Starting', running: 'Running', error: 'Error', stopped: 'Stopped' },
       settingsErrors: {
         invalid_workspace: 'That folder cannot be used: enter the absolute path of an existing folder.',
-        invalid_model: 'That model is not available. Enable it in Settings › Model providers or pick another.',
+        invalid_model:
+          'That model is not available. Enable it in Settings › Model providers or pick another.',
         invalid_permission_mode: 'A subagent chat cannot have more access than its parent chat.'
       }
     },
-    permissionMode: { default: 'Ask before acting', accept_edits: 'Accept edits', sandboxed: 'Auto in sandbox', full_access: 'Full access' },
+    permissionMode: {
+      default: 'Ask before acting',
+      accept_edits: 'Accept edits',
+      sandboxed: 'Auto in sandbox',
+      full_access: 'Full access'
+    },
     risk: { low: 'Low risk', medium: 'Medium risk', high: 'High risk', critical: 'Critical risk' },
     permission: {
       title: 'Permission required',
@@ -125,7 +137,8 @@ export default {
       outside: 'outside the workspace: {path}',
       paths: 'Files',
       alwaysRule: '“Always allow” saves the rule {kind}: {pattern}',
-      runsOnHost: 'If you allow it, it runs outside the sandbox, with your own access to files and the network.',
+      runsOnHost:
+        'If you allow it, it runs outside the sandbox, with your own access to files and the network.',
       criticalNoAlways: 'Critical: this can only be allowed once or for this chat, never always.',
       unreadable: 'This request could not be read.',
       deny: 'Deny',
@@ -169,7 +182,13 @@ export default {
       deleteBody: '“{title}” and its subagent chats will be deleted for good.',
       generating: 'Working',
       waiting: 'Waiting for you',
-      groups: { pinned: 'Pinned', today: 'Today', yesterday: 'Yesterday', week: 'Previous 7 days', older: 'Older' }
+      groups: {
+        pinned: 'Pinned',
+        today: 'Today',
+        yesterday: 'Yesterday',
+        week: 'Previous 7 days',
+        older: 'Older'
+      }
     }
   }
 }

@@ -12,7 +12,12 @@ export default {
     noMatch: 'No server matches.',
     states: { starting: 'Starting', running: 'Running', error: 'Error', stopped: 'Stopped' },
     reconnecting: 'reconnect attempt {n}',
-    types: { stdio: 'Local command (stdio)', http: 'Streamable HTTP', sse: 'Server-sent events (SSE)', inmemory: 'Built-in' },
+    types: {
+      stdio: 'Local command (stdio)',
+      http: 'Streamable HTTP',
+      sse: 'Server-sent events (SSE)',
+      inmemory: 'Built-in'
+    },
     enableNamed: 'Enable {name}',
     noDescription: 'No description.',
     details: 'Tools & details',
@@ -24,7 +29,10 @@ export default {
     notRunning: 'The server is not running, so its tools, prompts and resources cannot be listed.',
     panelTabs: 'Server details',
     tabs: { tools: 'Tools', prompts: 'Prompts', resources: 'Resources', logs: 'Error output' },
-    logs: { empty: 'The server wrote nothing to its error output.', label: 'Last lines of the server’s error output' },
+    logs: {
+      empty: 'The server wrote nothing to its error output.',
+      label: 'Last lines of the server’s error output'
+    },
     oauth: {
       label: 'OAuth',
       signedIn: 'Signed in',
@@ -50,7 +58,8 @@ export default {
       timeout: 'Request timeout (seconds)',
       timeoutInvalid: 'The timeout must be at least 1 second.',
       enabled: 'Enabled',
-      secretsHint: 'Values are stored in the system’s secret store when they look like keys or tokens, and are shown masked afterwards.',
+      secretsHint:
+        'Values are stored in the system’s secret store when they look like keys or tokens, and are shown masked afterwards.',
       addRow: 'Add',
       removeRow: 'Remove row {n}',
       rowName: '{field}: name {n}',
@@ -88,7 +97,12 @@ export default {
       hideTry: 'Hide',
       noParams: 'This tool takes no parameters.',
       required: 'required',
-      errors: { required: 'Required.', number: 'Enter a number.', integer: 'Enter a whole number.', json: 'Enter valid JSON.' },
+      errors: {
+        required: 'Required.',
+        number: 'Enter a number.',
+        integer: 'Enter a whole number.',
+        json: 'Enter valid JSON.'
+      },
       run: 'Run',
       running: 'Running…',
       needsApproval: 'This call needs your approval, as it would in a chat.',
@@ -99,7 +113,11 @@ export default {
       audio: 'Audio ({mime})',
       structured: 'Structured result'
     },
-    prompts: { none: 'This server offers no prompts.', get: 'Get prompt', roles: { user: 'User', assistant: 'Assistant' } },
+    prompts: {
+      none: 'This server offers no prompts.',
+      get: 'Get prompt',
+      roles: { user: 'User', assistant: 'Assistant' }
+    },
     resources: {
       none: 'This server offers no resources.',
       templates: 'Templates',

@@ -6,18 +6,35 @@ export default {
     defaultMode: 'Default mode for new chats',
     defaultModeHint: 'Each chat can still change its own mode.',
     modes: {
-      default: { label: 'Ask before acting', hint: 'Read-only commands run in the sandbox; ask before commands that change things, protected files and tools.' },
-      accept_edits: { label: 'Accept edits', hint: 'Also edit files in the workspace and run commands that only change workspace files, in the sandbox; still ask for everything else.' },
-      sandboxed: { label: 'Auto in sandbox', hint: 'Any command runs unasked inside the sandbox: workspace writable except protected files, no network. Ask only for network, outside writes and protected files.' },
-      full_access: { label: 'Full access', hint: 'Never ask. Deny rules still apply. Use only in folders you can afford to lose.' }
+      default: {
+        label: 'Ask before acting',
+        hint: 'Read-only commands run in the sandbox; ask before commands that change things, protected files and tools.'
+      },
+      accept_edits: {
+        label: 'Accept edits',
+        hint: 'Also edit files in the workspace and run commands that only change workspace files, in the sandbox; still ask for everything else.'
+      },
+      sandboxed: {
+        label: 'Auto in sandbox',
+        hint: 'Any command runs unasked inside the sandbox: workspace writable except protected files, no network. Ask only for network, outside writes and protected files.'
+      },
+      full_access: {
+        label: 'Full access',
+        hint: 'Never ask. Deny rules still apply. Use only in folders you can afford to lose.'
+      }
     },
     sandbox: {
       on: 'Sandbox on',
       off: 'No sandbox',
-      kinds: { bwrap: 'Commands that run without asking are sandboxed (bubblewrap)', seatbelt: 'Commands that run without asking are sandboxed (macOS sandbox)' },
-      onHint: 'They see the workspace and the system read-only, never your home folder, the app’s data or your secrets, and have no network.',
+      kinds: {
+        bwrap: 'Commands that run without asking are sandboxed (bubblewrap)',
+        seatbelt: 'Commands that run without asking are sandboxed (macOS sandbox)'
+      },
+      onHint:
+        'They see the workspace and the system read-only, never your home folder, the app’s data or your secrets, and have no network.',
       none: 'Commands that run without asking are not sandboxed',
-      offHint: 'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.'
+      offHint:
+        'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.'
     },
     saved: 'Saved',
     rules: 'Remembered rules',
@@ -29,8 +46,20 @@ export default {
     created: 'Created',
     actions: 'Actions',
     effects: { allow: 'Allow', deny: 'Deny' },
-    kinds: { read: 'Read files', write: 'Write files', exec: 'Run commands', mcp: 'MCP tool', settings: 'Settings tool' },
-    patternExamples: { read: '~/notes/**', write: '~/projects/app/**', exec: 'npm test*', mcp: 'github/*', settings: 'tool name' },
+    kinds: {
+      read: 'Read files',
+      write: 'Write files',
+      exec: 'Run commands',
+      mcp: 'MCP tool',
+      settings: 'Settings tool'
+    },
+    patternExamples: {
+      read: '~/notes/**',
+      write: '~/projects/app/**',
+      exec: 'npm test*',
+      mcp: 'github/*',
+      settings: 'tool name'
+    },
     revoke: 'Revoke',
     revokeNamed: 'Revoke the rule {pattern}',
     revoked: 'The rule was revoked.',
@@ -105,10 +134,12 @@ export default {
     outside_sandbox: 'asks to run outside the sandbox, with your access to files and the network',
     outside_workspace_read: 'Read access outside the workspace: {paths}',
     outside_workspace_write: 'Write access outside the workspace: {paths}',
-    protected_path: 'Changes a protected workspace entry (git, editor, direnv or DeepChat config can make programs run later): {paths}',
+    protected_path:
+      'Changes a protected workspace entry (git, editor, direnv or DeepChat config can make programs run later): {paths}',
     app_data: "Touches DeepChat Desk's own data folder (database, logs, other chats): {paths}",
     secrets_file: "DeepChat Desk's secrets file, which no tool may read or change: {paths}",
-    unresolvable_path: 'Cannot tell where {paths} really leads ({error}), so it counts as outside the workspace',
+    unresolvable_path:
+      'Cannot tell where {paths} really leads ({error}), so it counts as outside the workspace',
     change_setting: 'Change setting {setting}: {summary}',
     mcp_call: 'Call MCP tool {tool} on server {server}'
   },

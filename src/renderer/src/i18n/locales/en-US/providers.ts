@@ -2,7 +2,8 @@ export default {
   settingsProviders: {
     nav: 'Model providers',
     title: 'Model providers',
-    subtitle: 'Connect the services that run the models. Keys are kept in the system’s secret store and never shown again.',
+    subtitle:
+      'Connect the services that run the models. Keys are kept in the system’s secret store and never shown again.',
     add: 'Add provider',
     addTitle: 'Add a model provider',
     empty: 'No provider yet. Add one to start chatting.',
@@ -46,7 +47,8 @@ export default {
     modelsHint: 'Switch models on to offer them in chats.',
     fetchModels: 'Fetch models',
     fetching: 'Fetching…',
-    modelsFetched: 'The provider reported no models. | The provider reported 1 model. | The provider reported {n} models.',
+    modelsFetched:
+      'The provider reported no models. | The provider reported 1 model. | The provider reported {n} models.',
     noModels: 'No models yet. Fetch them from the provider.',
     enableModel: 'Enable {name}',
     contextShort: '{n} tokens context',

@@ -11,11 +11,13 @@ export default {
       themeHint: 'Follow the system, or pick light or dark.',
       themes: { light: 'Light', dark: 'Dark', system: 'System' },
       autoTitle: 'Name new chats with the model',
-      autoTitleHint: 'After the first answer the chat’s model suggests a short title; otherwise the first line of your message stays.',
+      autoTitleHint:
+        'After the first answer the chat’s model suggests a short title; otherwise the first line of your message stays.',
       saved: 'Saved',
       saveFailed: 'Could not save: {message}',
       workspace: 'Default workspace folder',
-      workspaceHint: 'New chats work in this folder. Without one, each new chat gets its own scratch folder in the app’s data folder — never the folder the app was started from.',
+      workspaceHint:
+        'New chats work in this folder. Without one, each new chat gets its own scratch folder in the app’s data folder — never the folder the app was started from.',
       workspacePlaceholder: '/home/me/projects',
       workspaceSave: 'Save',
       workspaceClear: 'Clear',

@@ -9,7 +9,16 @@ export default {
     readOnly: '只读',
     changesThings: '会修改内容',
     enableNamed: '启用 {name}',
-    servers: { filesystem: '文件与命令', core: '智能体', tape: '对话历史', memory: '记忆', skills: '技能', deepchat_settings: '对话设置', image_generation: '图像', subagents: '子智能体' },
+    servers: {
+      filesystem: '文件与命令',
+      core: '智能体',
+      tape: '对话历史',
+      memory: '记忆',
+      skills: '技能',
+      deepchat_settings: '对话设置',
+      image_generation: '图像',
+      subagents: '子智能体'
+    },
     descriptions: {
       read: '读取文件或其中一部分。',
       write: '创建或覆盖文件。',

@@ -19,7 +19,12 @@ export default {
     dialogCounter: '第 {n} 个，共 {total} 个',
     status: { running: '运行中', error: '失败', cancelled: '已取消', done: '完成' },
     user: { edit: '编辑', editLabel: '编辑你的消息', resend: '重新发送' },
-    toolbar: { copy: '复制', retry: '重试', fork: '从这里分叉', usage: '输入 {input} · 输出 {output} tokens' },
+    toolbar: {
+      copy: '复制',
+      retry: '重试',
+      fork: '从这里分叉',
+      usage: '输入 {input} · 输出 {output} tokens'
+    },
     reasoning: { thinking: '思考中 {n} 秒…', thought: '思考了 {n} 秒' },
     tool: { arguments: '参数', result: '结果' },
     plan: {
@@ -114,7 +119,12 @@ export default {
         invalid_permission_mode: '子智能体对话的权限不能超过其父对话。'
       }
     },
-    permissionMode: { default: '操作前询问', accept_edits: '自动接受编辑', sandboxed: '沙箱内自动', full_access: '完全访问' },
+    permissionMode: {
+      default: '操作前询问',
+      accept_edits: '自动接受编辑',
+      sandboxed: '沙箱内自动',
+      full_access: '完全访问'
+    },
     risk: { low: '低风险', medium: '中风险', high: '高风险', critical: '极高风险' },
     permission: {
       title: '需要授权',

@@ -14,7 +14,12 @@ export default {
     noMatch: '没有匹配的服务器。',
     states: { starting: '启动中', running: '运行中', error: '出错', stopped: '已停止' },
     reconnecting: '第 {n} 次重连',
-    types: { stdio: '本地命令（stdio）', http: '可流式 HTTP', sse: '服务器推送事件（SSE）', inmemory: '内置' },
+    types: {
+      stdio: '本地命令（stdio）',
+      http: '可流式 HTTP',
+      sse: '服务器推送事件（SSE）',
+      inmemory: '内置'
+    },
     enableNamed: '启用 {name}',
     noDescription: '没有描述。',
     details: '工具与详情',
@@ -90,7 +95,12 @@ export default {
       hideTry: '收起',
       noParams: '此工具没有参数。',
       required: '必填',
-      errors: { required: '必填。', number: '请输入数字。', integer: '请输入整数。', json: '请输入有效的 JSON。' },
+      errors: {
+        required: '必填。',
+        number: '请输入数字。',
+        integer: '请输入整数。',
+        json: '请输入有效的 JSON。'
+      },
       run: '运行',
       running: '正在运行…',
       needsApproval: '与在对话中一样，此次调用需要你的批准。',
@@ -101,7 +111,11 @@ export default {
       audio: '音频（{mime}）',
       structured: '结构化结果'
     },
-    prompts: { none: '此服务器没有提供提示词。', get: '获取提示词', roles: { user: '用户', assistant: '助手' } },
+    prompts: {
+      none: '此服务器没有提供提示词。',
+      get: '获取提示词',
+      roles: { user: '用户', assistant: '助手' }
+    },
     resources: {
       none: '此服务器没有提供资源。',
       templates: '模板',

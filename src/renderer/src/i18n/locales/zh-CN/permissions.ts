@@ -8,18 +8,34 @@ export default {
     defaultMode: '新对话的默认模式',
     defaultModeHint: '每个对话仍可单独修改自己的模式。',
     modes: {
-      default: { label: '操作前询问', hint: '只读命令在沙箱中运行；会改动内容的命令、受保护文件和工具先询问。' },
-      accept_edits: { label: '自动接受编辑', hint: '还可直接编辑工作区内的文件，并在沙箱中运行只改动工作区文件的命令；其余仍会询问。' },
-      sandboxed: { label: '沙箱内自动', hint: '任何命令都在沙箱中直接运行：工作区可写（受保护文件除外），无网络。仅在需要网络、写入外部或受保护文件时询问。' },
-      full_access: { label: '完全访问', hint: '从不询问，但拒绝规则依然生效。仅在可以承受损失的文件夹中使用。' }
+      default: {
+        label: '操作前询问',
+        hint: '只读命令在沙箱中运行；会改动内容的命令、受保护文件和工具先询问。'
+      },
+      accept_edits: {
+        label: '自动接受编辑',
+        hint: '还可直接编辑工作区内的文件，并在沙箱中运行只改动工作区文件的命令；其余仍会询问。'
+      },
+      sandboxed: {
+        label: '沙箱内自动',
+        hint: '任何命令都在沙箱中直接运行：工作区可写（受保护文件除外），无网络。仅在需要网络、写入外部或受保护文件时询问。'
+      },
+      full_access: {
+        label: '完全访问',
+        hint: '从不询问，但拒绝规则依然生效。仅在可以承受损失的文件夹中使用。'
+      }
     },
     sandbox: {
       on: '沙箱已启用',
       off: '无沙箱',
-      kinds: { bwrap: '无需询问即运行的命令在沙箱中运行（bubblewrap）', seatbelt: '无需询问即运行的命令在沙箱中运行（macOS 沙箱）' },
+      kinds: {
+        bwrap: '无需询问即运行的命令在沙箱中运行（bubblewrap）',
+        seatbelt: '无需询问即运行的命令在沙箱中运行（macOS 沙箱）'
+      },
       onHint: '它们只能只读地看到工作区和系统，看不到你的主文件夹、应用数据或密钥，也没有网络。',
       none: '无需询问即运行的命令没有沙箱',
-      offHint: '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。'
+      offHint:
+        '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。'
     },
     saved: '已保存',
     rules: '已记住的规则',
@@ -32,7 +48,13 @@ export default {
     actions: '操作',
     effects: { allow: '允许', deny: '拒绝' },
     kinds: { read: '读取文件', write: '写入文件', exec: '运行命令', mcp: 'MCP 工具', settings: '设置工具' },
-    patternExamples: { read: '~/notes/**', write: '~/projects/app/**', exec: 'npm test*', mcp: 'github/*', settings: '工具名称' },
+    patternExamples: {
+      read: '~/notes/**',
+      write: '~/projects/app/**',
+      exec: 'npm test*',
+      mcp: 'github/*',
+      settings: '工具名称'
+    },
     revoke: '撤销',
     revokeNamed: '撤销规则 {pattern}',
     revoked: '规则已撤销。',
@@ -107,7 +129,8 @@ export default {
     outside_sandbox: '请求在沙箱之外运行，拥有你对文件和网络的访问权限',
     outside_workspace_read: '读取工作区之外的文件：{paths}',
     outside_workspace_write: '写入工作区之外的文件：{paths}',
-    protected_path: '修改受保护的工作区条目（git、编辑器、direnv 或 DeepChat 的配置可能让程序稍后自动运行）：{paths}',
+    protected_path:
+      '修改受保护的工作区条目（git、编辑器、direnv 或 DeepChat 的配置可能让程序稍后自动运行）：{paths}',
     app_data: '访问 DeepChat Desk 自身的数据文件夹（数据库、日志、其他对话）：{paths}',
     secrets_file: 'DeepChat Desk 的密钥文件，任何工具都不能读取或修改：{paths}',
     unresolvable_path: '无法确定 {paths} 的真实位置（{error}），按工作区之外处理',

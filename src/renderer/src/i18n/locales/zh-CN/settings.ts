@@ -17,7 +17,8 @@ export default {
       saved: '已保存',
       saveFailed: '保存失败：{message}',
       workspace: '默认工作区文件夹',
-      workspaceHint: '新对话在此文件夹中工作。未设置时，每个新对话在应用数据文件夹中获得自己的临时文件夹——绝不会使用启动应用时所在的文件夹。',
+      workspaceHint:
+        '新对话在此文件夹中工作。未设置时，每个新对话在应用数据文件夹中获得自己的临时文件夹——绝不会使用启动应用时所在的文件夹。',
       workspacePlaceholder: '/home/me/projects',
       workspaceSave: '保存',
       workspaceClear: '清除',
