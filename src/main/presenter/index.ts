@@ -16,7 +16,7 @@ import {
 } from './permission'
 import { ToolPresenter } from './toolPresenter'
 import { BackgroundProcessManager } from './toolPresenter/agentTools/processManager'
-import { Sandbox } from './sandbox'
+import { Sandbox, sweepLeftoverStubs } from './sandbox'
 import { startProcessHygiene } from './hygiene'
 import { McpPresenter } from './mcpPresenter'
 import { createShellEnvResolver } from './mcpPresenter/shellEnv'
@@ -108,7 +108,10 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     secretsFiles: [platform.secretsFile],
     scratchRoot: workspaces.scratchRoot
   }
-  const sandbox = new Sandbox({ appData })
+  const stubJournal = join(platform.userDataDir, 'sandbox-stubs.json')
+  for (const path of sweepLeftoverStubs(stubJournal))
+    log(`Removed a sandbox stub a crashed run left behind: ${path}`)
+  const sandbox = new Sandbox({ appData, stubJournal })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.

@@ -1,11 +1,11 @@
 // The sandbox on its own, with the command classifier out of the picture: every command here
 // would be refused or asked about by the classifier, and runs anyway, straight through the
 // process manager with a sandbox plan. What it must not do, it must not be able to do.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Sandbox } from '../../../src/main/presenter/sandbox'
+import { Sandbox, sweepLeftoverStubs } from '../../../src/main/presenter/sandbox'
 import { useTempDirs } from '../helpers/tempDir'
 import {
   isAlive,
@@ -253,5 +253,38 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     } finally {
       if (isAlive(sleepPid)) process.kill(sleepPid, 'SIGKILL')
     }
+  })
+
+  it('leaves no stub behind when the host is killed mid-command: the next start sweeps it', async () => {
+    const world = makeWorld(tempDir())
+    const journal = join(world.root, 'data', 'sandbox-stubs.json')
+    const marker = ['sleep', `${5000 + (process.pid % 1000)}.75`]
+    const envrc = join(world.project, '.envrc')
+    expect(existsSync(envrc)).toBe(false)
+    const { host } = await startHost({
+      command: marker.join(' '),
+      cwd: world.project,
+      logDir: world.logDir,
+      home: world.home,
+      sandboxWorkspace: world.project,
+      writable: true,
+      stubJournal: journal
+    })
+    await until(() => pidsOf(marker).length === 1, 'the sandboxed sleep runs')
+    const [sleepPid] = pidsOf(marker)
+    try {
+      host.kill('SIGKILL')
+      await until(() => !isAlive(sleepPid), 'the sandboxed sleep is gone')
+    } finally {
+      if (isAlive(sleepPid)) process.kill(sleepPid, 'SIGKILL')
+    }
+    // The killed host could not clean up: the empty stub is still on the host.
+    expect(statSync(envrc).size).toBe(0)
+    writeFileSync(join(world.project, '.idea'), 'the user made this meanwhile')
+    const removed = sweepLeftoverStubs(journal)
+    expect(removed).toContain(envrc)
+    expect(existsSync(envrc)).toBe(false)
+    expect(readFileSync(join(world.project, '.idea'), 'utf8')).toBe('the user made this meanwhile')
+    expect(existsSync(journal)).toBe(false)
   })
 })

@@ -8,6 +8,7 @@ import { detectSandbox, type DetectedSandbox } from './detect'
 import { buildProfile, SECRET_HOME_PATHS, type SandboxProfile } from './profile'
 import { seatbeltArgs, seatbeltProfile } from './seatbelt'
 import { StubLedger } from './stubs'
+export { sweepLeftoverStubs } from './stubs'
 import { gitExcludeWithStubs } from './gitExclude'
 import type { SandboxKind, SandboxPlan, SandboxStatus } from './types'
 
@@ -19,6 +20,11 @@ export interface SandboxOptions {
   /** The user's home, hidden inside (default: the real one; tests pass a temp folder). */
   home?: string
   platform?: NodeJS.Platform
+  /**
+   * Where the stubs in use are journalled (in the data folder), so the next start removes what a
+   * host killed mid-command left behind (`sweepLeftoverStubs`).
+   */
+  stubJournal?: string
   /** Which sandbox the machine has (default: `detectSandbox()`, probed once). */
   detect?: () => Promise<DetectedSandbox>
 }
@@ -47,13 +53,14 @@ const SHELL_HOOK_VARIABLES = ['CDPATH', 'BASH_ENV', 'ENV']
  * command gets its own profile from its plan (workspace, read-only or writable).
  */
 export class Sandbox {
-  private readonly stubs = new StubLedger()
+  private readonly stubs: StubLedger
   private readonly platform: NodeJS.Platform
   private readonly home: string
 
   constructor(private readonly options: SandboxOptions = {}) {
     this.platform = options.platform ?? process.platform
     this.home = options.home ?? homedir()
+    this.stubs = new StubLedger(options.stubJournal)
   }
 
   async status(): Promise<SandboxStatus> {
