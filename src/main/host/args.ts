@@ -2,7 +2,8 @@ import { resolve } from 'node:path'
 import { homedir } from 'node:os'
 
 export interface HostArgs {
-  port: number
+  /** Absent: the port this data folder's host used last time (so open tabs reconnect), else any free one. */
+  port?: number
   dataDir: string
 }
 
@@ -20,11 +21,13 @@ export function parseHostArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     if (value === undefined || value.startsWith('--')) throw new Error(`--${name} needs a value`)
     values.set(name, value)
   }
-  const port = Number(values.get('port') ?? env.DEEPCHAT_PORT ?? 0)
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port must be 0-65535, got ${values.get('port')}`)
+  const given = values.get('port') ?? env.DEEPCHAT_PORT
+  const port = given === undefined ? undefined : Number(given)
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) {
+    throw new Error(`--port must be 0-65535, got ${given}`)
+  }
   const dataDir = resolve(values.get('data-dir') ?? env.DEEPCHAT_DATA_DIR ?? defaultDataDir())
-  return { port, dataDir }
+  return { ...(port === undefined ? {} : { port }), dataDir }
 }
 
 function defaultDataDir(): string {

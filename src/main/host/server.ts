@@ -42,16 +42,44 @@ const MIME: Record<string, string> = {
   '.woff2': 'font/woff2'
 }
 
+/** The bridge a listening host serves once the back end exists. */
+export interface HostBridge {
+  router: Router
+  events: EventHub
+  token: string
+}
+
+export interface ListeningHost {
+  origin: string
+  port: number
+  /** Starts answering bridge connections (refused with 503 until then). */
+  attach(bridge: HostBridge): RunningHost
+  close(): Promise<void>
+}
+
+/** The port is taken: the one line to print, and nothing else done. */
+export class PortInUseError extends Error {
+  constructor(readonly port: number) {
+    super(`Port ${port} on 127.0.0.1 is already in use: stop the program using it or pass another --port.`)
+    this.name = 'PortInUseError'
+  }
+}
+
 /**
- * The headless host: serves the built UI and the bridge on 127.0.0.1 only. The WebSocket
- * refuses a missing or wrong token and any Origin other than this host's own, so another
- * site open in the same browser cannot drive the agent.
+ * Binds the headless host's port on 127.0.0.1 and serves the built UI, before the back end
+ * exists: a busy port fails here, before the data folder is touched. Bridge connections wait
+ * for `attach`; the WebSocket refuses a missing or wrong token and any Origin other than this
+ * host's own, so another site open in the same browser cannot drive the agent.
  */
-export async function startHost(options: HostOptions): Promise<RunningHost> {
-  const token = options.token ?? randomBytes(24).toString('base64url')
+export async function listenHost(options: {
+  rendererDir: string
+  port?: number
+  log?: (message: string) => void
+}): Promise<ListeningHost> {
   const log = options.log ?? (() => {})
   const rendererRoot = resolve(options.rendererDir)
   let origin = ''
+  let bridge: HostBridge | undefined
 
   const http = createServer((req, res) => {
     void serveStatic(rendererRoot, req, res).catch((error) => {
@@ -62,7 +90,7 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES })
 
   http.on('upgrade', (req, socket, head) => {
-    const refusal = checkUpgrade(req, token, origin)
+    const refusal = bridge ? checkUpgrade(req, bridge.token, origin) : { status: 503, reason: 'Starting' }
     if (refusal) {
       log(`bridge connection refused: ${refusal.reason}`)
       socket.end(
@@ -75,11 +103,12 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
 
   let clientSeq = 0
   wss.on('connection', (ws: WebSocket) => {
+    const { router, events } = bridge!
     const clientId = `ws-${++clientSeq}`
     const send = (message: ServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message))
     }
-    const unsubscribe = options.events.subscribe((name, payload) => send({ type: 'event', name, payload }))
+    const unsubscribe = events.subscribe((name, payload) => send({ type: 'event', name, payload }))
     ws.on('close', unsubscribe)
     ws.on('error', (error) => log(`bridge socket error: ${error.message}`))
     ws.on('message', (data, isBinary) => {
@@ -92,30 +121,50 @@ export async function startHost(options: HostOptions): Promise<RunningHost> {
       } catch {
         return ws.close(1007, 'message is not JSON')
       }
-      void options.router
+      void router
         .invoke(parsed.route, parsed.input, { transport: 'websocket', clientId })
         .then((result) => send({ type: 'result', id: parsed.id, result }))
     })
   })
 
+  const requested = options.port ?? 0
   await new Promise<void>((resolveListen, reject) => {
-    http.once('error', reject)
-    http.listen(options.port ?? 0, '127.0.0.1', () => resolveListen())
+    http.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(requested) : error)
+    )
+    http.listen(requested, '127.0.0.1', () => resolveListen())
   })
   const port = (http.address() as AddressInfo).port
   origin = `http://127.0.0.1:${port}`
 
+  const close = async () => {
+    for (const client of wss.clients) client.terminate()
+    await new Promise<void>((r) => wss.close(() => r()))
+    await new Promise<void>((r) => http.close(() => r()))
+  }
   return {
-    url: `${origin}/#token=${token}`,
     origin,
     port,
-    token,
-    async close() {
-      for (const client of wss.clients) client.terminate()
-      await new Promise<void>((r) => wss.close(() => r()))
-      await new Promise<void>((r) => http.close(() => r()))
-    }
+    attach(next) {
+      bridge = next
+      return { url: `${origin}/#token=${next.token}`, origin, port, token: next.token, close }
+    },
+    close
   }
+}
+
+/** Listens and serves the bridge at once (tests, and callers that have the back end already). */
+export async function startHost(options: HostOptions): Promise<RunningHost> {
+  const listening = await listenHost(options)
+  return listening.attach({
+    router: options.router,
+    events: options.events,
+    token: options.token ?? newHostToken()
+  })
+}
+
+export function newHostToken(): string {
+  return randomBytes(24).toString('base64url')
 }
 
 function checkUpgrade(
@@ -153,7 +202,16 @@ async function serveStatic(root: string, req: IncomingMessage, res: ServerRespon
     res.writeHead(405).end()
     return
   }
-  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+  let pathname: string
+  try {
+    pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)
+  } catch {
+    pathname = '\0'
+  }
+  if (pathname.includes('\0')) {
+    res.writeHead(400, { 'Content-Type': 'text/plain' }).end('Bad request: malformed URL')
+    return
+  }
   let file = normalize(join(root, pathname))
   if (file !== root && !file.startsWith(root + sep)) {
     res.writeHead(403).end()

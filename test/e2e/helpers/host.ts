@@ -14,13 +14,15 @@ export interface ServedHost {
 }
 
 /** Runs the built headless host (`npm run serve` without the build step) on a free port. */
+/** `omitPort`: no --port, as `npm run serve` is usually run (the host reuses last time's port). */
 export async function serve(
   dataDir: string,
   extraEnv: NodeJS.ProcessEnv = {},
-  options: { cwd?: string } = {}
+  options: { cwd?: string; omitPort?: boolean } = {}
 ): Promise<ServedHost> {
   if (!existsSync(HOST_ENTRY)) throw new Error(`${HOST_ENTRY} is missing: run npm run build first`)
-  const child: ChildProcess = spawn(process.execPath, [HOST_ENTRY, '--port', '0', '--data-dir', dataDir], {
+  const portArgs = options.omitPort ? [] : ['--port', '0']
+  const child: ChildProcess = spawn(process.execPath, [HOST_ENTRY, ...portArgs, '--data-dir', dataDir], {
     cwd: options.cwd,
     env: { ...process.env, ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe']

@@ -159,6 +159,15 @@ describe('headless host', () => {
     const escape = await fetch(`${h.origin}/..%2f..%2fsecrets.json`)
     expect(escape.status).toBe(403)
   })
+
+  it('answers malformed URLs with 400 and stays up', async () => {
+    const h = await boot()
+    for (const path of ['/%', '/%E0%A4%A', '/a%00b', '/%00']) {
+      const response = await fetch(`${h.origin}${path}`)
+      expect(response.status, path).toBe(400)
+    }
+    expect((await fetch(`${h.origin}/`)).status).toBe(200)
+  })
 })
 
 describe('host arguments', () => {
@@ -168,6 +177,8 @@ describe('host arguments', () => {
       dataDir: '/tmp/x'
     })
     expect(parseHostArgs(['--port=0', '--data-dir=/tmp/y'], {})).toEqual({ port: 0, dataDir: '/tmp/y' })
+    // No port given: the host reuses last time's (so open tabs reconnect).
+    expect(parseHostArgs(['--data-dir', '/tmp/z'], {})).toEqual({ dataDir: '/tmp/z' })
   })
 
   it('rejects unknown flags and bad ports with a clear message', () => {

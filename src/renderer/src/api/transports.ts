@@ -31,7 +31,7 @@ interface Pending {
 /**
  * WebSocket to the headless host. Calls made while connecting wait for the socket; a dropped
  * connection fails the calls in flight (they may or may not have run) and reconnects with
- * backoff. `onConnectionChange` lets the UI show that it is offline.
+ * backoff (up to 5 s) for as long as the page listens, also after failed attempts. `onConnectionChange` lets the UI show that it is offline.
  */
 export function websocketTransport(options: {
   url: string
@@ -42,14 +42,12 @@ export function websocketTransport(options: {
   const listeners = new Set<EventListener>()
   const pending = new Map<number, Pending>()
   let nextId = 1
-  let socket: WebSocket | undefined
   let ready: Promise<WebSocket> | undefined
   let retryMs = 250
 
   const connect = (): Promise<WebSocket> => {
     ready ??= new Promise<WebSocket>((resolve, reject) => {
       const ws = new Impl(options.url)
-      socket = ws
       ws.onopen = () => {
         retryMs = 250
         options.onConnectionChange?.(true)
@@ -68,9 +66,7 @@ export function websocketTransport(options: {
       // from surfacing as an unhandled error (the `ws` implementation throws otherwise).
       ws.onerror = () => {}
       ws.onclose = (event) => {
-        const wasOpen = socket === ws && ready !== undefined
         ready = undefined
-        socket = undefined
         options.onConnectionChange?.(false)
         const error = new TransportError(
           `connection to the app closed (${event.code}${event.reason ? `: ${event.reason}` : ''})`
@@ -78,7 +74,9 @@ export function websocketTransport(options: {
         for (const call of pending.values()) call.reject(error)
         pending.clear()
         reject(error)
-        if (wasOpen && listeners.size > 0) {
+        // Keep trying while the page listens: a restarted host (same data folder) takes the
+        // same port and token, so the tab comes back on its own.
+        if (listeners.size > 0) {
           setTimeout(() => void connect().catch(() => {}), retryMs)
           retryMs = Math.min(retryMs * 2, 5000)
         }
