@@ -33,7 +33,7 @@ import type { ChatMessageView, InteractionResponse, QueuedInput } from '@shared/
 import type { PendingInteraction, SessionRecord } from '@shared/types/session'
 import type { PermissionMode } from '@shared/types/permission'
 import { useBridge } from '@renderer/api/bridge'
-import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/components/chat/lib/applyDelta'
+import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/stores/lib/applyDelta'
 
 type DeltaPayload = EventPayload<typeof chatStreamDelta>
 const PAGE = 60
