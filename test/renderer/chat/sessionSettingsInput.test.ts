@@ -231,6 +231,12 @@ describe('chat input on an existing chat', () => {
       'Off in new chats: switch it on in a chat'
     )
     expect(readsOn(wrapper, 'tool', 'read')).toBe(true)
+    // A server's app-wide switch is its own `enabled`; it offers tools only while it runs.
+    await serversSettled(presenters)
+    for (const server of presenters.mcp.listServers())
+      await eventually(() =>
+        expect(readsOn(wrapper, 'mcp', server.id), server.id).toBe(server.status.state === 'running')
+      )
 
     const session = presenters.sessions.create({
       title: 'New',
