@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import { sessionsGet } from '@shared/contracts/routes/sessions.routes'
 import type { FakeResponse } from '../fixtures/llm/fakeLlm'
-import { launchBrowser } from './helpers/browser'
+import { artifactPath, launchBrowser } from './helpers/browser'
+import { settled } from './settings-helpers'
 import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -93,6 +94,12 @@ describe('chat controls', () => {
     const popover = page.getByTestId('tools-popover')
     await popover.getByTestId('tool-toggle-write').waitFor()
     expect(await popover.getByTestId('tool-toggle-write').isChecked()).toBe(true)
+    // No new chat gets a diagnostic tool, whatever its app-wide switch says: the row says so.
+    expect(await popover.getByTestId('tool-blocked-tape_info').textContent()).toContain(
+      'switch it on in a chat'
+    )
+    await settled(page)
+    await page.screenshot({ path: artifactPath('tools-popover-new-chat.png') })
     await page.getByTestId('tools-button').click()
 
     await sendFromInput(page, 'hello there')

@@ -97,6 +97,10 @@ describe('settings of an existing chat', () => {
       )
       .toBe(false)
     await popover.getByTestId('mcp-state-deepchat-time').waitFor()
+    // Switched on, but the chat-settings tools wait for their skill: the model does not get them.
+    expect(await popover.getByTestId('tool-blocked-deepchat_settings_read').textContent()).toBe(
+      'Not available in this chat'
+    )
     for (const theme of ['light', 'dark'] as const) {
       await setTheme(theme, page)
       await page.screenshot({ path: artifactPath(`tools-popover-session-${theme}.png`) })

@@ -68,9 +68,25 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.targets.join(' ')}`)
 }
 
-/** Screenshot plus axe check, in the current theme. */
+/**
+ * Resolves once the page looks final: web fonts loaded, every finite animation and transition
+ * (a theme switch, a dialog fading in) finished, and a frame painted after them. Endless ones
+ * (a pulsing "starting" dot) are left running.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await document.fonts.ready
+    const finite = document
+      .getAnimations()
+      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)))
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+  })
+}
+
+/** Screenshot plus axe check, in the current theme, once the page has settled. */
 export async function shootAndCheck(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(150)
+  await settled(page)
   await page.screenshot({ path: artifactPath(`${name}.png`), fullPage: true })
   expect(await seriousViolations(page), name).toEqual([])
 }

@@ -189,6 +189,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     state: agentState,
     providers: () => llmProviders.listProviders(),
     agentTools: tools.agentTools,
+    toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
     mcpServers: () => mcp.listServers(),
     toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
     validateWorkspace: (path) => workspaces.validate(path),

@@ -7,6 +7,8 @@ export const AgentToolInfo = z.object({
   server: z.string(),
   readOnly: z.boolean(),
   description: z.string(),
+  /** `diagnostic`: off in every chat until switched on there, whatever this switch says. */
+  exposure: z.enum(['model', 'diagnostic']),
   /** False when the user switched it off for new sessions. */
   enabled: z.boolean()
 })

@@ -226,6 +226,27 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(toolNames(bNext)).not.toContain('tape_info')
   }, 30_000)
 
+  it("says which built-in tools a chat can have: switched on and available is exactly the model's list", async () => {
+    const h = await harness([textReply('A1.'), textReply('A2.')])
+    // Off app-wide before the chat exists, then switched on in the chat: the chat's switch wins.
+    await route(h, 'agentTools.setEnabled', { name: 'tape_info', enabled: false })
+    const { sessionId } = await h.send('a')
+    await h.idle(sessionId)
+    await route(h, 'sessions.updateSettings', { sessionId, patch: { tools: { tape_info: true } } })
+    const { settings } = await route(h, 'sessions.getSettings', { sessionId })
+    const byName = Object.fromEntries(settings.tools.map((t: any) => [t.name, t]))
+    // The chat-settings tools wait for their skill; image_generate for an image model.
+    expect(byName.deepchat_settings_set_model).toMatchObject({ enabled: true, available: false })
+    expect(byName.image_generate).toMatchObject({ enabled: true, available: false })
+    expect(byName.tape_info).toMatchObject({ enabled: true, available: true })
+
+    await h.send('a2', { sessionId })
+    await h.idle(sessionId)
+    const offered = settings.tools.filter((t: any) => t.enabled && t.available).map((t: any) => t.name)
+    const builtIn = toolNames(h.bodies()[1]).filter((name) => name in byName)
+    expect(builtIn.sort()).toEqual(offered.sort())
+  }, 30_000)
+
   it('a switch made while a turn runs applies from its next provider request; the turn keeps going', async () => {
     const h = await harness([
       callsReply(toolCall('s1', 'slow', { ms: 800 }), toolCall('s2', 'slow', { ms: 10 })),

@@ -2,13 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { flushPromises, mount } from '@vue/test-utils'
+import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import ChatInput from '@renderer/components/chat/input/ChatInput.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { useChatStore } from '@renderer/stores/chat'
 import { eventually } from '../settings/helpers'
 import { useRealBridge } from '../helpers/realBridge'
+import type { Presenters } from '../../../src/main/presenter'
 
 const TEST_SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'testServer.mjs')
 
@@ -20,10 +21,7 @@ afterEach(async () => {
   bridge = undefined
 })
 
-/** The input area of an existing chat, wired to the real back end. */
-async function openExistingChat() {
-  bridge = useRealBridge()
-  const { presenters } = bridge
+async function addProvider(presenters: Presenters): Promise<void> {
   await presenters.llmProviders.addProvider({
     id: 'p',
     kind: 'openai',
@@ -35,26 +33,30 @@ async function openExistingChat() {
       { id: 'beta', name: 'Beta' }
     ]
   })
+}
+
+function newWorkspace(): string {
   const workspace = mkdtempSync(join(tmpdir(), 'chat-ws-'))
   cleanup.push(() => rmSync(workspace, { recursive: true, force: true }))
-  const session = presenters.sessions.create({
-    title: 'Existing',
-    providerId: 'p',
-    modelId: 'alpha',
-    workspaceDir: workspace
-  })
+  return workspace
+}
+
+/** The input area of the chat `sessionId` (null: the new-chat page), wired to the real back end. */
+async function mountInput(presenters: Presenters, sessionId: string | null, workspace: string) {
   const pinia = createPinia()
   setActivePinia(pinia)
-  const chat = useChatStore()
-  await chat.open(session.id)
-  cleanup.push(() => chat.dispose())
-  const providers = await presenters.llmProviders.listProviders()
+  await useChatStore().open(sessionId)
+  // Stores stop listening before the back end shuts down and announces its servers stopping.
+  cleanup.push(() => {
+    for (const store of (pinia as unknown as { _s: Map<string, { dispose?: () => void }> })._s.values())
+      store.dispose?.()
+  })
   const wrapper = mount(ChatInput, {
     props: {
       running: false,
       blocked: false,
-      locked: true,
-      providers,
+      locked: sessionId !== null,
+      providers: await presenters.llmProviders.listProviders(),
       options: {
         providerId: 'p',
         modelId: 'alpha',
@@ -66,10 +68,43 @@ async function openExistingChat() {
     attachTo: document.body
   })
   cleanup.push(() => wrapper.unmount())
+  return wrapper
+}
+
+/** The input area of an existing chat, wired to the real back end. */
+async function openExistingChat() {
+  bridge = useRealBridge()
+  const { presenters } = bridge
+  await addProvider(presenters)
+  const workspace = newWorkspace()
+  const session = presenters.sessions.create({
+    title: 'Existing',
+    providerId: 'p',
+    modelId: 'alpha',
+    workspaceDir: workspace
+  })
+  const wrapper = await mountInput(presenters, session.id, workspace)
   await eventually(() =>
     expect((wrapper.get('[data-testid="model-picker"]').element as HTMLSelectElement).disabled).toBe(false)
   )
   return { wrapper, presenters, sessionId: session.id, workspace }
+}
+
+/** A row reads as on when its box is ticked and no note says the model will not get it. */
+function readsOn(wrapper: VueWrapper, kind: 'tool' | 'mcp', id: string): boolean {
+  const box = wrapper.get(`[data-testid="${kind}-toggle-${id}"]`).element as HTMLInputElement
+  return box.checked && !wrapper.find(`[data-testid="${kind}-blocked-${id}"]`).exists()
+}
+
+/** Every enabled MCP server has finished starting (its state is final for the test). */
+async function serversSettled(presenters: Presenters): Promise<void> {
+  await eventually(
+    () =>
+      expect(presenters.mcp.listServers().filter((s) => s.enabled && s.status.state === 'starting')).toEqual(
+        []
+      ),
+    20_000
+  )
 }
 
 describe('chat input on an existing chat', () => {
@@ -151,6 +186,69 @@ describe('chat input on an existing chat', () => {
       expect(presenters.sessionSettings.get(sessionId).mcpServers[0].enabled).toBe(false)
     )
     expect(presenters.mcp.getServer(servers[0].id).enabled).toBe(servers[0].enabled)
+  })
+
+  it('shows as on exactly the built-in tools and MCP servers the model gets in this chat', async () => {
+    const { wrapper, presenters, sessionId, workspace } = await openExistingChat()
+    // Enabled but unable to start: on for the chat, yet it has no tools to offer.
+    await presenters.mcp.addServer({
+      id: 'broken',
+      name: 'Broken',
+      type: 'stdio',
+      command: join(workspace, 'none')
+    })
+    await serversSettled(presenters)
+    await wrapper.get('[data-testid="tools-button"]').trigger('click')
+    await eventually(() => expect(wrapper.find('[data-testid="mcp-toggle-broken"]').exists()).toBe(true))
+
+    const definitions = await presenters.tools.getAllToolDefinitions({ sessionId, workspaceDir: workspace })
+    const offered = new Set(definitions.map((d) => d.function.name))
+    const offeringServers = new Set(definitions.filter((d) => d.source === 'mcp').map((d) => d.server.id))
+    for (const tool of presenters.sessionSettings.get(sessionId).tools)
+      expect(readsOn(wrapper, 'tool', tool.name), tool.name).toBe(offered.has(tool.name))
+    for (const server of presenters.mcp.listServers())
+      expect(readsOn(wrapper, 'mcp', server.id), server.id).toBe(offeringServers.has(server.id))
+    // What used to read as on: tools that wait for a skill or an image model, servers off or down.
+    expect(wrapper.get('[data-testid="tool-blocked-deepchat_settings_read"]').text()).toBe(
+      'Not available in this chat'
+    )
+    expect(wrapper.find('[data-testid="tool-blocked-image_generate"]').exists()).toBe(true)
+    expect(wrapper.get('[data-testid="mcp-blocked-deepchat-history"]').text()).toBe('Off in Settings › MCP')
+    expect(wrapper.get('[data-testid="mcp-blocked-broken"]').text()).toBe('No tools until it runs')
+    expect(offeringServers.size).toBeGreaterThan(0)
+  }, 30_000)
+
+  it('before the first message, marks the diagnostic tools no new chat gets', async () => {
+    bridge = useRealBridge()
+    const { presenters } = bridge
+    await addProvider(presenters)
+    const workspace = newWorkspace()
+    const wrapper = await mountInput(presenters, null, workspace)
+    await wrapper.get('[data-testid="tools-button"]').trigger('click')
+    await eventually(() => expect(wrapper.find('[data-testid="tool-toggle-tape_info"]').exists()).toBe(true))
+    expect(wrapper.get('[data-testid="tools-popover"]').attributes('data-scope')).toBe('app')
+    expect(wrapper.get('[data-testid="tool-blocked-tape_info"]').text()).toBe(
+      'Off in new chats: switch it on in a chat'
+    )
+    expect(readsOn(wrapper, 'tool', 'read')).toBe(true)
+    // A server's app-wide switch is its own `enabled`; it offers tools only while it runs.
+    await serversSettled(presenters)
+    for (const server of presenters.mcp.listServers())
+      await eventually(() =>
+        expect(readsOn(wrapper, 'mcp', server.id), server.id).toBe(server.status.state === 'running')
+      )
+
+    const session = presenters.sessions.create({
+      title: 'New',
+      providerId: 'p',
+      modelId: 'alpha',
+      workspaceDir: workspace
+    })
+    const names = (
+      await presenters.tools.getAllToolDefinitions({ sessionId: session.id, workspaceDir: workspace })
+    ).map((d) => d.function.name)
+    expect(names).toContain('read')
+    expect(names).not.toContain('tape_info')
   })
 
   it('shows a server starting up while the popover is open', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatMessageView, MessageBlock } from '@shared/types/chat'
-import { applyOps, judgeDelta } from '@renderer/components/chat/lib/applyDelta'
+import { applyOps, judgeDelta } from '@renderer/stores/lib/applyDelta'
 import { MarkdownSplitter, renderMarkdown } from '@renderer/components/chat/lib/markdown'
 import { summarizeArgs } from '@renderer/components/chat/lib/toolSummary'
 import { groupSessions } from '@renderer/stores/sessions'

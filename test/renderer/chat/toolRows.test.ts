@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
-import { flushPromises, mount } from '@vue/test-utils'
+import { mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
 import type { MessageBlock, PendingInteraction, SessionRecord } from '@shared/types/session'
 import ToolCallBlock from '@renderer/components/chat/blocks/ToolCallBlock.vue'
@@ -10,6 +11,7 @@ import { rowProgress, summarizeCall } from '@renderer/components/chat/lib/toolSu
 import { useInteractionContext } from '@renderer/components/chat/lib/interactionContext'
 import { createAppI18n } from '@renderer/i18n'
 import { useRealBridge } from '../helpers/realBridge'
+import { eventually } from '../settings/helpers'
 
 let bridge: ReturnType<typeof useRealBridge> | undefined
 afterEach(async () => {
@@ -180,6 +182,7 @@ describe("a child's request shown in the parent's window", () => {
       ]
     })
 
+    setActivePinia(createPinia())
     const current = ref<PendingInteraction | null>(null)
     let context!: ReturnType<typeof useInteractionContext>
     const Probe = defineComponent({
@@ -196,12 +199,8 @@ describe("a child's request shown in the parent's window", () => {
     mount(Probe)
     expect(context.askedBy.value).toBeNull()
     current.value = interactions[0]
-    for (let i = 0; i < 50 && context.args.value === null; i++) {
-      await new Promise((r) => setTimeout(r, 10))
-      await flushPromises()
-    }
+    await eventually(() => expect(context.args.value).toBe(params))
     expect(context.askedBy.value).toBe('Self · Note writer')
-    expect(context.args.value).toBe(params)
     expect(bridge.calls).toContain('chat.getMessage')
   })
 })

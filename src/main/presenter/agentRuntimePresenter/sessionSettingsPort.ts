@@ -103,6 +103,8 @@ export function createSessionSettingsPort(deps: SessionSettingsPortDeps): Sessio
 export interface UserSessionSettingsDeps extends Omit<SessionSettingsPortDeps, 'state' | 'knownTools'> {
   state: Pick<SessionAgentStateStore, 'get' | 'update' | 'disabledMcpServers' | 'setDisabledMcpServers'>
   agentTools: Pick<AgentToolManager, 'catalog' | 'get'>
+  /** Whether the session can have a built-in tool at all, its switches aside (ToolPresenter). */
+  toolAvailable: (sessionId: string, name: string) => boolean
   mcpServers: () => McpServerView[]
   /** A running turn re-reads its tool list before its next provider request. */
   toolsChanged: (sessionId: string) => void
@@ -136,9 +138,11 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
         name: tool.name,
         group: tool.server,
         readOnly: tool.readOnly,
-        enabled: isDiagnostic(tool.name)
-          ? state.enabledTools.includes(tool.name)
-          : !state.disabledTools.includes(tool.name)
+        // The same switches the tool list reads: off wins, and a diagnostic tool needs switching on.
+        enabled:
+          !state.disabledTools.includes(tool.name) &&
+          (!isDiagnostic(tool.name) || state.enabledTools.includes(tool.name)),
+        available: deps.toolAvailable(sessionId, tool.name)
       })),
       mcpServers: deps.mcpServers().map((server) => ({
         id: server.id,
@@ -214,8 +218,9 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
     const enabled = new Set(state.enabledTools)
     for (const [name, on] of Object.entries(switches)) {
       // Diagnostic tools are off unless switched on; every other tool is on unless switched off.
+      // Switching one on also lifts an app-wide "off" this chat started with.
       if (isDiagnostic(name)) toggle(enabled, name, on)
-      else toggle(disabled, name, !on)
+      if (!isDiagnostic(name) || on) toggle(disabled, name, !on)
     }
     return { disabledTools: [...disabled], enabledTools: [...enabled] }
   }

@@ -249,6 +249,12 @@ export class ToolPresenter {
     return this.toolsChanged.delete(sessionId)
   }
 
+  /** Whether a session could have the built-in tool `name`, its switches aside (the tools popover shows it). */
+  agentToolAvailable(sessionId: string, name: string): boolean {
+    const tool = this.agentTools.get(name)
+    return !!tool && this.agentTools.available(tool, { sessionId, runtime: this.deps.runtime })
+  }
+
   /** The user switched a session's tools: a running turn offers the new list from its next request. */
   markToolsChanged(sessionId: string): void {
     this.toolsChanged.add(sessionId)

@@ -1,7 +1,9 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { appGetInfo } from '@shared/contracts/routes/app.routes'
+import { appGetInfo, appPickFolder } from '@shared/contracts/routes/app.routes'
+import { appCommandInvoked } from '@shared/contracts/events/app.events'
 import type { AppInfo } from '@shared/types/app'
+import type { AppCommand } from '@shared/types/desktop'
 import { onConnectionChange, useBridge } from '@renderer/api/bridge'
 
 export const useAppStore = defineStore('app', () => {
@@ -15,5 +17,15 @@ export const useAppStore = defineStore('app', () => {
     info.value = await useBridge().call(appGetInfo, {})
   }
 
-  return { info, connected, loadInfo }
+  /** The native folder dialog (desktop app only: elsewhere `{ supported: false }`). */
+  function pickFolder(title: string, defaultPath?: string) {
+    return useBridge().call(appPickFolder, { title, ...(defaultPath ? { defaultPath } : {}) })
+  }
+
+  /** Menu, tray and shortcut commands of the desktop app; returns the unsubscribe. */
+  function onCommand(handler: (command: AppCommand) => void): () => void {
+    return useBridge().on(appCommandInvoked, ({ command }) => handler(command))
+  }
+
+  return { info, connected, loadInfo, pickFolder, onCommand }
 })

@@ -33,7 +33,9 @@ import type { ChatMessageView, InteractionResponse, QueuedInput } from '@shared/
 import type { PendingInteraction, SessionRecord } from '@shared/types/session'
 import type { PermissionMode } from '@shared/types/permission'
 import { useBridge } from '@renderer/api/bridge'
-import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/components/chat/lib/applyDelta'
+import { errorText } from '@renderer/lib/errorText'
+import { plain } from './lib/plain'
+import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/stores/lib/applyDelta'
 
 type DeltaPayload = EventPayload<typeof chatStreamDelta>
 const PAGE = 60
@@ -208,11 +210,7 @@ export const useChatStore = defineStore('chat', () => {
   async function updateSettings(patch: SessionSettingsPatch): Promise<void> {
     const id = sessionId.value
     if (!id) return
-    // Plain data: Vue proxies cannot cross Electron's structured clone.
-    const result = await useBridge().call(
-      sessionsUpdateSettings,
-      JSON.parse(JSON.stringify({ sessionId: id, patch }))
-    )
+    const result = await useBridge().call(sessionsUpdateSettings, plain({ sessionId: id, patch }))
     if (id === sessionId.value) settings.value = result.settings
   }
 
@@ -390,8 +388,4 @@ export interface NewSessionOptions {
 /** Each message is reactive on its own, so a delta re-renders only what reads the changed block. */
 function reactiveCopy(message: ChatMessageView): ChatMessageView {
   return reactive(message) as ChatMessageView
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
 }

@@ -32,11 +32,8 @@ import type {
   McpToolView
 } from '@shared/types/mcp'
 import { useBridge } from '@renderer/api/bridge'
-
-/** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
-function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T
-}
+import { useLoadState } from './lib/loadState'
+import { plain } from './lib/plain'
 
 /**
  * MCP servers with their live status. Main pushes every status change, so nothing here polls;
@@ -45,8 +42,7 @@ function plain<T>(value: T): T {
 export const useMcpStore = defineStore('mcp', () => {
   const servers = ref<McpServerView[]>([])
   const tools = ref<Record<string, McpToolView[]>>({})
-  const error = ref<string | null>(null)
-  const loaded = ref(false)
+  const { error, loaded, track } = useLoadState()
   const unsubscribers: Array<() => void> = []
 
   const counts = computed(() => ({
@@ -78,19 +74,14 @@ export const useMcpStore = defineStore('mcp', () => {
     )
   }
 
-  async function refresh(): Promise<void> {
-    try {
+  const refresh = () =>
+    track(async () => {
       servers.value = (await useBridge().call(mcpList, {})).servers
-      error.value = null
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e)
-    }
-  }
+    })
 
   async function load(): Promise<void> {
     subscribe()
     await refresh()
-    loaded.value = true
   }
 
   function replace(view: McpServerView): McpServerView {

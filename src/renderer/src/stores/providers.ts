@@ -22,19 +22,15 @@ import type {
   VerifyResult
 } from '@shared/types/provider'
 import { useBridge } from '@renderer/api/bridge'
-
-/** Route inputs leave as plain data: Vue proxies cannot cross Electron's structured clone. */
-function plain<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T
-}
+import { useLoadState } from './lib/loadState'
+import { plain } from './lib/plain'
 
 /** Providers as main reports them; keys only ever arrive masked. */
 export const useProvidersStore = defineStore('providers', () => {
   const providers = ref<ProviderView[]>([])
   const presets = ref<ProviderPreset[]>([])
   const defaultModel = ref<DefaultModel>(null)
-  const error = ref<string | null>(null)
-  const loaded = ref(false)
+  const { error, loaded, track } = useLoadState()
   const unsubscribers: Array<() => void> = []
 
   const byId = computed(() => new Map(providers.value.map((p) => [p.id, p])))
@@ -54,7 +50,7 @@ export const useProvidersStore = defineStore('providers', () => {
 
   async function load(): Promise<void> {
     subscribe()
-    try {
+    await track(async () => {
       const bridge = useBridge()
       const [list, presetList] = await Promise.all([
         bridge.call(providersList, {}),
@@ -63,12 +59,7 @@ export const useProvidersStore = defineStore('providers', () => {
       providers.value = list.providers
       defaultModel.value = list.defaultModel
       presets.value = presetList.presets
-      error.value = null
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e)
-    } finally {
-      loaded.value = true
-    }
+    })
   }
 
   function replace(view: ProviderView): ProviderView {

@@ -11,6 +11,7 @@ import {
 import { sessionsStatusChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import type { SessionRecord, SessionSearchHit, SessionStatus } from '@shared/types/session'
 import { useBridge } from '@renderer/api/bridge'
+import { useLoadState } from './lib/loadState'
 
 export type DayGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older'
 export interface SessionGroup {
@@ -49,8 +50,7 @@ export const useSessionsStore = defineStore('sessions', () => {
   const sessions = ref<SessionRecord[]>([])
   const children = ref<Record<string, SessionRecord[]>>({})
   const statusVersions = new Map<string, number>()
-  const loaded = ref(false)
-  const error = ref<string | null>(null)
+  const { error, loaded, track } = useLoadState()
   let unsubscribers: Array<() => void> = []
   let reloadTimer: ReturnType<typeof setTimeout> | undefined
 
@@ -89,7 +89,7 @@ export const useSessionsStore = defineStore('sessions', () => {
 
   async function load(): Promise<void> {
     subscribe()
-    try {
+    await track(async () => {
       const bridge = useBridge()
       const all: SessionRecord[] = []
       let cursor: string | undefined
@@ -99,12 +99,7 @@ export const useSessionsStore = defineStore('sessions', () => {
         cursor = page.nextCursor ?? undefined
       } while (cursor && all.length < 2000)
       sessions.value = all
-      error.value = null
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e)
-    } finally {
-      loaded.value = true
-    }
+    })
   }
 
   /** Subagent sessions are not in the list: they are read per parent. */

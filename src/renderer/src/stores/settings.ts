@@ -4,11 +4,12 @@ import { configGetSettings, configUpdateSettings } from '@shared/contracts/route
 import { configSettingsChanged } from '@shared/contracts/events/config.events'
 import type { Settings, SettingsPatch } from '@shared/types/settings'
 import { useBridge } from '@renderer/api/bridge'
+import { useLoadState } from './lib/loadState'
 
 /** Settings mirrored from main; main is the source of truth and announces every change. */
 export const useSettingsStore = defineStore('settings', () => {
   const settings = ref<Settings | null>(null)
-  const error = ref<string | null>(null)
+  const { error, track } = useLoadState()
   const systemPrefersDark = ref(window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false)
   let unsubscribe: (() => void) | undefined
 
@@ -26,12 +27,9 @@ export const useSettingsStore = defineStore('settings', () => {
     window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', (event) => {
       systemPrefersDark.value = event.matches
     })
-    try {
+    await track(async () => {
       settings.value = (await bridge.call(configGetSettings, {})).settings
-      error.value = null
-    } catch (e) {
-      error.value = e instanceof Error ? e.message : String(e)
-    }
+    })
   }
 
   async function update(patch: SettingsPatch): Promise<void> {

@@ -82,13 +82,18 @@ export const sessionsSearchHistory = defineRoute({
   output: z.object({ hits: z.array(SessionSearchHit) })
 })
 
-/** A built-in tool as the chat's tools popover shows it; `enabled` is this session's switch. */
+/**
+ * A built-in tool as the chat's tools popover shows it. `enabled` is this session's switch;
+ * `available` says whether the session can have the tool at all (a skill it needs is active, a
+ * feature it uses is on). The model gets the tool when both are true.
+ */
 export const SessionToolSwitch = z.object({
   name: z.string(),
   /** The tool's group (`agent-filesystem`, `agent-core`, …). */
   group: z.string(),
   readOnly: z.boolean(),
-  enabled: z.boolean()
+  enabled: z.boolean(),
+  available: z.boolean()
 })
 export type SessionToolSwitch = z.infer<typeof SessionToolSwitch>
 

@@ -120,6 +120,11 @@ export class AgentToolManager {
     const state = scope.runtime.toolState?.(scope.sessionId)
     if (state?.disabledTools.includes(tool.name)) return false
     if (exposure === 'diagnostic' && !state?.enabledTools.includes(tool.name)) return false
+    return this.available(tool, scope)
+  }
+
+  /** Whether the session could have `tool`, whatever its switches say (a skill, a port, a setting). */
+  available(tool: AgentTool, scope: ToolScope): boolean {
     try {
       return tool.available ? tool.available(scope) : true
     } catch {
@@ -129,10 +134,23 @@ export class AgentToolManager {
   }
 
   /** Every built-in tool's name, group and one-line purpose, for the settings page. */
-  catalog(): { name: string; server: string; readOnly: boolean; description: string }[] {
+  catalog(): {
+    name: string
+    server: string
+    readOnly: boolean
+    description: string
+    /** `diagnostic` tools are off in every chat until switched on there. */
+    exposure: 'model' | 'diagnostic'
+  }[] {
     return this.tools
       .filter((t) => t.exposure !== 'runtime')
-      .map((t) => ({ name: t.name, server: t.server, readOnly: t.readOnly, description: t.description }))
+      .map((t) => ({
+        name: t.name,
+        server: t.server,
+        readOnly: t.readOnly,
+        description: t.description,
+        exposure: t.exposure === 'diagnostic' ? 'diagnostic' : 'model'
+      }))
   }
 
   get(name: string): AgentTool | undefined {

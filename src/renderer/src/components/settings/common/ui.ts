@@ -15,8 +15,3 @@ export const ui = {
   success: 'text-sm text-emerald-700 dark:text-emerald-400',
   mono: 'font-mono text-xs'
 } as const
-
-/** A readable message from anything a bridge call throws. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

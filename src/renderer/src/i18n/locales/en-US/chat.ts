@@ -112,6 +112,13 @@ export default {
         'agent-subagents': 'Subagents'
       },
       mcpState: { starting: 'Starting', running: 'Running', error: 'Error', stopped: 'Stopped' },
+      /** Why the model does not get a tool or server that is switched on. */
+      notOffered: {
+        unavailable: 'Not available in this chat',
+        perChatOnly: 'Off in new chats: switch it on in a chat',
+        serverOff: 'Off in Settings › MCP',
+        notRunning: 'No tools until it runs'
+      },
       settingsErrors: {
         invalid_workspace: 'That folder cannot be used: enter the absolute path of an existing folder.',
         invalid_model:

@@ -113,6 +113,12 @@ export default {
         'agent-subagents': '子智能体'
       },
       mcpState: { starting: '启动中', running: '运行中', error: '出错', stopped: '已停止' },
+      notOffered: {
+        unavailable: '此对话中不可用',
+        perChatOnly: '新对话中默认关闭：请在对话中开启',
+        serverOff: '已在 设置 › MCP 中关闭',
+        notRunning: '运行后才提供工具'
+      },
       settingsErrors: {
         invalid_workspace: '无法使用该文件夹：请输入一个已存在文件夹的绝对路径。',
         invalid_model: '该模型不可用。请在 设置 › 模型服务商 中启用它，或选择其他模型。',
