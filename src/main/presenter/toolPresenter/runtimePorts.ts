@@ -21,18 +21,10 @@ export interface TapeSearchHit {
   score?: number
 }
 
-export interface SubagentSessionRequest {
-  parentSessionId: string
-  slotId: string
-  displayName: string
-  targetAgentId?: string
-  workspaceDir?: string
-}
-
 /**
  * The only way agent tools reach sessions, tape, providers and subagents. The chat loop
  * implements it; tests use a small in-memory version. Optional members belong to tools that
- * later issues add (tape, subagents); a tool whose port member is missing is not offered.
+ * need a feature (tape, memory, skills, subagents, ...); a tool whose member is missing is not offered.
  */
 export interface AgentToolRuntimePort {
   /** Records a file's previous content on the tape so a turn's edits can be listed and reverted. */
@@ -65,9 +57,6 @@ export interface AgentToolRuntimePort {
   /** Generates images with the session's image model; null when it has none. */
   imageModelFor?(sessionId: string): { providerId: string; modelId: string } | null
   generateImage?(sessionId: string, request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage[]>
-  createSubagentSession?(request: SubagentSessionRequest): Promise<{ sessionId: string } | null>
-  sendSessionMessage?(sessionId: string, content: string): Promise<void>
-  cancelSession?(sessionId: string): Promise<void>
   /** Subagent runs for `subagent_orchestrator` (absent or unavailable: the tool is not offered). */
   subagents?: SubagentPort
 }
