@@ -109,7 +109,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     scratchRoot: workspaces.scratchRoot
   }
   const sandbox = new Sandbox({ appData })
-  const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
+  const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
   const shellEnv = createShellEnvResolver()
@@ -217,14 +217,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
   subagents.attachChat(agentRuntime)
   subagents.recoverOnStart()
-  // A deleted session takes its run, grants, tool mapping and background processes with it.
-  const stopToolCleanup = sessions.onPurged((sessionIds) => {
-    for (const id of sessionIds) {
-      agentRuntime.forgetSession(id)
-      permissions.clearSession(id)
-      void tools.purgeSession(id)
-    }
-  })
+  const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents })
 
   let disposed = false
   return {
@@ -249,7 +242,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     async dispose() {
       if (disposed) return
       disposed = true
-      stopToolCleanup()
+      unhook()
       subagents.dispose() // runs detach; they resume at the next start
       await agentRuntime.dispose()
       await mcp.dispose()
@@ -257,5 +250,39 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       tape.dispose()
       sqlite.close()
     }
+  }
+}
+
+/**
+ * Presenters hear of each other's lifecycle only through these hooks (no presenter listens to the
+ * renderer's event hub). Returns a function that removes them all.
+ */
+function wireLifecycle(p: {
+  sessions: SessionPresenter
+  agentRuntime: AgentRuntimePresenter
+  permissions: PermissionPresenter
+  tools: ToolPresenter
+  subagents: SubagentPresenter
+}): () => void {
+  const { sessions, agentRuntime, permissions, tools, subagents } = p
+  const hooks = [
+    // A deleted session takes its run, grants, tool mapping, background processes and subagent runs with it.
+    sessions.onPurged((sessionIds) => {
+      for (const id of sessionIds) {
+        agentRuntime.forgetSession(id)
+        permissions.clearSession(id)
+        void tools.purgeSession(id)
+      }
+      subagents.sessionsPurged(sessionIds)
+    }),
+    // A stopped parent stops the subagent runs it started.
+    agentRuntime.onStopped((sessionId) => subagents.sessionStopped(sessionId)),
+    // A subagent task follows its child session through pauses, answers and streaming.
+    sessions.onStatusChanged(({ sessionId }) => subagents.sessionChanged(sessionId)),
+    sessions.onInteractionsChanged(({ sessionId }) => subagents.sessionChanged(sessionId)),
+    agentRuntime.onStreamed((sessionId) => subagents.sessionStreamed(sessionId))
+  ]
+  return () => {
+    for (const remove of hooks) remove()
   }
 }
