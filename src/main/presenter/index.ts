@@ -8,6 +8,7 @@ import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
+import { SessionSettings } from './sessionPresenter/settings'
 import {
   CommandPermissionService,
   FilePermissionService,
@@ -26,11 +27,6 @@ import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
 import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentState'
-import {
-  createSessionSettingsPort,
-  createUserSessionSettings,
-  type UserSessionSettings
-} from './agentRuntimePresenter/sessionSettingsPort'
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
@@ -58,8 +54,8 @@ export interface Presenters {
   skills: SkillPresenter
   checkpoints: CheckpointPresenter
   subagents: SubagentPresenter
-  /** The user's per-chat model, permission mode, workspace and tool switches. */
-  sessionSettings: UserSessionSettings
+  /** A chat's model, permission mode, workspace and tool switches: the user's door and the model's. */
+  sessionSettings: SessionSettings
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -98,10 +94,15 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     secretsFiles: [platform.secretsFile],
     log
   })
-  const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
+  const workspaces = new Workspaces({ dataDir: platform.userDataDir })
+  const config = new ConfigPresenter({
+    sqlite,
+    secrets: platform.secrets,
+    events,
+    validateWorkspace: (path) => workspaces.validate(path)
+  })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
-  const workspaces = new Workspaces({ dataDir: platform.userDataDir })
   // The data folder is outside every boundary (tools and the sandbox); its secrets file no tool may touch.
   const appData = {
     dataDir: platform.userDataDir,
@@ -146,6 +147,18 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     state: agentState
   })
   const subagents = new SubagentPresenter({ sqlite, sessions, tape, events, log })
+  const sessionSettings = new SessionSettings({
+    sqlite,
+    sessions,
+    state: agentState,
+    providers: () => llmProviders.listProviders(),
+    // The tool presenter is built below with the model's door to these settings.
+    agentTools: () => tools.agentTools,
+    mcpServers: () => mcp.listServers(),
+    toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
+    validateWorkspace: (path) => workspaces.validate(path),
+    events
+  })
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
@@ -165,31 +178,13 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       ...createImagePort(config, llmProviders),
       skills,
       subagents: createSubagentPort(subagents),
-      sessionSettings: createSessionSettingsPort({
-        sqlite,
-        sessions,
-        state: agentState,
-        providers: () => llmProviders.listProviders(),
-        knownTools: (): string[] => tools.agentTools.catalog().map((t: { name: string }) => t.name),
-        events
-      })
+      sessionSettings: sessionSettings.modelPort()
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     files: new FilePermissionService(homedir(), { appData }),
     commands: new CommandPermissionService({ appData }),
     sandbox,
     log
-  })
-  const sessionSettings = createUserSessionSettings({
-    sqlite,
-    sessions,
-    state: agentState,
-    providers: () => llmProviders.listProviders(),
-    agentTools: tools.agentTools,
-    mcpServers: () => mcp.listServers(),
-    toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
-    validateWorkspace: (path) => workspaces.validate(path),
-    events
   })
   const agentRuntime = new AgentRuntimePresenter({
     sqlite,

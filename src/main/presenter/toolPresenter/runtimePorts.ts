@@ -53,7 +53,7 @@ export interface AgentToolRuntimePort {
   toolState?(sessionId: string): SessionToolState
   memory?: MemoryPort
   skills?: SkillPort
-  sessionSettings?: SessionSettingsPort
+  sessionSettings?: ChatSettingsPort
   /** Generates images with the session's image model; null when it has none. */
   imageModelFor?(sessionId: string): { providerId: string; modelId: string } | null
   generateImage?(sessionId: string, request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage[]>
@@ -158,7 +158,8 @@ export interface SkillPort {
   activate(sessionId: string, name: string): boolean
 }
 
-export interface SessionSettingsView {
+/** A chat's settings as the model's `deepchat_settings_*` tools see them. */
+export interface ChatSettingsView {
   providerId: string | null
   modelId: string | null
   temperature: number | null
@@ -169,7 +170,7 @@ export interface SessionSettingsView {
   availableModels: { providerId: string; modelId: string }[]
 }
 
-export interface SessionSettingsPatch {
+export interface ChatSettingsPatch {
   model?: { providerId: string; modelId: string }
   temperature?: number | null
   systemPrompt?: string
@@ -178,10 +179,10 @@ export interface SessionSettingsPatch {
   enabledTools?: string[]
 }
 
-export interface SessionSettingsPort {
-  read(sessionId: string): Promise<SessionSettingsView>
+export interface ChatSettingsPort {
+  read(sessionId: string): Promise<ChatSettingsView>
   /** Validates and applies the patch; throws an Error with a clear message on a bad value. */
-  update(sessionId: string, patch: SessionSettingsPatch): Promise<SessionSettingsView>
+  update(sessionId: string, patch: ChatSettingsPatch): Promise<ChatSettingsView>
 }
 
 export interface ImageRequest {
