@@ -316,9 +316,10 @@ export class AgentRuntimePresenter {
     return this.active.has(sessionId)
   }
 
-  /** Waits for the session's current run (tests, shutdown). */
+  /** Waits for the session's current run and the title it may be asking for (tests, shutdown). */
   async idle(sessionId: string): Promise<void> {
     while (this.active.has(sessionId)) await this.active.get(sessionId)!.done
+    await this.titler.settled(sessionId)
   }
 
   async dispose(): Promise<void> {
