@@ -207,12 +207,13 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
+  // Before any recovery: what recovery changes reaches the other presenters too.
+  const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents })
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
   agentRuntime.recoverOnStart()
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
   subagents.attachChat(agentRuntime)
   subagents.recoverOnStart()
-  const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents })
 
   let disposed = false
   return {
