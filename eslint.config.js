@@ -55,6 +55,35 @@ export default tseslint.config(
     }
   },
   {
+    // Presenters hear of each other through hooks wired in createPresenters(); the event hub is the renderer's.
+    files: ['src/main/presenter/**/*.ts'],
+    ignores: ['src/main/presenter/index.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'electron only in src/main/electron/' }],
+          patterns: [
+            {
+              group: ['**/bridge/events'],
+              importNames: ['EventHub', 'EventListener'],
+              message:
+                'A presenter only emits (EventSink); to hear another presenter, add a hook (docs/ARCHITECTURE.md#lifecycle-hooks)'
+            }
+          ]
+        }
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='subscribe']",
+          message:
+            'Presenters do not listen to the event hub: add a hook and wire it in createPresenters() (docs/ARCHITECTURE.md#lifecycle-hooks)'
+        }
+      ]
+    }
+  },
+  {
     files: ['src/shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [

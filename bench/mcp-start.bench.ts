@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline'
 import { createNodePlatform } from '../src/main/platform/nodePlatform'
 import { SqlitePresenter } from '../src/main/presenter/sqlitePresenter'
 import { ConfigPresenter } from '../src/main/presenter/configPresenter'
+import { Workspaces } from '../src/main/presenter/sessionPresenter/workspaces'
 import { EventHub } from '../src/main/bridge/events'
 import { McpPresenter } from '../src/main/presenter/mcpPresenter'
 import { createShellEnvResolver } from '../src/main/presenter/mcpPresenter/shellEnv'
@@ -51,7 +52,13 @@ async function presenterRig(c: BenchCase): Promise<Rig> {
   const platform = createNodePlatform({ dataDir: dir, log: () => {} })
   const events = new EventHub()
   const sqlite = new SqlitePresenter({ file: join(dir, 'bench.db') })
-  const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
+  const workspaces = new Workspaces({ dataDir: dir })
+  const config = new ConfigPresenter({
+    sqlite,
+    secrets: platform.secrets,
+    events,
+    validateWorkspace: (path) => workspaces.validate(path)
+  })
   const mcp = new McpPresenter({ config, events, shellEnv }) // resolved at launch, as in the app
   for (const id of ids)
     await mcp.addServer({

@@ -7,6 +7,15 @@ export interface EventSink {
   emit<E extends EventDef>(event: E, payload: EventPayload<E>): void
 }
 
+/** Whether an emitted event is `def`; narrows its payload to that event's. */
+export function isEvent<D extends EventDef>(
+  def: D,
+  event: EventDef,
+  _payload: unknown
+): _payload is EventPayload<D> {
+  return event === def
+}
+
 /**
  * Fans validated events out to every connected transport (Electron windows, WebSocket
  * clients). A payload that does not match its contract is a bug in main: it is logged and

@@ -21,8 +21,9 @@ interface Registered {
 
 /**
  * One router for every transport. It validates input and output against the contract, rejects
- * unknown routes, and turns anything thrown into an `{code, message}` envelope — so no
- * transport ever forwards a raw exception (or a stack) to the renderer.
+ * unknown routes, and turns anything thrown into an `{code, message}` envelope: an AppError keeps
+ * its code and message; anything else is logged (with its stack) and becomes `internal` with a
+ * neutral message — so no transport ever forwards a raw exception, its text or a stack.
  */
 export class Router {
   private readonly routes = new Map<string, Registered>()
@@ -60,8 +61,9 @@ export class Router {
       raw = await route.handler(input.data, context)
     } catch (error) {
       if (isAppError(error)) return failure(error.code, error.message, error.details)
+      // Not ours: a bug or an error nobody mapped. Its text may hold paths or SQL; the log keeps it.
       this.log(`route ${route.def.name} failed`, error)
-      return failure(BridgeErrorCode.internal, error instanceof Error ? error.message : String(error))
+      return failure(BridgeErrorCode.internal, INTERNAL_MESSAGE)
     }
     const output = route.def.output.safeParse(raw)
     if (!output.success) {
@@ -87,6 +89,9 @@ export class Router {
     return result.data as RouteOutput<R>
   }
 }
+
+/** What the client learns about an error we did not recognise. */
+export const INTERNAL_MESSAGE = 'Something went wrong inside the app. The details are in its log.'
 
 function failure(code: string, message: string, details?: unknown): RouteResult {
   const error: ErrorEnvelope = { code, message }

@@ -8,6 +8,7 @@ import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
+import { SessionSettings } from './sessionPresenter/settings'
 import {
   CommandPermissionService,
   FilePermissionService,
@@ -26,11 +27,6 @@ import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
 import { modelLimitsFrom } from './agentRuntimePresenter/modelLimits'
 import { createTapeToolPort, extendRuntimePort } from './agentRuntimePresenter/tapeToolPort'
 import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentState'
-import {
-  createSessionSettingsPort,
-  createUserSessionSettings,
-  type UserSessionSettings
-} from './agentRuntimePresenter/sessionSettingsPort'
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
@@ -58,8 +54,8 @@ export interface Presenters {
   skills: SkillPresenter
   checkpoints: CheckpointPresenter
   subagents: SubagentPresenter
-  /** The user's per-chat model, permission mode, workspace and tool switches. */
-  sessionSettings: UserSessionSettings
+  /** A chat's model, permission mode, workspace and tool switches: the user's door and the model's. */
+  sessionSettings: SessionSettings
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -98,10 +94,15 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     secretsFiles: [platform.secretsFile],
     log
   })
-  const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events })
+  const workspaces = new Workspaces({ dataDir: platform.userDataDir })
+  const config = new ConfigPresenter({
+    sqlite,
+    secrets: platform.secrets,
+    events,
+    validateWorkspace: (path) => workspaces.validate(path)
+  })
   const llmProviders = new LlmProviderPresenter({ config, events })
   const tape = new TapePresenter({ sqlite })
-  const workspaces = new Workspaces({ dataDir: platform.userDataDir })
   // The data folder is outside every boundary (tools and the sandbox); its secrets file no tool may touch.
   const appData = {
     dataDir: platform.userDataDir,
@@ -112,7 +113,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   for (const path of sweepLeftoverStubs(stubJournal))
     log(`Removed a sandbox stub a crashed run left behind: ${path}`)
   const sandbox = new Sandbox({ appData, stubJournal })
-  const sessions = new SessionPresenter({ sqlite, tape, events, workspaces })
+  const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
   const shellEnv = createShellEnvResolver()
@@ -149,6 +150,19 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     state: agentState
   })
   const subagents = new SubagentPresenter({ sqlite, sessions, tape, events, log })
+  const sessionSettings = new SessionSettings({
+    sqlite,
+    sessions,
+    state: agentState,
+    providers: () => llmProviders.listProviders(),
+    // The tool presenter is built below with the model's door to these settings.
+    agentTools: () => tools.agentTools,
+    toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
+    mcpServers: () => mcp.listServers(),
+    toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
+    validateWorkspace: (path) => workspaces.validate(path),
+    events
+  })
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
@@ -168,32 +182,13 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       ...createImagePort(config, llmProviders),
       skills,
       subagents: createSubagentPort(subagents),
-      sessionSettings: createSessionSettingsPort({
-        sqlite,
-        sessions,
-        state: agentState,
-        providers: () => llmProviders.listProviders(),
-        knownTools: (): string[] => tools.agentTools.catalog().map((t: { name: string }) => t.name),
-        events
-      })
+      sessionSettings: sessionSettings.modelPort()
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     files: new FilePermissionService(homedir(), { appData }),
     commands: new CommandPermissionService({ appData }),
     sandbox,
     log
-  })
-  const sessionSettings = createUserSessionSettings({
-    sqlite,
-    sessions,
-    state: agentState,
-    providers: () => llmProviders.listProviders(),
-    agentTools: tools.agentTools,
-    toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
-    mcpServers: () => mcp.listServers(),
-    toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
-    validateWorkspace: (path) => workspaces.validate(path),
-    events
   })
   const agentRuntime = new AgentRuntimePresenter({
     sqlite,
@@ -216,19 +211,13 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
+  // Before any recovery: what recovery changes reaches the other presenters too.
+  const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents })
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
   agentRuntime.recoverOnStart()
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
   subagents.attachChat(agentRuntime)
   subagents.recoverOnStart()
-  // A deleted session takes its run, grants, tool mapping and background processes with it.
-  const stopToolCleanup = sessions.onPurged((sessionIds) => {
-    for (const id of sessionIds) {
-      agentRuntime.forgetSession(id)
-      permissions.clearSession(id)
-      void tools.purgeSession(id)
-    }
-  })
 
   let disposed = false
   return {
@@ -253,7 +242,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     async dispose() {
       if (disposed) return
       disposed = true
-      stopToolCleanup()
+      unhook()
       subagents.dispose() // runs detach; they resume at the next start
       await agentRuntime.dispose()
       await mcp.dispose()
@@ -261,5 +250,39 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       tape.dispose()
       sqlite.close()
     }
+  }
+}
+
+/**
+ * Presenters hear of each other's lifecycle only through these hooks (no presenter listens to the
+ * renderer's event hub). Returns a function that removes them all.
+ */
+function wireLifecycle(p: {
+  sessions: SessionPresenter
+  agentRuntime: AgentRuntimePresenter
+  permissions: PermissionPresenter
+  tools: ToolPresenter
+  subagents: SubagentPresenter
+}): () => void {
+  const { sessions, agentRuntime, permissions, tools, subagents } = p
+  const hooks = [
+    // A deleted session takes its run, grants, tool mapping, background processes and subagent runs with it.
+    sessions.onPurged((sessionIds) => {
+      for (const id of sessionIds) {
+        agentRuntime.forgetSession(id)
+        permissions.clearSession(id)
+        void tools.purgeSession(id)
+      }
+      subagents.sessionsPurged(sessionIds)
+    }),
+    // A stopped parent stops the subagent runs it started.
+    agentRuntime.onStopped((sessionId) => subagents.sessionStopped(sessionId)),
+    // A subagent task follows its child session through pauses, answers and streaming.
+    sessions.onStatusChanged(({ sessionId }) => subagents.sessionChanged(sessionId)),
+    sessions.onInteractionsChanged(({ sessionId }) => subagents.sessionChanged(sessionId)),
+    agentRuntime.onStreamed((sessionId) => subagents.sessionStreamed(sessionId))
+  ]
+  return () => {
+    for (const remove of hooks) remove()
   }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { defineRoute } from '@shared/contracts/define'
 import { AppError } from '@shared/errors'
-import { Router } from '../../../src/main/bridge/router'
+import { INTERNAL_MESSAGE, Router } from '../../../src/main/bridge/router'
 
 const ctx = { transport: 'test', clientId: 't' } as const
 
@@ -72,16 +72,38 @@ describe('Router', () => {
       ok: false,
       error: { code: 'not_found', message: 'no such thing', details: { id: 7 } }
     })
-    const logged: string[] = []
-    const crashing = new Router((message) => logged.push(message))
+    const logged: Array<{ message: string; error: unknown }> = []
+    const crashing = new Router((message, error) => logged.push({ message, error }))
+    const boom = new TypeError('boom at /home/me/secret/file.ts')
     crashing.handle(addNumbers, () => {
-      throw new TypeError('boom')
+      throw boom
     })
     expect(await crashing.invoke('math.add', { a: 1, b: 1 }, ctx)).toEqual({
       ok: false,
-      error: { code: 'internal', message: 'boom' }
+      error: { code: 'internal', message: INTERNAL_MESSAGE }
     })
-    expect(logged).toEqual(['route math.add failed'])
+    // The log gets the error itself, stack and all; the client gets nothing of its text.
+    expect(logged).toEqual([{ message: 'route math.add failed', error: boom }])
+    expect((logged[0].error as Error).stack).toContain('router.test.ts')
+  })
+
+  it('does not take a foreign error with a string code (errno, SQLite) for one of ours', async () => {
+    const foreign = [
+      Object.assign(new Error("ENOENT: no such file or directory, open '/home/me/x'"), { code: 'ENOENT' }),
+      Object.assign(new Error('unterminated string'), { code: 'SQLITE_ERROR' })
+    ]
+    for (const error of foreign) {
+      const logged: unknown[] = []
+      const router = new Router((_message, e) => logged.push(e))
+      router.handle(addNumbers, () => {
+        throw error
+      })
+      expect(await router.invoke('math.add', { a: 1, b: 1 }, ctx)).toEqual({
+        ok: false,
+        error: { code: 'internal', message: INTERNAL_MESSAGE }
+      })
+      expect(logged).toEqual([error])
+    }
   })
 
   it('refuses to register the same route twice', () => {

@@ -44,6 +44,22 @@ describe('ConfigPresenter', () => {
     await presenters.dispose()
   })
 
+  it('checks the default workspace itself: a missing folder or the data folder is refused, blank clears it', async () => {
+    const dataDir = tempDir()
+    const presenters = boot(dataDir)
+    const folder = tempDir()
+    expect(presenters.config.updateSettings({ defaultWorkspaceDir: `${folder}/` }).defaultWorkspaceDir).toBe(
+      folder
+    )
+    for (const bad of [join(folder, 'missing'), dataDir, 'relative'])
+      expect(() => presenters.config.updateSettings({ defaultWorkspaceDir: bad })).toThrow(
+        expect.objectContaining({ code: 'invalid_workspace' })
+      )
+    expect(presenters.config.getSettings().defaultWorkspaceDir).toBe(folder)
+    expect(presenters.config.updateSettings({ defaultWorkspaceDir: '  ' }).defaultWorkspaceDir).toBe('')
+    await presenters.dispose()
+  })
+
   it('announces changes to the renderer with the changed keys', async () => {
     const presenters = boot(tempDir())
     const seen: unknown[] = []

@@ -27,8 +27,7 @@ describe('chat titles', () => {
     ).toBe(true)
 
     await h.send('should I take an umbrella?', { sessionId })
-    await h.idle(sessionId)
-    await new Promise((r) => setTimeout(r, 100))
+    await h.idle(sessionId) // the run and any title it asked for
     expect(h.llm.titleRequests).toHaveLength(1) // only the first answer names the chat
     expect(h.llm.generationRequests()).toHaveLength(2) // title requests are not turns
   })
@@ -37,14 +36,13 @@ describe('chat titles', () => {
     const h = await harness([textReply('Sure.'), textReply('Done.')], { titleReply: 'Model title' })
     const first = await h.send('rename me before you answer')
     await route(h, 'sessions.rename', { sessionId: first.sessionId, title: 'My own title' })
-    await waitFor(() => h.llm.titleRequests[0]?.finishedAt !== undefined)
-    await new Promise((r) => setTimeout(r, 100))
+    await h.idle(first.sessionId) // the run and the title it asked for
+    expect(h.llm.titleRequests).toHaveLength(1)
     expect(h.presenters.sessions.require(first.sessionId).title).toBe('My own title')
 
     await route(h, configUpdateSettings.name, { patch: { autoTitle: false } })
     const second = await h.send('no title request for this one')
     await h.idle(second.sessionId)
-    await new Promise((r) => setTimeout(r, 100))
     expect(h.llm.titleRequests).toHaveLength(1)
     expect(h.presenters.sessions.require(second.sessionId).title).toBe('no title request for this one')
   })

@@ -10,6 +10,15 @@ afterEach(async () => {
   h = undefined
 })
 
+/** Polls `check` until it holds, failing after `timeoutMs`. */
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting')
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
 async function startTestServer(env: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
   h = createHarness()
   await h.mcp.addServer({ ...testServerInput('t', env), enabled: false, ...extra })
@@ -73,12 +82,11 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     await h.mcp.startServer('t')
     const controller = new AbortController()
     const call = h.mcp.callTool('t', 'wait_for_cancel', {}, { signal: controller.signal })
-    await new Promise((r) => setTimeout(r, 200))
+    const said = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '')
+    await until(() => said() === 'waiting') // the server runs the call
     controller.abort('user pressed stop')
     await expect(call).rejects.toMatchObject({ code: 'mcp_cancelled' })
-    const deadline = Date.now() + 5_000
-    while (!existsSync(marker) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25))
-    expect(readFileSync(marker, 'utf8')).toContain('cancelled')
+    await until(() => said().startsWith('cancelled'))
   })
 
   it('maps image, audio, embedded resource and resource_link results', async () => {
@@ -114,9 +122,7 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     const before = h!.eventsNamed(mcpCatalogChanged).length
     await mcp.callTool('t', 'add_tool', {})
     await h!.waitForEvent(mcpCatalogChanged.name, () => h!.eventsNamed(mcpCatalogChanged).length > before)
-    const deadline = Date.now() + 5_000
-    while (!(await mcp.listTools()).some((t) => t.name === 'added_1') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 25))
+    await until(async () => (await mcp.listTools()).some((t) => t.name === 'added_1'))
     expect((await mcp.callTool('t', 'added_1', {})).content).toEqual([{ type: 'text', text: 'added_1' }])
   })
 

@@ -99,12 +99,13 @@ describe('@modelcontextprotocol/server-everything', () => {
     await exercise(h, 'everything')
     // A new workspace is announced with roots/list_changed; the server re-reads the list.
     h.mcp.setRoots([{ uri: 'file:///tmp/workspace', name: 'workspace' }])
-    let roots = ''
-    for (let i = 0; i < 50 && !roots.includes('file:///tmp/workspace'); i++) {
-      await new Promise((r) => setTimeout(r, 100))
-      roots = JSON.stringify((await h.mcp.callTool('everything', 'get-roots-list', {})).content)
-    }
-    expect(roots).toContain('file:///tmp/workspace')
+    // The server asks for the list when it hears of the change; poll what it reports until then.
+    const roots = async () =>
+      JSON.stringify((await h!.mcp.callTool('everything', 'get-roots-list', {})).content)
+    const deadline = Date.now() + 5_000
+    while (!(await roots()).includes('file:///tmp/workspace') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 25))
+    expect(await roots()).toContain('file:///tmp/workspace')
   })
 
   it('works over Streamable HTTP', async () => {

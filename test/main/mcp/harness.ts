@@ -6,6 +6,7 @@ import type { EventDef } from '@shared/contracts/define'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
 import { ConfigPresenter } from '../../../src/main/presenter/configPresenter'
+import { Workspaces } from '../../../src/main/presenter/sessionPresenter/workspaces'
 import { EventHub } from '../../../src/main/bridge/events'
 import { McpPresenter, type McpPresenterDeps } from '../../../src/main/presenter/mcpPresenter'
 import { createShellEnvResolver } from '../../../src/main/presenter/mcpPresenter/shellEnv'
@@ -42,7 +43,13 @@ export function createHarness(overrides: Partial<McpPresenterDeps> = {}): Harnes
     for (const w of [...waiters]) w()
   })
   const sqlite = new SqlitePresenter({ file: join(dir, 'test.db') })
-  const config = new ConfigPresenter({ sqlite, secrets: platform.secrets, events: hub })
+  const workspaces = new Workspaces({ dataDir: dir })
+  const config = new ConfigPresenter({
+    sqlite,
+    secrets: platform.secrets,
+    events: hub,
+    validateWorkspace: (path) => workspaces.validate(path)
+  })
   const mcp = new McpPresenter({
     config,
     events: hub,

@@ -91,7 +91,10 @@ describe('server lifecycle', () => {
     const view = await h.mcp.startServer('broken')
     expect(view.status.state).toBe('error')
     expect(view.status.lastError).toContain('fatal: missing API_TOKEN')
-    await new Promise((r) => setTimeout(r, 300))
+    // A retry is decided when the start fails: it would show as a scheduled attempt right now.
+    expect(view.status.reconnectAttempt).toBeUndefined()
+    expect(view.status.lastError).not.toMatch(/reconnecting/)
+    expect(h.mcp.getServer('broken').status).toMatchObject({ state: 'error' })
     expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(1)
   })
 

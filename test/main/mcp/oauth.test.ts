@@ -93,7 +93,23 @@ describe('OAuth for http servers', () => {
       enabled: false
     })
     await h.mcp.startServer('secure')
-    await new Promise((r) => setTimeout(r, 1_500))
+    // The access token lives a second: wait until the server turns the stored one away.
+    const stored = JSON.parse((await h.config.getSecret('mcp.secure.oauth'))!) as {
+      tokens: { access_token: string }
+    }
+    const rejected = async () =>
+      (
+        await fetch(`http://127.0.0.1:${port}/mcp`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${stored.tokens.access_token}`,
+            'content-type': 'application/json'
+          },
+          body: '{}'
+        })
+      ).status === 401
+    const deadline = Date.now() + 10_000
+    while (!(await rejected()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
     const result = await h.mcp.callTool('secure', 'whoami', {})
     expect(result.isError).toBe(false)
     expect(serverLog).toContain('token refreshed')

@@ -241,7 +241,10 @@ describe('retries', () => {
     const controller = new AbortController()
     const done = collect(providers.coreStream(request(id), controller.signal))
     await server.waitForRequests(1)
-    await new Promise((r) => setTimeout(r, 50))
+    // The 429 is fully sent: from here the client reads it and waits out its retry-after.
+    await expect
+      .poll(() => server.generationRequests()[0].finishedAt, { timeout: 5_000, interval: 5 })
+      .toBeDefined()
     const abortedAt = performance.now()
     controller.abort()
     const events = await done

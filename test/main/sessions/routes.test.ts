@@ -113,4 +113,15 @@ describe('sessions.* and tape.* routes', () => {
       code: 'invalid_input'
     })
   })
+
+  it('searches history for a query holding a NUL byte instead of answering SQLITE_ERROR', async () => {
+    const { router, presenters: p } = boot()
+    const { session } = await router.call(sessionsCreate, { session: { title: 'Tokens' } })
+    p.sessions.messages.appendUserMessage(session.id, { text: 'where is the tokenizer module?' })
+    const { hits } = await router.call(sessionsSearchHistory, { query: 'tokenizer\0module' })
+    expect(hits.map((h) => h.sessionId)).toEqual([session.id])
+    await expect(router.call(sessionsSearchHistory, { query: '\0' })).rejects.toMatchObject({
+      code: 'invalid_query'
+    })
+  })
 })

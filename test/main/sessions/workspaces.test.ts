@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
@@ -83,6 +83,20 @@ describe('a chat always has a folder of its own', () => {
     await expect(h.send('again', { workspaceDir: join(h.dataDir, 'sessions') })).rejects.toThrow(
       /invalid_workspace/
     )
+  })
+
+  it('refuses a folder it cannot even look at (name too long, a symlink loop) as invalid_workspace, not with its errno', async () => {
+    const h = await harness([textReply('ok')])
+    const loop = join(tempDir(), 'loop')
+    symlinkSync(loop, loop)
+    for (const bad of [`/${'p'.repeat(4000)}`, join(loop, 'inside')]) {
+      await expect(
+        h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: bad } })
+      ).rejects.toMatchObject({
+        code: 'invalid_workspace',
+        message: expect.stringMatching(/ENAMETOOLONG|ELOOP/)
+      })
+    }
   })
 
   it('clearing a chat folder puts the chat back in its scratch folder', async () => {

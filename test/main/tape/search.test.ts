@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { runFtsQuery } from '../../../src/main/presenter/tapePresenter/search'
 import { openTapeFixture, message, type TapeFixture } from './helpers'
 
 describe('tape search', () => {
@@ -105,6 +106,24 @@ describe('tape search', () => {
     expect(fx.tape.search('s1', 'NEAR(a').map((h) => h.entryId)).toEqual([6])
     expect(fx.tape.search('s1', '"quoted"').map((h) => h.entryId)).toEqual([6])
     expect(fx.tape.info('s1').entries).toBe(6)
+  })
+
+  it('reads a NUL byte in a query as a word break (FTS5 stops reading a query at NUL)', () => {
+    const spaced = fx.tape.search('s1', 'refactor tokenizer')
+    expect(spaced.map((h) => h.entryId).sort()).toEqual([1, 5])
+    expect(fx.tape.search('s1', 'refactor\0tokenizer')).toEqual(spaced)
+    expect(fx.tape.searchMany(['s1'], 'refactor\0\0tokenizer')).toEqual(spaced)
+    expect(() => fx.tape.search('s1', '\0')).toThrow(expect.objectContaining({ code: 'invalid_query' }))
+  })
+
+  it('turns a query FTS5 rejects into invalid_query and leaves other SQLite failures alone', () => {
+    const match = (query: string) => () =>
+      runFtsQuery(() => fx.sqlite.db.prepare('SELECT rowid FROM tape_fts WHERE tape_fts MATCH ?').all(query))
+    for (const query of ['"open', 'NEAR(', '*', 'AND', '"a\0b"'])
+      expect(match(query)).toThrow(expect.objectContaining({ name: 'AppError', code: 'invalid_query' }))
+    expect(() => runFtsQuery(() => fx.sqlite.db.prepare('SELECT * FROM no_such_table').all())).toThrow(
+      expect.objectContaining({ name: 'SqliteError', code: 'SQLITE_ERROR' })
+    )
   })
 
   it('rejects bad queries and bounds with clear errors', () => {

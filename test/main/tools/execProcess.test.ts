@@ -158,8 +158,11 @@ describe('exec', () => {
   it('kills the command when the call is aborted', async () => {
     const controller = new AbortController()
     const pending = h.call('exec', { command: 'sleep 20' }, { signal: controller.signal })
-    setTimeout(() => controller.abort(), 200)
+    await until(() => h.tools.processes.list('session-1').some((p) => p.status === 'running'))
+    const { pid } = h.tools.processes.list('session-1')[0]
+    controller.abort()
     const result = await pending
+    expect(alive(pid!)).toBe(false)
     expect(result.rawData.toolResult.error?.code).toBe('aborted')
     expect(h.tools.processes.list('session-1')).toEqual([])
   })

@@ -11,7 +11,9 @@ import {
   chatStreamDelta,
   chatStreamFailed
 } from '@shared/contracts/events/chat.events'
-import type { EventSink } from '../../bridge/events'
+import { isEvent, type EventSink } from '../../bridge/events'
+import type { EventDef, EventPayload } from '@shared/contracts/define'
+import { Hook } from '../hook'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionPresenter } from '../sessionPresenter'
 import type { TapePresenter } from '../tapePresenter'
@@ -94,10 +96,22 @@ export class AgentRuntimePresenter {
   private readonly cursors = new Map<string, StreamCursor>()
   private readonly newId: () => string
   private readonly history: MessageHistory
+  private readonly stopped: Hook<string>
+  private readonly streamed: Hook<string>
+  /** What runs emit through: the renderer's events, and `streamed` for every delta. */
+  private readonly runEvents: EventSink
   private disposed = false
 
   constructor(private readonly deps: AgentRuntimeDeps) {
     this.newId = deps.newId ?? (() => randomUUID())
+    this.stopped = new Hook('agentRuntime.onStopped', deps.log)
+    this.streamed = new Hook('agentRuntime.onStreamed', deps.log)
+    this.runEvents = {
+      emit: <E extends EventDef>(event: E, payload: EventPayload<E>) => {
+        deps.events.emit(event, payload)
+        if (isEvent(chatStreamDelta, event, payload)) this.streamed.fire(payload.sessionId)
+      }
+    }
     this.history = new MessageHistory({
       db: deps.sqlite.db,
       messages: deps.sessions.messages,
@@ -149,6 +163,7 @@ export class AgentRuntimePresenter {
     if (active) {
       active.controller.abort(new AppError('user_cancelled', 'Stopped by the user'))
       await active.done
+      this.stopped.fire(sessionId)
       return { stopped: true, messageId: active.run.spec.messageId }
     }
     const paused = [
@@ -157,7 +172,18 @@ export class AgentRuntimePresenter {
       )
     ]
     for (const messageId of paused) this.stopPaused(sessionId, messageId)
+    if (paused.length > 0) this.stopped.fire(sessionId)
     return { stopped: paused.length > 0, messageId: paused[0] ?? null }
+  }
+
+  /** The user stopped this session's run or paused message (subagent runs it started end with it). */
+  onStopped(listener: (sessionId: string) => void): () => void {
+    return this.stopped.on(listener)
+  }
+
+  /** A session's live message changed (a stream delta went out). */
+  onStreamed(listener: (sessionId: string) => void): () => void {
+    return this.streamed.on(listener)
   }
 
   /** Records one answer; the last open answer of a message starts the resumed run. */
@@ -290,9 +316,10 @@ export class AgentRuntimePresenter {
     return this.active.has(sessionId)
   }
 
-  /** Waits for the session's current run (tests, shutdown). */
+  /** Waits for the session's current run and the title it may be asking for (tests, shutdown). */
   async idle(sessionId: string): Promise<void> {
     while (this.active.has(sessionId)) await this.active.get(sessionId)!.done
+    await this.titler.settled(sessionId)
   }
 
   async dispose(): Promise<void> {
@@ -496,7 +523,7 @@ export class AgentRuntimePresenter {
         pause: (messageId, blocks, interactions) =>
           this.deps.sessions.pauseMessage(messageId, { blocks, interactions }).interactions
       },
-      events: this.deps.events,
+      events: this.runEvents,
       newId: this.newId,
       hasQueuedInput: (sessionId) => this.queue.has(sessionId),
       deltaIntervalMs: this.deps.deltaIntervalMs,
@@ -529,7 +556,7 @@ export class AgentRuntimePresenter {
   private emitBlocks(sessionId: string, messageId: string, runId: string, blocks: MessageBlock[]): void {
     if (blocks.length === 0) return
     const now = Date.now()
-    this.deps.events.emit(chatStreamDelta, {
+    this.runEvents.emit(chatStreamDelta, {
       sessionId,
       messageId,
       runId,

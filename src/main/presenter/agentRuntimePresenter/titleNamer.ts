@@ -83,7 +83,7 @@ export interface ChatTitlerDeps {
 export class ChatTitler {
   /** New chats still carrying their first-line title, until their first completed answer. */
   private readonly untitled = new Map<string, { placeholder: string; userText: string }>()
-  private readonly inFlight = new Map<Promise<void>, AbortController>()
+  private readonly inFlight = new Map<Promise<void>, { sessionId: string; controller: AbortController }>()
 
   constructor(private readonly deps: ChatTitlerDeps) {}
 
@@ -124,12 +124,18 @@ export class ChatTitler {
       })
       .catch((error: unknown) => this.deps.log?.(`chat title not generated: ${String(error)}`))
       .finally(() => this.inFlight.delete(task))
-    this.inFlight.set(task, controller)
+    this.inFlight.set(task, { sessionId, controller })
+  }
+
+  /** Resolves once no title is being asked for this session. */
+  async settled(sessionId: string): Promise<void> {
+    const tasks = [...this.inFlight].filter(([, t]) => t.sessionId === sessionId).map(([task]) => task)
+    await Promise.all(tasks)
   }
 
   /** Cancels titles still being asked for and waits for them to settle. */
   async dispose(): Promise<void> {
-    for (const controller of this.inFlight.values())
+    for (const { controller } of this.inFlight.values())
       controller.abort(new AppError('shutdown', 'The app is closing'))
     await Promise.all(this.inFlight.keys())
   }

@@ -19,6 +19,11 @@ export class ConfigPresenter {
       sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
       secrets: SecretStore
       events: EventSink
+      /**
+       * A folder chosen as the default workspace, normalised; throws `invalid_workspace` for one
+       * that is missing, not a folder, or the app's own data folder.
+       */
+      validateWorkspace: (path: string) => string
     }
   ) {}
 
@@ -45,7 +50,7 @@ export class ConfigPresenter {
         validPatch.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
       )
     }
-    const next = SettingsSchema.parse({ ...this.getSettings(), ...validPatch.data })
+    const next = SettingsSchema.parse({ ...this.getSettings(), ...this.withCheckedFolders(validPatch.data) })
     this.writeDocument(SETTINGS_KEY, next)
     this.deps.events.emit(configSettingsChanged, {
       settings: next,
@@ -85,6 +90,13 @@ export class ConfigPresenter {
 
   deleteSecret(key: string): Promise<void> {
     return this.deps.secrets.delete(key)
+  }
+
+  /** The default workspace must be a folder the app may work in; blank clears it. */
+  private withCheckedFolders(patch: SettingsPatch): SettingsPatch {
+    const dir = patch.defaultWorkspaceDir
+    if (dir === undefined) return patch
+    return { ...patch, defaultWorkspaceDir: dir.trim() ? this.deps.validateWorkspace(dir) : '' }
   }
 
   private readDocument(key: string): unknown {

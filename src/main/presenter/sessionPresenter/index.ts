@@ -23,6 +23,7 @@ import { isWiderMode } from '@shared/types/permission'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
 import type { EventSink } from '../../bridge/events'
+import { Hook } from '../hook'
 import { MessageStore } from './messageStore'
 import { InteractionStore, type InteractionRequest } from './interactions'
 import { toSession, type SessionRow } from './rows'
@@ -40,6 +41,7 @@ export interface SessionPresenterDeps {
   workspaces: Pick<Workspaces, 'scratchDirOf' | 'isScratch' | 'ensure' | 'remove'>
   now?: () => number
   newId?: () => string
+  log?: (message: string) => void
 }
 
 const DEFAULT_TITLE = 'New Chat'
@@ -54,11 +56,16 @@ export class SessionPresenter {
   private readonly now: () => number
   private readonly newId: () => string
   private statusVersion = 0
-  private readonly purgeListeners = new Set<(sessionIds: string[]) => void>()
+  private readonly statusChanged: Hook<{ sessionId: string; status: SessionStatus }>
+  private readonly interactionsChanged: Hook<{ sessionId: string; messageId: string; pending: number }>
+  private readonly purged: Hook<string[]>
 
   constructor(private readonly deps: SessionPresenterDeps) {
     this.now = deps.now ?? Date.now
     this.newId = deps.newId ?? (() => randomUUID())
+    this.statusChanged = new Hook('sessions.onStatusChanged', deps.log)
+    this.interactionsChanged = new Hook('sessions.onInteractionsChanged', deps.log)
+    this.purged = new Hook('sessions.onPurged', deps.log)
     const shared = {
       db: deps.sqlite.db,
       transaction: <T>(fn: () => T) => deps.sqlite.transaction(() => fn()),
@@ -222,6 +229,7 @@ export class SessionPresenter {
   setStatus(sessionId: string, status: SessionStatus): SessionRecord {
     const session = this.updateColumns(sessionId, { status }, { silent: true })
     this.deps.events.emit(sessionsStatusChanged, { sessionId, status, version: ++this.statusVersion })
+    this.statusChanged.fire({ sessionId, status })
     return session
   }
 
@@ -249,6 +257,8 @@ export class SessionPresenter {
       messageId,
       pendingCount: result.interactions.length
     })
+    this.statusChanged.fire({ sessionId, status: 'awaiting_interaction' })
+    this.interactionsChanged.fire({ sessionId, messageId, pending: result.interactions.length })
     return result
   }
 
@@ -265,6 +275,7 @@ export class SessionPresenter {
       messageId,
       pendingCount: result.remaining
     })
+    this.interactionsChanged.fire({ sessionId, messageId, pending: result.remaining })
     return result
   }
 
@@ -288,7 +299,7 @@ export class SessionPresenter {
     })
     this.removeUnusedScratch(removed)
     const ids = removed.map((s) => s.id)
-    for (const listener of this.purgeListeners) listener(ids)
+    this.purged.fire(ids)
     this.deps.events.emit(sessionsUpdated, { sessionIds: ids, reason: 'deleted' })
     return ids
   }
@@ -306,8 +317,19 @@ export class SessionPresenter {
    * session's lifetime. Called after the purge committed, children included.
    */
   onPurged(listener: (sessionIds: string[]) => void): () => void {
-    this.purgeListeners.add(listener)
-    return () => this.purgeListeners.delete(listener)
+    return this.purged.on(listener)
+  }
+
+  /** A session's status was written (generating, awaiting_interaction, idle, error). */
+  onStatusChanged(listener: (change: { sessionId: string; status: SessionStatus }) => void): () => void {
+    return this.statusChanged.on(listener)
+  }
+
+  /** A message's open interactions changed: paused with new ones, or one was answered. */
+  onInteractionsChanged(
+    listener: (change: { sessionId: string; messageId: string; pending: number }) => void
+  ): () => void {
+    return this.interactionsChanged.on(listener)
   }
 
   /** A new regular session holding the history up to (and including) the given message. */

@@ -46,16 +46,26 @@ export class Workspaces {
     if (trimmed.includes('\0'))
       throw new AppError('invalid_workspace', 'The workspace folder contains a NUL byte')
     const folder = resolve(trimmed)
-    const stats = statSync(folder, { throwIfNoEntry: false })
+    const stats = unusableFolder(() => statSync(folder, { throwIfNoEntry: false }), folder)
     if (!stats) throw new AppError('invalid_workspace', `The folder does not exist: ${folder}`)
     if (!stats.isDirectory()) throw new AppError('invalid_workspace', `Not a folder: ${folder}`)
-    const real = realpathSync.native(folder)
+    const real = unusableFolder(() => realpathSync.native(folder), folder)
     const dataDir = realpathSync.native(this.deps.dataDir)
     const scratchRoot = join(dataDir, 'scratch')
     if (isInside(real, dataDir) && !(isInside(real, scratchRoot) && real !== scratchRoot)) {
       throw new AppError('invalid_workspace', `The app's data folder cannot be a workspace: ${folder}`)
     }
     return folder
+  }
+}
+
+/** A folder that cannot even be looked at (name too long, no access, a symlink loop) is not a workspace. */
+function unusableFolder<T>(look: () => T, folder: string): T {
+  try {
+    return look()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error'
+    throw new AppError('invalid_workspace', `The folder cannot be used (${code}): ${folder.slice(0, 300)}`)
   }
 }
 

@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { AppError } from '@shared/errors'
-import { chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
-import {
-  sessionsInteractionsChanged,
-  sessionsStatusChanged,
-  sessionsUpdated
-} from '@shared/contracts/events/sessions.events'
+import { AppError, isAppError } from '@shared/errors'
 import { subagentsInteractionChanged, subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
 import {
   SubagentSlotConfig,
@@ -16,7 +10,7 @@ import {
   type SubagentTaskStatus
 } from '@shared/types/subagents'
 import type { PendingInteraction } from '@shared/types/session'
-import type { EventListener, EventSink } from '../../bridge/events'
+import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import { SubagentStore, type NewTask, type TaskRow } from './store'
 import {
@@ -34,7 +28,7 @@ export interface SubagentPresenterDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
   sessions: TaskRunnerDeps['sessions']
   tape: TaskRunnerDeps['tape']
-  events: EventSink & { subscribe(listener: EventListener): () => void }
+  events: EventSink
   now?: () => number
   newId?: () => string
   log?: (message: string) => void
@@ -91,7 +85,6 @@ export class SubagentPresenter {
   private readonly live = new Map<string, Live>()
   private readonly newId: () => string
   private readonly log: (message: string) => void
-  private readonly unsubscribe: () => void
   private chatPort: ChatPortWithAnswers | null = null
   private disposed = false
 
@@ -109,9 +102,6 @@ export class SubagentPresenter {
       interactionChanged: (runId, task, interactions) => this.emitInteraction(runId, task, interactions),
       log: this.log
     })
-    this.unsubscribe = deps.events.subscribe((name, payload) =>
-      this.route(name, payload as Record<string, unknown>)
-    )
   }
 
   /** The chat loop is created after the tools that need this presenter. */
@@ -305,10 +295,42 @@ export class SubagentPresenter {
       live.reason = 'detached'
       live.controller.abort()
     }
-    this.unsubscribe()
   }
 
-  /** Kill from a timer or an event: nobody awaits it, so a failure is only logged. */
+  // Lifecycle of other presenters. createPresenters() wires these to their hooks (docs/ARCHITECTURE.md).
+
+  /** A session's status or open interactions changed: the task following it (a child) looks again. */
+  sessionChanged(sessionId: string): void {
+    this.runner.listeners.get(sessionId)?.('changed')
+  }
+
+  /** A session streamed: the task following it refreshes its preview (throttled). */
+  sessionStreamed(sessionId: string): void {
+    this.runner.listeners.get(sessionId)?.('streamed')
+  }
+
+  /** The user stopped a session: the runs it started stop too (children stopped, forks discarded). */
+  sessionStopped(sessionId: string): void {
+    for (const live of this.live.values())
+      if (live.parentSessionId === sessionId) this.killLater(live.runId, 'cancelled')
+  }
+
+  /** Sessions were deleted: runs they started detach (their rows and children went with them). */
+  sessionsPurged(sessionIds: readonly string[]): void {
+    const ids = new Set(sessionIds)
+    for (const live of this.live.values()) {
+      if (!ids.has(live.parentSessionId)) continue
+      live.reason = 'detached'
+      live.controller.abort()
+    }
+  }
+
+  /** Ids of the runs this process is driving right now. */
+  liveRunIds(): string[] {
+    return [...this.live.keys()]
+  }
+
+  /** Kill from a timer or a hook: nobody awaits it, so a failure is only logged. */
   private killLater(runId: string, reason: StopReason): void {
     this.kill(runId, reason).catch((error: unknown) =>
       this.log(`subagent run ${runId} not stopped: ${String(error)}`)
@@ -427,30 +449,6 @@ export class SubagentPresenter {
     if (!view) throw new AppError('subagent_run_not_found', `No subagent run ${runId}`)
     return view
   }
-
-  /** Child events go to the task following that child; a stopped parent stops its runs. */
-  private route(name: string, payload: Record<string, unknown>): void {
-    const sessionId = typeof payload.sessionId === 'string' ? payload.sessionId : null
-    if (name === sessionsStatusChanged.name && sessionId) this.runner.listeners.get(sessionId)?.('status')
-    else if (name === sessionsInteractionsChanged.name && sessionId)
-      this.runner.listeners.get(sessionId)?.('interactions')
-    else if (name === chatStreamDelta.name && sessionId) this.runner.listeners.get(sessionId)?.('delta')
-    else if (
-      name === chatStreamFailed.name &&
-      sessionId &&
-      (payload.error as { code?: string } | undefined)?.code === 'user_cancelled'
-    ) {
-      for (const live of this.live.values())
-        if (live.parentSessionId === sessionId) this.killLater(live.runId, 'cancelled')
-    } else if (name === sessionsUpdated.name && payload.reason === 'deleted') {
-      const ids = new Set(payload.sessionIds as string[])
-      for (const live of this.live.values()) {
-        if (!ids.has(live.parentSessionId)) continue
-        live.reason = 'detached' // its rows went with the session
-        live.controller.abort()
-      }
-    }
-  }
 }
 
 /** The run's status from its tasks: what still waits wins; once all ended, how they ended. */
@@ -473,5 +471,5 @@ function describeFailure(tasks: readonly TaskRow[]): string {
 }
 
 function isShutdown(reason: unknown): boolean {
-  return reason instanceof AppError && reason.code === 'shutdown'
+  return isAppError(reason, 'shutdown')
 }

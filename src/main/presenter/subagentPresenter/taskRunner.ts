@@ -60,7 +60,8 @@ export interface LiveRun {
   reason: StopReason | null
 }
 
-export type ChildListener = (kind: 'status' | 'delta' | 'interactions') => void
+/** `changed`: the child's status or open interactions; `streamed`: its live message. */
+export type ChildListener = (kind: 'changed' | 'streamed') => void
 
 const PREVIEW_EVERY_MS = 250
 const HANDOVER_POLLS = 100
@@ -234,7 +235,7 @@ export class TaskRunner {
         })
       }
       this.listeners.set(childId, (kind) => {
-        if (kind !== 'delta') return check()
+        if (kind === 'changed') return check()
         if (Date.now() - lastPreview < PREVIEW_EVERY_MS) return
         lastPreview = Date.now()
         this.refreshPreview(runId, index)

@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3'
+import Database from 'better-sqlite3'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import {
@@ -67,17 +67,20 @@ export function searchTapes(
     // Candidates are filtered through a covering index (no row reads); only the final page
     // of rows is read in full.
     const filterIndex = substringTokens.length ? '' : ' INDEXED BY tape_entries_search_filter'
-    const rows = db
-      .prepare(
-        `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, c.rank FROM (
+    const rows = runFtsQuery(
+      () =>
+        db
+          .prepare(
+            `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text, c.rank FROM (
            SELECT tape_fts.rowid AS seq, bm25(tape_fts) AS rank
            FROM tape_fts JOIN tape_entries e${filterIndex} ON e.seq = tape_fts.rowid
            WHERE tape_fts MATCH ?${filters.sql}${like.join('')}
            ORDER BY tape_fts.rowid DESC LIMIT ${RANKED_CANDIDATES}) c
          JOIN tape_entries e ON e.seq = c.seq
          ORDER BY c.rank, e.created_at DESC, e.entry_id DESC LIMIT ?`
-      )
-      .all(match, ...filters.params, ...substringTokens.map(likePattern), options.limit) as HitRow[]
+          )
+          .all(match, ...filters.params, ...substringTokens.map(likePattern), options.limit) as HitRow[]
+    )
     for (const row of rows) {
       seen.add(row.seq)
       hits.push(toHit(row, 'fts'))
@@ -141,14 +144,34 @@ function toEpochMs(bound: TapeTimeBound, label: string): number {
 
 function tokenize(query: string): string[] {
   const trimmed = query.trim()
-  if (!trimmed) throw new AppError('invalid_query', 'The search query is empty')
   if (trimmed.length > MAX_QUERY_CHARS) {
     throw new AppError('invalid_query', `The search query is longer than ${MAX_QUERY_CHARS} characters`)
   }
-  const tokens = [...new Set(trimmed.split(/\s+/))]
+  // FTS5 reads a query only up to a NUL byte (an unterminated phrase): NUL separates words like a space.
+  const tokens = [...new Set(trimmed.split(/[\s\0]+/).filter(Boolean))]
+  if (tokens.length === 0) throw new AppError('invalid_query', 'The search query is empty')
   if (tokens.length > MAX_TOKENS)
     throw new AppError('invalid_query', `Use at most ${MAX_TOKENS} words in a search`)
   return tokens
+}
+
+// SQLite reports every FTS5 query problem as SQLITE_ERROR; only its text tells a query the parser
+// rejected from a broken schema, so it is read here, where the query is run, and nowhere else.
+const FTS_QUERY_REJECTED = /^(fts5: syntax error|unterminated string|unknown special query)/
+
+/**
+ * Runs a MATCH on the user's words: should FTS5 still reject the query, the client hears
+ * `invalid_query`, not `SQLITE_ERROR`. Anything else (busy, I/O, schema) stays unrecognised and
+ * is logged as an internal error.
+ */
+export function runFtsQuery<T>(run: () => T): T {
+  try {
+    return run()
+  } catch (error) {
+    if (error instanceof Database.SqliteError && FTS_QUERY_REJECTED.test(error.message))
+      throw new AppError('invalid_query', `The search query could not be run: ${error.message}`)
+    throw error
+  }
 }
 
 function buildFilters(

@@ -21,18 +21,10 @@ export interface TapeSearchHit {
   score?: number
 }
 
-export interface SubagentSessionRequest {
-  parentSessionId: string
-  slotId: string
-  displayName: string
-  targetAgentId?: string
-  workspaceDir?: string
-}
-
 /**
  * The only way agent tools reach sessions, tape, providers and subagents. The chat loop
  * implements it; tests use a small in-memory version. Optional members belong to tools that
- * later issues add (tape, subagents); a tool whose port member is missing is not offered.
+ * need a feature (tape, memory, skills, subagents, ...); a tool whose member is missing is not offered.
  */
 export interface AgentToolRuntimePort {
   /** Records a file's previous content on the tape so a turn's edits can be listed and reverted. */
@@ -61,13 +53,10 @@ export interface AgentToolRuntimePort {
   toolState?(sessionId: string): SessionToolState
   memory?: MemoryPort
   skills?: SkillPort
-  sessionSettings?: SessionSettingsPort
+  sessionSettings?: ChatSettingsPort
   /** Generates images with the session's image model; null when it has none. */
   imageModelFor?(sessionId: string): { providerId: string; modelId: string } | null
   generateImage?(sessionId: string, request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage[]>
-  createSubagentSession?(request: SubagentSessionRequest): Promise<{ sessionId: string } | null>
-  sendSessionMessage?(sessionId: string, content: string): Promise<void>
-  cancelSession?(sessionId: string): Promise<void>
   /** Subagent runs for `subagent_orchestrator` (absent or unavailable: the tool is not offered). */
   subagents?: SubagentPort
 }
@@ -169,7 +158,8 @@ export interface SkillPort {
   activate(sessionId: string, name: string): boolean
 }
 
-export interface SessionSettingsView {
+/** A chat's settings as the model's `deepchat_settings_*` tools see them. */
+export interface ChatSettingsView {
   providerId: string | null
   modelId: string | null
   temperature: number | null
@@ -180,7 +170,7 @@ export interface SessionSettingsView {
   availableModels: { providerId: string; modelId: string }[]
 }
 
-export interface SessionSettingsPatch {
+export interface ChatSettingsPatch {
   model?: { providerId: string; modelId: string }
   temperature?: number | null
   systemPrompt?: string
@@ -189,10 +179,10 @@ export interface SessionSettingsPatch {
   enabledTools?: string[]
 }
 
-export interface SessionSettingsPort {
-  read(sessionId: string): Promise<SessionSettingsView>
+export interface ChatSettingsPort {
+  read(sessionId: string): Promise<ChatSettingsView>
   /** Validates and applies the patch; throws an Error with a clear message on a bad value. */
-  update(sessionId: string, patch: SessionSettingsPatch): Promise<SessionSettingsView>
+  update(sessionId: string, patch: ChatSettingsPatch): Promise<ChatSettingsView>
 }
 
 export interface ImageRequest {

@@ -16,7 +16,7 @@ import {
   type ToolContext,
   type ToolScope
 } from './defineTool'
-import type { SessionSettingsPatch, SessionSettingsPort, SessionSettingsView } from '../runtimePorts'
+import type { ChatSettingsPatch, ChatSettingsPort, ChatSettingsView } from '../runtimePorts'
 
 /** The built-in skill that unlocks these tools. */
 export const SETTINGS_SKILL = 'deepchat-settings'
@@ -25,7 +25,7 @@ const settingsPermissions = new SettingsPermissionService()
 const available = ({ runtime, sessionId }: ToolScope) =>
   !!runtime.sessionSettings && !!runtime.toolState?.(sessionId).activeSkills.includes(SETTINGS_SKILL)
 
-function port(ctx: ToolContext): SessionSettingsPort {
+function port(ctx: ToolContext): ChatSettingsPort {
   if (!ctx.runtime.sessionSettings)
     throw new ToolError('unavailable', 'Chat settings are not available in this session.')
   return ctx.runtime.sessionSettings
@@ -42,10 +42,10 @@ function ask(ctx: ToolContext, tool: string, setting: string, summary: string): 
 }
 
 /** Applies a patch and reports the setting's value before and after. */
-async function apply(ctx: ToolContext, id: keyof SessionSettingsView, patch: SessionSettingsPatch) {
+async function apply(ctx: ToolContext, id: keyof ChatSettingsView, patch: ChatSettingsPatch) {
   const settings = port(ctx)
   const before = await settings.read(ctx.sessionId)
-  let after: SessionSettingsView
+  let after: ChatSettingsView
   try {
     after = await settings.update(ctx.sessionId, patch)
   } catch (error) {
