@@ -37,6 +37,8 @@ import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
+import { AcpPresenter } from './acpPresenter'
+import type { AppDataBoundary } from './permission/boundary'
 
 export interface Presenters {
   platform: Platform
@@ -58,6 +60,8 @@ export interface Presenters {
   skills: SkillPresenter
   checkpoints: CheckpointPresenter
   subagents: SubagentPresenter
+  /** ACP agents: registry, processes, chats' sessions with them, their boundary. */
+  acp: AcpPresenter
   /** The user's per-chat model, permission mode, workspace and tool switches. */
   sessionSettings: UserSessionSettings
   /** Stops background work and closes the database. Safe to call twice. */
@@ -225,6 +229,23 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       void tools.purgeSession(id)
     }
   })
+  const acp = createAcpPresenter({
+    platform,
+    sqlite,
+    config,
+    events,
+    shellEnv,
+    hygiene,
+    sandbox,
+    permissions,
+    mcp,
+    agentState,
+    appData,
+    log
+  })
+  const stopAcpCleanup = sessions.onPurged((sessionIds) => {
+    for (const id of sessionIds) void acp.forgetChat(id)
+  })
 
   let disposed = false
   return {
@@ -244,18 +265,66 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     memory,
     skills,
     subagents,
+    acp,
     sessionSettings,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
     async dispose() {
       if (disposed) return
       disposed = true
       stopToolCleanup()
+      stopAcpCleanup()
       subagents.dispose() // runs detach; they resume at the next start
       await agentRuntime.dispose()
+      await acp.dispose()
       await mcp.dispose()
       await tools.dispose()
       tape.dispose()
       sqlite.close()
     }
   }
+}
+
+/**
+ * ACP agents get their own terminal process manager (their commands are not the chat's `exec`
+ * processes), the same permission services and gate as tools, and the chat's enabled MCP servers.
+ */
+function createAcpPresenter(parts: {
+  platform: Platform
+  sqlite: SqlitePresenter
+  config: ConfigPresenter
+  events: EventHub
+  shellEnv: () => Promise<Record<string, string>>
+  hygiene: ReturnType<typeof startProcessHygiene>
+  sandbox: Sandbox
+  permissions: PermissionPresenter
+  mcp: McpPresenter
+  agentState: SessionAgentStateStore
+  appData: AppDataBoundary
+  log: (message: string) => void
+}): AcpPresenter {
+  const { platform, shellEnv, hygiene, sandbox, log } = parts
+  return new AcpPresenter({
+    config: parts.config,
+    sqlite: parts.sqlite,
+    events: parts.events,
+    shellEnv,
+    clientInfo: { name: platform.appName, version: platform.appVersion },
+    files: new FilePermissionService(homedir(), { appData: parts.appData }),
+    commands: new CommandPermissionService({ appData: parts.appData }),
+    processes: new BackgroundProcessManager({
+      baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
+      sandbox,
+      groups: hygiene.groups,
+      log
+    }),
+    sandbox,
+    sessionDataRoot: join(platform.userDataDir, 'sessions'),
+    gate: parts.permissions,
+    groups: hygiene.groups,
+    mcpServersForAgents: async (chatSessionId) => {
+      const off = new Set(parts.agentState.disabledMcpServers(chatSessionId))
+      return (await parts.mcp.enabledServerConfigs()).filter((s) => !off.has(s.id))
+    },
+    log
+  })
 }
