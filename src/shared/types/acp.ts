@@ -260,7 +260,9 @@ export const AcpToolContent = z.discriminatedUnion('type', [
     command: z.string().nullable(),
     output: z.string(),
     truncated: z.boolean(),
-    exitStatus: AcpTerminalExit.nullable()
+    exitStatus: AcpTerminalExit.nullable(),
+    /** True when it ran in the OS sandbox (nobody approved it); false when it ran as approved on the host. */
+    sandboxed: z.boolean()
   })
 ])
 export type AcpToolContent = z.infer<typeof AcpToolContent>

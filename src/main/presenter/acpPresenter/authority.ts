@@ -95,13 +95,24 @@ export class AcpAuthority {
     const turn = ctx.turn
     if (!turn || turn.signal.aborted) return null
     try {
-      const answer = await turn.hooks.requestPermission(ask, turn.signal)
-      return turn.signal.aborted && answer !== 'reject' ? null : answer
+      // A stop withdraws the ask even if the hook does not listen to the signal.
+      const answer = await Promise.race([
+        turn.hooks.requestPermission(ask, turn.signal),
+        aborted(turn.signal)
+      ])
+      return turn.signal.aborted ? null : answer
     } catch (error) {
       if (!turn.signal.aborted) this.deps.log(`ACP permission ask failed: ${String(error)}`)
       return null
     }
   }
+}
+
+function aborted(signal: AbortSignal): Promise<null> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(null)
+    else signal.addEventListener('abort', () => resolve(null), { once: true })
+  })
 }
 
 type Option = RequestPermissionRequest['options'][number]

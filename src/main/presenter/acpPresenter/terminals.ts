@@ -178,7 +178,8 @@ export class AgentTerminals {
       command: terminal.command,
       output,
       truncated: total > output.length,
-      exitStatus: exitStatusOf(info)
+      exitStatus: exitStatusOf(info),
+      sandboxed: terminal.sandboxed
     }
   }
 

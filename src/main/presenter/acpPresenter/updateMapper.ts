@@ -25,6 +25,7 @@ export interface TerminalView {
   output: string
   truncated: boolean
   exitStatus: { exitCode: number | null; signal: string | null } | null
+  sandboxed: boolean
 }
 
 export type TerminalLookup = (terminalId: string) => TerminalView | null
@@ -61,7 +62,8 @@ export function toolContent(items: ToolCallContent[], terminals: TerminalLookup)
         command: view?.command ?? null,
         output: view?.output ?? '',
         truncated: view?.truncated ?? false,
-        exitStatus: view?.exitStatus ?? null
+        exitStatus: view?.exitStatus ?? null,
+        sandboxed: view?.sandboxed ?? false
       }
     }
     return { type: 'content', content: contentItem(item.content) }
