@@ -22,7 +22,7 @@ import {
   type AcpPromptInput
 } from '../../../src/main/presenter/acpPresenter'
 import type { AcpFileSnapshot } from '../../../src/main/presenter/acpPresenter/turn'
-import type { AcpPermissionAnswer, AcpPermissionAsk, AcpTurnEvent } from '@shared/types/acp'
+import type { AcpPermissionAnswer, AcpPermissionAsk, AcpRegistry, AcpTurnEvent } from '@shared/types/acp'
 
 const repoRoot = resolve(import.meta.dirname, '../../..')
 export const FAKE_AGENT = join(repoRoot, 'test/fixtures/acp/fakeAgent.ts')
@@ -65,6 +65,8 @@ export function createWorld(): AcpWorld {
 
 export interface AcpHarness {
   acp: AcpPresenter
+  platform: ReturnType<typeof createNodePlatform>
+  config: ConfigPresenter
   events: { name: string; payload: unknown }[]
   permissions: PermissionPresenter
   processes: BackgroundProcessManager
@@ -78,7 +80,7 @@ export interface AcpHarness {
 
 export function createHarness(
   world: AcpWorld,
-  options: { mcpServers?: AcpMcpServerSource[]; cancelGraceMs?: number } = {}
+  options: { mcpServers?: AcpMcpServerSource[]; cancelGraceMs?: number; registry?: AcpRegistry } = {}
 ): AcpHarness {
   const platform = createNodePlatform({ dataDir: world.dataDir, log: () => {} })
   const hub = new EventHub()
@@ -111,10 +113,13 @@ export function createHarness(
     groups,
     mcpServersForAgents: async () => options.mcpServers ?? [],
     cancelGraceMs: options.cancelGraceMs,
+    registry: options.registry,
     log: () => {}
   })
   return {
     acp,
+    platform,
+    config,
     events,
     permissions,
     processes,
@@ -183,3 +188,12 @@ export function saidText(events: AcpTurnEvent[]): string {
 }
 
 export type PromptBase = Omit<AcpPromptInput, 'content' | 'hooks'>
+
+/** Waits until `check` holds (polling briefly), failing after `timeoutMs`. */
+export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

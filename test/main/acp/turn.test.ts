@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { AcpPermissionAsk, AcpTurnEvent } from '@shared/types/acp'
 import { acpSessionChanged } from '@shared/contracts/events/acp.events'
 import { script } from '../../fixtures/acp/script'
+import type { AcpTurnHooks } from '../../../src/main/presenter/acpPresenter'
 import {
   answering,
   collect,
@@ -29,7 +30,11 @@ afterEach(async () => {
   world.close()
 })
 
-function prompt(text: string, hooks = answering(() => 'allow_once').hooks, signal?: AbortSignal) {
+function prompt(
+  text: string,
+  hooks: AcpTurnHooks = answering(() => 'allow_once').hooks,
+  signal?: AbortSignal
+) {
   return h.acp.prompt({
     chatSessionId: 'chat-1',
     agentId,
