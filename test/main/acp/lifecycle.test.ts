@@ -232,6 +232,22 @@ describe('continuing a chat after a restart', () => {
   })
 })
 
+describe('a deleted chat', () => {
+  it('closes its session where the agent offers it and forgets it', async () => {
+    const h = open()
+    const agentId = await h.addFakeAgent('closer', { caps: { close: true } })
+    await collect(turn(h, agentId, 'chat-a', 'hello'))
+    const sessionId = h.records().find((r) => r.event === 'new')?.sessionId
+    await h.acp.forgetChat('chat-a')
+    expect(h.records()).toContainEqual(expect.objectContaining({ event: 'close', sessionId }))
+    expect(h.acp.getSessionState('chat-a', agentId)).toBeNull()
+    // A chat with the same id later starts afresh: nothing was kept for it.
+    await collect(turn(h, agentId, 'chat-a', 'again'))
+    expect(h.records().filter((r) => r.event === 'new')).toHaveLength(2)
+    expect(h.records().map((r) => r.event)).not.toContain('load')
+  })
+})
+
 describe('MCP servers handed to the agent', () => {
   const servers: AcpMcpServerSource[] = [
     {

@@ -137,6 +137,7 @@ export class AcpPresenter {
       mcpServers: (chatSessionId) => deps.mcpServersForAgents?.(chatSessionId) ?? Promise.resolve([]),
       shellEnv: deps.shellEnv,
       sessionDataRoot: deps.sessionDataRoot,
+      setupTimeoutMs: deps.initializeTimeoutMs ?? 120_000,
       onStateChange: (state) => deps.events.emit(acpSessionChanged, { state }),
       log: this.log
     })

@@ -16,6 +16,8 @@ export interface AcpSessionsOptions {
   /** The login-shell env, for `~` and `$VAR` in MCP commands. */
   shellEnv: () => Promise<Record<string, string>>
   sessionDataRoot: string
+  /** How long `session/new`, `session/load` and `session/resume` may take. */
+  setupTimeoutMs: number
   onStateChange: (state: AcpSessionState) => void
   log: (message: string) => void
 }
@@ -89,7 +91,8 @@ export class AcpSessions {
   ): Promise<AcpSession> {
     const response = await process.untilExit(
       process.rpc.request(methods.agent.session.new, { cwd: process.workspaceDir, mcpServers }),
-      'session/new'
+      'session/new',
+      this.options.setupTimeoutMs
     )
     const session = this.session(process, chatSessionId, response.sessionId)
     session.adopt(response as SessionSetup)
@@ -113,8 +116,16 @@ export class AcpSessions {
     const params = { sessionId, cwd: process.workspaceDir, mcpServers }
     try {
       const setup = resume
-        ? await process.untilExit(process.rpc.request(methods.agent.session.resume, params), 'session/resume')
-        : await process.untilExit(process.rpc.request(methods.agent.session.load, params), 'session/load')
+        ? await process.untilExit(
+            process.rpc.request(methods.agent.session.resume, params),
+            'session/resume',
+            this.options.setupTimeoutMs
+          )
+        : await process.untilExit(
+            process.rpc.request(methods.agent.session.load, params),
+            'session/load',
+            this.options.setupTimeoutMs
+          )
       session.adopt((setup ?? {}) as SessionSetup)
       return session
     } catch (error) {
