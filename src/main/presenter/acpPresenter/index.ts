@@ -24,6 +24,7 @@ import type { FilePermissionService } from '../permission/filePermissionService'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { BackgroundProcessManager } from '../toolPresenter/agentTools/processManager'
 import { AcpAgentStore, type AcpConfigBackend } from './agentStore'
+import { agentView } from './agentView'
 import { AcpAuthority } from './authority'
 import { agentEnvironment } from './environment'
 import { AgentFiles } from './fileAccess'
@@ -102,6 +103,7 @@ export class AcpPresenter {
   private readonly terminals: AgentTerminals
   private readonly pool: AgentPool
   private readonly sessions: AcpSessions
+  private readonly sessionStore: AcpSessionStore
   private readonly log: (message: string) => void
 
   constructor(private readonly deps: AcpPresenterDeps) {
@@ -131,9 +133,10 @@ export class AcpPresenter {
       initializeTimeoutMs: deps.initializeTimeoutMs ?? 120_000,
       onChange: (agentId) => this.emitAgent(agentId)
     })
+    this.sessionStore = new AcpSessionStore(deps.sqlite)
     this.sessions = new AcpSessions({
       pool: this.pool,
-      store: new AcpSessionStore(deps.sqlite),
+      store: this.sessionStore,
       mcpServers: (chatSessionId) => deps.mcpServersForAgents?.(chatSessionId) ?? Promise.resolve([]),
       shellEnv: deps.shellEnv,
       sessionDataRoot: deps.sessionDataRoot,
@@ -184,6 +187,7 @@ export class AcpPresenter {
       )
     await this.pool.stopAgent(agentId)
     await this.store.removeCustom(agentId)
+    this.sessionStore.deleteAgent(agentId)
     this.protocolLog.clear(agentId)
     this.deps.events.emit(acpAgentChanged, { agentId, agent: null })
   }
@@ -309,7 +313,7 @@ export class AcpPresenter {
   private async openExisting(chatSessionId: string, agentId: string) {
     const open = this.sessions.find(chatSessionId, agentId)
     if (open) return open
-    const stored = new AcpSessionStore(this.deps.sqlite).get(chatSessionId, agentId)
+    const stored = this.sessionStore.get(chatSessionId, agentId)
     if (!stored) throw new AppError('acp_no_session', `This chat has not talked to ${agentId} yet`)
     this.requireEnabled(agentId)
     return this.sessions.open(chatSessionId, agentId, stored.workspaceDir)
@@ -362,31 +366,14 @@ export class AcpPresenter {
   }
 
   private view(agentId: string): AcpAgentView {
-    const custom = this.store.getCustom(agentId)
-    const registered = this.registry.agents.find((a) => a.id === agentId)
-    const settings = this.store.settingsOf(agentId, Boolean(custom))
-    const preferred = registered
-      ? resolveLaunch({ source: 'registry', agent: registered }, { PATH: '' })
-      : { command: custom!.command, args: custom!.args }
-    const outcome = this.pool.outcomeOf(agentId)
-    return {
-      id: agentId,
-      name: custom?.name ?? registered!.name,
-      description: custom?.description ?? registered!.description,
-      source: custom ? 'custom' : 'registry',
-      ...(registered?.website ? { website: registered.website } : {}),
-      enabled: settings.enabled,
-      command: preferred.command,
-      args: preferred.args,
-      env: custom?.env ?? {},
-      envOverrides: settings.envOverrides,
-      secretKeys: { env: custom?.secretEnv ?? [], envOverrides: settings.secretOverrides },
-      status: {
-        processes: this.pool.processesOf(agentId).map((p) => p.view()),
-        ...(outcome.lastError ? { lastError: outcome.lastError } : {}),
-        stderrTail: outcome.stderrTail
-      }
-    }
+    return agentView({
+      agentId,
+      custom: this.store.getCustom(agentId),
+      registered: this.registry.agents.find((a) => a.id === agentId),
+      store: this.store,
+      processes: this.pool.processesOf(agentId),
+      outcome: this.pool.outcomeOf(agentId)
+    })
   }
 
   private emitAgent(agentId: string): AcpAgentView | null {
