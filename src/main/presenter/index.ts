@@ -33,6 +33,8 @@ import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
+import { AcpPresenter } from './acpPresenter'
+import type { AppDataBoundary } from './permission/boundary'
 
 export interface Presenters {
   platform: Platform
@@ -54,6 +56,8 @@ export interface Presenters {
   skills: SkillPresenter
   checkpoints: CheckpointPresenter
   subagents: SubagentPresenter
+  /** ACP agents: registry, processes, chats' sessions with them, their boundary. */
+  acp: AcpPresenter
   /** A chat's model, permission mode, workspace and tool switches: the user's door and the model's. */
   sessionSettings: SessionSettings
   /** Stops background work and closes the database. Safe to call twice. */
@@ -211,8 +215,22 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
+  const acp = createAcpPresenter({
+    platform,
+    sqlite,
+    config,
+    events,
+    shellEnv,
+    hygiene,
+    sandbox,
+    permissions,
+    mcp,
+    agentState,
+    appData,
+    log
+  })
   // Before any recovery: what recovery changes reaches the other presenters too.
-  const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents })
+  const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents, acp })
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
   agentRuntime.recoverOnStart()
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
@@ -237,6 +255,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     memory,
     skills,
     subagents,
+    acp,
     sessionSettings,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
     async dispose() {
@@ -245,6 +264,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       unhook()
       subagents.dispose() // runs detach; they resume at the next start
       await agentRuntime.dispose()
+      await acp.dispose()
       await mcp.dispose()
       await tools.dispose()
       tape.dispose()
@@ -263,15 +283,17 @@ function wireLifecycle(p: {
   permissions: PermissionPresenter
   tools: ToolPresenter
   subagents: SubagentPresenter
+  acp: AcpPresenter
 }): () => void {
-  const { sessions, agentRuntime, permissions, tools, subagents } = p
+  const { sessions, agentRuntime, permissions, tools, subagents, acp } = p
   const hooks = [
-    // A deleted session takes its run, grants, tool mapping, background processes and subagent runs with it.
+    // A deleted session takes its run, grants, tool mapping, processes, agent sessions and subagent runs with it.
     sessions.onPurged((sessionIds) => {
       for (const id of sessionIds) {
         agentRuntime.forgetSession(id)
         permissions.clearSession(id)
         void tools.purgeSession(id)
+        void acp.forgetChat(id)
       }
       subagents.sessionsPurged(sessionIds)
     }),
@@ -285,4 +307,49 @@ function wireLifecycle(p: {
   return () => {
     for (const remove of hooks) remove()
   }
+}
+
+/**
+ * ACP agents get their own terminal process manager (their commands are not the chat's `exec`
+ * processes), the same permission services and gate as tools, and the chat's enabled MCP servers.
+ */
+function createAcpPresenter(parts: {
+  platform: Platform
+  sqlite: SqlitePresenter
+  config: ConfigPresenter
+  events: EventHub
+  shellEnv: () => Promise<Record<string, string>>
+  hygiene: ReturnType<typeof startProcessHygiene>
+  sandbox: Sandbox
+  permissions: PermissionPresenter
+  mcp: McpPresenter
+  agentState: SessionAgentStateStore
+  appData: AppDataBoundary
+  log: (message: string) => void
+}): AcpPresenter {
+  const { platform, shellEnv, hygiene, sandbox, log } = parts
+  return new AcpPresenter({
+    config: parts.config,
+    sqlite: parts.sqlite,
+    events: parts.events,
+    shellEnv,
+    clientInfo: { name: platform.appName, version: platform.appVersion },
+    files: new FilePermissionService(homedir(), { appData: parts.appData }),
+    commands: new CommandPermissionService({ appData: parts.appData }),
+    processes: new BackgroundProcessManager({
+      baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
+      sandbox,
+      groups: hygiene.groups,
+      log
+    }),
+    sandbox,
+    sessionDataRoot: join(platform.userDataDir, 'sessions'),
+    gate: parts.permissions,
+    groups: hygiene.groups,
+    mcpServersForAgents: async (chatSessionId) => {
+      const off = new Set(parts.agentState.disabledMcpServers(chatSessionId))
+      return (await parts.mcp.enabledServerConfigs()).filter((s) => !off.has(s.id))
+    },
+    log
+  })
 }

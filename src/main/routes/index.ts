@@ -12,6 +12,7 @@ import { registerChatRoutes } from './chat'
 import { registerCheckpointRoutes } from './checkpoints'
 import { registerAgentFeatureRoutes } from './agentFeatures'
 import { registerSubagentRoutes } from './subagents'
+import { registerAcpRoutes } from './acp'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -31,5 +32,6 @@ export function createRouter(
   registerCheckpointRoutes(router, presenters)
   registerAgentFeatureRoutes(router, presenters)
   registerSubagentRoutes(router, presenters)
+  registerAcpRoutes(router, presenters)
   return router
 }

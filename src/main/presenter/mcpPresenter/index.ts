@@ -279,6 +279,12 @@ export class McpPresenter implements McpToolSource {
     return { server: this.getServer(id), oauth: await this.oauthState(id) }
   }
 
+  /** Enabled servers with their secrets filled in, for handing on to ACP agents. Never sent to the renderer. */
+  async enabledServerConfigs(): Promise<McpServerConfig[]> {
+    const enabled = this.store.list().filter((s) => s.enabled)
+    return Promise.all(enabled.map((s) => this.store.resolve(s.id)))
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true
     await this.servers.stopAll()

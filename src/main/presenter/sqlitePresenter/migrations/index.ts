@@ -6,6 +6,7 @@ import { memoryMigration } from './004_memory'
 import { subagentsMigration } from './005_subagents'
 import { sessionMcpSwitchesMigration } from './006_session_mcp_switches'
 import { queuedInputsMigration } from './007_queued_inputs'
+import { acpSessionsMigration } from './008_acp_sessions'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
 export const allMigrations: readonly Migration[] = [
@@ -15,5 +16,6 @@ export const allMigrations: readonly Migration[] = [
   memoryMigration,
   subagentsMigration,
   sessionMcpSwitchesMigration,
-  queuedInputsMigration
+  queuedInputsMigration,
+  acpSessionsMigration
 ]
