@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { defineComponent, h, ref } from 'vue'
 import { flushPromises, mount } from '@vue/test-utils'
 import { createMemoryHistory, createRouter } from 'vue-router'
-import type { MessageBlock, PendingInteraction, SessionRecord } from '@shared/types/session'
+import type { BlockOf } from '@shared/types/blocks'
+import type { PendingInteraction, SessionRecord } from '@shared/types/session'
 import ToolCallBlock from '@renderer/components/chat/blocks/ToolCallBlock.vue'
 import SessionItem from '@renderer/components/chat/sidebar/SessionItem.vue'
 import { childLabel } from '@renderer/components/chat/sidebar/childLabel'
@@ -20,8 +21,8 @@ afterEach(async () => {
 function callBlock(
   name: string,
   params: unknown,
-  extra: Partial<MessageBlock> & { serverName?: string } = {}
-): MessageBlock {
+  extra: Partial<BlockOf<'tool_call'>> & { serverName?: string } = {}
+): BlockOf<'tool_call'> {
   const { serverName, ...rest } = extra
   return {
     id: 'b1',
@@ -32,10 +33,10 @@ function callBlock(
     createdAt: 1,
     updatedAt: 1,
     ...rest
-  } as MessageBlock
+  }
 }
 
-const mountRow = (block: MessageBlock) =>
+const mountRow = (block: BlockOf<'tool_call'>) =>
   mount(ToolCallBlock, { props: { block }, global: { plugins: [createAppI18n('en-US')] } })
 /** The row's words as they read on screen (its parts are laid out with gaps, not spaces). */
 const rowText = (wrapper: ReturnType<typeof mountRow>) =>

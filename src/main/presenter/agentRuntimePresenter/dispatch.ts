@@ -1,5 +1,5 @@
 import type { MCPToolDefinition, ToolContentItem } from '@shared/types/tools'
-import type { ActionBlockData, QuestionSpec } from '@shared/types/chat'
+import type { ActionBlockData, QuestionSpec, ToolCallBlockData } from '@shared/types/blocks'
 import type { InteractionRequest } from '../sessionPresenter'
 import { PermissionRequiredError } from '../permission/errors'
 import type { ToolCallResult, ToolPresenter, ToolSessionContext } from '../toolPresenter'
@@ -99,12 +99,12 @@ export async function runCall(
   input.acc.setStatus(call.blockId, 'loading')
   try {
     const onProgress = (p: { progress: number; total?: number; message?: string }) => {
-      const block = input.acc.get(call.blockId)
+      const block = input.acc.getOf(call.blockId, 'tool_call')
       const text = [p.message, p.total ? `${p.progress}/${p.total}` : String(p.progress)]
         .filter(Boolean)
         .join(' · ')
       if (block?.status === 'loading')
-        input.acc.update(call.blockId, { data: { ...block.data, progress: text } })
+        input.acc.update(call.blockId, 'tool_call', { data: { ...block.data, progress: text } })
     }
     const result = await untilAborted(
       tools.callTool(mcpCall(call), { ...input.ctx, onProgress }),
@@ -177,11 +177,11 @@ export function setResult(
   blockId: string,
   response: string,
   isError: boolean,
-  data?: Record<string, unknown>
+  data?: ToolCallBlockData
 ): void {
-  const block = acc.get(blockId)
-  if (!block?.toolCall) return
-  acc.update(blockId, {
+  const block = acc.getOf(blockId, 'tool_call')
+  if (!block) return
+  acc.update(blockId, 'tool_call', {
     status: isError ? 'error' : 'success',
     toolCall: { ...block.toolCall, response, isError },
     ...(data ? { data: { ...block.data, ...data } } : {})
@@ -249,9 +249,12 @@ function openAction(
   data: ActionBlockData
 ): InteractionRequest {
   const blockId = `action-${id}`
-  const callBlock = acc.get(call.blockId)
+  const callBlock = acc.getOf(call.blockId, 'tool_call')
   // The call waits (status stays `pending`) until the user answers: never a fake `success`.
-  acc.update(call.blockId, { status: 'pending', data: { ...callBlock?.data, interactionId: id } })
+  acc.update(call.blockId, 'tool_call', {
+    status: 'pending',
+    data: { ...callBlock?.data, interactionId: id }
+  })
   acc.add({ id: blockId, kind: 'action', status: 'pending', text: '', data })
-  return { id, kind, blockId, toolCallId: call.id, request: data as unknown as Record<string, unknown> }
+  return { id, kind, blockId, toolCallId: call.id, request: data }
 }
