@@ -55,6 +55,26 @@ export type ToolContentItem =
   | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
   | { type: 'resource_link'; uri: string; name?: string; mimeType?: string; description?: string }
 
+/** An image that is a call's answer (not, say, a file `read` showed the model). */
+export interface ToolImage {
+  mimeType: string
+  /** Base64, no `data:` prefix. */
+  data: string
+  /** Where the tool saved it, if it did. */
+  path?: string
+}
+
+/**
+ * What a call changed for the app, beside its answer to the model. The loop and ToolPresenter
+ * act on these; `data` in the envelope is for the model and the UI only.
+ */
+export interface ToolEffects {
+  /** The session's tool list changed (a skill was activated, tools were switched): the next request offers the new list. */
+  toolsChanged?: true
+  /** Images shown after the call, as image blocks. */
+  images?: ToolImage[]
+}
+
 /** The uniform envelope every tool result is reduced to (ARCHITECTURE.md section 8). */
 export interface ToolResultEnvelope {
   ok: boolean

@@ -10,6 +10,7 @@ import type {
   MCPToolCall,
   MCPToolDefinition,
   ToolContentItem,
+  ToolEffects,
   ToolResultEnvelope,
   ToolSource
 } from '@shared/types/tools'
@@ -61,6 +62,8 @@ export interface ToolCallResult {
     serverId: string | null
     isError: boolean
     toolResult: ToolResultEnvelope
+    /** Side effects of a successful built-in call (MCP results have none). */
+    effects?: ToolEffects
     interaction?: { kind: 'question'; question: QuestionRequest }
     spilled?: { path: string; totalChars: number }
   }
@@ -212,12 +215,8 @@ export class ToolPresenter {
             approved: prepared.need
           })
         : await this.runMcpTool(prepared.route, prepared.args, ctx)
-    if (
-      prepared.kind === 'agent' &&
-      result.ok &&
-      (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true
-    )
-      this.toolsChanged.add(ctx.sessionId)
+    const effects = prepared.kind === 'agent' && result.ok ? result.effects : undefined
+    if (effects?.toolsChanged) this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       toolCallId: call.id,
@@ -239,6 +238,7 @@ export class ToolPresenter {
         isError: !result.ok,
         toolResult: envelope,
         interaction: result.interaction,
+        ...(effects ? { effects } : {}),
         spilled: guarded.spilled
       }
     }

@@ -202,7 +202,7 @@ export const settingsSetToolsTool = defineAgentTool({
       disabledTools: [...disabled],
       enabledTools: [...enabled]
     })
-    return { ...result, data: { ...(result.data as object), toolsChanged: true } }
+    return { ...result, effects: { toolsChanged: true } }
   }
 })
 

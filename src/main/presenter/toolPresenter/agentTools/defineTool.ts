@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
-import type { ToolContentItem, ToolParametersSchema } from '@shared/types/tools'
+import type { ToolContentItem, ToolEffects, ToolParametersSchema } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import type { FilePermissionService, FileAccess, FileScope } from '../../permission/filePermissionService'
 import type { CommandPermissionService } from '../../permission/commandPermissionService'
@@ -70,8 +70,11 @@ export interface AgentToolResult {
   summary: string
   /** What the model reads. */
   content: string | ToolContentItem[]
+  /** Structured result for the UI and the envelope (never read by the app for side effects). */
   data?: unknown
   error?: { code: string; message: string }
+  /** What the call changed beside its answer (tool list, images to show). */
+  effects?: ToolEffects
   /** A question the loop must turn into a pending interaction. */
   interaction?: { kind: 'question'; question: QuestionRequest }
 }

@@ -86,7 +86,11 @@ export const imageGenerateTool = defineAgentTool({
         { type: 'text', text: JSON.stringify(data, null, 2) },
         ...images.map((i) => ({ type: 'image' as const, data: i.base64, mimeType: i.mimeType }))
       ],
-      data
+      data,
+      // The images are the answer: the chat shows each one after the call, with its file.
+      effects: {
+        images: images.map((i, n) => ({ mimeType: i.mimeType, data: i.base64, path: saved[n].path }))
+      }
     }
   }
 })

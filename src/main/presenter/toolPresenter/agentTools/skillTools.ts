@@ -70,14 +70,16 @@ export const skillViewTool = defineAgentTool({
       filePath: view.filePath,
       linkedFiles: view.linkedFiles,
       allowedTools: view.allowedTools,
-      activated,
-      toolsChanged: activated
+      activated
     }
-    return ok(
-      activated ? `Activated skill ${view.name}` : `Viewed skill ${view.name}`,
-      `${header.join('\n')}\n\n${view.content}`,
-      data
-    )
+    return {
+      ...ok(
+        activated ? `Activated skill ${view.name}` : `Viewed skill ${view.name}`,
+        `${header.join('\n')}\n\n${view.content}`,
+        data
+      ),
+      ...(activated ? { effects: { toolsChanged: true } } : {})
+    }
   }
 })
 
