@@ -12,6 +12,20 @@ export const ToolSource = z.enum(['mcp', 'agent'])
 export type ToolSource = z.infer<typeof ToolSource>
 
 /**
+ * What the loop must know about a tool. Built-ins take these from their definition; MCP tools
+ * from their `readOnlyHint` (a read-only MCP tool may also run in parallel).
+ */
+export const ToolFacts = z.object({
+  /** The call changes nothing (files, processes, settings, session state, the tool list). */
+  readOnly: z.boolean(),
+  /** The call may run at the same time as the round's other parallel-safe calls. */
+  parallelSafe: z.boolean(),
+  /** `question`: the loop pauses for the user's answer instead of running the call like others. */
+  interaction: z.literal('question').optional()
+})
+export type ToolFacts = z.infer<typeof ToolFacts>
+
+/**
  * One tool in the flat list the model sees. `function.name` is the name exposed to the model
  * (possibly `<server>__<tool>` after a collision); `server` says where it came from, for the UI.
  */
@@ -29,6 +43,7 @@ export const MCPToolDefinition = z.object({
     icon: z.string().optional(),
     description: z.string().optional()
   }),
+  facts: ToolFacts,
   annotations: z
     .object({
       readOnlyHint: z.boolean().optional(),

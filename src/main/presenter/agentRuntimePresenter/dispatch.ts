@@ -1,4 +1,4 @@
-import type { MCPToolDefinition, ToolContentItem } from '@shared/types/tools'
+import type { MCPToolDefinition, ToolContentItem, ToolFacts } from '@shared/types/tools'
 import type { ActionBlockData, QuestionSpec, ToolCallBlockData } from '@shared/types/blocks'
 import type { InteractionRequest } from '../sessionPresenter'
 import { PermissionRequiredError } from '../permission/errors'
@@ -6,20 +6,6 @@ import type { ToolCallResult, ToolPresenter, ToolSessionContext } from '../toolP
 import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
 import { addToolImageBlocks } from './toolImages'
 
-/** Built-in tools that only read: they run in parallel with each other. */
-export const READ_ONLY_AGENT_TOOLS = new Set([
-  'read',
-  'glob',
-  'grep',
-  'tape_search',
-  'tape_context',
-  'tape_info',
-  'tape_anchors',
-  'memory_recall',
-  'skill_list',
-  'deepchat_settings_read'
-])
-export const QUESTION_TOOL = 'deepchat_question'
 export const DENIED_RESULT = 'User denied the request.'
 
 export type DispatchTools = Pick<ToolPresenter, 'preCheckToolPermission' | 'callTool'>
@@ -33,10 +19,11 @@ export interface DispatchInput {
 }
 
 /**
- * Runs one round's tool calls. Every call is pre-checked first; calls that need the user become
- * interactions (an `action` block each) and wait; the others run — consecutive read-only calls
- * in parallel, the rest one by one in the model's order. Results land on the calls' blocks, so
- * their order is the model's order whatever finished first.
+ * Runs one round's tool calls, by the facts of each call's tool (`definition.facts`). Every call
+ * is pre-checked first; calls that need the user — a permission, or a tool whose interaction is
+ * a question — become interactions (an `action` block each) and wait; the others run:
+ * consecutive parallel-safe calls together, the rest one by one in the model's order. Results
+ * land on the calls' blocks, so their order is the model's order whatever finished first.
  */
 export async function dispatchRound(
   tools: DispatchTools,
@@ -46,7 +33,7 @@ export async function dispatchRound(
   const runnable: CompletedToolCall[] = []
   for (const call of input.calls) {
     if (input.ctx.signal.aborted) break
-    if (call.name === QUESTION_TOOL) {
+    if (factsOf(call.name, input.definitions)?.interaction === 'question') {
       const result = await tools.callTool(mcpCall(call), input.ctx)
       if (result.rawData.interaction)
         interactions.push(openQuestion(input, call, result.rawData.interaction.question))
@@ -74,7 +61,7 @@ export async function dispatchRound(
         )
     }
   }
-  for (const group of groupByReadOnly(runnable, input.definitions)) {
+  for (const group of groupByParallelSafe(runnable, input.definitions)) {
     if (input.ctx.signal.aborted) break
     if (group.parallel) {
       const found = await Promise.all(group.calls.map((call) => runCall(tools, input, call)))
@@ -154,17 +141,19 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | nul
   })
 }
 
-export function isReadOnly(name: string, definitions: readonly MCPToolDefinition[]): boolean {
-  const definition = definitions.find((d) => d.function.name === name)
-  if (!definition) return false
-  if (definition.source === 'agent') return READ_ONLY_AGENT_TOOLS.has(name)
-  return definition.annotations?.readOnlyHint === true
+/** The facts of the tool the model called by `name`; none for a name it was not given. */
+function factsOf(name: string, definitions: readonly MCPToolDefinition[]): ToolFacts | undefined {
+  return definitions.find((d) => d.function.name === name)?.facts
 }
 
-function groupByReadOnly(calls: readonly CompletedToolCall[], definitions: readonly MCPToolDefinition[]) {
+export function isParallelSafe(name: string, definitions: readonly MCPToolDefinition[]): boolean {
+  return factsOf(name, definitions)?.parallelSafe === true
+}
+
+function groupByParallelSafe(calls: readonly CompletedToolCall[], definitions: readonly MCPToolDefinition[]) {
   const groups: { parallel: boolean; calls: CompletedToolCall[] }[] = []
   for (const call of calls) {
-    const parallel = isReadOnly(call.name, definitions)
+    const parallel = isParallelSafe(call.name, definitions)
     const last = groups[groups.length - 1]
     if (last && last.parallel === parallel && parallel) last.calls.push(call)
     else groups.push({ parallel, calls: [call] })

@@ -134,7 +134,7 @@ export function createUserSessionSettings(deps: UserSessionSettingsDeps): UserSe
       workspaceIsScratch: session.workspaceIsScratch,
       tools: deps.agentTools.catalog().map((tool) => ({
         name: tool.name,
-        group: tool.server,
+        group: tool.group,
         readOnly: tool.readOnly,
         enabled: isDiagnostic(tool.name)
           ? state.enabledTools.includes(tool.name)

@@ -11,6 +11,7 @@ import type {
   MCPToolDefinition,
   ToolContentItem,
   ToolEffects,
+  ToolFacts,
   ToolResultEnvelope,
   ToolSource
 } from '@shared/types/tools'
@@ -22,11 +23,7 @@ import { reasonOf } from '../permission/reasonText'
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
 import { ToolMapper, type ToolRoute } from './toolMapper'
-import {
-  AgentToolManager,
-  RESERVED_TOOL_NAMES,
-  type AgentToolManagerOptions
-} from './agentTools/agentToolManager'
+import { AgentToolManager, type AgentToolManagerOptions } from './agentTools/agentToolManager'
 import {
   ToolError,
   applyAliases,
@@ -127,7 +124,8 @@ export class ToolPresenter {
   }
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
-    const mapper = new ToolMapper(RESERVED_TOOL_NAMES)
+    // Every built-in's name is taken, offered here or not: an MCP tool never shadows one.
+    const mapper = new ToolMapper(this.agentTools.names)
     const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools, {
       sessionId: ctx.sessionId,
       runtime: this.deps.runtime
@@ -159,6 +157,7 @@ export class ToolPresenter {
           icon: tool.serverIcon,
           description: tool.serverDescription
         },
+        facts: mcpToolFacts(tool.annotations),
         annotations: tool.annotations
       })
     }
@@ -492,6 +491,12 @@ function mcpNeed(
     reasonCodes: [reason.code],
     suggestedRule: { kind: 'mcp', pattern: `${route.serverId}/${route.originalName}`, effect: 'allow' }
   }
+}
+
+/** An MCP tool that says it only reads may run in parallel with other such calls. */
+function mcpToolFacts(annotations: MCPToolDefinition['annotations']): ToolFacts {
+  const readOnly = annotations?.readOnlyHint === true
+  return { readOnly, parallelSafe: readOnly }
 }
 
 function toContent(content: string | ToolContentItem[]): ToolContentItem[] {

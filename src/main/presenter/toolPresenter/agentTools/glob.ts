@@ -41,8 +41,10 @@ const input = z.strictObject({
 
 export const globTool = defineAgentTool({
   name: 'glob',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.glob',
   readOnly: true,
+  parallelSafe: true,
   description,
   input,
   aliases: { maxResults: 'max_results', query: 'pattern' },

@@ -35,8 +35,10 @@ const input = z.strictObject({
 /** Draws with the session's image model; each image is saved in the session folder and shown. */
 export const imageGenerateTool = defineAgentTool({
   name: 'image_generate',
-  server: IMAGE_SERVER,
+  group: IMAGE_SERVER,
+  labelKey: 'settingsAgentTools.labels.image_generate',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   available: ({ runtime, sessionId }) => !!runtime.generateImage && !!runtime.imageModelFor?.(sessionId),

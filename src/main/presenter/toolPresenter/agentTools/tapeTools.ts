@@ -54,8 +54,10 @@ function requirePort<K extends keyof AgentToolRuntimePort>(
 
 export const tapeSearchTool = defineAgentTool({
   name: 'tape_search',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_search',
   readOnly: true,
+  parallelSafe: true,
   description: searchDescription,
   input: searchInput,
   available: ({ runtime }) => !!runtime.searchTape,
@@ -77,8 +79,10 @@ export const tapeSearchTool = defineAgentTool({
 
 export const tapeContextTool = defineAgentTool({
   name: 'tape_context',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_context',
   readOnly: true,
+  parallelSafe: true,
   description: contextDescription,
   input: contextInput,
   available: ({ runtime }) => !!runtime.getTapeContext,
@@ -107,8 +111,10 @@ export const tapeContextTool = defineAgentTool({
 
 export const tapeInfoTool = defineAgentTool({
   name: 'tape_info',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_info',
   readOnly: true,
+  parallelSafe: true,
   exposure: 'diagnostic',
   description: infoDescription,
   input: z.strictObject({}),
@@ -122,8 +128,10 @@ export const tapeInfoTool = defineAgentTool({
 
 export const tapeAnchorsTool = defineAgentTool({
   name: 'tape_anchors',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_anchors',
   readOnly: true,
+  parallelSafe: true,
   exposure: 'diagnostic',
   description: anchorsDescription,
   input: anchorsInput,
@@ -139,8 +147,10 @@ export const tapeAnchorsTool = defineAgentTool({
 /** Runtime-only: the app (not the model) cuts the context with it, e.g. from a command. */
 export const tapeHandoffTool = defineAgentTool({
   name: 'tape_handoff',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_handoff',
   readOnly: false,
+  parallelSafe: false,
   exposure: 'runtime',
   description: handoffDescription,
   input: handoffInput,
