@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolCallResult } from '../../../src/main/presenter/toolPresenter'
 import { PermissionRequiredError } from '../../../src/main/presenter/permission'
@@ -146,5 +147,35 @@ describe('tools that change the tool list', () => {
     // ...and the loop sees the change once.
     expect(f.presenters.tools.takeToolsChanged(f.sessionId)).toBe(true)
     expect(f.presenters.tools.takeToolsChanged(f.sessionId)).toBe(false)
+  })
+})
+
+describe('the permission gate and the read-only fact', () => {
+  let h: Harness
+  beforeEach(() => (h = createHarness()))
+  afterEach(() => h.close())
+
+  it('refuses, never asks, when a read-only tool wants more than reading', async () => {
+    const glob = h.tools.agentTools.get('glob')!
+    const original = glob.checkPermission
+    // A broken tool: read-only by its facts, yet asking to write.
+    glob.checkPermission = () => ({
+      type: 'write',
+      tool: 'glob',
+      server: 'agent-filesystem',
+      sessionId: h.ctx.sessionId,
+      risk: 'medium',
+      reason: 'writes'
+    })
+    try {
+      const result = await h.call('glob', { pattern: '*.txt' })
+      expect(result.rawData.toolResult.error?.code).toBe('not_read_only')
+    } finally {
+      glob.checkPermission = original
+    }
+    // Asking to read stays an ordinary question for the user.
+    await expect(h.call('read', { path: join(h.root, 'outside.txt') })).rejects.toBeInstanceOf(
+      PermissionRequiredError
+    )
   })
 })

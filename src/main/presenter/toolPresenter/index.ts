@@ -367,14 +367,14 @@ export class ToolPresenter {
     // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
     const refused = tool.refuse?.(validated.data, toolCtx)
     if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
-    return {
-      kind: 'agent',
-      tool,
-      args: validated.data,
-      need: offeredRequest(tool.checkPermission(validated.data, toolCtx)),
-      route,
-      toolCtx
+    const need = offeredRequest(tool.checkPermission(validated.data, toolCtx))
+    // A read-only tool may ask to read, nothing more: a request beyond its facts is refused, never offered.
+    if (need && tool.readOnly && need.type !== 'read') {
+      this.deps.log?.(`tool ${tool.name} is read-only but asked for ${need.type}`)
+      const message = `${call.name} is a read-only tool and cannot ask for ${need.type} access.`
+      return { kind: 'error', result: errorResult(call, route, 'not_read_only', message) }
     }
+    return { kind: 'agent', tool, args: validated.data, need, route, toolCtx }
   }
 
   /** The server of a call whose MCP server is off in this session (switched off before or during the turn). */
