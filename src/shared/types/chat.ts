@@ -1,91 +1,24 @@
 import { z } from 'zod'
-import { MessageBlock, MessageRecord, PendingInteraction, PermissionMode } from './session'
-import { PermissionRequest, RuleDraft } from './permission'
+import { MessageRecord, PendingInteraction, PermissionMode } from './session'
+import { MessageBlock, PermissionAnswer } from './blocks'
+import { RuleDraft } from './permission'
 
 /**
  * What the chat window and the chat loop exchange. Blocks themselves are `MessageBlock`
- * (types/session.ts): `content`, `reasoning_content`, `tool_call`, `action`, `plan`, `image`,
- * `error`, each with a stable id. The typed `data` shapes per kind are below.
+ * (types/blocks.ts): `content`, `reasoning_content`, `tool_call`, `action`, `plan`, `image`,
+ * `error`, each with a stable id and its own typed `data`.
  */
 
-// ---------------------------------------------------------------------------------------------
-// Block data (MessageBlock.data) by kind
-// ---------------------------------------------------------------------------------------------
-
-export const QuestionOption = z.object({ label: z.string(), description: z.string().optional() })
-export const QuestionSpec = z.object({
-  header: z.string().optional(),
-  question: z.string(),
-  options: z.array(QuestionOption).min(1).max(10),
-  multiple: z.boolean(),
-  custom: z.boolean()
-})
-export type QuestionSpec = z.infer<typeof QuestionSpec>
-
-/**
- * `action` block data. `status` of the block: `pending` while waiting; a permission ends
- * `granted` | `denied`, a question `success` (answered) or `cancelled` (skipped / stopped).
- */
-export const ActionBlockData = z.discriminatedUnion('actionType', [
-  z.object({
-    actionType: z.literal('permission'),
-    interactionId: z.string(),
-    toolCallId: z.string(),
-    toolName: z.string(),
-    request: PermissionRequest,
-    /** How it was answered, once answered. */
-    decision: z.enum(['allow_once', 'allow_session', 'allow_always', 'deny']).optional()
-  }),
-  z.object({
-    actionType: z.literal('question'),
-    interactionId: z.string(),
-    toolCallId: z.string(),
-    question: QuestionSpec,
-    answer: z
-      .object({ selected: z.array(z.string()), text: z.string().optional(), skipped: z.boolean() })
-      .optional()
-  })
-])
-export type ActionBlockData = z.infer<typeof ActionBlockData>
-
-export const PlanEntry = z.object({
-  step: z.string(),
-  status: z.enum(['pending', 'in_progress', 'completed'])
-})
-export type PlanEntry = z.infer<typeof PlanEntry>
-
-/** `plan` block data: one plan block per message, upserted by every `update_plan` call. */
-export const PlanBlockData = z.object({
-  entries: z.array(PlanEntry),
-  explanation: z.string().optional(),
-  revision: z.number().int().min(1),
-  /** Set when the turn ended before the plan did. */
-  terminalReason: z.enum(['aborted', 'max_steps', 'error']).optional()
-})
-export type PlanBlockData = z.infer<typeof PlanBlockData>
-
-/** `image` block data (model output image). */
-export const ImageBlockData = z.object({ mimeType: z.string(), data: z.string() })
-
-/** `tool_call` block data: progress text for long MCP calls, set while the block is `loading`. */
-export const ToolCallBlockData = z.object({
-  progress: z.string().optional(),
-  /** Set when the output was spilled to a file (the tool result shows a preview). */
-  spilledPath: z.string().optional()
-})
-
-/** `error` block text is one of these codes or raw provider text; `data.code` tells which. */
-export const ChatErrorCode = z.enum([
-  'user_cancelled',
-  'interrupted',
-  'provider_error',
-  'no_model_response',
-  'context_overflow',
-  'tool_call_limit',
-  'repeated_tool_call',
-  'internal'
-])
-export type ChatErrorCode = z.infer<typeof ChatErrorCode>
+export {
+  ActionBlockData,
+  ChatErrorCode,
+  ImageBlockData,
+  PlanBlockData,
+  PlanEntry,
+  QuestionOption,
+  QuestionSpec,
+  ToolCallBlockData
+} from './blocks'
 
 // ---------------------------------------------------------------------------------------------
 // Deltas: how a streaming message reaches the renderer
@@ -135,7 +68,7 @@ export const NewChatOptions = z
 export const PermissionResponse = z
   .object({
     kind: z.literal('permission'),
-    decision: z.enum(['allow_once', 'allow_session', 'allow_always', 'deny']),
+    decision: PermissionAnswer,
     /** With `allow_always`: the rule to store instead of the request's suggested rule. */
     rule: RuleDraft.optional()
   })

@@ -1,5 +1,15 @@
 import { z } from 'zod'
 import { PermissionMode as PermissionModeEnum } from './permission'
+import { MessageBlock } from './blocks'
+
+export {
+  BlockKind,
+  BlockStatus,
+  MessageBlock,
+  ToolCallData,
+  type BlockOf,
+  type MessageBlockInput
+} from './blocks'
 
 export const SessionKind = z.enum(['regular', 'subagent'])
 export type SessionKind = z.infer<typeof SessionKind>
@@ -85,55 +95,6 @@ export const MessageStatus = z.enum([
   'cancelled'
 ])
 export type MessageStatus = z.infer<typeof MessageStatus>
-
-export const BlockKind = z.enum([
-  'content',
-  'reasoning_content',
-  'tool_call',
-  'action',
-  'plan',
-  'image',
-  'error'
-])
-export type BlockKind = z.infer<typeof BlockKind>
-
-export const BlockStatus = z.enum([
-  'pending',
-  'loading',
-  'success',
-  'error',
-  'granted',
-  'denied',
-  'cancelled'
-])
-export type BlockStatus = z.infer<typeof BlockStatus>
-
-export const ToolCallData = z.object({
-  id: z.string(),
-  name: z.string(),
-  params: z.string().default(''),
-  response: z.string().optional(),
-  isError: z.boolean().optional(),
-  serverName: z.string().optional()
-})
-export type ToolCallData = z.infer<typeof ToolCallData>
-
-export const MessageBlock = z.object({
-  id: z.string().min(1).max(100),
-  kind: BlockKind,
-  status: BlockStatus,
-  text: z.string().default(''),
-  toolCall: ToolCallData.optional(),
-  /** Kind-specific extras: action type and interaction id, plan entries, image mime and data… */
-  data: z.record(z.string(), z.unknown()).optional(),
-  createdAt: z.number().int(),
-  updatedAt: z.number().int()
-})
-export type MessageBlock = z.infer<typeof MessageBlock>
-export type MessageBlockInput = Omit<z.input<typeof MessageBlock>, 'createdAt' | 'updatedAt'> & {
-  createdAt?: number
-  updatedAt?: number
-}
 
 export const UserMessageContent = z.object({
   text: z.string().max(1_000_000),

@@ -12,6 +12,20 @@ export const ToolSource = z.enum(['mcp', 'agent'])
 export type ToolSource = z.infer<typeof ToolSource>
 
 /**
+ * What the loop must know about a tool. Built-ins take these from their definition; MCP tools
+ * from their `readOnlyHint` (a read-only MCP tool may also run in parallel).
+ */
+export const ToolFacts = z.object({
+  /** The call changes nothing (files, processes, settings, session state, the tool list). */
+  readOnly: z.boolean(),
+  /** The call may run at the same time as the round's other parallel-safe calls. */
+  parallelSafe: z.boolean(),
+  /** `question`: the loop pauses for the user's answer instead of running the call like others. */
+  interaction: z.literal('question').optional()
+})
+export type ToolFacts = z.infer<typeof ToolFacts>
+
+/**
  * One tool in the flat list the model sees. `function.name` is the name exposed to the model
  * (possibly `<server>__<tool>` after a collision); `server` says where it came from, for the UI.
  */
@@ -29,6 +43,7 @@ export const MCPToolDefinition = z.object({
     icon: z.string().optional(),
     description: z.string().optional()
   }),
+  facts: ToolFacts,
   annotations: z
     .object({
       readOnlyHint: z.boolean().optional(),
@@ -54,6 +69,26 @@ export type ToolContentItem =
   | { type: 'audio'; data: string; mimeType: string }
   | { type: 'resource'; resource: { uri: string; mimeType?: string; text?: string; blob?: string } }
   | { type: 'resource_link'; uri: string; name?: string; mimeType?: string; description?: string }
+
+/** An image that is a call's answer (not, say, a file `read` showed the model). */
+export interface ToolImage {
+  mimeType: string
+  /** Base64, no `data:` prefix. */
+  data: string
+  /** Where the tool saved it, if it did. */
+  path?: string
+}
+
+/**
+ * What a call changed for the app, beside its answer to the model. The loop and ToolPresenter
+ * act on these; `data` in the envelope is for the model and the UI only.
+ */
+export interface ToolEffects {
+  /** The session's tool list changed (a skill was activated, tools were switched): the next request offers the new list. */
+  toolsChanged?: true
+  /** Images shown after the call, as image blocks. */
+  images?: ToolImage[]
+}
 
 /** The uniform envelope every tool result is reduced to (ARCHITECTURE.md section 8). */
 export interface ToolResultEnvelope {

@@ -18,7 +18,7 @@ function replay(deltas: any[]): MessageBlock[] {
         else blocks.push(structuredClone(op.block))
       } else {
         const block = blocks.find((b) => b.id === op.blockId)!
-        if (op.field === 'params') block.toolCall!.params += op.text
+        if (op.field === 'params' && block.kind === 'tool_call') block.toolCall.params += op.text
         else block.text += op.text
       }
     }

@@ -130,11 +130,11 @@ describe('memory per agent', () => {
 
 describe('memory tools in dispatch', () => {
   it('memory_recall and skill_list join read-only (parallel) batches; memory_remember and skill_view do not', async () => {
-    const { isReadOnly } = await import('../../../src/main/presenter/agentRuntimePresenter/dispatch')
+    const { isParallelSafe } = await import('../../../src/main/presenter/agentRuntimePresenter/dispatch')
     const definitions = await h.presenters.tools.getAllToolDefinitions(h.ctx())
-    expect(isReadOnly('memory_recall', definitions)).toBe(true)
-    expect(isReadOnly('memory_remember', definitions)).toBe(false)
-    expect(isReadOnly('skill_list', definitions)).toBe(true)
-    expect(isReadOnly('skill_view', definitions)).toBe(false)
+    expect(isParallelSafe('memory_recall', definitions)).toBe(true)
+    expect(isParallelSafe('memory_remember', definitions)).toBe(false)
+    expect(isParallelSafe('skill_list', definitions)).toBe(true)
+    expect(isParallelSafe('skill_view', definitions)).toBe(false)
   })
 })

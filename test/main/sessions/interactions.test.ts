@@ -32,8 +32,41 @@ describe('pending interactions', () => {
           status: 'pending',
           toolCall: { id: 't1', name: 'write', params: '{"path":"/etc/a"}' }
         },
-        { id: 'a-t1', kind: 'action', status: 'pending', data: { actionType: 'tool_call_permission' } },
-        { id: 'a-q', kind: 'action', status: 'pending', data: { actionType: 'question_request' } }
+        {
+          id: 'a-t1',
+          kind: 'action',
+          status: 'pending',
+          data: {
+            actionType: 'permission',
+            interactionId: 'p1',
+            toolCallId: 't1',
+            toolName: 'write',
+            request: {
+              type: 'write',
+              tool: 'write',
+              server: 'agent-filesystem',
+              sessionId: 's',
+              risk: 'medium',
+              reason: 'writes outside the workspace'
+            }
+          }
+        },
+        {
+          id: 'a-q',
+          kind: 'action',
+          status: 'pending',
+          data: {
+            actionType: 'question',
+            interactionId: 'q1',
+            toolCallId: 'tq',
+            question: {
+              question: 'Which branch?',
+              options: [{ label: 'main' }, { label: 'dev' }],
+              multiple: false,
+              custom: true
+            }
+          }
+        }
       ],
       interactions: [
         {

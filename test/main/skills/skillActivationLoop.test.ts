@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are checked by shape */
 import { describe, expect, it } from 'vitest'
+import type { BlockOf } from '@shared/types/blocks'
 import { callsReply, textReply, toolCall, useLoopHarness } from '../loop/helpers'
 
 const harness = useLoopHarness()
@@ -20,8 +21,10 @@ describe('skill activation in a turn', () => {
     expect(toolNames(second)).toContain('deepchat_settings_read')
     expect(toolNames(third)).toContain('deepchat_settings_set_model')
     const message = h.presenters.sessions.messages.require(assistantMessageId)
-    const read = message.blocks.find((b) => b.toolCall?.name === 'deepchat_settings_read')!
+    const read = message.blocks.find(
+      (b): b is BlockOf<'tool_call'> => b.kind === 'tool_call' && b.toolCall.name === 'deepchat_settings_read'
+    )!
     expect(read.status).toBe('success')
-    expect(read.toolCall!.response).toContain('"modelId": "fake-model"')
+    expect(read.toolCall.response).toContain('"modelId": "fake-model"')
   })
 })

@@ -66,15 +66,16 @@ describe('skill tools', () => {
     expect(view.rawData.isError).toBe(false)
     expect(h.text(view)).toContain('# Chat settings')
     expect(h.text(view)).not.toContain('allowed-tools:')
-    expect(view.rawData.toolResult.data).toMatchObject({ activated: true, toolsChanged: true })
+    expect(view.rawData.toolResult.data).toMatchObject({ activated: true })
+    expect(view.rawData.effects).toEqual({ toolsChanged: true })
     const after = await h.toolNames()
     expect(after).toContain('deepchat_settings_read')
     expect(after).toContain('deepchat_settings_set_model')
     // Another session is not affected, and a second view does not activate again.
     expect((await h.toolNames(h.newSession())).some((n) => n.startsWith('deepchat_settings_'))).toBe(false)
-    expect((await h.call('skill_view', { name: 'deepchat-settings' })).rawData.toolResult.data).toMatchObject(
-      { activated: false }
-    )
+    const again = await h.call('skill_view', { name: 'deepchat-settings' })
+    expect(again.rawData.toolResult.data).toMatchObject({ activated: false })
+    expect(again.rawData.effects).toBeUndefined()
     expect(h.json(await h.call('skill_list', {})).activeCount).toBe(1)
   })
 

@@ -22,7 +22,7 @@ const harness = useLoopHarness()
 const run = (args: Record<string, unknown>) => callsReply(toolCall('s1', 'subagent_orchestrator', args))
 const oneTask = { mode: 'parallel', tasks: [{ slotId: 'self', title: 'Asker', prompt: 'Ask, then answer.' }] }
 
-function block(kind: MessageBlock['kind'], text: string): MessageBlock {
+function block(kind: 'content' | 'reasoning_content', text: string): MessageBlock {
   return { id: `${kind}-${text}`, kind, status: 'success', text, createdAt: 1, updatedAt: 1 }
 }
 
@@ -31,7 +31,15 @@ describe('subagent results and status', () => {
     const blocks = [
       block('reasoning_content', 'secret thoughts'),
       block('content', 'Let me look around.'),
-      { ...block('tool_call', ''), toolCall: { id: 'c', name: 'read', params: '{}', response: 'FILE BODY' } },
+      {
+        id: 'tool_call-c',
+        kind: 'tool_call',
+        status: 'success',
+        text: '',
+        toolCall: { id: 'c', name: 'read', params: '{}', response: 'FILE BODY' },
+        createdAt: 1,
+        updatedAt: 1
+      },
       block('content', 'The answer is 7.'),
       block('content', 'Details follow.')
     ] as MessageBlock[]

@@ -48,7 +48,7 @@ describe('agent tool settings routes', () => {
     )
     expect(names).not.toContain('tape_handoff')
     expect(tools.every((t) => t.enabled)).toBe(true)
-    expect(tools.find((t) => t.name === 'read')).toMatchObject({ server: 'agent-filesystem', readOnly: true })
+    expect(tools.find((t) => t.name === 'read')).toMatchObject({ group: 'agent-filesystem', readOnly: true })
     expect(tools.find((t) => t.name === 'write')?.readOnly).toBe(false)
   })
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readdir as fsReaddir, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import fg from 'fast-glob'
@@ -260,20 +260,17 @@ describe('GitignoreScope', () => {
     write('cache/d.ts')
     const scope = new GitignoreScope(dir, dir, dir)
     const listed: string[] = []
-    const readdir = (
+    type Listing<E> = (error: NodeJS.ErrnoException | null, entries: E[]) => void
+    const readdir: fg.FileSystemAdapter['readdir'] = (
       path: string,
-      options: object,
-      callback: Parameters<GitignoreScope['readdir']>[2]
+      options: { withFileTypes: true } | Listing<string>,
+      callback?: Listing<fg.Entry['dirent']>
     ): void => {
       listed.push(relative(dir, path).split('\\').join('/'))
-      scope.readdir(path, options, callback)
+      if (typeof options === 'function') scope.readdir(path, options)
+      else if (callback) scope.readdir(path, options, callback)
     }
-    const found = await fg('**/*.ts', {
-      cwd: dir,
-      dot: true,
-      onlyFiles: true,
-      fs: { readdir: readdir as unknown as typeof fsReaddir }
-    })
+    const found = await fg('**/*.ts', { cwd: dir, dot: true, onlyFiles: true, fs: { readdir } })
     expect(found.sort()).toEqual(['cache/d.ts', 'pkg/src/c.ts'])
     expect(listed.sort()).toEqual(['', 'cache', 'pkg', 'pkg/src'])
   })

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import ImageBlock from '@renderer/components/chat/blocks/ImageBlock.vue'
-import type { MessageBlock } from '@shared/types/session'
+import type { BlockOf, ImageBlockData } from '@shared/types/blocks'
 import { createAppI18n } from '@renderer/i18n'
 import { patternPng } from '../../fixtures/llm/fakeImages'
 
 const PNG = patternPng(8, 6).toString('base64')
 
-function block(data: Record<string, unknown>): MessageBlock {
+function block(data: ImageBlockData): BlockOf<'image'> {
   return { id: 'img-1', kind: 'image', status: 'success', text: '', data, createdAt: 1, updatedAt: 1 }
 }
 
-function mountImage(data: Record<string, unknown>) {
+function mountImage(data: ImageBlockData) {
   return mount(ImageBlock, {
     props: { block: block(data) },
     global: { plugins: [createAppI18n('en-US')] },
@@ -53,7 +53,7 @@ describe('ImageBlock', () => {
   it('renders nothing for data that is not an image', () => {
     for (const data of [
       { mimeType: 'text/html', data: PNG },
-      { mimeType: 'image/png' },
+      { mimeType: 'image/png', data: '' },
       { mimeType: 'image/png"><script>', data: PNG }
     ]) {
       const wrapper = mountImage(data)

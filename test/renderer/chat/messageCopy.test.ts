@@ -5,7 +5,7 @@ import MessageToolbar from '@renderer/components/chat/MessageToolbar.vue'
 import UserMessage from '@renderer/components/chat/UserMessage.vue'
 import { createAppI18n } from '@renderer/i18n'
 
-function block(id: string, kind: MessageBlock['kind'], text: string): MessageBlock {
+function block(id: string, kind: 'content' | 'reasoning_content', text: string): MessageBlock {
   return { id, kind, status: 'success', text, createdAt: 1, updatedAt: 1 }
 }
 
@@ -33,7 +33,15 @@ describe('copying a message', () => {
     const answer = message('assistant', [
       block('r', 'reasoning_content', 'secret thoughts'),
       block('a', 'content', 'First part.'),
-      block('t', 'tool_call', 'tool noise'),
+      {
+        id: 't',
+        kind: 'tool_call',
+        status: 'success',
+        text: 'tool noise',
+        toolCall: { id: 'c', name: 'read', params: '{}', response: 'tool output' },
+        createdAt: 1,
+        updatedAt: 1
+      },
       block('b', 'content', 'Second part.')
     ])
     const wrapper = mount(MessageToolbar, { props: { message: answer, busy: false }, ...plugins })

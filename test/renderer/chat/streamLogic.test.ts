@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import type { BlockOf } from '@shared/types/blocks'
 import type { ChatMessageView, MessageBlock } from '@shared/types/chat'
 import { applyOps, judgeDelta } from '@renderer/stores/lib/applyDelta'
 import { MarkdownSplitter, renderMarkdown } from '@renderer/components/chat/lib/markdown'
@@ -6,9 +7,7 @@ import { summarizeArgs } from '@renderer/components/chat/lib/toolSummary'
 import { groupSessions } from '@renderer/stores/sessions'
 import type { SessionRecord } from '@shared/types/session'
 
-function block(id: string, kind: MessageBlock['kind'], extra: Partial<MessageBlock> = {}): MessageBlock {
-  return { id, kind, status: 'loading', text: '', createdAt: 1, updatedAt: 1, ...extra }
-}
+const at = { status: 'loading' as const, text: '', createdAt: 1, updatedAt: 1 }
 
 function message(blocks: MessageBlock[]): ChatMessageView {
   return {
@@ -29,18 +28,23 @@ function message(blocks: MessageBlock[]): ChatMessageView {
 
 describe('delta application', () => {
   it('appends text and tool params to the right block and upserts in place', () => {
-    const text = block('t', 'content')
-    const tool = block('c', 'tool_call', { toolCall: { id: 'x', name: 'read', params: '{"pa' } })
+    const text: MessageBlock = { ...at, id: 't', kind: 'content' }
+    const tool: BlockOf<'tool_call'> = {
+      ...at,
+      id: 'c',
+      kind: 'tool_call',
+      toolCall: { id: 'x', name: 'read', params: '{"pa' }
+    }
     const m = message([text, tool])
     applyOps(m, [
       { op: 'append', blockId: 't', field: 'text', text: 'Hello' },
       { op: 'append', blockId: 'c', field: 'params', text: 'th":"a"}' },
       { op: 'upsert', block: { ...text, text: 'Hello!', status: 'success' } },
-      { op: 'upsert', block: block('e', 'error', { text: 'boom' }) }
+      { op: 'upsert', block: { ...at, id: 'e', kind: 'error', text: 'boom', data: { code: 'internal' } } }
     ])
     expect(m.blocks[0]).toBe(text) // same object: only its readers re-render
     expect(text).toMatchObject({ text: 'Hello!', status: 'success' })
-    expect(tool.toolCall!.params).toBe('{"path":"a"}')
+    expect(tool.toolCall.params).toBe('{"path":"a"}')
     expect(m.blocks.map((b) => b.id)).toEqual(['t', 'c', 'e'])
   })
 

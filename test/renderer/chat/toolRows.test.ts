@@ -3,7 +3,8 @@ import { defineComponent, h, ref } from 'vue'
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
-import type { MessageBlock, PendingInteraction, SessionRecord } from '@shared/types/session'
+import type { BlockOf } from '@shared/types/blocks'
+import type { PendingInteraction, SessionRecord } from '@shared/types/session'
 import ToolCallBlock from '@renderer/components/chat/blocks/ToolCallBlock.vue'
 import SessionItem from '@renderer/components/chat/sidebar/SessionItem.vue'
 import { childLabel } from '@renderer/components/chat/sidebar/childLabel'
@@ -22,8 +23,8 @@ afterEach(async () => {
 function callBlock(
   name: string,
   params: unknown,
-  extra: Partial<MessageBlock> & { serverName?: string } = {}
-): MessageBlock {
+  extra: Partial<BlockOf<'tool_call'>> & { serverName?: string } = {}
+): BlockOf<'tool_call'> {
   const { serverName, ...rest } = extra
   return {
     id: 'b1',
@@ -34,10 +35,10 @@ function callBlock(
     createdAt: 1,
     updatedAt: 1,
     ...rest
-  } as MessageBlock
+  }
 }
 
-const mountRow = (block: MessageBlock) =>
+const mountRow = (block: BlockOf<'tool_call'>) =>
   mount(ToolCallBlock, { props: { block }, global: { plugins: [createAppI18n('en-US')] } })
 /** The row's words as they read on screen (its parts are laid out with gaps, not spaces). */
 const rowText = (wrapper: ReturnType<typeof mountRow>) =>

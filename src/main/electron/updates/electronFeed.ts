@@ -22,22 +22,28 @@ export function createElectronUpdateFeed(log: (message: string) => void): Update
       autoUpdater.quitAndInstall()
     },
     subscribe(listener: (event: FeedEvent) => void) {
-      const handlers = {
-        'checking-for-update': () => listener({ type: 'checking' }),
-        'update-available': (info: { version: string }) =>
-          listener({ type: 'available', version: info.version }),
-        'update-not-available': () => listener({ type: 'not-available' }),
-        'download-progress': (progress: { percent: number }) =>
-          listener({ type: 'progress', percent: progress.percent }),
-        'update-downloaded': (info: { version: string }) =>
-          listener({ type: 'downloaded', version: info.version }),
-        error: (error: Error) => listener({ type: 'error', message: error.message })
-      }
-      for (const [name, handler] of Object.entries(handlers))
-        autoUpdater.on(name as 'error', handler as never)
+      const checking = () => listener({ type: 'checking' })
+      const available = (info: { version: string }) => listener({ type: 'available', version: info.version })
+      const notAvailable = () => listener({ type: 'not-available' })
+      const progress = (info: { percent: number }) => listener({ type: 'progress', percent: info.percent })
+      const downloaded = (info: { version: string }) =>
+        listener({ type: 'downloaded', version: info.version })
+      const failed = (error: Error) => listener({ type: 'error', message: error.message })
+      autoUpdater
+        .on('checking-for-update', checking)
+        .on('update-available', available)
+        .on('update-not-available', notAvailable)
+        .on('download-progress', progress)
+        .on('update-downloaded', downloaded)
+        .on('error', failed)
       return () => {
-        for (const [name, handler] of Object.entries(handlers))
-          autoUpdater.off(name as 'error', handler as never)
+        autoUpdater
+          .off('checking-for-update', checking)
+          .off('update-available', available)
+          .off('update-not-available', notAvailable)
+          .off('download-progress', progress)
+          .off('update-downloaded', downloaded)
+          .off('error', failed)
       }
     }
   }

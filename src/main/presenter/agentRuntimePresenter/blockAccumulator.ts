@@ -1,5 +1,4 @@
-import type { MessageBlock } from '@shared/types/session'
-import type { ChatErrorCode } from '@shared/types/chat'
+import type { BlockKind, BlockOf, ChatErrorCode, DistributiveOmit, MessageBlock } from '@shared/types/blocks'
 import type { LLMCoreStreamEvent, LLMUsage, ProviderOptions, StopReason } from '@shared/types/llm'
 
 /** Where block changes go: the delta streamer batches them for the renderer and the projection. */
@@ -15,6 +14,12 @@ export interface CompletedToolCall {
   blockId: string
 }
 
+/** A block to add: id optional (one is made), times filled in. */
+export type NewBlock = DistributiveOmit<MessageBlock, 'id' | 'createdAt' | 'updatedAt'> & { id?: string }
+
+/** What may change on a block of kind `K`: anything but its identity and kind. */
+export type BlockPatch<K extends BlockKind> = Partial<Omit<BlockOf<K>, 'id' | 'kind' | 'createdAt'>>
+
 /**
  * Folds provider stream events into the message's blocks. Text grows in place and is reported
  * as `append` (constant cost per token); structural changes are reported as `upsert`.
@@ -22,8 +27,8 @@ export interface CompletedToolCall {
 export class BlockAccumulator {
   readonly blocks: MessageBlock[]
   private readonly byId = new Map<string, MessageBlock>()
-  private openNarrative: MessageBlock | null = null
-  private readonly openCalls = new Map<string, MessageBlock>()
+  private openNarrative: BlockOf<'content' | 'reasoning_content'> | null = null
+  private readonly openCalls = new Map<string, BlockOf<'tool_call'>>()
   private roundCalls: CompletedToolCall[] = []
   stopReason: StopReason | null = null
   usage: LLMUsage | null = null
@@ -45,6 +50,12 @@ export class BlockAccumulator {
 
   get(blockId: string): MessageBlock | undefined {
     return this.byId.get(blockId)
+  }
+
+  /** The block `blockId` if it is of `kind`. */
+  getOf<K extends BlockKind>(blockId: string, kind: K): BlockOf<K> | undefined {
+    const block = this.byId.get(blockId)
+    return block && isKind(block, kind) ? block : undefined
   }
 
   /** Starts a provider round: per-round state is reset (the reference kept a stale stop reason). */
@@ -75,7 +86,7 @@ export class BlockAccumulator {
         return
       case 'tool_call_chunk': {
         const block = this.openCalls.get(event.tool_call_id)
-        if (!block?.toolCall) return // unknown ids are ignored
+        if (!block) return // unknown ids are ignored
         block.toolCall.params += event.tool_call_arguments_chunk
         this.sink.append(block.id, 'params', event.tool_call_arguments_chunk)
         return
@@ -113,24 +124,25 @@ export class BlockAccumulator {
     this.setStatus(open.id, 'success')
   }
 
-  add(input: Omit<MessageBlock, 'id' | 'createdAt' | 'updatedAt'> & { id?: string }): MessageBlock {
+  add(input: NewBlock): MessageBlock {
     const at = this.now()
-    const block: MessageBlock = { ...input, id: input.id ?? this.newId(), createdAt: at, updatedAt: at }
-    this.blocks.push(block)
-    this.byId.set(block.id, block)
-    this.sink.upsert(block.id)
-    return block
+    return this.insert({ ...input, id: input.id ?? this.newId(), createdAt: at, updatedAt: at })
   }
 
-  update(blockId: string, patch: Partial<Omit<MessageBlock, 'id' | 'createdAt'>>): void {
-    const block = this.byId.get(blockId)
+  /** Changes the block `blockId` if it is of `kind`; anything else is left alone. */
+  update<K extends BlockKind>(blockId: string, kind: K, patch: BlockPatch<K>): void {
+    const block = this.getOf(blockId, kind)
     if (!block) return
     Object.assign(block, patch, { updatedAt: this.now() })
     this.sink.upsert(blockId)
   }
 
   setStatus(blockId: string, status: MessageBlock['status']): void {
-    this.update(blockId, { status })
+    const block = this.byId.get(blockId)
+    if (!block) return
+    block.status = status
+    block.updatedAt = this.now()
+    this.sink.upsert(blockId)
   }
 
   addError(code: ChatErrorCode, message: string): MessageBlock {
@@ -160,28 +172,43 @@ export class BlockAccumulator {
     const open = this.openNarrative
     if (open && open.kind === kind) {
       open.text += text
-      if (providerOptions) this.update(open.id, { data: { ...open.data, providerOptions } })
+      if (providerOptions) this.update(open.id, kind, { data: { ...open.data, providerOptions } })
       this.sink.append(open.id, 'text', text)
       return
     }
     this.closeNarrative()
-    this.openNarrative = this.add({
+    const at = this.now()
+    this.openNarrative = this.insert<BlockOf<'content' | 'reasoning_content'>>({
+      id: this.newId(),
       kind,
       status: 'pending',
       text,
-      data: providerOptions ? { providerOptions } : undefined
+      ...(providerOptions ? { data: { providerOptions } } : {}),
+      createdAt: at,
+      updatedAt: at
     })
+  }
+
+  private insert<B extends MessageBlock>(block: B): B {
+    this.blocks.push(block)
+    this.byId.set(block.id, block)
+    this.sink.upsert(block.id)
+    return block
   }
 
   private startCall(id: string, name: string): void {
     this.closeNarrative()
     this.roundHadOutput = true
     const serverName = this.toolServerNames.get(name)
-    const block = this.add({
+    const at = this.now()
+    const block = this.insert<BlockOf<'tool_call'>>({
+      id: this.newId(),
       kind: 'tool_call',
       status: 'pending',
       text: '',
-      toolCall: { id, name, params: '', ...(serverName ? { serverName } : {}) }
+      toolCall: { id, name, params: '', ...(serverName ? { serverName } : {}) },
+      createdAt: at,
+      updatedAt: at
     })
     this.openCalls.set(id, block)
   }
@@ -193,11 +220,15 @@ export class BlockAccumulator {
       block = this.openCalls.get(id)!
     }
     this.openCalls.delete(id)
-    const toolCall = { ...block.toolCall!, params: args || block.toolCall!.params || '{}' }
-    this.update(block.id, {
+    const toolCall = { ...block.toolCall, params: args || block.toolCall.params || '{}' }
+    this.update(block.id, 'tool_call', {
       toolCall,
-      data: { ...block.data, argsComplete: true, ...(providerOptions ? { providerOptions } : {}) }
+      ...(providerOptions ? { data: { ...block.data, providerOptions } } : {})
     })
     this.roundCalls.push({ id, name: toolCall.name, arguments: toolCall.params, blockId: block.id })
   }
+}
+
+function isKind<K extends BlockKind>(block: MessageBlock, kind: K): block is BlockOf<K> {
+  return block.kind === kind
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { LLMMessage, LLMToolCall, LLMUserContentPart, ProviderOptions } from '@shared/types/llm'
-import type { MessageBlock, UserMessageContent } from '@shared/types/session'
+import type { BlockOf, MessageBlock } from '@shared/types/blocks'
+import type { UserMessageContent } from '@shared/types/session'
 
 type AssistantPart =
   { type: 'text'; text: string } | { type: 'reasoning'; text: string; providerOptions?: ProviderOptions }
@@ -17,7 +18,7 @@ export function blocksToMessages(
 ): LLMMessage[] {
   const out: LLMMessage[] = []
   let parts: AssistantPart[] = []
-  let calls: { call: LLMToolCall; block: MessageBlock }[] = []
+  let calls: { call: LLMToolCall; block: BlockOf<'tool_call'> }[] = []
   const flush = () => {
     if (parts.length === 0 && calls.length === 0) return
     const text = parts.filter((p) => p.type === 'text')
@@ -31,8 +32,8 @@ export function blocksToMessages(
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
-        content: block.toolCall?.response || '(no output)',
-        isError: block.status === 'error' || block.toolCall?.isError === true || undefined
+        content: block.toolCall.response || '(no output)',
+        isError: block.status === 'error' || block.toolCall.isError === true || undefined
       })
     }
     parts = []
@@ -44,9 +45,9 @@ export function blocksToMessages(
       if (!block.text) continue
       if (block.kind === 'content') parts.push({ type: 'text', text: block.text })
       else if (options.keepReasoning)
-        parts.push({ type: 'reasoning', text: block.text, providerOptions: providerOptionsOf(block) })
-    } else if (block.kind === 'tool_call' && block.toolCall && hasResult(block)) {
-      const providerOptions = providerOptionsOf(block)
+        parts.push({ type: 'reasoning', text: block.text, providerOptions: block.data?.providerOptions })
+    } else if (block.kind === 'tool_call' && hasResult(block)) {
+      const providerOptions = block.data?.providerOptions
       calls.push({
         call: {
           id: block.toolCall.id,
@@ -62,16 +63,11 @@ export function blocksToMessages(
   return out
 }
 
-export function hasResult(block: MessageBlock): boolean {
+export function hasResult(block: BlockOf<'tool_call'>): boolean {
   return (
     (block.status === 'success' || block.status === 'error' || block.status === 'denied') &&
-    block.toolCall?.response !== undefined
+    block.toolCall.response !== undefined
   )
-}
-
-function providerOptionsOf(block: MessageBlock): ProviderOptions | undefined {
-  const value = block.data?.providerOptions
-  return value && typeof value === 'object' ? (value as ProviderOptions) : undefined
 }
 
 /** A user message for the provider: its text plus image files as image parts. */

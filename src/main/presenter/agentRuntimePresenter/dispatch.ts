@@ -1,25 +1,11 @@
-import type { MCPToolDefinition, ToolContentItem } from '@shared/types/tools'
-import type { ActionBlockData, QuestionSpec } from '@shared/types/chat'
+import type { MCPToolDefinition, ToolContentItem, ToolFacts } from '@shared/types/tools'
+import type { ActionBlockData, QuestionSpec, ToolCallBlockData } from '@shared/types/blocks'
 import type { InteractionRequest } from '../sessionPresenter'
 import { PermissionRequiredError } from '../permission/errors'
 import type { ToolCallResult, ToolPresenter, ToolSessionContext } from '../toolPresenter'
 import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
 import { addToolImageBlocks } from './toolImages'
 
-/** Built-in tools that only read: they run in parallel with each other. */
-export const READ_ONLY_AGENT_TOOLS = new Set([
-  'read',
-  'glob',
-  'grep',
-  'tape_search',
-  'tape_context',
-  'tape_info',
-  'tape_anchors',
-  'memory_recall',
-  'skill_list',
-  'deepchat_settings_read'
-])
-export const QUESTION_TOOL = 'deepchat_question'
 export const DENIED_RESULT = 'User denied the request.'
 
 export type DispatchTools = Pick<ToolPresenter, 'preCheckToolPermission' | 'callTool'>
@@ -33,10 +19,11 @@ export interface DispatchInput {
 }
 
 /**
- * Runs one round's tool calls. Every call is pre-checked first; calls that need the user become
- * interactions (an `action` block each) and wait; the others run — consecutive read-only calls
- * in parallel, the rest one by one in the model's order. Results land on the calls' blocks, so
- * their order is the model's order whatever finished first.
+ * Runs one round's tool calls, by the facts of each call's tool (`definition.facts`). Every call
+ * is pre-checked first; calls that need the user — a permission, or a tool whose interaction is
+ * a question — become interactions (an `action` block each) and wait; the others run:
+ * consecutive parallel-safe calls together, the rest one by one in the model's order. Results
+ * land on the calls' blocks, so their order is the model's order whatever finished first.
  */
 export async function dispatchRound(
   tools: DispatchTools,
@@ -46,7 +33,7 @@ export async function dispatchRound(
   const runnable: CompletedToolCall[] = []
   for (const call of input.calls) {
     if (input.ctx.signal.aborted) break
-    if (call.name === QUESTION_TOOL) {
+    if (factsOf(call.name, input.definitions)?.interaction === 'question') {
       const result = await tools.callTool(mcpCall(call), input.ctx)
       if (result.rawData.interaction)
         interactions.push(openQuestion(input, call, result.rawData.interaction.question))
@@ -74,7 +61,7 @@ export async function dispatchRound(
         )
     }
   }
-  for (const group of groupByReadOnly(runnable, input.definitions)) {
+  for (const group of groupByParallelSafe(runnable, input.definitions)) {
     if (input.ctx.signal.aborted) break
     if (group.parallel) {
       const found = await Promise.all(group.calls.map((call) => runCall(tools, input, call)))
@@ -99,12 +86,12 @@ export async function runCall(
   input.acc.setStatus(call.blockId, 'loading')
   try {
     const onProgress = (p: { progress: number; total?: number; message?: string }) => {
-      const block = input.acc.get(call.blockId)
+      const block = input.acc.getOf(call.blockId, 'tool_call')
       const text = [p.message, p.total ? `${p.progress}/${p.total}` : String(p.progress)]
         .filter(Boolean)
         .join(' · ')
       if (block?.status === 'loading')
-        input.acc.update(call.blockId, { data: { ...block.data, progress: text } })
+        input.acc.update(call.blockId, 'tool_call', { data: { ...block.data, progress: text } })
     }
     const result = await untilAborted(
       tools.callTool(mcpCall(call), { ...input.ctx, onProgress }),
@@ -154,17 +141,19 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | nul
   })
 }
 
-export function isReadOnly(name: string, definitions: readonly MCPToolDefinition[]): boolean {
-  const definition = definitions.find((d) => d.function.name === name)
-  if (!definition) return false
-  if (definition.source === 'agent') return READ_ONLY_AGENT_TOOLS.has(name)
-  return definition.annotations?.readOnlyHint === true
+/** The facts of the tool the model called by `name`; none for a name it was not given. */
+function factsOf(name: string, definitions: readonly MCPToolDefinition[]): ToolFacts | undefined {
+  return definitions.find((d) => d.function.name === name)?.facts
 }
 
-function groupByReadOnly(calls: readonly CompletedToolCall[], definitions: readonly MCPToolDefinition[]) {
+export function isParallelSafe(name: string, definitions: readonly MCPToolDefinition[]): boolean {
+  return factsOf(name, definitions)?.parallelSafe === true
+}
+
+function groupByParallelSafe(calls: readonly CompletedToolCall[], definitions: readonly MCPToolDefinition[]) {
   const groups: { parallel: boolean; calls: CompletedToolCall[] }[] = []
   for (const call of calls) {
-    const parallel = isReadOnly(call.name, definitions)
+    const parallel = isParallelSafe(call.name, definitions)
     const last = groups[groups.length - 1]
     if (last && last.parallel === parallel && parallel) last.calls.push(call)
     else groups.push({ parallel, calls: [call] })
@@ -177,11 +166,11 @@ export function setResult(
   blockId: string,
   response: string,
   isError: boolean,
-  data?: Record<string, unknown>
+  data?: ToolCallBlockData
 ): void {
-  const block = acc.get(blockId)
-  if (!block?.toolCall) return
-  acc.update(blockId, {
+  const block = acc.getOf(blockId, 'tool_call')
+  if (!block) return
+  acc.update(blockId, 'tool_call', {
     status: isError ? 'error' : 'success',
     toolCall: { ...block.toolCall, response, isError },
     ...(data ? { data: { ...block.data, ...data } } : {})
@@ -249,9 +238,12 @@ function openAction(
   data: ActionBlockData
 ): InteractionRequest {
   const blockId = `action-${id}`
-  const callBlock = acc.get(call.blockId)
+  const callBlock = acc.getOf(call.blockId, 'tool_call')
   // The call waits (status stays `pending`) until the user answers: never a fake `success`.
-  acc.update(call.blockId, { status: 'pending', data: { ...callBlock?.data, interactionId: id } })
+  acc.update(call.blockId, 'tool_call', {
+    status: 'pending',
+    data: { ...callBlock?.data, interactionId: id }
+  })
   acc.add({ id: blockId, kind: 'action', status: 'pending', text: '', data })
-  return { id, kind, blockId, toolCallId: call.id, request: data as unknown as Record<string, unknown> }
+  return { id, kind, blockId, toolCallId: call.id, request: data }
 }

@@ -1,4 +1,4 @@
-import type { MessageBlock } from '@shared/types/session'
+import type { BlockOf, MessageBlock } from '@shared/types/blocks'
 import type { ChatErrorCode } from '@shared/types/chat'
 import type { CompletedToolCall } from './blockAccumulator'
 
@@ -18,7 +18,7 @@ export function checkRound(
 ): GuardVerdict {
   const newIds = new Set(calls.map((c) => c.blockId))
   const earlier = blocks.filter(
-    (b) => b.kind === 'tool_call' && b.toolCall && !newIds.has(b.id) && b.status !== 'cancelled'
+    (b): b is BlockOf<'tool_call'> => b.kind === 'tool_call' && !newIds.has(b.id) && b.status !== 'cancelled'
   )
   if (earlier.length + calls.length > MAX_TOOL_CALLS_PER_TURN) {
     return {
@@ -28,7 +28,7 @@ export function checkRound(
     }
   }
   const sequence = [
-    ...earlier.map((b) => signature(b.toolCall!.name, b.toolCall!.params)),
+    ...earlier.map((b) => signature(b.toolCall.name, b.toolCall.params)),
     ...calls.map((c) => signature(c.name, c.arguments))
   ]
   let run = 1

@@ -209,11 +209,8 @@ export class AgentRuntimePresenter {
     const effect = applyAnswer(interaction, message, input.response)
     if (effect.permission) {
       // First: an "always" answer whose rule cannot be stored fails here, before anything changes.
-      const request = (
-        message.blocks.find((b) => b.id === interaction.blockId)?.data as { request?: unknown } | undefined
-      )?.request
-      if (request)
-        this.deps.permissions.decide(request as never, effect.permission.decision, effect.permission.rule)
+      const { request, decision, rule } = effect.permission
+      this.deps.permissions.decide(request, decision, rule)
     }
     const { remaining } = this.deps.sqlite.transaction(() => {
       this.deps.sessions.messages.upsertBlocks(message.id, effect.blocks)

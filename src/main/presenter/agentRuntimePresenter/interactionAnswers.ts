@@ -1,13 +1,9 @@
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
-import { ActionBlockData, InteractionResponse, type QuestionSpec } from '@shared/types/chat'
-import type {
-  InteractionStatus,
-  MessageBlock,
-  MessageRecord,
-  PendingInteraction
-} from '@shared/types/session'
-import type { PermissionDecision, RuleDraft } from '@shared/types/permission'
+import { InteractionResponse } from '@shared/types/chat'
+import type { BlockOf, MessageBlock, QuestionAnswer, QuestionSpec } from '@shared/types/blocks'
+import type { InteractionStatus, MessageRecord, PendingInteraction } from '@shared/types/session'
+import type { PermissionDecision, PermissionRequest, RuleDraft } from '@shared/types/permission'
 import { DENIED_RESULT } from './dispatch'
 
 export const SKIPPED_RESULT = 'The user skipped this question without answering.'
@@ -17,7 +13,8 @@ export interface AnswerEffect {
   response: Record<string, unknown>
   /** Blocks changed by the answer (the action block and, unless granted, its tool call). */
   blocks: MessageBlock[]
-  permission?: { decision: PermissionDecision; rule?: RuleDraft }
+  /** A permission answer: what the permission layer records (grant, rule). */
+  permission?: { request: PermissionRequest; decision: PermissionDecision; rule?: RuleDraft }
 }
 
 const DECISIONS: Record<'allow_once' | 'allow_session' | 'allow_always' | 'deny', PermissionDecision> = {
@@ -45,23 +42,23 @@ export function applyAnswer(
       `Interaction ${interaction.id} is a ${interaction.kind}, not a ${response.kind}`
     )
   }
-  const action = message.blocks.find((b) => b.id === interaction.blockId)
-  const call = message.blocks.find((b) => b.kind === 'tool_call' && b.toolCall?.id === interaction.toolCallId)
-  const data = ActionBlockData.safeParse(action?.data)
-  if (!action || !call?.toolCall || !data.success) {
+  const action = message.blocks.find(
+    (b): b is BlockOf<'action'> => b.kind === 'action' && b.id === interaction.blockId
+  )
+  const call = message.blocks.find(
+    (b): b is BlockOf<'tool_call'> => b.kind === 'tool_call' && b.toolCall.id === interaction.toolCallId
+  )
+  if (!action || !call || action.data.actionType !== response.kind) {
     throw new AppError(
       'interaction_broken',
       `The blocks of interaction ${interaction.id} are missing; stop the message and try again`
     )
   }
-  if (response.kind === 'permission') {
+  const data = action.data
+  if (data.actionType === 'permission' && response.kind === 'permission') {
     const granted = response.decision !== 'deny'
     const blocks: MessageBlock[] = [
-      {
-        ...action,
-        status: granted ? 'granted' : 'denied',
-        data: { ...data.data, decision: response.decision }
-      }
+      { ...action, status: granted ? 'granted' : 'denied', data: { ...data, decision: response.decision } }
     ]
     if (!granted)
       blocks.push({
@@ -73,18 +70,18 @@ export function applyAnswer(
       status: granted ? 'granted' : 'denied',
       response: { ...response },
       blocks,
-      permission: { decision: DECISIONS[response.decision], rule: response.rule }
+      permission: { request: data.request, decision: DECISIONS[response.decision], rule: response.rule }
     }
   }
-  if (data.data.actionType !== 'question')
+  if (data.actionType !== 'question' || response.kind !== 'question')
     throw new AppError('interaction_broken', 'The action block is not a question')
-  const answer = validateQuestionAnswer(data.data.question, response)
+  const answer = validateQuestionAnswer(data.question, response)
   const text = answer.skipped ? SKIPPED_RESULT : formatAnswer(answer)
   return {
     status: answer.skipped ? 'cancelled' : 'answered',
     response: { ...answer },
     blocks: [
-      { ...action, status: answer.skipped ? 'cancelled' : 'success', data: { ...data.data, answer } },
+      { ...action, status: answer.skipped ? 'cancelled' : 'success', data: { ...data, answer } },
       { ...call, status: 'success', toolCall: { ...call.toolCall, response: text, isError: false } }
     ]
   }
@@ -104,7 +101,7 @@ export function denyEffect(interaction: PendingInteraction, message: MessageReco
 function validateQuestionAnswer(
   question: QuestionSpec,
   response: { selected: string[]; text?: string; skipped: boolean }
-) {
+): QuestionAnswer {
   if (response.skipped) return { selected: [], skipped: true }
   const labels = new Set(question.options.map((o) => o.label))
   const selected = [...new Set(response.selected)]

@@ -138,7 +138,7 @@ export class ChatRun {
       explanation: snapshot.explanation,
       revision: snapshot.revision
     }
-    if (this.acc.get(blockId)) this.acc.update(blockId, { data: plan })
+    if (this.acc.get(blockId)) this.acc.update(blockId, 'plan', { data: plan })
     else this.acc.add({ id: blockId, kind: 'plan', status: 'success', text: '', data: plan })
     this.deps.events.emit(chatPlanUpdated, {
       sessionId: this.spec.session.id,
@@ -294,8 +294,8 @@ export class ChatRun {
     const interactions: InteractionRequest[] = []
     for (const blockId of this.spec.grantedBlockIds ?? []) {
       if (this.spec.signal.aborted) return { status: 'aborted' }
-      const block = this.acc.get(blockId)
-      if (!block?.toolCall) continue
+      const block = this.acc.getOf(blockId, 'tool_call')
+      if (!block) continue
       const call = {
         id: block.toolCall.id,
         name: block.toolCall.name,
@@ -369,10 +369,9 @@ export class ChatRun {
   }
 
   private stampPlan(reason: PlanBlockData['terminalReason']): void {
-    const block = this.acc.get(`plan-${this.spec.messageId}`)
-    const plan = block?.data as PlanBlockData | undefined
-    if (!block || !plan || plan.entries.every((e) => e.status === 'completed')) return
-    this.acc.update(block.id, { data: { ...plan, terminalReason: reason } })
+    const block = this.acc.getOf(`plan-${this.spec.messageId}`, 'plan')
+    if (!block || block.data.entries.every((e) => e.status === 'completed')) return
+    this.acc.update(block.id, 'plan', { data: { ...block.data, terminalReason: reason } })
   }
 
   private metadata(): Record<string, unknown> {

@@ -5,7 +5,7 @@ import {
 } from '@shared/contracts/events/tools.events'
 import type { EventSink } from '../../bridge/events'
 import type { TapePresenter } from '../tapePresenter'
-import type { AgentToolRuntimePort } from '../toolPresenter/runtimePorts'
+import type { AgentToolRuntimePort, TapeSearchPortOptions } from '../toolPresenter/runtimePorts'
 
 export interface LoopPortDeps {
   events: EventSink
@@ -47,10 +47,10 @@ export class LoopRuntimePort implements AgentToolRuntimePort {
     this.deps.events.emit(toolsProcessChanged, event)
   }
 
-  async searchTape(sessionId: string, query: string, options: { limit?: number; kinds?: string[] } = {}) {
+  async searchTape(sessionId: string, query: string, options: TapeSearchPortOptions = {}) {
     const hits = this.deps.tape.search(this.deps.tapeOf(sessionId), query, {
       limit: options.limit,
-      kinds: options.kinds as never
+      kinds: options.kinds
     })
     return hits.map((h) => ({
       entryId: h.entryId,

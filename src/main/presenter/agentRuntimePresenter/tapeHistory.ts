@@ -1,5 +1,7 @@
 import type { TapeEntry } from '@shared/types/tape'
-import { MessageBlock, UserMessageContent } from '@shared/types/session'
+import { readStoredBlock, type MessageBlock } from '@shared/types/blocks'
+import { MessageFactFrame } from '@shared/types/messageFacts'
+import { UserMessageContent } from '@shared/types/session'
 import { isReconstructionAnchor } from '../tapePresenter/handoff'
 
 /** Marks messages (a retried answer, an edited prompt and what followed) as out of the context. */
@@ -61,27 +63,24 @@ export function readTapeHistory(entries: readonly TapeEntry[]): TapeHistory {
 }
 
 function toRecord(entry: TapeEntry, firstEntryId: number | undefined): HistoryRecord | null {
-  const p = entry.payload
-  if (typeof p.messageId !== 'string' || typeof p.orderSeq !== 'number') return null
-  const role = p.role === 'user' ? 'user' : p.role === 'assistant' ? 'assistant' : null
-  if (!role) return null
-  const content = role === 'user' ? UserMessageContent.safeParse(p.content) : null
+  const frame = MessageFactFrame.safeParse(entry.payload)
+  if (!frame.success) return null
+  const fact = frame.data
+  const content = fact.role === 'user' ? UserMessageContent.safeParse(fact.content) : null
   const blocks: MessageBlock[] = []
-  if (Array.isArray(p.blocks)) {
-    for (const raw of p.blocks) {
-      const parsed = MessageBlock.safeParse({
-        createdAt: entry.createdAt,
-        updatedAt: entry.createdAt,
-        ...(raw as object)
-      })
-      if (parsed.success) blocks.push(parsed.data)
-    }
+  for (const raw of fact.blocks ?? []) {
+    // A fact's blocks carry no times of their own: they are the fact's.
+    const block =
+      raw && typeof raw === 'object'
+        ? readStoredBlock({ createdAt: entry.createdAt, updatedAt: entry.createdAt, ...raw })
+        : null
+    if (block) blocks.push(block)
   }
   return {
-    messageId: p.messageId,
-    orderSeq: p.orderSeq,
-    role,
-    status: String(p.status ?? ''),
+    messageId: fact.messageId,
+    orderSeq: fact.orderSeq,
+    role: fact.role,
+    status: fact.status,
     firstEntryId: firstEntryId ?? entry.entryId,
     content: content?.success ? content.data : null,
     blocks

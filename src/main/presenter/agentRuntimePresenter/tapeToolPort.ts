@@ -1,4 +1,3 @@
-import type { TapeEntryKind } from '@shared/types/tape'
 import type { TapePresenter } from '../tapePresenter'
 import type {
   AgentToolRuntimePort,
@@ -25,7 +24,7 @@ export function createTapeToolPort(deps: TapeToolPortDeps): TapeToolPort {
     async searchTape(sessionId: string, query: string, options: TapeSearchPortOptions = {}) {
       const hits = deps.tape.search(deps.tapeOf(sessionId), query, {
         limit: options.limit,
-        kinds: options.kinds as TapeEntryKind[] | undefined,
+        kinds: options.kinds,
         start: options.start,
         end: options.end
       })

@@ -85,7 +85,7 @@ export class CheckpointPresenter {
     const message = this.deps.messages.require(messageId)
     if (message.sessionId !== sessionId)
       throw new AppError('not_found', `Message ${messageId} is not in session ${sessionId}`)
-    const callIds = new Set(message.blocks.flatMap((b) => (b.toolCall ? [b.toolCall.id] : [])))
+    const callIds = new Set(message.blocks.flatMap((b) => (b.kind === 'tool_call' ? [b.toolCall.id] : [])))
     const rows = this.deps.sqlite.db
       .prepare(
         `SELECT entry_id, name, payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name IN (?, ?) ORDER BY entry_id`

@@ -1,6 +1,7 @@
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type TextStreamPart } from 'ai'
 import type { LLMCoreStreamEvent, ProviderOptions } from '@shared/types/llm'
 import { adaptStream, type AttemptOutcome } from './streamAdapter'
+import { toSdkProviderOptions } from './messageMapper'
 import { isRetryable, type ClassifiedError } from './errors'
 
 export interface StreamAttemptInput {
@@ -84,7 +85,7 @@ function startAttempt(
     tools: input.tools,
     temperature: input.temperature,
     maxOutputTokens: input.maxTokens,
-    providerOptions: input.providerOptions as never,
+    providerOptions: toSdkProviderOptions(input.providerOptions),
     abortSignal: signal,
     // We retry ourselves (only before the first token, honouring retry-after).
     maxRetries: 0,

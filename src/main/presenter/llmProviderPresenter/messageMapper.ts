@@ -1,6 +1,6 @@
-import { jsonSchema, tool, type ModelMessage, type ToolSet } from 'ai'
+import { jsonSchema, tool, type JSONValue, type ModelMessage, type ToolSet } from 'ai'
 import { jsonrepair } from 'jsonrepair'
-import type { LLMMessage, LLMToolDefinition, LLMUserContentPart } from '@shared/types/llm'
+import type { LLMMessage, LLMToolDefinition, LLMUserContentPart, ProviderOptions } from '@shared/types/llm'
 import { LLMMessageSchema } from '@shared/types/llm'
 
 /**
@@ -83,7 +83,7 @@ export function toModelMessages(messages: LLMMessage[]): ModelMessage[] {
                 : {
                     type: 'reasoning' as const,
                     text: part.text,
-                    providerOptions: asJson(part.providerOptions)
+                    providerOptions: toSdkProviderOptions(part.providerOptions)
                   }
             ),
             ...message.toolCalls.map((call) => ({
@@ -91,7 +91,7 @@ export function toModelMessages(messages: LLMMessage[]): ModelMessage[] {
               toolCallId: call.id,
               toolName: call.name,
               input: parseArguments(call.arguments),
-              providerOptions: asJson(call.providerOptions)
+              providerOptions: toSdkProviderOptions(call.providerOptions)
             }))
           ]
         }
@@ -147,9 +147,37 @@ function parseArguments(text: string): unknown {
   }
 }
 
-// ProviderOptions from our schema is JSON by construction; the SDK's type is narrower.
-function asJson<T>(value: T): never {
-  return value as never
+type JsonObject = { [key: string]: JSONValue }
+/** The SDK's provider options: per provider, a JSON object. */
+export type SdkProviderOptions = Record<string, JsonObject>
+
+/**
+ * Our provider options as the SDK types them. They came from JSON (the SDK's own metadata,
+ * stored and read back); what JSON cannot hold is dropped, as sending them would drop it too.
+ */
+export function toSdkProviderOptions(options: ProviderOptions | undefined): SdkProviderOptions | undefined {
+  if (!options) return undefined
+  const out: SdkProviderOptions = {}
+  for (const [provider, values] of Object.entries(options)) out[provider] = jsonObject(values)
+  return out
+}
+
+function jsonObject(value: object): JsonObject {
+  const out: JsonObject = {}
+  for (const [key, entry] of Object.entries(value)) {
+    const json = toJson(entry)
+    if (json !== undefined) out[key] = json
+  }
+  return out
+}
+
+/** `value` as JSON.stringify would see it: undefined for what it leaves out, null for what it cannot hold. */
+function toJson(value: unknown): JSONValue | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null
+  if (Array.isArray(value)) return value.map((item) => toJson(item) ?? null)
+  if (typeof value === 'object') return jsonObject(value)
+  return undefined
 }
 
 /** Tools without `execute`: the SDK returns the calls to us instead of running them. */

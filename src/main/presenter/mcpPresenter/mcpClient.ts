@@ -250,10 +250,10 @@ export class McpClient {
     client.setNotificationHandler(CancelledNotificationSchema, (notification) => {
       const requestId = notification.params.requestId
       if (requestId === undefined) return
-      const controllers = (
-        client as unknown as { _requestHandlerAbortControllers?: Map<unknown, AbortController> }
-      )._requestHandlerAbortControllers
-      controllers?.get(requestId)?.abort(notification.params.reason)
+      // The SDK keeps the controllers private: read the field as unknown and check what it holds.
+      const controllers: unknown = Reflect.get(client, '_requestHandlerAbortControllers')
+      const controller: unknown = controllers instanceof Map ? controllers.get(requestId) : undefined
+      if (controller instanceof AbortController) controller.abort(notification.params.reason)
     })
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => events.onListChanged('tools'))
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => events.onListChanged('prompts'))

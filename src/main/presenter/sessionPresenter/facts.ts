@@ -1,4 +1,6 @@
-import type { MessageBlock, MessageRecord } from '@shared/types/session'
+import type { MessageBlock } from '@shared/types/blocks'
+import type { BlockFact, MessageFact, ToolCallFact, ToolResultFact } from '@shared/types/messageFacts'
+import type { MessageRecord } from '@shared/types/session'
 import type { TapeEntryInput } from '@shared/types/tape'
 
 /**
@@ -7,17 +9,11 @@ import type { TapeEntryInput } from '@shared/types/tape'
  * a retried write a no-op.
  */
 export function messageFact(message: MessageRecord, revision: number): TapeEntryInput {
-  const payload: Record<string, unknown> = {
-    messageId: message.id,
-    orderSeq: message.orderSeq,
-    role: message.role,
-    status: message.status
-  }
-  if (message.role === 'user') payload.content = message.content
-  else {
-    payload.blocks = message.blocks.map(blockFact)
-    payload.metadata = message.metadata
-  }
+  const base = { messageId: message.id, orderSeq: message.orderSeq, status: message.status }
+  const payload: MessageFact =
+    message.role === 'user'
+      ? { ...base, role: 'user', content: message.content }
+      : { ...base, role: 'assistant', blocks: message.blocks.map(blockFact), metadata: message.metadata }
   return {
     kind: 'message',
     name: `message/${message.role}`,
@@ -27,15 +23,9 @@ export function messageFact(message: MessageRecord, revision: number): TapeEntry
   }
 }
 
-function blockFact(block: MessageBlock): Record<string, unknown> {
-  const fact: Record<string, unknown> = {
-    id: block.id,
-    kind: block.kind,
-    status: block.status,
-    text: block.text
-  }
-  if (block.toolCall) fact.toolCall = block.toolCall
-  if (block.data) fact.data = block.data
+/** The block without its times (the fact has its own). */
+function blockFact(block: MessageBlock): BlockFact {
+  const { createdAt: _created, updatedAt: _updated, ...fact } = block
   return fact
 }
 
@@ -46,27 +36,36 @@ function blockFact(block: MessageBlock): Record<string, unknown> {
 export function toolFacts(message: MessageRecord): TapeEntryInput[] {
   const facts: TapeEntryInput[] = []
   for (const block of message.blocks) {
+    if (block.kind !== 'tool_call') continue
     const call = block.toolCall
-    if (block.kind !== 'tool_call' || !call) continue
     if ((block.status !== 'success' && block.status !== 'error') || call.response === undefined) continue
-    facts.push({
-      kind: 'tool_call',
+    const callFact: ToolCallFact = {
+      messageId: message.id,
+      toolCallId: call.id,
       name: call.name,
-      payload: { messageId: message.id, toolCallId: call.id, name: call.name, params: call.params },
-      provenanceKey: `tool_call:${message.id}:${call.id}`
-    })
-    facts.push({
-      kind: 'tool_result',
+      params: call.params
+    }
+    const resultFact: ToolResultFact = {
+      messageId: message.id,
+      toolCallId: call.id,
       name: call.name,
-      payload: {
-        messageId: message.id,
-        toolCallId: call.id,
+      response: call.response,
+      isError: block.status === 'error' || call.isError === true
+    }
+    facts.push(
+      {
+        kind: 'tool_call',
         name: call.name,
-        response: call.response,
-        isError: block.status === 'error' || call.isError === true
+        payload: callFact,
+        provenanceKey: `tool_call:${message.id}:${call.id}`
       },
-      provenanceKey: `tool_result:${message.id}:${call.id}`
-    })
+      {
+        kind: 'tool_result',
+        name: call.name,
+        payload: resultFact,
+        provenanceKey: `tool_result:${message.id}:${call.id}`
+      }
+    )
   }
   return facts
 }

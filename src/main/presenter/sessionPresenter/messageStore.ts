@@ -148,7 +148,7 @@ export class MessageStore {
         kind: block.kind,
         status: block.status,
         text: block.text,
-        tool_call_json: block.toolCall ? JSON.stringify(block.toolCall) : null,
+        tool_call_json: block.kind === 'tool_call' ? JSON.stringify(block.toolCall) : null,
         data_json: block.data ? JSON.stringify(block.data) : null,
         created_at: known?.created_at ?? block.createdAt,
         updated_at: now

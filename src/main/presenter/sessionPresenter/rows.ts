@@ -1,4 +1,5 @@
 import type { Workspaces } from './workspaces'
+import { readStoredBlock, unreadableBlock } from '@shared/types/blocks'
 import {
   GenerationSettings,
   PermissionMode,
@@ -47,8 +48,9 @@ export interface BlockRow {
   id: string
   message_id: string
   block_index: number
-  kind: MessageBlock['kind']
-  status: MessageBlock['status']
+  /** Checked by the schema; read as text, since a row may come from another build. */
+  kind: string
+  status: string
   text: string
   tool_call_json: string | null
   data_json: string | null
@@ -109,20 +111,24 @@ export function toSession(
   }
 }
 
+/** A stored row is read leniently: a block an older build wrote never breaks loading its chat. */
 export function toBlock(row: BlockRow): MessageBlock {
-  const block: MessageBlock = {
+  const toolCall = parseJson(row.tool_call_json)
+  const data = parseJson(row.data_json)
+  const raw = {
     id: row.id,
     kind: row.kind,
     status: row.status,
     text: row.text,
     createdAt: row.created_at,
-    updatedAt: row.updated_at
+    updatedAt: row.updated_at,
+    ...(toolCall !== null ? { toolCall } : {}),
+    ...(data !== null ? { data } : {})
   }
-  const toolCall = parseJson(row.tool_call_json)
-  if (toolCall && typeof toolCall === 'object') block.toolCall = toolCall as MessageBlock['toolCall']
-  const data = parseJson(row.data_json)
-  if (data && typeof data === 'object') block.data = data as Record<string, unknown>
-  return block
+  return (
+    readStoredBlock(raw) ??
+    unreadableBlock({ id: row.id, text: row.text, createdAt: row.created_at, updatedAt: row.updated_at })
+  )
 }
 
 export function toMessage(row: MessageRow, blocks: MessageBlock[]): MessageRecord {

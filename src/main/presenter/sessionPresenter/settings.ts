@@ -62,7 +62,7 @@ export class SessionSettings {
         .catalog()
         .map((tool) => ({
           name: tool.name,
-          group: tool.server,
+          group: tool.group,
           readOnly: tool.readOnly,
           // The same switches the tool list reads: off wins, and a diagnostic tool needs switching on.
           enabled:

@@ -10,6 +10,8 @@ import type {
   MCPToolCall,
   MCPToolDefinition,
   ToolContentItem,
+  ToolEffects,
+  ToolFacts,
   ToolResultEnvelope,
   ToolSource
 } from '@shared/types/tools'
@@ -21,11 +23,7 @@ import { reasonOf } from '../permission/reasonText'
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
 import { ToolMapper, type ToolRoute } from './toolMapper'
-import {
-  AgentToolManager,
-  RESERVED_TOOL_NAMES,
-  type AgentToolManagerOptions
-} from './agentTools/agentToolManager'
+import { AgentToolManager, type AgentToolManagerOptions } from './agentTools/agentToolManager'
 import {
   ToolError,
   applyAliases,
@@ -61,6 +59,8 @@ export interface ToolCallResult {
     serverId: string | null
     isError: boolean
     toolResult: ToolResultEnvelope
+    /** Side effects of a successful built-in call (MCP results have none). */
+    effects?: ToolEffects
     interaction?: { kind: 'question'; question: QuestionRequest }
     spilled?: { path: string; totalChars: number }
   }
@@ -124,7 +124,8 @@ export class ToolPresenter {
   }
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
-    const mapper = new ToolMapper(RESERVED_TOOL_NAMES)
+    // Every built-in's name is taken, offered here or not: an MCP tool never shadows one.
+    const mapper = new ToolMapper(this.agentTools.names)
     const agentDefinitions = this.agentTools.definitionsFor(ctx.disabledAgentTools, {
       sessionId: ctx.sessionId,
       runtime: this.deps.runtime
@@ -156,6 +157,7 @@ export class ToolPresenter {
           icon: tool.serverIcon,
           description: tool.serverDescription
         },
+        facts: mcpToolFacts(tool.annotations),
         annotations: tool.annotations
       })
     }
@@ -212,12 +214,8 @@ export class ToolPresenter {
             approved: prepared.need
           })
         : await this.runMcpTool(prepared.route, prepared.args, ctx)
-    if (
-      prepared.kind === 'agent' &&
-      result.ok &&
-      (result.data as { toolsChanged?: unknown } | undefined)?.toolsChanged === true
-    )
-      this.toolsChanged.add(ctx.sessionId)
+    const effects = prepared.kind === 'agent' && result.ok ? result.effects : undefined
+    if (effects?.toolsChanged) this.toolsChanged.add(ctx.sessionId)
     const guarded = await guardOutput(toContent(result.content), {
       sessionDataDir: this.sessionDataDir(ctx.sessionId),
       toolCallId: call.id,
@@ -239,6 +237,7 @@ export class ToolPresenter {
         isError: !result.ok,
         toolResult: envelope,
         interaction: result.interaction,
+        ...(effects ? { effects } : {}),
         spilled: guarded.spilled
       }
     }
@@ -374,14 +373,14 @@ export class ToolPresenter {
     // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
     const refused = tool.refuse?.(validated.data, toolCtx)
     if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
-    return {
-      kind: 'agent',
-      tool,
-      args: validated.data,
-      need: offeredRequest(tool.checkPermission(validated.data, toolCtx)),
-      route,
-      toolCtx
+    const need = offeredRequest(tool.checkPermission(validated.data, toolCtx))
+    // A read-only tool may ask to read, nothing more: a request beyond its facts is refused, never offered.
+    if (need && tool.readOnly && need.type !== 'read') {
+      this.deps.log?.(`tool ${tool.name} is read-only but asked for ${need.type}`)
+      const message = `${call.name} is a read-only tool and cannot ask for ${need.type} access.`
+      return { kind: 'error', result: errorResult(call, route, 'not_read_only', message) }
     }
+    return { kind: 'agent', tool, args: validated.data, need, route, toolCtx }
   }
 
   /** The server of a call whose MCP server is off in this session (switched off before or during the turn). */
@@ -498,6 +497,12 @@ function mcpNeed(
     reasonCodes: [reason.code],
     suggestedRule: { kind: 'mcp', pattern: `${route.serverId}/${route.originalName}`, effect: 'allow' }
   }
+}
+
+/** An MCP tool that says it only reads may run in parallel with other such calls. */
+function mcpToolFacts(annotations: MCPToolDefinition['annotations']): ToolFacts {
+  const readOnly = annotations?.readOnlyHint === true
+  return { readOnly, parallelSafe: readOnly }
 }
 
 function toContent(content: string | ToolContentItem[]): ToolContentItem[] {

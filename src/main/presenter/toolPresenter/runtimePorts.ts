@@ -1,6 +1,7 @@
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
 import type { PermissionMode } from '@shared/types/permission'
 import type { SubagentRunView } from '@shared/types/subagents'
+import type { TapeEntryKind } from '@shared/types/tape'
 
 /** The content a file had before `write` or `edit` changed it (null: it did not exist). */
 export interface FileSnapshot {
@@ -90,7 +91,7 @@ export interface SubagentPort {
 
 export interface TapeSearchPortOptions {
   limit?: number
-  kinds?: string[]
+  kinds?: TapeEntryKind[]
   start?: number | string
   end?: number | string
 }

@@ -33,9 +33,12 @@ export function buildToolSystemPrompt(definitions: MCPToolDefinition[]): string 
     )
     sections.push(lines.join('\n'))
   }
-  if (names.has('deepchat_question')) {
+  const askers = definitions
+    .filter((d) => d.source === 'agent' && d.facts.interaction === 'question')
+    .map((d) => d.function.name)
+  if (askers.length) {
     sections.push(
-      "## Asking the user\nUse deepchat_question only when you cannot proceed without the user's decision. One question per call, with 1–10 short options."
+      `## Asking the user\nUse ${askers.join(' or ')} only when you cannot proceed without the user's decision. One question per call, with 1–10 short options.`
     )
   }
   if (names.has('update_plan')) {

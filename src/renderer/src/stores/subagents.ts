@@ -4,17 +4,20 @@ import { chatGetMessage } from '@shared/contracts/routes/chat.routes'
 import { subagentsPendingInteractions } from '@shared/contracts/routes/subagents.routes'
 import { subagentsInteractionChanged } from '@shared/contracts/events/subagents.events'
 import type { ChatMessageView } from '@shared/types/chat'
+import type { BlockOf } from '@shared/types/blocks'
 import type { PendingInteraction } from '@shared/types/session'
 import { useBridge } from '@renderer/api/bridge'
 
-export type ToolCall = NonNullable<ChatMessageView['blocks'][number]['toolCall']>
+export type ToolCall = BlockOf<'tool_call'>['toolCall']
 
 /** The call `toolCallId` in a message's blocks (its arguments and server), if it is there. */
 export function findCall(
   message: Pick<ChatMessageView, 'blocks'> | undefined,
   toolCallId: string
 ): ToolCall | null {
-  return message?.blocks.find((b) => b.toolCall?.id === toolCallId)?.toolCall ?? null
+  for (const block of message?.blocks ?? [])
+    if (block.kind === 'tool_call' && block.toolCall.id === toolCallId) return block.toolCall
+  return null
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { MCPToolDefinition } from '@shared/types/tools'
-import type { AgentTool, ToolScope } from './defineTool'
+import type { AgentTool, AgentToolGroup, ToolScope } from './defineTool'
 import { readTool } from './read'
 import { writeTool } from './write'
 import { editTool } from './edit'
@@ -16,41 +16,7 @@ import { chatSettingsTools } from './chatSettingsTools'
 import { imageGenerateTool } from './imageGenerate'
 import { subagentOrchestratorTool } from './subagentOrchestrator'
 
-/** Names no MCP tool may take: current built-ins and those later issues add. */
-export const RESERVED_TOOL_NAMES = new Set([
-  'read',
-  'write',
-  'edit',
-  'glob',
-  'grep',
-  'exec',
-  'process',
-  'deepchat_question',
-  'update_plan',
-  'subagent_orchestrator',
-  'tape_info',
-  'tape_search',
-  'tape_context',
-  'tape_anchors',
-  'tape_handoff',
-  'skill_list',
-  'skill_view',
-  'image_generate',
-  'load_url',
-  'get_browser_status',
-  'cdp_send',
-  'memory_remember',
-  'memory_recall',
-  'memory_forget',
-  'deepchat_settings_read',
-  'deepchat_settings_set_model',
-  'deepchat_settings_set_temperature',
-  'deepchat_settings_set_system_prompt',
-  'deepchat_settings_set_permission_mode',
-  'deepchat_settings_set_tools'
-])
-
-const SERVER_LABELS: Record<string, string> = {
+const GROUP_LABELS: Record<AgentToolGroup, string> = {
   'agent-filesystem': 'Files and commands',
   'agent-core': 'Agent',
   'agent-tape': 'Session history',
@@ -65,11 +31,22 @@ export interface AgentToolManagerOptions {
   resolveRipgrep?: () => Promise<string>
 }
 
+/** A built-in as the settings catalog lists it. */
+export type AgentToolCatalogEntry = Pick<
+  AgentTool,
+  'name' | 'group' | 'labelKey' | 'readOnly' | 'description'
+> & {
+  exposure: 'model' | 'diagnostic'
+}
+
 /**
- * The registry of built-in tools, in the order the model sees them. Definitions (with JSON
- * Schema) are built once; per-session state (plan revisions) is cleared with the session.
+ * The registry of built-in tools, in the order the model sees them: the one list a new tool is
+ * added to. Definitions (with JSON Schema) are built once; per-session state (plan revisions)
+ * is cleared with the session.
  */
 export class AgentToolManager {
+  /** Every built-in's name, runtime-only ones included: no MCP tool may take one. */
+  readonly names: ReadonlySet<string>
   private readonly tools: AgentTool[]
   private readonly byName: Map<string, AgentTool>
   private readonly definitions: MCPToolDefinition[]
@@ -93,11 +70,9 @@ export class AgentToolManager {
       imageGenerateTool,
       subagentOrchestratorTool
     ] as AgentTool[]
-    for (const tool of this.tools) {
-      if (!RESERVED_TOOL_NAMES.has(tool.name))
-        throw new Error(`agent tool ${tool.name} must be in RESERVED_TOOL_NAMES`)
-    }
     this.byName = new Map(this.tools.map((t) => [t.name, t]))
+    if (this.byName.size !== this.tools.length) throw new Error('two agent tools share a name')
+    this.names = new Set(this.byName.keys())
     this.definitions = this.tools.map(toDefinition)
   }
 
@@ -133,23 +108,18 @@ export class AgentToolManager {
     }
   }
 
-  /** Every built-in tool's name, group and one-line purpose, for the settings page. */
-  catalog(): {
-    name: string
-    server: string
-    readOnly: boolean
-    description: string
-    /** `diagnostic` tools are off in every chat until switched on there. */
-    exposure: 'model' | 'diagnostic'
-  }[] {
+  /** Every built-in the user can switch, with its group, label, read-only fact, exposure and purpose. */
+  catalog(): AgentToolCatalogEntry[] {
     return this.tools
       .filter((t) => t.exposure !== 'runtime')
-      .map((t) => ({
-        name: t.name,
-        server: t.server,
-        readOnly: t.readOnly,
-        description: t.description,
-        exposure: t.exposure === 'diagnostic' ? 'diagnostic' : 'model'
+      .map(({ name, group, labelKey, readOnly, description, exposure }) => ({
+        name,
+        group,
+        labelKey,
+        readOnly,
+        description,
+        /** `diagnostic` tools are off in every chat until switched on there. */
+        exposure: exposure === 'diagnostic' ? 'diagnostic' : 'model'
       }))
   }
 
@@ -167,7 +137,11 @@ function toDefinition(tool: AgentTool): MCPToolDefinition {
     type: 'function',
     source: 'agent',
     function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    server: { id: tool.server, name: tool.server, description: SERVER_LABELS[tool.server] },
-    annotations: { readOnlyHint: tool.readOnly }
+    server: { id: tool.group, name: tool.group, description: GROUP_LABELS[tool.group] },
+    facts: {
+      readOnly: tool.readOnly,
+      parallelSafe: tool.parallelSafe,
+      ...(tool.interaction ? { interaction: tool.interaction } : {})
+    }
   }
 }

@@ -63,8 +63,10 @@ async function apply(ctx: ToolContext, id: keyof ChatSettingsView, patch: ChatSe
 
 export const settingsReadTool = defineAgentTool({
   name: 'deepchat_settings_read',
-  server: SETTINGS_SERVER,
+  group: SETTINGS_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_settings_read',
   readOnly: true,
+  parallelSafe: true,
   description: readDescription,
   input: z.strictObject({}),
   available,
@@ -81,8 +83,10 @@ const modelInput = z.strictObject({
 })
 export const settingsSetModelTool = defineAgentTool({
   name: 'deepchat_settings_set_model',
-  server: SETTINGS_SERVER,
+  group: SETTINGS_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_settings_set_model',
   readOnly: false,
+  parallelSafe: false,
   description: modelDescription,
   input: modelInput,
   available,
@@ -99,8 +103,10 @@ const temperatureInput = z.strictObject({
 })
 export const settingsSetTemperatureTool = defineAgentTool({
   name: 'deepchat_settings_set_temperature',
-  server: SETTINGS_SERVER,
+  group: SETTINGS_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_settings_set_temperature',
   readOnly: false,
+  parallelSafe: false,
   description: temperatureDescription,
   input: temperatureInput,
   available,
@@ -119,8 +125,10 @@ const promptInput = z.strictObject({
 })
 export const settingsSetSystemPromptTool = defineAgentTool({
   name: 'deepchat_settings_set_system_prompt',
-  server: SETTINGS_SERVER,
+  group: SETTINGS_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_settings_set_system_prompt',
   readOnly: false,
+  parallelSafe: false,
   description: promptDescription,
   input: promptInput,
   available,
@@ -138,8 +146,10 @@ const modeInput = z.strictObject({ permissionMode: PermissionMode })
 /** Only narrower: a model may give up its own permissions, never widen them. Narrowing needs no approval. */
 export const settingsSetPermissionModeTool = defineAgentTool({
   name: 'deepchat_settings_set_permission_mode',
-  server: SETTINGS_SERVER,
+  group: SETTINGS_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_settings_set_permission_mode',
   readOnly: false,
+  parallelSafe: false,
   description: modeDescription,
   input: modeInput,
   available,
@@ -169,8 +179,10 @@ const toolsInput = z
   })
 export const settingsSetToolsTool = defineAgentTool({
   name: 'deepchat_settings_set_tools',
-  server: SETTINGS_SERVER,
+  group: SETTINGS_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_settings_set_tools',
   readOnly: false,
+  parallelSafe: false,
   description: toolsDescription,
   input: toolsInput,
   available,
@@ -202,7 +214,7 @@ export const settingsSetToolsTool = defineAgentTool({
       disabledTools: [...disabled],
       enabledTools: [...enabled]
     })
-    return { ...result, data: { ...(result.data as object), toolsChanged: true } }
+    return { ...result, effects: { toolsChanged: true } }
   }
 })
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
-import type { ToolContentItem, ToolParametersSchema } from '@shared/types/tools'
+import type { ToolContentItem, ToolEffects, ToolParametersSchema } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import type { FilePermissionService, FileAccess, FileScope } from '../../permission/filePermissionService'
 import type { CommandPermissionService } from '../../permission/commandPermissionService'
@@ -16,7 +16,8 @@ export const SETTINGS_SERVER = 'deepchat-settings'
 export const IMAGE_SERVER = 'agent-image-generation'
 export const SUBAGENTS_SERVER = 'agent-subagents'
 
-export type AgentToolServer =
+/** How the settings page and the chat's tools popover group built-ins; also the `server` a permission request names. */
+export type AgentToolGroup =
   | typeof FILESYSTEM_SERVER
   | typeof CORE_SERVER
   | typeof TAPE_SERVER
@@ -70,16 +71,33 @@ export interface AgentToolResult {
   summary: string
   /** What the model reads. */
   content: string | ToolContentItem[]
+  /** Structured result for the UI and the envelope (never read by the app for side effects). */
   data?: unknown
   error?: { code: string; message: string }
+  /** What the call changed beside its answer (tool list, images to show). */
+  effects?: ToolEffects
   /** A question the loop must turn into a pending interaction. */
   interaction?: { kind: 'question'; question: QuestionRequest }
 }
 
+/**
+ * A built-in tool and every fact about it. Dispatch, the system prompt, reserved names, the
+ * settings catalog and the tool list the model sees all read these; nothing keeps a list of its own.
+ */
 export interface AgentTool<S extends z.ZodType = z.ZodType> {
   name: string
-  server: AgentToolServer
+  group: AgentToolGroup
+  /** i18n key of the tool's friendly name in the UI (`settingsAgentTools.labels.<name>`). */
+  labelKey: string
+  /**
+   * True only when a call changes nothing: no files, processes, memories or settings, no
+   * session state (plan, pending question) and not the tool list.
+   */
   readOnly: boolean
+  /** Calls may run at the same time as the round's other parallel-safe calls. */
+  parallelSafe: boolean
+  /** `question`: the call asks the user; the loop pauses for the answer instead of running it like others. */
+  interaction?: 'question'
   /** Default `model`. */
   exposure?: ToolExposure
   /** Whether the session can use the tool now (its port exists, the feature is on); default yes. */

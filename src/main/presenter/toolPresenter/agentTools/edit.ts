@@ -28,8 +28,10 @@ const input = z.strictObject({
 
 export const editTool = defineAgentTool({
   name: 'edit',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.edit',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   aliases: {

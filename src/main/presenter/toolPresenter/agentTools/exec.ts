@@ -54,8 +54,10 @@ const input = z.strictObject({
 
 export const execTool = defineAgentTool({
   name: 'exec',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.exec',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   aliases: { timeoutMs: 'timeout_ms', timeout: 'timeout_ms', yieldMs: 'yield_ms', workdir: 'cwd' },

@@ -1,4 +1,5 @@
 import { readFileSync, readdir, statSync, type Dirent } from 'node:fs'
+import type fg from 'fast-glob'
 import { dirname, join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isInside } from '../../permission/paths'
@@ -143,7 +144,7 @@ function parentOf(relDir: string): string {
   return cut < 0 ? '' : relDir.slice(0, cut)
 }
 
-type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: (Dirent | string)[]) => void
+type Listing<E> = (error: NodeJS.ErrnoException | null, entries: E[]) => void
 
 /**
  * The `.gitignore` view of one search below `root`. Paths are relative to `root`, POSIX.
@@ -209,25 +210,27 @@ export class GitignoreScope {
     return kept ?? files
   }
 
-  /** A drop-in for `fs.readdir` as fast-glob calls it. */
-  readonly readdir = (
+  /** fast-glob's `fs.readdir` (both ways it calls it: with file types, or names only). */
+  readonly readdir: fg.FileSystemAdapter['readdir'] = (
     path: string,
-    optionsOrCallback: object | ReaddirCallback,
-    maybeCallback?: ReaddirCallback
+    optionsOrCallback: { withFileTypes: true } | Listing<string>,
+    maybeCallback?: Listing<Dirent>
   ): void => {
-    const callback =
-      typeof optionsOrCallback === 'function' ? (optionsOrCallback as ReaddirCallback) : maybeCallback!
-    const options = typeof optionsOrCallback === 'function' ? {} : optionsOrCallback
-    readdir(path, options as { withFileTypes: true }, (error, entries) => {
-      if (error) return callback(error, entries)
-      let listed: (Dirent | string)[] = entries
-      try {
-        listed = this.noteListing(this.relativeDir(path), entries)
-      } catch {
-        // The listing stays whole; files are filtered again after the walk anyway.
-      }
-      callback(null, listed)
-    })
+    if (typeof optionsOrCallback === 'function')
+      readdir(path, (error, names) => optionsOrCallback(error, error ? names : this.listed(path, names)))
+    else if (maybeCallback)
+      readdir(path, optionsOrCallback, (error, entries) =>
+        maybeCallback(error, error ? entries : this.listed(path, entries))
+      )
+  }
+
+  /** A folder's entries minus its ignored subfolders; noting its `.gitignore` on the way. */
+  private listed<E extends Dirent | string>(path: string, entries: E[]): E[] {
+    try {
+      return this.noteListing(this.relativeDir(path), entries)
+    } catch {
+      return entries // the listing stays whole; files are filtered again after the walk anyway
+    }
   }
 
   private relativeDir(path: string): string {
@@ -236,7 +239,7 @@ export class GitignoreScope {
     return sep === '/' ? rel : rel.split(sep).join('/')
   }
 
-  private noteListing(relDir: string, entries: (Dirent | string)[]): (Dirent | string)[] {
+  private noteListing<E extends Dirent | string>(relDir: string, entries: E[]): E[] {
     if (!this.sources.has(relDir)) {
       const hasGitignore = entries.some(
         (entry) => (typeof entry === 'string' ? entry : entry.name) === GITIGNORE

@@ -1,4 +1,3 @@
-import type { readdir } from 'node:fs'
 import fg from 'fast-glob'
 import { z } from 'zod'
 import description from './descriptions/glob.md?raw'
@@ -41,8 +40,10 @@ const input = z.strictObject({
 
 export const globTool = defineAgentTool({
   name: 'glob',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.glob',
   readOnly: true,
+  parallelSafe: true,
   description,
   input,
   aliases: { maxResults: 'max_results', query: 'pattern' },
@@ -106,7 +107,7 @@ export async function findFiles(
     suppressErrors: true,
     ignore: [...GLOB_ALWAYS_IGNORED, ...(offLimits ? globIgnores(offLimits, fg.escapePath) : [])],
     // The walk itself finds the .gitignore files and skips ignored folders.
-    fs: { readdir: gitignore.readdir as unknown as typeof readdir }
+    fs: { readdir: gitignore.readdir }
   }
   // `unique` costs a hash lookup per entry walked; only walks from several bases (`{a,a/b}/**`)
   // can reach a path twice. One walk without following links lists each path once.

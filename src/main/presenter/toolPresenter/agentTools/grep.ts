@@ -62,8 +62,10 @@ export function createGrepTool(
   const resolveRipgrep = options.resolveRipgrep ?? resolveBundledRipgrep
   return defineAgentTool({
     name: 'grep',
-    server: FILESYSTEM_SERVER,
+    group: FILESYSTEM_SERVER,
+    labelKey: 'settingsAgentTools.labels.grep',
     readOnly: true,
+    parallelSafe: true,
     description,
     input,
     aliases: { maxResults: 'max_results', query: 'pattern', contextLines: 'context', pathScope: 'path' },

@@ -35,8 +35,10 @@ const input = z.strictObject({
 /** Draws with the session's image model; each image is saved in the session folder and shown. */
 export const imageGenerateTool = defineAgentTool({
   name: 'image_generate',
-  server: IMAGE_SERVER,
+  group: IMAGE_SERVER,
+  labelKey: 'settingsAgentTools.labels.image_generate',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   available: ({ runtime, sessionId }) => !!runtime.generateImage && !!runtime.imageModelFor?.(sessionId),
@@ -86,7 +88,11 @@ export const imageGenerateTool = defineAgentTool({
         { type: 'text', text: JSON.stringify(data, null, 2) },
         ...images.map((i) => ({ type: 'image' as const, data: i.base64, mimeType: i.mimeType }))
       ],
-      data
+      data,
+      // The images are the answer: the chat shows each one after the call, with its file.
+      effects: {
+        images: images.map((i, n) => ({ mimeType: i.mimeType, data: i.base64, path: saved[n].path }))
+      }
     }
   }
 })

@@ -54,8 +54,10 @@ function withMemory(ctx: ToolContext, run: (memory: MemoryPort) => AgentToolResu
 
 export const memoryRememberTool = defineAgentTool({
   name: 'memory_remember',
-  server: MEMORY_SERVER,
+  group: MEMORY_SERVER,
+  labelKey: 'settingsAgentTools.labels.memory_remember',
   readOnly: false,
+  parallelSafe: false,
   description: rememberDescription,
   input: rememberInput,
   available,
@@ -71,8 +73,10 @@ export const memoryRememberTool = defineAgentTool({
 
 export const memoryRecallTool = defineAgentTool({
   name: 'memory_recall',
-  server: MEMORY_SERVER,
+  group: MEMORY_SERVER,
+  labelKey: 'settingsAgentTools.labels.memory_recall',
   readOnly: true,
+  parallelSafe: true,
   description: recallDescription,
   input: recallInput,
   available,
@@ -93,8 +97,10 @@ export const memoryRecallTool = defineAgentTool({
 
 export const memoryForgetTool = defineAgentTool({
   name: 'memory_forget',
-  server: MEMORY_SERVER,
+  group: MEMORY_SERVER,
+  labelKey: 'settingsAgentTools.labels.memory_forget',
   readOnly: false,
+  parallelSafe: false,
   description: forgetDescription,
   input: forgetInput,
   available,

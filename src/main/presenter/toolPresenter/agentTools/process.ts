@@ -29,8 +29,10 @@ const input = z
 
 export const processTool = defineAgentTool({
   name: 'process',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.process',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   aliases: { sessionId: 'process_id', session_id: 'process_id', processId: 'process_id' },

@@ -25,8 +25,11 @@ const input = z.strictObject({
  */
 export const questionTool = defineAgentTool({
   name: 'deepchat_question',
-  server: CORE_SERVER,
-  readOnly: true,
+  group: CORE_SERVER,
+  labelKey: 'settingsAgentTools.labels.deepchat_question',
+  readOnly: false,
+  parallelSafe: false,
+  interaction: 'question',
   description,
   input,
   checkPermission: () => null,

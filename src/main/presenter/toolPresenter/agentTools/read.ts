@@ -41,8 +41,10 @@ const input = z.strictObject({
 
 export const readTool = defineAgentTool({
   name: 'read',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.read',
   readOnly: true,
+  parallelSafe: true,
   description,
   input,
   aliases: { file_path: 'path' },

@@ -22,8 +22,10 @@ function skillsOf(ctx: ToolContext): SkillPort {
 
 export const skillListTool = defineAgentTool({
   name: 'skill_list',
-  server: SKILLS_SERVER,
+  group: SKILLS_SERVER,
+  labelKey: 'settingsAgentTools.labels.skill_list',
   readOnly: true,
+  parallelSafe: true,
   description: listDescription,
   input: z.strictObject({}),
   available: ({ runtime }) => !!runtime.skills,
@@ -38,8 +40,10 @@ export const skillListTool = defineAgentTool({
 /** Viewing a skill's SKILL.md activates it: the tools it unlocks are offered from the next request. */
 export const skillViewTool = defineAgentTool({
   name: 'skill_view',
-  server: SKILLS_SERVER,
-  readOnly: true,
+  group: SKILLS_SERVER,
+  labelKey: 'settingsAgentTools.labels.skill_view',
+  readOnly: false,
+  parallelSafe: false,
   description: viewDescription,
   input: viewInput,
   available: ({ runtime }) => !!runtime.skills,
@@ -70,14 +74,16 @@ export const skillViewTool = defineAgentTool({
       filePath: view.filePath,
       linkedFiles: view.linkedFiles,
       allowedTools: view.allowedTools,
-      activated,
-      toolsChanged: activated
+      activated
     }
-    return ok(
-      activated ? `Activated skill ${view.name}` : `Viewed skill ${view.name}`,
-      `${header.join('\n')}\n\n${view.content}`,
-      data
-    )
+    return {
+      ...ok(
+        activated ? `Activated skill ${view.name}` : `Viewed skill ${view.name}`,
+        `${header.join('\n')}\n\n${view.content}`,
+        data
+      ),
+      ...(activated ? { effects: { toolsChanged: true } } : {})
+    }
   }
 })
 

@@ -59,8 +59,10 @@ type Args = z.output<typeof input>
 
 export const subagentOrchestratorTool = defineAgentTool({
   name: 'subagent_orchestrator',
-  server: SUBAGENTS_SERVER,
+  group: SUBAGENTS_SERVER,
+  labelKey: 'settingsAgentTools.labels.subagent_orchestrator',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   available: ({ runtime, sessionId }) => !!runtime.subagents && runtime.subagents.available(sessionId),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TapeEntryKind } from '@shared/types/tape'
 import searchDescription from './descriptions/tape_search.md?raw'
 import contextDescription from './descriptions/tape_context.md?raw'
 import infoDescription from './descriptions/tape_info.md?raw'
@@ -7,14 +8,13 @@ import handoffDescription from './descriptions/tape_handoff.md?raw'
 import { TAPE_SERVER, ToolError, defineAgentTool, ok, type AgentTool } from './defineTool'
 import type { AgentToolRuntimePort } from '../runtimePorts'
 
-const KINDS = ['event', 'anchor', 'message', 'tool_call', 'tool_result'] as const
 /** Epoch milliseconds or an ISO date; anything else is a validation error the model can read. */
 const TimeBound = z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true }), z.iso.date()])
 
 const searchInput = z.strictObject({
   query: z.string().trim().min(1).max(500).describe("Words to look for in this session's history"),
   limit: z.number().int().min(1).max(50).default(20).describe('At most this many hits (1..50)'),
-  kinds: z.array(z.enum(KINDS)).min(1).optional().describe('Only these entry kinds'),
+  kinds: z.array(TapeEntryKind).min(1).optional().describe('Only these entry kinds'),
   start: TimeBound.optional().describe('Only entries at or after this time (ISO date or epoch ms)'),
   end: TimeBound.optional().describe('Only entries at or before this time (ISO date or epoch ms)')
 })
@@ -54,8 +54,10 @@ function requirePort<K extends keyof AgentToolRuntimePort>(
 
 export const tapeSearchTool = defineAgentTool({
   name: 'tape_search',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_search',
   readOnly: true,
+  parallelSafe: true,
   description: searchDescription,
   input: searchInput,
   available: ({ runtime }) => !!runtime.searchTape,
@@ -77,8 +79,10 @@ export const tapeSearchTool = defineAgentTool({
 
 export const tapeContextTool = defineAgentTool({
   name: 'tape_context',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_context',
   readOnly: true,
+  parallelSafe: true,
   description: contextDescription,
   input: contextInput,
   available: ({ runtime }) => !!runtime.getTapeContext,
@@ -107,8 +111,10 @@ export const tapeContextTool = defineAgentTool({
 
 export const tapeInfoTool = defineAgentTool({
   name: 'tape_info',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_info',
   readOnly: true,
+  parallelSafe: true,
   exposure: 'diagnostic',
   description: infoDescription,
   input: z.strictObject({}),
@@ -122,8 +128,10 @@ export const tapeInfoTool = defineAgentTool({
 
 export const tapeAnchorsTool = defineAgentTool({
   name: 'tape_anchors',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_anchors',
   readOnly: true,
+  parallelSafe: true,
   exposure: 'diagnostic',
   description: anchorsDescription,
   input: anchorsInput,
@@ -139,8 +147,10 @@ export const tapeAnchorsTool = defineAgentTool({
 /** Runtime-only: the app (not the model) cuts the context with it, e.g. from a command. */
 export const tapeHandoffTool = defineAgentTool({
   name: 'tape_handoff',
-  server: TAPE_SERVER,
+  group: TAPE_SERVER,
+  labelKey: 'settingsAgentTools.labels.tape_handoff',
   readOnly: false,
+  parallelSafe: false,
   exposure: 'runtime',
   description: handoffDescription,
   input: handoffInput,

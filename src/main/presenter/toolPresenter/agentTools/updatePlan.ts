@@ -41,8 +41,10 @@ export class PlanRevisions {
 export function createUpdatePlanTool(revisions: PlanRevisions): AgentTool<typeof input> {
   return defineAgentTool({
     name: 'update_plan',
-    server: CORE_SERVER,
-    readOnly: true,
+    group: CORE_SERVER,
+    labelKey: 'settingsAgentTools.labels.update_plan',
+    readOnly: false,
+    parallelSafe: false,
     description,
     input,
     checkPermission: () => null,

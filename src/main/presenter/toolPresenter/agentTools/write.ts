@@ -19,8 +19,10 @@ const input = z.strictObject({
 
 export const writeTool = defineAgentTool({
   name: 'write',
-  server: FILESYSTEM_SERVER,
+  group: FILESYSTEM_SERVER,
+  labelKey: 'settingsAgentTools.labels.write',
   readOnly: false,
+  parallelSafe: false,
   description,
   input,
   aliases: { file_path: 'path' },

@@ -10,7 +10,7 @@ export function applyOps(message: ChatMessageView, ops: readonly DeltaOp[]): voi
     if (op.op === 'append') {
       const block = findBlock(message, op.blockId)
       if (!block) continue
-      if (op.field === 'params' && block.toolCall) block.toolCall.params += op.text
+      if (op.field === 'params' && block.kind === 'tool_call') block.toolCall.params += op.text
       else block.text += op.text
     } else {
       const block = findBlock(message, op.block.id)

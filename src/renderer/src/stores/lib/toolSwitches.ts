@@ -43,7 +43,7 @@ export function chatToolRows(settings: SessionSettingsView): ToolSwitchRow[] {
 export function defaultToolRows(tools: readonly AgentToolInfo[]): ToolSwitchRow[] {
   return tools.map((tool) => ({
     name: tool.name,
-    group: tool.server,
+    group: tool.group,
     ...switchRow(tool.enabled, tool.exposure === 'diagnostic' ? 'perChatOnly' : null)
   }))
 }

@@ -58,7 +58,8 @@ export default {
       context_overflow: 'The conversation is too long for this model',
       tool_call_limit: 'Too many tool calls in one turn',
       repeated_tool_call: 'The model kept repeating the same tool call',
-      internal: 'Something went wrong'
+      internal: 'Something went wrong',
+      unreadable_block: 'Part of this message could not be shown'
     },
     action: {
       permission: {

@@ -60,7 +60,8 @@ export default {
       context_overflow: '对话过长，超出该模型的上下文',
       tool_call_limit: '本轮工具调用次数过多',
       repeated_tool_call: '模型反复进行相同的工具调用',
-      internal: '出现了问题'
+      internal: '出现了问题',
+      unreadable_block: '此消息的一部分无法显示'
     },
     action: {
       permission: {
