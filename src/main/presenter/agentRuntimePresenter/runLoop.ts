@@ -13,7 +13,7 @@ import type { EventSink } from '../../bridge/events'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { ToolPresenter } from '../toolPresenter'
 import { BlockAccumulator } from './blockAccumulator'
-import { DeltaStreamer } from './deltaStreamer'
+import { DeltaStreamer, type DeltaBatch } from './deltaStreamer'
 import {
   COMPACTION_THRESHOLD,
   prepareContext,
@@ -30,7 +30,8 @@ import { OVERFLOW_ANCHOR } from './tapeHistory'
 
 /** Where a run keeps the message: the projection and tape through SessionPresenter. */
 export interface RunStore {
-  saveStreamingBlocks(messageId: string, blocks: MessageBlock[]): void
+  /** Commits one delta batch (the stream journal) before the renderer is sent it. */
+  appendStreamBatch(messageId: string, batch: DeltaBatch): void
   finalize(
     messageId: string,
     status: 'sent' | 'error' | 'cancelled',
@@ -52,7 +53,6 @@ export interface RunDeps {
   /** Whether steering input waits for this session (checked at every tool boundary). */
   hasQueuedInput: (sessionId: string) => boolean
   deltaIntervalMs?: number
-  flushIntervalMs?: number
   log?: (message: string) => void
 }
 
@@ -100,9 +100,8 @@ export class ChatRun {
       messageId: spec.messageId,
       runId: spec.runId,
       block: (id) => this.acc.get(id),
-      saveBlocks: (blocks) => deps.store.saveStreamingBlocks(spec.messageId, blocks),
+      persist: (batch) => deps.store.appendStreamBatch(spec.messageId, batch),
       deltaIntervalMs: deps.deltaIntervalMs,
-      flushIntervalMs: deps.flushIntervalMs,
       log: deps.log
     })
     this.acc = new BlockAccumulator(spec.initialBlocks, this.streamer, deps.newId)
@@ -285,7 +284,7 @@ export class ChatRun {
     })
     if (spec.signal.aborted) return { status: 'aborted' }
     if (interactions.length) return this.pauseWith(interactions)
-    this.streamer.flushAll()
+    this.streamer.flushDeltas()
     if (this.deps.hasQueuedInput(spec.session.id)) return { status: 'completed', yieldedToQueue: true }
     return { status: 'continue' }
   }
