@@ -7,12 +7,13 @@ import {
   chatPlanUpdated,
   chatStreamCompleted,
   chatStreamFailed,
+  chatStreamRetrying,
   chatStreamPaused
 } from '@shared/contracts/events/chat.events'
 import type { EventSink } from '../../bridge/events'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { ToolPresenter } from '../toolPresenter'
-import { BlockAccumulator } from './blockAccumulator'
+import { BlockAccumulator, type ProviderFailureDetail } from './blockAccumulator'
 import { DeltaStreamer, type DeltaBatch } from './deltaStreamer'
 import {
   COMPACTION_THRESHOLD,
@@ -75,7 +76,7 @@ export type RunOutcome =
   | { status: 'completed'; yieldedToQueue: boolean }
   | { status: 'paused'; interactions: PendingInteraction[] }
   | { status: 'aborted' }
-  | { status: 'error'; code: ChatErrorCode; message: string }
+  | { status: 'error'; code: ChatErrorCode; message: string; detail?: ProviderFailureDetail }
 
 type Exit = RunOutcome | { status: 'continue' }
 
@@ -238,7 +239,8 @@ export class ChatRun {
       maxTokens: spec.session.generationSettings.maxTokens
     }
     for await (const event of this.deps.coreStream(request, spec.signal)) {
-      acc.apply(event)
+      if (event.type === 'retry') this.announceRetry(event)
+      else acc.apply(event)
       if (spec.signal.aborted) break
     }
     if (acc.usage) {
@@ -254,7 +256,11 @@ export class ChatRun {
       return {
         status: 'error',
         code: error.code === 'context_overflow' ? 'context_overflow' : 'provider_error',
-        message: error.message
+        message: error.message,
+        detail: {
+          ...(error.category ? { category: error.category } : {}),
+          ...(error.status !== undefined ? { status: error.status } : {})
+        }
       }
     }
     if (acc.completedCalls().length === 0) {
@@ -351,20 +357,37 @@ export class ChatRun {
     const failure =
       outcome.status === 'aborted'
         ? { code: 'user_cancelled' as const, message: 'Stopped by the user.', status: 'cancelled' as const }
-        : { code: outcome.code, message: outcome.message, status: 'error' as const }
+        : { code: outcome.code, message: outcome.message, status: 'error' as const, detail: outcome.detail }
     this.stampPlan(
       outcome.status === 'aborted' ? 'aborted' : outcome.code === 'tool_call_limit' ? 'max_steps' : 'error'
     )
-    acc.addError(failure.code, failure.message)
+    const detail = 'detail' in failure ? (failure.detail ?? {}) : {}
+    acc.addError(failure.code, failure.message, detail)
     streamer.flushDeltas()
     this.deps.store.finalize(spec.messageId, failure.status, acc.blocks, this.metadata())
     this.deps.events.emit(chatStreamFailed, {
       ...header(),
       seq: streamer.seq + 1,
       status: failure.status,
-      error: { code: failure.code, message: failure.message }
+      error: { code: failure.code, message: failure.message, ...detail }
     })
     return outcome
+  }
+
+  /** The provider request failed and is retried after a wait: the user sees a countdown. */
+  private announceRetry(event: Extract<LLMCoreStreamEvent, { type: 'retry' }>): void {
+    const { spec } = this
+    this.deps.events.emit(chatStreamRetrying, {
+      sessionId: spec.session.id,
+      messageId: spec.messageId,
+      runId: spec.runId,
+      attempt: event.attempt,
+      maxRetries: event.max_retries,
+      delayMs: event.delay_ms,
+      retryAt: Date.now() + event.delay_ms,
+      category: event.category,
+      message: event.error_message
+    })
   }
 
   private stampPlan(reason: PlanBlockData['terminalReason']): void {
