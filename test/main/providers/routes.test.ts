@@ -41,6 +41,14 @@ describe('provider routes', () => {
       'lmstudio',
       'openrouter',
       'siliconflow',
+      'groq',
+      'mistral',
+      'xai',
+      'qwen',
+      'zhipu',
+      'moonshot',
+      'minimax',
+      'doubao',
       'custom'
     ])
     expect(presets.find((p) => p.presetId === 'ollama')).toMatchObject({
