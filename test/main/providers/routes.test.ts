@@ -63,7 +63,7 @@ describe('provider routes', () => {
     const added = await router.call(providersAdd, { provider: { presetId: 'deepseek', apiKey: KEY } })
     expect(added.provider).toMatchObject({
       id: 'deepseek',
-      kind: 'openai-compatible',
+      kind: 'deepseek',
       hasApiKey: true,
       apiKeyMasked: 'sk-…wxyz'
     })

@@ -39,7 +39,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'gemini-2.5-pro',
     'gemini-2.5-flash'
   ]),
-  preset('deepseek', 'openai-compatible', 'DeepSeek', 'https://api.deepseek.com/v1', [
+  preset('deepseek', 'deepseek', 'DeepSeek', 'https://api.deepseek.com/v1', [
     'deepseek-chat',
     'deepseek-reasoner'
   ]),
@@ -55,17 +55,16 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'deepseek-ai/DeepSeek-R1',
     'Qwen/Qwen3-235B-A22B'
   ]),
-  // OpenAI-compatible endpoints of these vendors. Groq, Mistral and xAI have AI SDK packages of
-  // their own, not adopted yet: their chat-completions endpoints serve the same wire meanwhile.
-  preset('groq', 'openai-compatible', 'Groq', 'https://api.groq.com/openai/v1', [
+  // Groq, Mistral and xAI through their AI SDK packages; the rest on their OpenAI-compatible endpoints.
+  preset('groq', 'groq', 'Groq', 'https://api.groq.com/openai/v1', [
     'llama-3.3-70b-versatile',
     'openai/gpt-oss-120b'
   ]),
-  preset('mistral', 'openai-compatible', 'Mistral', 'https://api.mistral.ai/v1', [
+  preset('mistral', 'mistral', 'Mistral', 'https://api.mistral.ai/v1', [
     'mistral-large-latest',
     'mistral-small-latest'
   ]),
-  preset('xai', 'openai-compatible', 'xAI', 'https://api.x.ai/v1', ['grok-4', 'grok-3-mini']),
+  preset('xai', 'xai', 'xAI', 'https://api.x.ai/v1', ['grok-4', 'grok-3-mini']),
   preset(
     'qwen',
     'openai-compatible',
