@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ProviderOptionsSchema } from './llm'
+import { ProviderErrorCategory, ProviderOptionsSchema } from './llm'
 import { PermissionRequest } from './permission'
 
 /**
@@ -149,7 +149,13 @@ export const ChatErrorCode = z.enum([
 ])
 export type ChatErrorCode = z.infer<typeof ChatErrorCode>
 
-export const ErrorBlockData = z.object({ code: ChatErrorCode })
+export const ErrorBlockData = z.object({
+  code: ChatErrorCode,
+  /** For `provider_error` and `context_overflow`: what the provider's failure was. */
+  category: ProviderErrorCategory.optional(),
+  /** The provider's HTTP status, when it answered with one. */
+  status: z.number().int().optional()
+})
 export type ErrorBlockData = z.infer<typeof ErrorBlockData>
 
 // ---------------------------------------------------------------------------------------------

@@ -63,7 +63,6 @@ export interface AgentRuntimeDeps {
     ensure(path: string): string
   }
   deltaIntervalMs?: number
-  flushIntervalMs?: number
 }
 
 export interface TurnAccepted {
@@ -492,13 +491,12 @@ export class AgentRuntimePresenter {
   private view(message: MessageRecord): ChatMessageView {
     const active = this.active.get(message.sessionId)
     if (active && active.run.spec.messageId === message.id) {
-      active.run.streamer.flushDeltas() // the state returned must match the cursor exactly
-      return {
-        ...message,
-        status: 'streaming',
-        blocks: structuredClone(active.run.acc.blocks),
-        stream: { runId: active.run.spec.runId, seq: active.run.streamer.seq }
-      }
+      const { streamer } = active.run
+      streamer.flushDeltas() // the state returned must match the cursor exactly
+      const stream = { runId: active.run.spec.runId, seq: streamer.seq }
+      // SQLite refused the last batch, so it was not sent: the stored state is the one at `seq`.
+      if (streamer.hasUnsent) return { ...message, status: 'streaming', stream }
+      return { ...message, status: 'streaming', blocks: structuredClone(active.run.acc.blocks), stream }
     }
     return { ...message, stream: this.cursors.get(message.id) ?? null }
   }
@@ -513,8 +511,8 @@ export class AgentRuntimePresenter {
         log: this.deps.log
       },
       store: {
-        saveStreamingBlocks: (messageId, blocks) =>
-          void this.deps.sessions.messages.saveStreamingBlocks(messageId, blocks),
+        appendStreamBatch: (messageId, batch) =>
+          this.deps.sessions.messages.appendStreamBatch(messageId, batch),
         finalize: (messageId, status, blocks, metadata) =>
           void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
         pause: (messageId, blocks, interactions) =>
@@ -524,7 +522,6 @@ export class AgentRuntimePresenter {
       newId: this.newId,
       hasQueuedInput: (sessionId) => this.queue.has(sessionId),
       deltaIntervalMs: this.deps.deltaIntervalMs,
-      flushIntervalMs: this.deps.flushIntervalMs,
       log: this.deps.log
     }
   }
