@@ -82,6 +82,8 @@ export interface CreatePresentersOptions {
    * command does not wait for it; tests leave it lazy (most never need it).
    */
   resolveShellEnvAtLaunch?: boolean
+  /** The login-shell env reader; tests share one per file (the user's shell does not change). */
+  shellEnv?: () => Promise<Record<string, string>>
 }
 
 export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
@@ -120,7 +122,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
-  const shellEnv = createShellEnvResolver()
+  const shellEnv = options.shellEnv ?? createShellEnvResolver()
   if (options.resolveShellEnvAtLaunch) void shellEnv()
   const mcp = new McpPresenter({
     config,
@@ -147,6 +149,21 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     () => config.getSettings().disabledAgentTools
   )
   const memory = new MemoryPresenter({ sqlite, config })
+  // Before the chat loop and subagents: agents are models and subagent targets.
+  const acp = createAcpPresenter({
+    platform,
+    sqlite,
+    config,
+    events,
+    shellEnv,
+    hygiene,
+    sandbox,
+    permissions,
+    mcp,
+    agentState,
+    appData,
+    log
+  })
   const skills = new SkillPresenter({
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
     appDir: join(platform.userDataDir, 'skills'),
@@ -205,6 +222,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     },
     tools,
     permissions,
+    acp,
     events,
     log,
     autoTitle: () => config.getSettings().autoTitle,
@@ -215,20 +233,6 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
-  const acp = createAcpPresenter({
-    platform,
-    sqlite,
-    config,
-    events,
-    shellEnv,
-    hygiene,
-    sandbox,
-    permissions,
-    mcp,
-    agentState,
-    appData,
-    log
-  })
   // Before any recovery: what recovery changes reaches the other presenters too.
   const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents, acp })
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
