@@ -33,7 +33,9 @@ import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
+import { agentSlot } from './subagentPresenter/agentSlots'
 import { AcpPresenter } from './acpPresenter'
+import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import type { AppDataBoundary } from './permission/boundary'
 
 export interface Presenters {
@@ -170,12 +172,20 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
     state: agentState
   })
-  const subagents = new SubagentPresenter({ sqlite, sessions, tape, events, log })
+  const subagents = new SubagentPresenter({
+    sqlite,
+    sessions,
+    tape,
+    events,
+    log,
+    agentSlots: () => acp.enabledAgents().map(agentSlot)
+  })
   const sessionSettings = new SessionSettings({
     sqlite,
     sessions,
     state: agentState,
     providers: () => llmProviders.listProviders(),
+    agentModels: () => acp.enabledAgents().map((a) => ({ providerId: ACP_PROVIDER_ID, modelId: a.id })),
     // The tool presenter is built below with the model's door to these settings.
     agentTools: () => tools.agentTools,
     toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),

@@ -10,6 +10,7 @@ import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createShellEnvResolver } from '../../../src/main/presenter/mcpPresenter/shellEnv'
 import { createRouter } from '../../../src/main/routes'
 import { fakeAgentProgram } from '../../fixtures/acp/build'
+import { startFakeLlm, type FakeLlm, type FakeScript } from '../../fixtures/llm/fakeLlm'
 import { useTempDirs } from '../helpers/tempDir'
 import { readRecords } from './harness'
 
@@ -17,6 +18,8 @@ const CTX = { transport: 'test' as const, clientId: 'test' }
 /** One login-shell read per test file. */
 const shellEnv = createShellEnvResolver({ timeoutMs: 3_000 })
 export const AGENT_ID = 'fake'
+/** The OpenAI-format fake provider a chat can use instead of the agent (`llm` option). */
+export const LLM_MODEL = { providerId: 'fake-openai', modelId: 'fake-model' }
 
 /** The whole app on a temp data folder, with the fake agent added as a custom agent (on). */
 export interface AcpChat {
@@ -27,9 +30,16 @@ export interface AcpChat {
   /** A folder outside the workspace. */
   outside: string
   /** Starts a turn with the agent as the chat's model (a new chat unless `sessionId`). */
+  /** The fake LLM server when the chat was opened with an `llm` script. */
+  llm: FakeLlm | null
   send(
     text: string,
-    options?: { sessionId?: string; permissionMode?: PermissionMode }
+    options?: {
+      sessionId?: string
+      permissionMode?: PermissionMode
+      /** A new chat's model: the fake agent unless given. */
+      model?: { providerId: string; modelId: string }
+    }
   ): Promise<{ sessionId: string; assistantMessageId: string }>
   route(name: string, input: unknown): Promise<any>
   /** Waits until the session's run ended (completed, paused, stopped or failed). */
@@ -47,11 +57,17 @@ export interface AcpChat {
   restart(): Promise<void>
 }
 
-export function useAcpChat(): (options?: { caps?: Record<string, unknown> }) => Promise<AcpChat> {
+export function useAcpChat(): (options?: {
+  caps?: Record<string, unknown>
+  llm?: FakeScript
+}) => Promise<AcpChat> {
   const tempDir = useTempDirs()
   const opened: AcpChat[] = []
   afterEach(async () => {
-    for (const chat of opened.splice(0)) await chat.presenters.dispose()
+    for (const chat of opened.splice(0)) {
+      await chat.presenters.dispose()
+      await chat.llm?.close()
+    }
   })
   return async (options = {}) => {
     const dataDir = tempDir()
@@ -80,6 +96,7 @@ export function useAcpChat(): (options?: { caps?: Record<string, unknown> }) => 
         return app.presenters
       },
       events,
+      llm: null,
       dataDir,
       workspace,
       outside,
@@ -90,8 +107,7 @@ export function useAcpChat(): (options?: { caps?: Record<string, unknown> }) => 
             ? { sessionId: opts.sessionId }
             : {
                 newSession: {
-                  providerId: ACP_PROVIDER_ID,
-                  modelId: AGENT_ID,
+                  ...(opts.model ?? { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID }),
                   workspaceDir: workspace,
                   permissionMode: opts.permissionMode ?? 'default'
                 }
@@ -123,6 +139,18 @@ export function useAcpChat(): (options?: { caps?: Record<string, unknown> }) => 
       }
     }
     opened.push(chat)
+    if (options.llm) {
+      chat.llm = await startFakeLlm({ kind: 'openai', script: options.llm })
+      await app.presenters.llmProviders.addProvider({
+        id: LLM_MODEL.providerId,
+        kind: 'openai',
+        name: 'Fake',
+        baseUrl: chat.llm.baseUrl,
+        apiKey: 'sk-test-0123456789abcd',
+        models: [{ id: LLM_MODEL.modelId, name: 'Fake model' }],
+        maxRetries: 0
+      })
+    }
     await app.presenters.acp.addCustomAgent({
       id: AGENT_ID,
       name: 'Fake agent',

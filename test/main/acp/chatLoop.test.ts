@@ -3,7 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { BlockOf } from '@shared/types/blocks'
 import { script } from '../../fixtures/acp/script'
-import { AGENT_ID, useAcpChat } from './chatHarness'
+import { ACP_PROVIDER_ID } from '@shared/types/acp'
+import { AGENT_ID, LLM_MODEL, useAcpChat } from './chatHarness'
 
 const open = useAcpChat()
 
@@ -85,6 +86,33 @@ describe('a chat whose model is an agent', () => {
     expect(completed).toHaveLength(1)
     expect(completed[0].payload).toMatchObject({ sessionId, messageId: assistantMessageId, status: 'sent' })
     expect(chat.records().find((r) => r.event === 'new')).toMatchObject({ cwd: chat.workspace })
+  })
+
+  it('switches an LLM chat to the agent (picker) and back: each turn goes where the chat’s model says', async () => {
+    const chat = await open({ llm: () => ({ steps: [{ type: 'text', text: 'from the LLM' }] }) })
+    const first = await chat.send('hi', { model: LLM_MODEL })
+    await chat.idle(first.sessionId)
+    await chat.route('sessions.updateSettings', {
+      sessionId: first.sessionId,
+      patch: { model: { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID } }
+    })
+    const second = await chat.send('now you', { sessionId: first.sessionId })
+    await chat.idle(first.sessionId)
+    expect(chat.said(second.assistantMessageId)).toBe('You said: now you')
+    expect(chat.llm!.generationRequests()).toHaveLength(1)
+    await chat.route('sessions.updateSettings', { sessionId: first.sessionId, patch: { model: LLM_MODEL } })
+    const third = await chat.send('and back', { sessionId: first.sessionId })
+    await chat.idle(first.sessionId)
+    expect(chat.said(third.assistantMessageId)).toBe('from the LLM')
+    // The LLM sees the agent's answer as part of the conversation.
+    expect(JSON.stringify(chat.llm!.generationRequests()[1].body)).toContain('You said: now you')
+    await chat.route('acp.setEnabled', { agentId: AGENT_ID, enabled: false })
+    await expect(
+      chat.route('sessions.updateSettings', {
+        sessionId: first.sessionId,
+        patch: { model: { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID } }
+      })
+    ).rejects.toMatchObject({ code: 'invalid_model' })
   })
 
   it('refuses a message to a turned-off agent before writing anything', async () => {
