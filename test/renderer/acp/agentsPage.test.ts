@@ -40,7 +40,7 @@ describe('Settings › Agents', () => {
     )
     // Registry agents can only be turned off, not edited or removed.
     expect(wrapper.find('[data-testid="agent-remove-claude-acp"]').exists()).toBe(false)
-  })
+  }, 30_000) // the install check reads the login shell's PATH: seconds on a busy machine
 
   it('adds a custom agent with a secret in its env (kept masked), and sets env overrides', async () => {
     const { wrapper, bridge } = await mountPage(AgentsSettings)
