@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ProviderErrorCategory, ProviderOptionsSchema } from './llm'
 import { PermissionRequest } from './permission'
+import { AcpToolCallBlockData } from './acp'
 
 /**
  * The parts of an assistant message. `MessageBlock` is a union discriminated by `kind`; each
@@ -58,7 +59,9 @@ export const ToolCallBlockData = z.object({
   spilledPath: z.string().optional(),
   /** The interaction (permission or question) the call waits for. */
   interactionId: z.string().optional(),
-  providerOptions: ProviderOptionsSchema.optional()
+  providerOptions: ProviderOptionsSchema.optional(),
+  /** A call an ACP agent made in its turn: its kind, locations, diffs and terminals. */
+  acp: AcpToolCallBlockData.optional()
 })
 export type ToolCallBlockData = z.infer<typeof ToolCallBlockData>
 
