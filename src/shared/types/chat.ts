@@ -61,7 +61,9 @@ export const NewChatOptions = z
     providerId: z.string().min(1).max(200).optional(),
     modelId: z.string().min(1).max(200).optional(),
     workspaceDir: z.string().max(4096).nullable().optional(),
-    permissionMode: PermissionMode.optional()
+    permissionMode: PermissionMode.optional(),
+    /** An assistant from the library: its instructions, parameters, tool set and (unless given) model. */
+    assistantId: z.string().min(1).max(100).optional()
   })
   .strict()
 
