@@ -19,7 +19,7 @@ export async function expandMcpPrompt(
   const prompt = await deps.getPrompt(input.serverId, input.name, input.args)
   const texts: string[] = []
   const attachments: AttachmentView[] = []
-  for (const [i, message] of prompt.messages.entries()) {
+  for (const message of prompt.messages) {
     const content = message.content
     const label = message.role === 'assistant' ? 'Assistant: ' : ''
     switch (content.type) {
@@ -29,7 +29,7 @@ export async function expandMcpPrompt(
       case 'image':
         attachments.push(
           await deps.addBytes(
-            `${input.name}-${i + 1}.${content.mimeType.split('/')[1] ?? 'png'}`,
+            `${input.name}-${attachments.length + 1}.${content.mimeType.split('/')[1] ?? 'png'}`,
             content.mimeType,
             Buffer.from(content.data, 'base64')
           )
