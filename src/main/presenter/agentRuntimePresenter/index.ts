@@ -100,6 +100,8 @@ export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'mode
   workspaceDir?: string | null
   /** An assistant from the library: its instructions, parameters, model (unless one is given) and tools. */
   assistantId?: string
+  /** Chosen in the new-chat composer: replaces the defaults or the assistant's values as a whole. */
+  generationSettings?: GenerationSettings
 }
 
 interface ActiveRun {
@@ -390,7 +392,7 @@ export class AgentRuntimePresenter {
       modelId: model.modelId,
       workspaceDir: this.deps.workspaces.forNewChat(options.workspaceDir),
       permissionMode: options.permissionMode,
-      generationSettings: setup?.generationSettings
+      generationSettings: options.generationSettings ?? setup?.generationSettings
     })
     setup?.apply?.(session.id)
     this.titler.remember(session, text)
