@@ -64,11 +64,11 @@ export default {
       newChat: 'New chat',
       search: 'Search chats',
       settings: 'Settings',
-      stopGeneration: 'Stop generating',
-      editLast: 'Edit your last message (in an empty composer)',
+      stop: 'Stop generating',
+      editLastMessage: 'Edit your last message (in an empty composer)',
       copyLastAnswer: 'Copy the last answer',
       focusComposer: 'Focus the composer',
-      shortcuts: 'Show keyboard shortcuts',
+      showShortcuts: 'Show keyboard shortcuts',
       copied: 'Last answer copied',
       copyFailed: 'Nothing to copy'
     }

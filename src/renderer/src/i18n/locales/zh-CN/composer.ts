@@ -63,11 +63,11 @@ export default {
       newChat: '新对话',
       search: '搜索对话',
       settings: '设置',
-      stopGeneration: '停止生成',
-      editLast: '编辑上一条消息（输入框为空时）',
+      stop: '停止生成',
+      editLastMessage: '编辑上一条消息（输入框为空时）',
       copyLastAnswer: '复制最后一条回答',
       focusComposer: '聚焦输入框',
-      shortcuts: '显示键盘快捷键',
+      showShortcuts: '显示键盘快捷键',
       copied: '已复制最后一条回答',
       copyFailed: '没有可复制的内容'
     }
