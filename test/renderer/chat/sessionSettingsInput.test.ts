@@ -303,6 +303,31 @@ describe('chat input on an existing chat', () => {
     expect(wrapper.emitted('stop')).toHaveLength(1)
   })
 
+  it('shows in the parameters panel what the model changed through its settings tools', async () => {
+    const { wrapper, presenters, sessionId } = await openExistingChat()
+    await presenters.sessionSettings
+      .modelPort()
+      .update(sessionId, { temperature: 0.2, systemPrompt: 'Speak like a pirate.' })
+    await wrapper.get('[data-testid="chat-params-button"]').trigger('click')
+    await eventually(() =>
+      expect((wrapper.get('[data-testid="params-temperature"]').element as HTMLInputElement).value).toBe(
+        '0.2'
+      )
+    )
+    expect((wrapper.get('[data-testid="params-system-prompt"]').element as HTMLTextAreaElement).value).toBe(
+      'Speak like a pirate.'
+    )
+    // And a change in the panel reaches the chat's settings.
+    await wrapper.get('[data-testid="params-temperature"]').setValue('0.7')
+    await wrapper.get('[data-testid="chat-params-panel"]').trigger('submit')
+    await eventually(() =>
+      expect(presenters.sessionSettings.get(sessionId).generation).toEqual({
+        temperature: 0.7,
+        systemPrompt: 'Speak like a pirate.'
+      })
+    )
+  })
+
   it('keeps the text when a send fails, and refuses to send visibly while disconnected', async () => {
     let accept = false
     const { wrapper } = await openExistingChat(async () => accept)
