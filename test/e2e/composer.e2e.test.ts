@@ -147,7 +147,7 @@ describe('attachments', () => {
     expect(text).toContain('counts.xlsx')
     expect(text).toMatch(/bittern\s*\|\s*7/)
     await answered(page)
-    expect(await page.getByTestId('message-attachment').count()).toBe(3)
+    await expect.poll(() => page.getByTestId('message-attachment').count()).toBe(3)
     await page.close()
   })
 
@@ -295,5 +295,31 @@ describe('keyboard shortcuts', () => {
     await page.keyboard.press('ArrowUp')
     await expect.poll(() => page.getByTestId('user-edit-input').inputValue()).toBe('take your time')
     await context.close()
+  })
+})
+
+describe('first load', () => {
+  it('loads no document reader in the page, and the / menu and attachment chips only when used', async () => {
+    const page = await browser.newPage()
+    const scripts: string[] = []
+    page.on('response', async (response) => {
+      if (response.url().endsWith('.js')) scripts.push(`${response.url()}\n${await response.text()}`)
+    })
+    await page.goto(chat.host.url)
+    await page.getByTestId('chat-input-text').waitFor()
+    await page.getByTestId('chat-params-button').waitFor()
+    const names = () => scripts.map((s) => s.split('\n')[0].split('/').pop())
+    expect(names().some((n) => n?.startsWith('ChatPage-'))).toBe(true)
+    for (const lazy of ['useComposerMenus-', 'ComposerMenu-', 'FieldsDialog-', 'AttachmentChips-'])
+      expect(
+        names().some((n) => n?.startsWith(lazy)),
+        lazy
+      ).toBe(false)
+    await page.getByTestId('chat-input-text').pressSequentially('/')
+    await page.getByTestId('composer-menu').waitFor()
+    expect(names().some((n) => n?.startsWith('useComposerMenus-'))).toBe(true)
+    // PDF, Word and Excel are read in main; none of their readers reaches the page.
+    for (const script of scripts) expect(script).not.toMatch(/mammoth|exceljs|unpdf|pdfjs-dist/i)
+    await page.close()
   })
 })

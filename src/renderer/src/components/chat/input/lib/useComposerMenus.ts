@@ -247,3 +247,5 @@ export function useComposerMenus(options: {
     closeFields: () => (fields.value = null)
   }
 }
+
+export type ComposerMenus = ReturnType<typeof useComposerMenus>
