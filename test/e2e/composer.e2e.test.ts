@@ -260,6 +260,9 @@ describe('keyboard shortcuts', () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
       .toBe('chat-input-text')
+    // The keys are named where the mouse goes too.
+    expect(await page.getByTestId('new-chat').getAttribute('title')).toContain('Ctrl+Shift+O')
+    expect(await page.getByTestId('history-search').getAttribute('title')).toContain('Ctrl+K')
     await page.keyboard.press('Control+/')
     await page.getByTestId('shortcuts-sheet').waitFor()
     expect(await page.getByTestId('shortcuts-sheet').textContent()).toContain('Ctrl+Shift+C')
