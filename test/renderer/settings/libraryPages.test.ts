@@ -69,6 +69,11 @@ describe('Settings > Assistants', () => {
     await wrapper.get('[data-testid="assistant-topP"]').setValue('0.5')
     await eventually(() => expect(wrapper.find('input[type="checkbox"][value="write"]').exists()).toBe(true))
     await wrapper.get('input[type="checkbox"][value="write"]').setValue(true)
+    const server = bridge.presenters.mcp.listServers()[0]
+    await eventually(() =>
+      expect(wrapper.find(`input[type="checkbox"][value="${server.id}"]`).exists()).toBe(true)
+    )
+    await wrapper.get(`input[type="checkbox"][value="${server.id}"]`).setValue(true)
     await wrapper.get('[data-testid="assistant-form"]').trigger('submit')
     await eventually(() =>
       expect(bridge.presenters.library.listAssistants()).toEqual([
@@ -77,7 +82,8 @@ describe('Settings > Assistants', () => {
           systemPrompt: 'Review code strictly.',
           params: { topP: 0.5 },
           model: null,
-          disabledTools: ['write']
+          disabledTools: ['write'],
+          disabledMcpServers: [server.id]
         })
       ])
     )

@@ -68,9 +68,7 @@ export default {
       editLastMessage: 'Edit your last message (in an empty composer)',
       copyLastAnswer: 'Copy the last answer',
       focusComposer: 'Focus the composer',
-      showShortcuts: 'Show keyboard shortcuts',
-      copied: 'Last answer copied',
-      copyFailed: 'Nothing to copy'
+      showShortcuts: 'Show keyboard shortcuts'
     }
   },
   settingsLibrary: {

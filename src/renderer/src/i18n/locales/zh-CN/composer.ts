@@ -67,9 +67,7 @@ export default {
       editLastMessage: '编辑上一条消息（输入框为空时）',
       copyLastAnswer: '复制最后一条回答',
       focusComposer: '聚焦输入框',
-      showShortcuts: '显示键盘快捷键',
-      copied: '已复制最后一条回答',
-      copyFailed: '没有可复制的内容'
+      showShortcuts: '显示键盘快捷键'
     }
   },
   settingsLibrary: {
