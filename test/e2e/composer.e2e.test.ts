@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { mcpAdd, mcpStart } from '@shared/contracts/routes/mcp.routes'
-import { librarySavePrompt } from '@shared/contracts/routes/library.routes'
+import { librarySaveAssistant, librarySavePrompt } from '@shared/contracts/routes/library.routes'
 import { launchBrowser } from './helpers/browser'
 import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
 import { makeDocx, makePdf, makeXlsx, PIXEL_PNG } from '../fixtures/documents'
@@ -189,6 +189,21 @@ describe('instructions and parameters', () => {
     const second = await requestWith('second parameter check')
     expect(second.temperature).toBe(0.9)
     expect(second.messages[0].content).toContain('Answer like a field ornithologist.')
+    await page.close()
+  })
+})
+
+describe('assistants', () => {
+  it('starts a chat with the instructions and parameters of the assistant picked in the composer', async () => {
+    await chat.bridge.call(librarySaveAssistant, {
+      assistant: { name: 'Birder', systemPrompt: 'You are a birding guide.', params: { temperature: 0.6 } }
+    })
+    const { page } = await openChat(browser, chat.host)
+    await page.getByTestId('assistant-picker').selectOption({ label: 'Birder' })
+    await sendFromInput(page, 'assistant check')
+    const body = await requestWith('assistant check')
+    expect(body.messages[0].content).toContain('You are a birding guide.')
+    expect(body.temperature).toBe(0.6)
     await page.close()
   })
 })
