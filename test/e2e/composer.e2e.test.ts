@@ -151,7 +151,7 @@ describe('attachments', () => {
     await page.close()
   })
 
-  it('refuses an empty file with a clear message on its chip and sends nothing for it', async () => {
+  it('refuses an empty file and an oversized image with clear messages on their chips', async () => {
     const { page } = await openChat(browser, chat.host)
     await page
       .getByTestId('attach-input')
@@ -159,6 +159,13 @@ describe('attachments', () => {
     await expect
       .poll(() => page.getByTestId('attachment-error').textContent())
       .toContain('empty.txt is empty')
+    await page
+      .getByTestId('attach-input')
+      .setInputFiles([{ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(11 * 1024 * 1024, 1) }])
+    await expect
+      .poll(() => page.getByTestId('attachment-error').last().textContent())
+      .toContain('huge.png is 11.0 MB; the limit for images is 10 MB.')
+    expect(await page.getByTestId('send-button').isDisabled()).toBe(true)
     await page.close()
   })
 })

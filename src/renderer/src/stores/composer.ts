@@ -27,6 +27,8 @@ export interface ComposerAttachment {
   progress: number
   view: AttachmentView | null
   error: string | null
+  /** A refusal decided here, worded by the chip in the user's language. */
+  refusal: { key: string; values: Record<string, string | number> } | null
 }
 
 let nextKey = 1
@@ -53,6 +55,7 @@ export const useComposerStore = defineStore('composer', () => {
       progress: 0,
       view: null,
       error: null,
+      refusal: null,
       ...partial
     }
     attachments.value = [...attachments.value, item]
@@ -69,7 +72,11 @@ export const useComposerStore = defineStore('composer', () => {
     const isImage = file.type.startsWith('image/')
     const item = entry({ name: file.name || 'pasted', size: file.size, isImage })
     const refusal = localRefusal(file, isImage)
-    if (refusal) return fail(item, refusal)
+    if (refusal) {
+      item.status = 'error'
+      item.refusal = refusal
+      return
+    }
     try {
       const bridge = useBridge()
       const { uploadId } = await bridge.call(attachmentsBeginUpload, {
@@ -95,13 +102,17 @@ export const useComposerStore = defineStore('composer', () => {
     }
   }
 
-  function localRefusal(file: File, isImage: boolean): string | null {
+  function localRefusal(file: File, isImage: boolean): ComposerAttachment['refusal'] {
+    const name = file.name || 'pasted'
     if (attachments.value.filter((a) => a.status !== 'error').length > ATTACHMENT_LIMITS.maxFiles)
-      return `At most ${ATTACHMENT_LIMITS.maxFiles} files per message.`
+      return { key: 'composer.refusals.tooMany', values: { max: ATTACHMENT_LIMITS.maxFiles } }
     const limit = isImage ? ATTACHMENT_LIMITS.maxImageBytes : ATTACHMENT_LIMITS.maxFileBytes
     if (file.size > limit)
-      return `${file.name} is ${(file.size / 1024 / 1024).toFixed(1)} MB; the limit is ${limit / 1024 / 1024} MB${isImage ? ' for images' : ''}.`
-    if (file.size === 0) return `${file.name} is empty.`
+      return {
+        key: isImage ? 'composer.refusals.imageTooLarge' : 'composer.refusals.tooLarge',
+        values: { name, size: (file.size / 1024 / 1024).toFixed(1), limit: limit / 1024 / 1024 }
+      }
+    if (file.size === 0) return { key: 'composer.refusals.empty', values: { name } }
     return null
   }
 

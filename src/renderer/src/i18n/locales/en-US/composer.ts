@@ -16,6 +16,12 @@ export default {
     },
     noVision:
       '{model} cannot see images: the attached images will not be sent to it. Pick a model with vision to include them.',
+    refusals: {
+      tooMany: 'At most {max} files per message.',
+      tooLarge: '{name} is {size} MB; the limit is {limit} MB.',
+      imageTooLarge: '{name} is {size} MB; the limit for images is {limit} MB.',
+      empty: '{name} is empty.'
+    },
     waitForUploads: 'Wait for the attachments to finish uploading',
     offline: 'Disconnected — your message stays here; send it once the app is back.',
     offlineButton: 'Offline',

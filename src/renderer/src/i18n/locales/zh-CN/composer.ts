@@ -15,6 +15,12 @@ export default {
       text: '文本'
     },
     noVision: '{model} 无法识别图片：附带的图片不会发送给它。请选择支持视觉的模型。',
+    refusals: {
+      tooMany: '每条消息最多 {max} 个文件。',
+      tooLarge: '{name} 为 {size} MB，上限为 {limit} MB。',
+      imageTooLarge: '{name} 为 {size} MB，图片上限为 {limit} MB。',
+      empty: '{name} 是空文件。'
+    },
     waitForUploads: '请等待附件上传完成',
     offline: '连接已断开——消息会保留在这里，连接恢复后即可发送。',
     offlineButton: '离线',
