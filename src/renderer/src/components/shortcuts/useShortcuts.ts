@@ -54,7 +54,8 @@ export function useShortcuts(router: Router) {
     if (event.defaultPrevented || event.isComposing) return
     const id = shortcutFor(event, {
       mac: isMac(),
-      inElectron: app.info?.platform === 'electron',
+      // The preload's bridge is there from the first key press; app info may still be loading.
+      inElectron: Boolean(window.deepchat) || app.info?.platform === 'electron',
       typing: isTyping(event.target)
     })
     if (!id) return
