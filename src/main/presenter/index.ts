@@ -36,6 +36,8 @@ import { createSubagentPort } from './subagentPresenter/port'
 import { agentSlot } from './subagentPresenter/agentSlots'
 import { AcpPresenter } from './acpPresenter'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
+import { AttachmentPresenter } from './attachmentPresenter'
+import { LibraryPresenter } from './libraryPresenter'
 import type { AppDataBoundary } from './permission/boundary'
 
 export interface Presenters {
@@ -62,6 +64,10 @@ export interface Presenters {
   acp: AcpPresenter
   /** A chat's model, permission mode, workspace and tool switches: the user's door and the model's. */
   sessionSettings: SessionSettings
+  /** Files attached to messages, stored once by content hash. */
+  attachments: AttachmentPresenter
+  /** Saved prompts and assistants. */
+  library: LibraryPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -221,6 +227,11 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sandbox,
     log
   })
+  const attachments = new AttachmentPresenter({
+    dir: join(platform.userDataDir, 'attachments'),
+    readResource: (serverId, uri) => mcp.readResource(serverId, uri)
+  })
+  const library = new LibraryPresenter({ config })
   const agentRuntime = new AgentRuntimePresenter({
     sqlite,
     sessions,
@@ -236,6 +247,21 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     events,
     log,
     autoTitle: () => config.getSettings().autoTitle,
+    attachments,
+    newChatSetup: (assistantId) => {
+      const start = library.chatStart(assistantId)
+      const assistant = start.assistant
+      return {
+        model: start.model,
+        generationSettings: start.generationSettings,
+        apply: assistant
+          ? (sessionId) => {
+              agentState.update(sessionId, { disabledTools: assistant.disabledTools })
+              agentState.setDisabledMcpServers(sessionId, assistant.disabledMcpServers)
+            }
+          : undefined
+      }
+    },
     workspaces: {
       forNewChat: (requested) =>
         newChatWorkspace(requested, config.getSettings().defaultWorkspaceDir, workspaces),
@@ -271,6 +297,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     subagents,
     acp,
     sessionSettings,
+    attachments,
+    library,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
     async dispose() {
       if (disposed) return

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PermissionMode as PermissionModeEnum } from './permission'
 import { MessageBlock } from './blocks'
+import { MessageFile } from './attachments'
 
 export {
   BlockKind,
@@ -98,9 +99,8 @@ export type MessageStatus = z.infer<typeof MessageStatus>
 
 export const UserMessageContent = z.object({
   text: z.string().max(1_000_000),
-  files: z
-    .array(z.object({ name: z.string(), path: z.string(), mimeType: z.string().optional() }))
-    .default([]),
+  /** Attached files: by content hash in the attachment store (older messages: a saved image's path). */
+  files: z.array(MessageFile).default([]),
   links: z.array(z.string()).default([])
 })
 export type UserMessageContent = z.infer<typeof UserMessageContent>

@@ -8,6 +8,7 @@ import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
 import acp from './acp'
+import composer from './composer'
 
 export default {
   ...common,
@@ -19,5 +20,6 @@ export default {
   ...permissions,
   ...agentTools,
   ...desktop,
-  ...acp
+  ...acp,
+  ...composer
 }
