@@ -7,6 +7,7 @@ import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
+import { DataPresenter } from './dataPresenter'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
 import {
@@ -60,6 +61,8 @@ export interface Presenters {
   acp: AcpPresenter
   /** A chat's model, permission mode, workspace and tool switches: the user's door and the model's. */
   sessionSettings: SessionSettings
+  /** Chat export and import (Markdown, HTML, JSON). */
+  data: DataPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -258,6 +261,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     acp,
     sessionSettings,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
+    data: new DataPresenter({ sessions }),
     async dispose() {
       if (disposed) return
       disposed = true

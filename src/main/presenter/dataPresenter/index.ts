@@ -1,0 +1,171 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { z } from 'zod'
+import { AppError } from '@shared/errors'
+import {
+  CHAT_EXPORT_FORMAT,
+  CHAT_EXPORT_VERSION,
+  ChatExport,
+  type ChatExportFormat,
+  type ExportedAttachment,
+  type ExportedFile,
+  type ExportedMessage
+} from '@shared/types/chatExport'
+import type { MessageRecord, SessionRecord } from '@shared/types/session'
+import type { SessionPresenter } from '../sessionPresenter'
+import { chatHtml, chatMarkdown } from './chatDocuments'
+
+/** Attachments larger than this are exported by name only (the JSON stays a sensible size). */
+const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
+const PAGE = 200
+
+export interface DataPresenterDeps {
+  sessions: Pick<SessionPresenter, 'require' | 'create' | 'messages'>
+  now?: () => number
+}
+
+function readAttachment(file: { name: string; path: string; mimeType?: string }): ExportedAttachment {
+  try {
+    if (statSync(file.path).size > MAX_ATTACHMENT_BYTES) return { name: file.name, mimeType: file.mimeType }
+    return { name: file.name, mimeType: file.mimeType, data: readFileSync(file.path).toString('base64') }
+  } catch {
+    return { name: file.name, mimeType: file.mimeType }
+  }
+}
+
+function safeFileName(title: string): string {
+  const cleaned = title
+    .replace(/[\\/:*?"<>|\p{Cc}\s]+/gu, ' ')
+    .trim()
+    .slice(0, 80)
+  return cleaned || 'chat'
+}
+
+/** Chat export (Markdown, self-contained HTML, lossless JSON) and JSON import into a new chat. */
+export class DataPresenter {
+  private readonly now: () => number
+
+  constructor(private readonly deps: DataPresenterDeps) {
+    this.now = deps.now ?? Date.now
+  }
+
+  /** Every message of a chat, oldest first (superseded ones are not in the list). */
+  private allMessages(sessionId: string): MessageRecord[] {
+    const pages: MessageRecord[][] = []
+    let before: number | undefined
+    for (;;) {
+      const page = this.deps.sessions.messages.list(sessionId, { beforeOrderSeq: before, limit: PAGE })
+      pages.unshift(page.messages)
+      if (!page.hasMore || page.messages.length === 0) break
+      before = page.messages[0].orderSeq
+    }
+    return pages.flat()
+  }
+
+  snapshot(sessionId: string): ChatExport {
+    const session: SessionRecord = this.deps.sessions.require(sessionId)
+    const messages = this.allMessages(sessionId).map((m): ExportedMessage => ({
+      role: m.role,
+      status: m.status,
+      content: m.content,
+      blocks: m.blocks,
+      metadata: m.metadata,
+      attachments: (m.content?.files ?? []).map(readAttachment),
+      createdAt: m.createdAt
+    }))
+    return {
+      format: CHAT_EXPORT_FORMAT,
+      version: CHAT_EXPORT_VERSION,
+      exportedAt: this.now(),
+      chat: {
+        title: session.title,
+        providerId: session.providerId,
+        modelId: session.modelId,
+        createdAt: session.createdAt
+      },
+      messages
+    }
+  }
+
+  exportChat(sessionId: string, format: ChatExportFormat): ExportedFile {
+    const doc = this.snapshot(sessionId)
+    const name = safeFileName(doc.chat.title)
+    switch (format) {
+      case 'markdown':
+        return { fileName: `${name}.md`, mimeType: 'text/markdown', content: chatMarkdown(doc) }
+      case 'html':
+        return { fileName: `${name}.html`, mimeType: 'text/html', content: chatHtml(doc) }
+      case 'json':
+        return {
+          fileName: `${name}.json`,
+          mimeType: 'application/json',
+          content: JSON.stringify(doc, null, 2)
+        }
+    }
+  }
+
+  /**
+   * A JSON export back into a NEW chat: the same messages and blocks, attachments written into
+   * the new chat's folder. Messages still open at export time come back finished (`cancelled`).
+   */
+  importChat(json: string): SessionRecord {
+    const doc = this.parse(json)
+    const session = this.deps.sessions.create({
+      title: doc.chat.title.slice(0, 200),
+      providerId: doc.chat.providerId ?? null,
+      modelId: doc.chat.modelId ?? null
+    })
+    for (const message of doc.messages) {
+      if (message.role === 'user') {
+        const content = message.content ?? { text: '', files: [], links: [] }
+        const files = this.restoreAttachments(session.workspaceDir, message.attachments, content.files)
+        this.deps.sessions.messages.appendUserMessage(session.id, { ...content, files })
+        continue
+      }
+      const created = this.deps.sessions.messages.createAssistantMessage(session.id)
+      const status = message.status === 'sent' || message.status === 'error' ? message.status : 'cancelled'
+      this.deps.sessions.messages.finalizeAssistantMessage(created.id, {
+        status,
+        blocks: message.blocks,
+        metadata: message.metadata
+      })
+    }
+    return this.deps.sessions.require(session.id)
+  }
+
+  private parse(json: string): ChatExport {
+    let raw: unknown
+    try {
+      raw = JSON.parse(json)
+    } catch {
+      throw new AppError('invalid_import', 'This file is not a chat export (not JSON)')
+    }
+    const head = z.object({ format: z.string(), version: z.number() }).safeParse(raw)
+    if (!head.success || head.data.format !== CHAT_EXPORT_FORMAT)
+      throw new AppError('invalid_import', 'This file is not a DeepChat Desk chat export')
+    if (head.data.version > CHAT_EXPORT_VERSION)
+      throw new AppError(
+        'import_too_new',
+        `This export was made by a newer version (format ${head.data.version}); update the app to import it`
+      )
+    const parsed = ChatExport.safeParse(raw)
+    if (!parsed.success) throw new AppError('invalid_import', z.prettifyError(parsed.error))
+    return parsed.data
+  }
+
+  private restoreAttachments(
+    workspaceDir: string,
+    attachments: readonly ExportedAttachment[],
+    files: ReadonlyArray<{ name: string; path: string; mimeType?: string }>
+  ): Array<{ name: string; path: string; mimeType?: string }> {
+    return files.map((file, index) => {
+      const data = attachments[index]?.data
+      if (data === undefined) return file
+      const dir = join(workspaceDir, 'imported-attachments')
+      mkdirSync(dir, { recursive: true })
+      const path = join(dir, `${index}-${basename(file.name) || 'file'}`)
+      writeFileSync(path, Buffer.from(data, 'base64'))
+      return { ...file, path }
+    })
+  }
+}

@@ -1,0 +1,8 @@
+import { dataExportChat, dataImportChat } from '@shared/contracts/routes/data.routes'
+import type { Router } from '../bridge/router'
+import type { Presenters } from '../presenter'
+
+export function registerDataRoutes(router: Router, { data }: Pick<Presenters, 'data'>): void {
+  router.handle(dataExportChat, ({ sessionId, format }) => data.exportChat(sessionId, format))
+  router.handle(dataImportChat, ({ content }) => ({ session: data.importChat(content) }))
+}
