@@ -7,7 +7,8 @@ import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
-import { DataPresenter } from './dataPresenter'
+import { DataPresenter, LATEST_SCHEMA_VERSION } from './dataPresenter'
+import { applyPendingRestore } from './dataPresenter/backup'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
 import {
@@ -90,6 +91,11 @@ export interface CreatePresentersOptions {
 export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
   const log = options.log ?? ((message: string) => console.error(message))
   const events = new EventHub(log)
+  // A restore the user confirmed in the last run replaces the data before anything opens it.
+  applyPendingRestore(platform.userDataDir, {
+    schemaVersion: LATEST_SCHEMA_VERSION,
+    secretsFile: platform.secretsFile
+  })
   const sqlite = new SqlitePresenter({
     file: join(platform.userDataDir, DATABASE_FILE),
     nativeBinding: platform.sqliteNativeBinding
@@ -261,7 +267,15 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     acp,
     sessionSettings,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
-    data: new DataPresenter({ sessions }),
+    data: new DataPresenter({
+      sessions,
+      backup: {
+        db: sqlite.db,
+        dataDir: platform.userDataDir,
+        secretsFile: platform.secretsFile,
+        appVersion: platform.appVersion
+      }
+    }),
     async dispose() {
       if (disposed) return
       disposed = true

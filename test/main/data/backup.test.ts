@@ -14,6 +14,7 @@ import {
   schemaVersionOf,
   writeBackup
 } from '../../../src/main/presenter/dataPresenter/backup'
+import { DataPresenter } from '../../../src/main/presenter/dataPresenter'
 import { useTempDirs } from '../helpers/tempDir'
 
 const open: SqlitePresenter[] = []
@@ -84,7 +85,7 @@ describe('backup and restore', () => {
   it('restores into an empty data folder the same chats and skills, without the secrets', async () => {
     const { sessions, source } = seededDataDir()
     const archive = join(tempDir(), 'backup.tar.gz')
-    const manifest = await writeBackup(source, archive)
+    const manifest = writeBackup(source, archive)
     expect(manifest.includesSecrets).toBe(false)
     const entries: string[] = []
     await tar.list({ file: archive, onReadEntry: (e) => entries.push(e.path) })
@@ -92,7 +93,7 @@ describe('backup and restore', () => {
 
     const target = tempDir()
     const secretsFile = join(target, 'secrets.enc.json')
-    await restoreBackup(archive, target, { schemaVersion: source.schemaVersion, secretsFile })
+    restoreBackup(archive, target, { schemaVersion: source.schemaVersion, secretsFile })
     expect(chatsOf(openData(target).sessions)).toEqual(chatsOf(sessions))
     expect(chatsOf(sessions)).toHaveLength(2)
     expect(readFileSync(join(target, 'skills', 'haiku', 'SKILL.md'), 'utf8')).toBe('# Haiku\nWrite haiku.')
@@ -103,22 +104,22 @@ describe('backup and restore', () => {
   it('carries the secrets file only when the user opts in', async () => {
     const { source } = seededDataDir()
     const archive = join(tempDir(), 'with-secrets.tar.gz')
-    expect((await writeBackup(source, archive, { includeSecrets: true })).includesSecrets).toBe(true)
+    expect(writeBackup(source, archive, { includeSecrets: true }).includesSecrets).toBe(true)
     const target = tempDir()
     const secretsFile = join(target, 'secrets.enc.json')
-    await restoreBackup(archive, target, { schemaVersion: source.schemaVersion, secretsFile })
+    restoreBackup(archive, target, { schemaVersion: source.schemaVersion, secretsFile })
     expect(readFileSync(secretsFile, 'utf8')).toBe('{"provider:openai":"sk-secret"}')
   })
 
   it('replaces the chats of an existing data folder', async () => {
     const { sessions, source } = seededDataDir()
     const archive = join(tempDir(), 'backup.tar.gz')
-    await writeBackup(source, archive)
+    writeBackup(source, archive)
     const target = tempDir()
     const existing = openData(target)
     existing.sessions.create({ title: 'Only here' })
     existing.sqlite.close()
-    await restoreBackup(archive, target, {
+    restoreBackup(archive, target, {
       schemaVersion: source.schemaVersion,
       secretsFile: join(target, 's')
     })
@@ -128,28 +129,44 @@ describe('backup and restore', () => {
   it('refuses a backup from a newer schema, and a file that is not a backup, changing nothing', async () => {
     const { source } = seededDataDir()
     const archive = join(tempDir(), 'backup.tar.gz')
-    await writeBackup(source, archive)
+    writeBackup(source, archive)
     const target = tempDir()
     writeFileSync(join(target, 'deepchat.db'), 'untouched')
     const older = { schemaVersion: source.schemaVersion - 1, secretsFile: join(target, 's') }
-    await expect(restoreBackup(archive, target, older)).rejects.toThrow(/newer version of the app/)
+    expect(() => restoreBackup(archive, target, older)).toThrow(/newer version of the app/)
     const junk = join(tempDir(), 'junk.tar.gz')
     writeFileSync(junk, 'not an archive')
-    await expect(inspectBackup(junk, tempDir(), source.schemaVersion)).rejects.toThrow(
-      /not a readable backup/
-    )
+    expect(() => inspectBackup(junk, tempDir(), source.schemaVersion)).toThrow(/not a readable backup/)
     expect(readFileSync(join(target, 'deepchat.db'), 'utf8')).toBe('untouched')
     expect(readdirSync(target)).toEqual(['deepchat.db'])
+  })
+
+  it('backs up from the running app into backups/ and stages a checked restore for the next start', () => {
+    const { dataDir, sessions, source } = seededDataDir()
+    const data = new DataPresenter({
+      sessions,
+      backup: source,
+      now: () => Date.parse('2026-03-01T10:00:00Z')
+    })
+    const made = data.backup({ includeSecrets: false })
+    expect(made.path).toBe(join(dataDir, 'backups', 'deepchat-backup-2026-03-01-10-00-00.tar.gz'))
+    expect(made.bytes).toBeGreaterThan(0)
+    const junk = join(tempDir(), 'junk.tar.gz')
+    writeFileSync(junk, 'nope')
+    expect(() => data.stageRestore(junk)).toThrow(/not a readable backup/)
+    expect(existsSync(join(dataDir, PENDING_RESTORE))).toBe(false)
+    expect(data.stageRestore(made.path).manifest.folders).toEqual(['skills', 'scratch'])
+    expect(existsSync(join(dataDir, PENDING_RESTORE))).toBe(true)
   })
 
   it('applies a restore confirmed in the running app at the next start, once', async () => {
     const { sessions, source } = seededDataDir()
     const target = tempDir()
-    await writeBackup(source, join(target, PENDING_RESTORE))
+    writeBackup(source, join(target, PENDING_RESTORE))
     const options = { schemaVersion: source.schemaVersion, secretsFile: join(target, 's') }
-    expect(await applyPendingRestore(target, options)).not.toBeNull()
+    expect(applyPendingRestore(target, options)).not.toBeNull()
     expect(existsSync(join(target, PENDING_RESTORE))).toBe(false)
-    expect(await applyPendingRestore(target, options)).toBeNull()
+    expect(applyPendingRestore(target, options)).toBeNull()
     expect(chatsOf(openData(target).sessions)).toEqual(chatsOf(sessions))
   })
 })

@@ -35,7 +35,11 @@ describe('chat export and import', () => {
 
   beforeEach(() => {
     fx = openSessionFixture()
-    data = new DataPresenter({ sessions: fx.sessions, now: () => 1_700_000_000_000 })
+    data = new DataPresenter({
+      sessions: fx.sessions,
+      backup: { db: fx.sqlite.db, dataDir: tempDir(), secretsFile: '/nonexistent', appVersion: '0.1.0' },
+      now: () => 1_700_000_000_000
+    })
     attachment = join(tempDir(), 'notes.txt')
     writeFileSync(attachment, 'the attached notes')
     const session = fx.sessions.create({ title: 'Sorting <fast>' })

@@ -56,11 +56,11 @@ export function schemaVersionOf(db: Database.Database): number {
   return row.v ?? 0
 }
 
-export async function writeBackup(
+export function writeBackup(
   source: BackupSource,
   archive: string,
   options: { includeSecrets?: boolean; now?: number } = {}
-): Promise<BackupManifest> {
+): BackupManifest {
   const staging = mkdtempSync(join(dirname(archive), '.backup-'))
   try {
     source.db.prepare('VACUUM INTO ?').run(join(staging, DATABASE_FILE))
@@ -80,7 +80,7 @@ export async function writeBackup(
     }
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2))
     const entries = ['manifest.json', DATABASE_FILE, ...folders, ...(includesSecrets ? [SECRETS_ENTRY] : [])]
-    await tar.create({ gzip: true, file: archive, cwd: staging, portable: true }, entries)
+    tar.create({ gzip: true, file: archive, cwd: staging, portable: true, sync: true }, entries)
     return manifest
   } finally {
     rmSync(staging, { recursive: true, force: true })
@@ -88,16 +88,16 @@ export async function writeBackup(
 }
 
 /** Unpacks an archive into a new folder beside `near` and checks its manifest; the caller removes it. */
-async function unpack(
+function unpack(
   archive: string,
   near: string,
   schemaVersion: number
-): Promise<{ dir: string; manifest: BackupManifest }> {
+): { dir: string; manifest: BackupManifest } {
   mkdirSync(near, { recursive: true })
   const dir = mkdtempSync(join(near, '.restore-'))
   try {
     try {
-      await tar.extract({ file: archive, cwd: dir, strict: true })
+      tar.extract({ file: archive, cwd: dir, strict: true, sync: true })
     } catch (e) {
       throw new AppError(
         'invalid_backup',
@@ -135,12 +135,8 @@ function readManifest(dir: string): BackupManifest {
 }
 
 /** Checks an archive without changing anything: its manifest, or a clear error. */
-export async function inspectBackup(
-  archive: string,
-  scratchDir: string,
-  schemaVersion: number
-): Promise<BackupManifest> {
-  const { dir, manifest } = await unpack(archive, scratchDir, schemaVersion)
+export function inspectBackup(archive: string, scratchDir: string, schemaVersion: number): BackupManifest {
+  const { dir, manifest } = unpack(archive, scratchDir, schemaVersion)
   rmSync(dir, { recursive: true, force: true })
   return manifest
 }
@@ -149,12 +145,12 @@ export async function inspectBackup(
  * Restores an archive into a data folder that no running app has open (empty or existing): the
  * database and the backed-up folders are replaced; the secrets file only when the archive has one.
  */
-export async function restoreBackup(
+export function restoreBackup(
   archive: string,
   dataDir: string,
   options: { schemaVersion: number; secretsFile: string }
-): Promise<BackupManifest> {
-  const { dir, manifest } = await unpack(archive, dataDir, options.schemaVersion)
+): BackupManifest {
+  const { dir, manifest } = unpack(archive, dataDir, options.schemaVersion)
   try {
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, DATABASE_FILE + suffix), { force: true })
     renameSync(join(dir, DATABASE_FILE), join(dataDir, DATABASE_FILE))
@@ -174,14 +170,14 @@ export async function restoreBackup(
 }
 
 /** At start-up, before the database opens: applies a restore the user confirmed in the running app. */
-export async function applyPendingRestore(
+export function applyPendingRestore(
   dataDir: string,
   options: { schemaVersion: number; secretsFile: string }
-): Promise<BackupManifest | null> {
+): BackupManifest | null {
   const pending = join(dataDir, PENDING_RESTORE)
   if (!existsSync(pending)) return null
   try {
-    return await restoreBackup(pending, dataDir, options)
+    return restoreBackup(pending, dataDir, options)
   } finally {
     rmSync(pending, { force: true })
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
@@ -13,7 +13,17 @@ import {
 } from '@shared/types/chatExport'
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { SessionPresenter } from '../sessionPresenter'
+import { allMigrations } from '../sqlitePresenter/migrations'
 import { chatHtml, chatMarkdown } from './chatDocuments'
+import {
+  PENDING_RESTORE,
+  backupFileName,
+  inspectBackup,
+  schemaVersionOf,
+  writeBackup,
+  type BackupManifest,
+  type BackupSource
+} from './backup'
 
 /** Attachments larger than this are exported by name only (the JSON stays a sensible size). */
 const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
@@ -21,8 +31,13 @@ const PAGE = 200
 
 export interface DataPresenterDeps {
   sessions: Pick<SessionPresenter, 'require' | 'create' | 'messages'>
+  /** What a whole-data backup reads, and where a restore is staged. */
+  backup: Omit<BackupSource, 'schemaVersion'>
   now?: () => number
 }
+
+/** The newest database migration this app knows: a backup from a newer one is refused. */
+export const LATEST_SCHEMA_VERSION = Math.max(...allMigrations.map((m) => m.version))
 
 function readAttachment(file: { name: string; path: string; mimeType?: string }): ExportedAttachment {
   try {
@@ -131,6 +146,31 @@ export class DataPresenter {
       })
     }
     return this.deps.sessions.require(session.id)
+  }
+
+  /** Writes a whole-data backup into the data folder's `backups/` and says where it is. */
+  backup(options: { includeSecrets: boolean }): { path: string; bytes: number; manifest: BackupManifest } {
+    const { db, dataDir } = this.deps.backup
+    const dir = join(dataDir, 'backups')
+    mkdirSync(dir, { recursive: true })
+    const path = join(dir, backupFileName(this.now()))
+    const manifest = writeBackup({ ...this.deps.backup, schemaVersion: schemaVersionOf(db) }, path, {
+      includeSecrets: options.includeSecrets,
+      now: this.now()
+    })
+    return { path, bytes: statSync(path).size, manifest }
+  }
+
+  /**
+   * Checks a backup (a clear error for a newer schema or another file) and stages it: the data
+   * is replaced at the next start, before the database opens. The UI asked the user first.
+   */
+  stageRestore(archive: string): { manifest: BackupManifest } {
+    if (!existsSync(archive)) throw new AppError('not_found', `No backup at ${archive}`)
+    const { dataDir } = this.deps.backup
+    const manifest = inspectBackup(archive, dataDir, LATEST_SCHEMA_VERSION)
+    copyFileSync(archive, join(dataDir, PENDING_RESTORE))
+    return { manifest }
   }
 
   private parse(json: string): ChatExport {

@@ -1,5 +1,10 @@
 import { defineStore } from 'pinia'
-import { dataExportChat, dataImportChat } from '@shared/contracts/routes/data.routes'
+import {
+  dataBackup,
+  dataExportChat,
+  dataImportChat,
+  dataRestoreBackup
+} from '@shared/contracts/routes/data.routes'
 import type { ChatExportFormat, ExportedFile } from '@shared/types/chatExport'
 import type { SessionRecord } from '@shared/types/session'
 import { useBridge } from '@renderer/api/bridge'
@@ -33,5 +38,15 @@ export const useDataStore = defineStore('data', () => {
     return (await useBridge().call(dataImportChat, { content })).session
   }
 
-  return { exportChat, importChat }
+  /** A whole-data backup into the data folder's `backups/`; the API keys only when asked for. */
+  function backup(includeSecrets: boolean) {
+    return useBridge().call(dataBackup, { includeSecrets })
+  }
+
+  /** Checks and stages a backup; the data is replaced when the app next starts. */
+  function restoreBackup(path: string) {
+    return useBridge().call(dataRestoreBackup, { path })
+  }
+
+  return { exportChat, importChat, backup, restoreBackup }
 })

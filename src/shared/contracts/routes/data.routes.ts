@@ -23,3 +23,25 @@ export const dataImportChat = defineRoute({
     .strict(),
   output: z.object({ session: SessionRecord })
 })
+
+const BackupManifest = z.object({
+  schemaVersion: z.number(),
+  createdAt: z.number(),
+  appVersion: z.string(),
+  includesSecrets: z.boolean(),
+  folders: z.array(z.string())
+})
+
+/** A whole-data backup written into the data folder's `backups/` (secrets only when asked for). */
+export const dataBackup = defineRoute({
+  name: 'data.backup',
+  input: z.object({ includeSecrets: z.boolean() }).strict(),
+  output: z.object({ path: z.string(), bytes: z.number(), manifest: BackupManifest })
+})
+
+/** Checks a backup archive and stages it: the data is replaced when the app next starts. */
+export const dataRestoreBackup = defineRoute({
+  name: 'data.restoreBackup',
+  input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+  output: z.object({ manifest: BackupManifest, restartRequired: z.literal(true) })
+})
