@@ -84,7 +84,7 @@ export class MarkdownSplitter {
 
   /** Feeds the whole current text; returns false when it was not an append (caller resets). */
   update(next: string): boolean {
-    if (!next.startsWith(this.text)) return false
+    if (!this.isAppend(next)) return false
     this.text = next
     let lineStart = this.scanned
     for (;;) {
@@ -95,6 +95,20 @@ export class MarkdownSplitter {
     }
     this.scanned = lineStart
     return true
+  }
+
+  /**
+   * A stream only appends; a replacement (a retry, an edit) differs in length or at the ends.
+   * Comparing the ends, not the whole text, keeps a delta's cost independent of the reply's length.
+   */
+  private isAppend(next: string): boolean {
+    const old = this.text
+    if (next.length < old.length) return false
+    const probe = Math.min(64, old.length)
+    return (
+      next.startsWith(old.slice(0, probe)) &&
+      next.startsWith(old.slice(old.length - probe), old.length - probe)
+    )
   }
 
   get stableEnd(): number {
