@@ -7,6 +7,8 @@ import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
+import { DataPresenter, LATEST_SCHEMA_VERSION } from './dataPresenter'
+import { applyPendingRestore } from './dataPresenter/backup'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
 import {
@@ -68,6 +70,8 @@ export interface Presenters {
   attachments: AttachmentPresenter
   /** Saved prompts and assistants. */
   library: LibraryPresenter
+  /** Chat export and import (Markdown, HTML, JSON). */
+  data: DataPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -97,6 +101,11 @@ export interface CreatePresentersOptions {
 export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
   const log = options.log ?? ((message: string) => console.error(message))
   const events = new EventHub(log)
+  // A restore the user confirmed in the last run replaces the data before anything opens it.
+  applyPendingRestore(platform.userDataDir, {
+    schemaVersion: LATEST_SCHEMA_VERSION,
+    secretsFile: platform.secretsFile
+  })
   const sqlite = new SqlitePresenter({
     file: join(platform.userDataDir, DATABASE_FILE),
     nativeBinding: platform.sqliteNativeBinding
@@ -300,6 +309,16 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     attachments,
     library,
     checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
+    data: new DataPresenter({
+      sessions,
+      attachments,
+      backup: {
+        db: sqlite.db,
+        dataDir: platform.userDataDir,
+        secretsFile: platform.secretsFile,
+        appVersion: platform.appVersion
+      }
+    }),
     async dispose() {
       if (disposed) return
       disposed = true

@@ -15,6 +15,7 @@ import { registerSubagentRoutes } from './subagents'
 import { registerAcpRoutes } from './acp'
 import { registerAttachmentRoutes } from './attachments'
 import { registerLibraryRoutes } from './library'
+import { registerDataRoutes } from './data'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -37,5 +38,6 @@ export function createRouter(
   registerAcpRoutes(router, presenters)
   registerAttachmentRoutes(router, presenters)
   registerLibraryRoutes(router, presenters)
+  registerDataRoutes(router, presenters)
   return router
 }

@@ -143,9 +143,17 @@ export const PendingInteraction = z.object({
 })
 export type PendingInteraction = z.infer<typeof PendingInteraction>
 
+/**
+ * One message that matches a history search. `snippet` is the message's own text around the
+ * match; `highlights` are [start, end) offsets of the matches in it (the UI marks them).
+ */
 export const SessionSearchHit = z.object({
   sessionId: z.string(),
   sessionTitle: z.string(),
+  messageId: z.string(),
+  role: MessageRole,
+  snippet: z.string(),
+  highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
   entryId: z.number().int(),
   kind: z.string(),
   name: z.string().nullable(),

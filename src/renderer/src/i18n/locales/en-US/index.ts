@@ -9,6 +9,7 @@ import agentTools from './agentTools'
 import desktop from './desktop'
 import acp from './acp'
 import composer from './composer'
+import messages from './messages'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -22,5 +23,6 @@ export default {
   ...agentTools,
   ...desktop,
   ...acp,
-  ...composer
+  ...composer,
+  ...messages
 }

@@ -9,6 +9,7 @@ import agentTools from './agentTools'
 import desktop from './desktop'
 import acp from './acp'
 import composer from './composer'
+import messages from './messages'
 
 export default {
   ...common,
@@ -21,5 +22,6 @@ export default {
   ...agentTools,
   ...desktop,
   ...acp,
-  ...composer
+  ...composer,
+  ...messages
 }
