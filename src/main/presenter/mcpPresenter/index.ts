@@ -27,7 +27,14 @@ import type {
   McpToolSource
 } from '../toolPresenter/mcpToolSource'
 import { toCallError } from './callErrors'
-import { toPromptView, toResourceView, toServerTool, toTemplateView, toToolView } from './catalogViews'
+import {
+  pickAnnotations,
+  toPromptView,
+  toResourceView,
+  toServerTool,
+  toTemplateView,
+  toToolView
+} from './catalogViews'
 import type { McpRoot } from './clientHandlers'
 import { McpConfigStore, type McpConfigBackend, type StoredServerConfig } from './configStore'
 import { formatMcpServersJson, parseMcpServersJson } from './importExport'
@@ -40,6 +47,8 @@ import type { McpOAuthState } from '@shared/types/mcp'
 import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
+import { exposeToolNames, slugOfExposedName, type ExposedToolName } from './toolNames'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 
 /**
  * Decides whether a tool call may run. The permission services implement it and throw a
@@ -90,6 +99,11 @@ export class McpPresenter implements McpToolSource {
   private readonly catalog: ToolManager
   private roots: McpRoot[] = []
   private disposed = false
+  /** Exposed names per tool list (a refresh makes a new list) and slug. */
+  private readonly names = new WeakMap<
+    readonly Tool[],
+    { slug: string; names: Map<string, ExposedToolName> }
+  >()
 
   constructor(private readonly deps: McpPresenterDeps) {
     this.store = new McpConfigStore(deps.config)
@@ -309,19 +323,59 @@ export class McpPresenter implements McpToolSource {
 
   /** McpToolSource: enabled tools of running servers. */
   async listTools(): Promise<McpServerTool[]> {
-    return this.runningServers().flatMap((server) =>
-      this.catalog
-        .catalog(server.id)
-        .tools.filter((tool) => !server.disabledTools.includes(tool.name))
-        .map((tool) => toServerTool(server, tool))
-    )
+    return this.runningServers().flatMap((server) => {
+      const tools = this.catalog.catalog(server.id).tools
+      const names = this.exposedNames(server.slug, tools)
+      return tools
+        .filter((tool) => !server.disabledTools.includes(tool.name))
+        .map((tool) => toServerTool(server, tool, names.get(tool.name)!))
+    })
   }
 
-  /** Every tool, disabled ones included, for the settings page. */
+  /** Every tool, disabled ones included, for the settings page, with the name the model sees. */
   listToolViews(serverId?: string): McpToolView[] {
-    return this.runningServers(serverId).flatMap((server) =>
-      this.catalog.catalog(server.id).tools.map((t) => toToolView(server, t))
+    return this.runningServers(serverId).flatMap((server) => {
+      const tools = this.catalog.catalog(server.id).tools
+      const names = this.exposedNames(server.slug, tools)
+      return tools.map((t) => toToolView(server, t, names.get(t.name)!))
+    })
+  }
+
+  /** McpToolSource: why a tool the model knows cannot be called now (server off, gone, tool removed). */
+  explainUnavailable(ref: { exposedName: string; serverId?: string; toolName?: string }): string | null {
+    const slug = slugOfExposedName(ref.exposedName)
+    const server =
+      (ref.serverId ? this.store.get(ref.serverId) : undefined) ??
+      this.store.list().find((s) => s.slug === slug)
+    if (!server) return ref.serverId ? `its MCP server was removed` : null
+    const label = `MCP server "${server.name}"`
+    if (!server.enabled) return `${label} is switched off`
+    const status = this.servers.status(server.id)
+    if (status.state !== 'running') {
+      const why = status.lastError ? ` (${status.lastError})` : ''
+      return `${label} is ${status.state === 'error' ? 'in error' : status.state}${why}`
+    }
+    const tool = ref.toolName ?? this.toolNamed(server, ref.exposedName)
+    if (tool && server.disabledTools.includes(tool)) return `${label} has the tool "${tool}" switched off`
+    return `${label} no longer offers ${tool ? `"${tool}"` : 'this tool'}`
+  }
+
+  private toolNamed(server: StoredServerConfig, exposedName: string): string | undefined {
+    const tools = this.catalog.catalog(server.id).tools
+    for (const [name, exposed] of this.exposedNames(server.slug, tools))
+      if (exposed.name === exposedName) return name
+    return undefined
+  }
+
+  private exposedNames(slug: string, tools: readonly Tool[]): Map<string, ExposedToolName> {
+    const cached = this.names.get(tools)
+    if (cached?.slug === slug) return cached.names
+    const names = exposeToolNames(
+      slug,
+      tools.map((t) => t.name)
     )
+    this.names.set(tools, { slug, names })
+    return names
   }
 
   listPrompts(serverId?: string): McpPromptView[] {
@@ -440,7 +494,7 @@ export class McpPresenter implements McpToolSource {
     const server = this.store.require(serverId)
     const autoApproved = this.isAutoApproved(serverId, toolName)
     const tool = this.catalog.catalog(serverId).tools.find((t) => t.name === toolName)
-    const annotations = tool ? toServerTool(server, tool).annotations : undefined
+    const annotations = tool ? pickAnnotations(tool) : undefined
     if (this.deps.permissionGate) {
       await this.deps.permissionGate.assertAllowed({
         serverId,

@@ -113,6 +113,8 @@ export class ToolPresenter {
   private readonly toolsChanged = new Set<string>()
   /** Per session: tool name -> server name of MCP tools left out because the server is off there. */
   private readonly hiddenMcpTools = new Map<string, Map<string, string>>()
+  /** Per session: every MCP name it was ever offered, so a call to an old name resolves or says why not. */
+  private readonly knownMcpRoutes = new Map<string, Map<string, ToolRoute>>()
   private readonly files: FilePermissionService
   private readonly commands: CommandPermissionService
 
@@ -141,9 +143,9 @@ export class ToolPresenter {
     const hidden = new Map<string, string>()
     const definitions: MCPToolDefinition[] = []
     for (const tool of mcpTools) {
-      if (switchedOff.has(tool.serverId)) hidden.set(tool.name, tool.serverName)
+      if (switchedOff.has(tool.serverId)) hidden.set(tool.exposedName, tool.serverName)
       if (switchedOff.has(tool.serverId) || (enabled && !enabled.has(tool.serverId))) continue
-      const name = mapper.registerMcpTool(tool.serverId, tool.serverName, tool.name, {
+      const name = mapper.registerMcpTool(tool, {
         readOnlyHint: tool.annotations?.readOnlyHint,
         destructiveHint: tool.annotations?.destructiveHint
       })
@@ -167,7 +169,38 @@ export class ToolPresenter {
     }
     this.mappers.set(ctx.sessionId, mapper)
     this.hiddenMcpTools.set(ctx.sessionId, hidden)
+    this.rememberMcpRoutes(ctx.sessionId, mapper)
     return definitions
+  }
+
+  private rememberMcpRoutes(sessionId: string, mapper: ToolMapper): void {
+    const known = this.knownMcpRoutes.get(sessionId) ?? new Map<string, ToolRoute>()
+    for (const [name, route] of mapper.entries()) if (route.source === 'mcp') known.set(name, route)
+    this.knownMcpRoutes.set(sessionId, known)
+  }
+
+  /**
+   * A name that is not in the session's current list: an MCP tool it was offered before (the
+   * server's slug was renamed: same tool, new name) still resolves; otherwise the model is told
+   * the tool is no longer available and why (the server is off, stopped, failed, or dropped it).
+   */
+  private resolveStale(
+    name: string,
+    mapper: ToolMapper | undefined,
+    sessionId: string
+  ): { route: ToolRoute } | { unavailable: string } | null {
+    const known = this.knownMcpRoutes.get(sessionId)?.get(name)
+    if (known) {
+      const current = mapper?.nameOf(known.serverId, known.originalName)
+      const route = current ? mapper?.resolve(current) : undefined
+      if (route) return { route }
+    }
+    const reason = this.deps.mcp.explainUnavailable?.({
+      exposedName: name,
+      serverId: known?.serverId,
+      toolName: known?.originalName
+    })
+    return reason ? { unavailable: reason } : null
   }
 
   buildToolSystemPrompt(definitions: MCPToolDefinition[]): string {
@@ -282,6 +315,7 @@ export class ToolPresenter {
   clearSessionToolMapping(sessionId: string): void {
     this.mappers.delete(sessionId)
     this.hiddenMcpTools.delete(sessionId)
+    this.knownMcpRoutes.delete(sessionId)
     this.agentTools.clearSession(sessionId)
   }
 
@@ -305,11 +339,18 @@ export class ToolPresenter {
 
   private async prepare(call: MCPToolCall, ctx: ToolSessionContext): Promise<Prepared> {
     if (!this.mappers.has(ctx.sessionId)) await this.getAllToolDefinitions(ctx)
-    const route = this.mappers.get(ctx.sessionId)?.resolve(call.name)
+    const mapper = this.mappers.get(ctx.sessionId)
+    let route = mapper?.resolve(call.name)
     const offServer = this.switchedOffServerOf(call.name, route, ctx.sessionId)
     if (offServer) {
       const message = `Tool ${call.name} belongs to the MCP server ${offServer}, which the user switched off for this chat. Do not call it.`
       return { kind: 'error', result: errorResult(call, route ?? null, 'mcp_server_disabled', message) }
+    }
+    const stale = route ? null : this.resolveStale(call.name, mapper, ctx.sessionId)
+    if (stale && 'route' in stale) route = stale.route
+    else if (stale) {
+      const message = `Tool ${call.name} is no longer available: ${stale.unavailable}. Do not call it again unless it is offered.`
+      return { kind: 'error', result: errorResult(call, null, 'tool_unavailable', message) }
     }
     if (!route) {
       return {
