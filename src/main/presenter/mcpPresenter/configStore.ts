@@ -291,10 +291,16 @@ export class McpConfigStore {
   }
 }
 
-/** Servers from before slugs: each gets its id as the slug (made valid and unique). */
+/**
+ * Servers from before slugs: each gets its id as the slug. Ids that are valid slugs claim theirs
+ * first (ids are unique), so only ids like `my.server` are rewritten and suffixed.
+ */
 function withSlugs(servers: readonly DocumentServer[]): StoredServer[] {
   const taken = new Set(servers.flatMap((s) => (s.slug ? [s.slug] : [])))
+  for (const server of servers) if (!server.slug && slugFrom(server.id) === server.id) taken.add(server.id)
   return servers.map((server) => {
+    if (!server.slug && slugFrom(server.id) === server.id && !servers.some((s) => s.slug === server.id))
+      return { ...server, slug: server.id }
     if (server.slug) return { ...server, slug: server.slug }
     const slug = uniqueSlug(slugFrom(server.id), taken)
     taken.add(slug)

@@ -168,7 +168,8 @@ export class McpPresenter implements McpToolSource {
     else if (switchedOn || (stored.enabled && reconnect && state !== 'stopped')) {
       await this.servers.stop(id)
       this.startInBackground(id)
-    } else if (before.disabledTools.join() !== stored.disabledTools.join()) {
+    } else if (before.disabledTools.join() !== stored.disabledTools.join() || before.slug !== stored.slug) {
+      // A new slug renames every tool the model sees: chats rebuild their tool lists.
       this.deps.events.emit(mcpCatalogChanged, { serverId: id, kinds: ['tools'] })
     }
     return this.view(stored)
