@@ -158,7 +158,7 @@ function toHistoryMessages(records: readonly HistoryRecord[], log?: (m: string) 
   for (const record of records) {
     if (record.role === 'user') {
       if (record.content) out.push(userToMessage(record.content, log))
-    } else out.push(...blocksToMessages(record.blocks, { keepReasoning: false }))
+    } else out.push(...blocksToMessages(record.blocks, { keepReasoning: false, ended: true }))
   }
   return out
 }
