@@ -47,6 +47,7 @@ import type { McpOAuthState } from '@shared/types/mcp'
 import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
+import { RootsTracker } from './rootsTracker'
 import { exposeToolNames, slugOfExposedName, type ExposedToolName } from './toolNames'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 
@@ -97,7 +98,7 @@ export class McpPresenter implements McpToolSource {
   readonly interactions: InteractionBroker
   private readonly servers: ServerManager
   private readonly catalog: ToolManager
-  private roots: McpRoot[] = []
+  private readonly roots: RootsTracker
   private disposed = false
   /** Exposed names per tool list (a refresh makes a new list) and slug. */
   private readonly names = new WeakMap<
@@ -107,9 +108,16 @@ export class McpPresenter implements McpToolSource {
 
   constructor(private readonly deps: McpPresenterDeps) {
     this.store = new McpConfigStore(deps.config)
+    this.roots = new RootsTracker(async (serverId) => {
+      if (!this.servers.runningIds().includes(serverId)) return
+      await this.servers
+        .client(serverId)
+        .sendRootsListChanged()
+        .catch(() => {})
+    })
     this.interactions = new InteractionBroker({
       events: deps.events,
-      roots: () => this.roots,
+      roots: (serverId) => this.roots.rootsOf(serverId),
       sampler: deps.sampler,
       answerTimeoutMs: deps.interactionTimeoutMs
     })
@@ -178,6 +186,7 @@ export class McpPresenter implements McpToolSource {
   async removeServer(id: string): Promise<void> {
     this.store.require(id)
     await this.servers.remove(id)
+    this.roots.forget(id)
     await this.store.remove(id)
     await McpOAuthProvider.forget(id, this.deps.config)
     this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
@@ -305,14 +314,14 @@ export class McpPresenter implements McpToolSource {
     await this.servers.stopAll()
   }
 
-  /** The session workspace(s) offered to servers as roots. */
+  /** The roots of servers no chat has called yet (see RootsTracker for the per-chat ones). */
   setRoots(roots: McpRoot[]): void {
-    this.roots = roots.map((r) => ({ ...r }))
-    for (const id of this.servers.runningIds())
-      void this.servers
-        .client(id)
-        .sendRootsListChanged()
-        .catch(() => {})
+    void this.roots.setDefault(roots, this.servers.runningIds())
+  }
+
+  /** A chat's workspace folder changed: the servers it used last are told their new roots. */
+  sessionWorkspaceChanged(sessionId: string, workspaceDirs: string[]): Promise<void> {
+    return this.roots.sessionChanged({ sessionId, workspaceDirs })
   }
 
   // ---- catalog ------------------------------------------------------------------------
@@ -476,9 +485,11 @@ export class McpPresenter implements McpToolSource {
       if (!this.catalog.catalog(serverId).tools.some((t) => t.name === toolName)) {
         throw new AppError('mcp_tool_not_found', `MCP server "${server.name}" has no tool "${toolName}"`)
       }
+      if (options.session) await this.roots.useFor(serverId, options.session)
       if (options.signal?.aborted)
         throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
-      return await client.callTool(toolName, args, { ...options, timeoutMs: server.timeoutMs })
+      const { session: _session, ...callOptions } = options
+      return await client.callTool(toolName, args, { ...callOptions, timeoutMs: server.timeoutMs })
     } catch (error) {
       // Let the close handler record why the server went away before the message is built.
       await new Promise((resolve) => setImmediate(resolve))

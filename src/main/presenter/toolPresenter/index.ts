@@ -489,7 +489,8 @@ export class ToolPresenter {
     try {
       const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, {
         signal: ctx.signal,
-        onProgress: ctx.onProgress
+        onProgress: ctx.onProgress,
+        session: { sessionId: ctx.sessionId, workspaceDirs: [ctx.workspaceDir] }
       })
       const text = result.content
         .filter((c): c is { type: 'text'; text: string } => c.type === 'text')

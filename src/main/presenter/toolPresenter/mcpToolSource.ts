@@ -23,6 +23,8 @@ export interface McpCallResult {
 
 export interface McpCallOptions {
   signal?: AbortSignal
+  /** The chat the call comes from: its workspace becomes the server's roots (see RootsTracker). */
+  session?: { sessionId: string; workspaceDirs: string[] }
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
 
