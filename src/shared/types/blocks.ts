@@ -101,7 +101,18 @@ export const QuestionSpec = z.object({
 })
 export type QuestionSpec = z.infer<typeof QuestionSpec>
 
-export const PermissionAnswer = z.enum(['allow_once', 'allow_session', 'allow_always', 'deny'])
+/**
+ * `allow_server_session` / `allow_server_always`: an MCP request only — every tool of its server,
+ * for this chat (a session grant) or from now on (an `mcp: <server>/*` rule).
+ */
+export const PermissionAnswer = z.enum([
+  'allow_once',
+  'allow_session',
+  'allow_always',
+  'allow_server_session',
+  'allow_server_always',
+  'deny'
+])
 export type PermissionAnswer = z.infer<typeof PermissionAnswer>
 
 export const QuestionAnswer = z.object({
