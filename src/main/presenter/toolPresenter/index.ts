@@ -34,6 +34,9 @@ import {
 import { BackgroundProcessManager } from './agentTools/processManager'
 import { describeZodError, parseToolArguments } from './argumentParsing'
 import { guardOutput, safeName } from './outputGuard'
+import { DEFAULT_TOOL_SEARCH_LIMITS, DeferredTools, type ToolSearchLimits } from './deferredTools'
+
+const TOOL_SEARCH = 'tool_search'
 import { buildToolSystemPrompt } from './systemPrompt'
 
 /** What the loop tells ToolPresenter about the session a call belongs to. */
@@ -86,6 +89,8 @@ export interface ToolPresenterDeps {
   /** MCP servers the user switched off for one session: their tools are neither offered nor run there. */
   disabledMcpServers?: (sessionId: string) => readonly string[]
   log?: (message: string) => void
+  /** When MCP tools are deferred behind `tool_search` (default: over 100 tools or ~30k tokens). */
+  toolSearchLimits?: Partial<ToolSearchLimits>
 }
 
 type Prepared =
@@ -117,12 +122,14 @@ export class ToolPresenter {
   private readonly knownMcpRoutes = new Map<string, Map<string, ToolRoute>>()
   private readonly files: FilePermissionService
   private readonly commands: CommandPermissionService
+  private readonly deferredTools: DeferredTools
 
   constructor(private readonly deps: ToolPresenterDeps) {
     this.agentTools = new AgentToolManager(deps.agentTools)
     this.processes = deps.processes ?? new BackgroundProcessManager()
     this.files = deps.files ?? new FilePermissionService()
     this.commands = deps.commands ?? new CommandPermissionService()
+    this.deferredTools = new DeferredTools({ ...DEFAULT_TOOL_SEARCH_LIMITS, ...deps.toolSearchLimits })
   }
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
@@ -163,8 +170,12 @@ export class ToolPresenter {
         annotations: tool.annotations
       })
     }
+    // A catalog too big to send is deferred: found tools are offered, the rest via tool_search.
+    const { offered, deferred } = this.deferredTools.offer(ctx.sessionId, definitions)
+    definitions.splice(0, definitions.length, ...offered)
     for (const definition of agentDefinitions) {
       mapper.registerAgentTool(definition.function.name, definition.server.id)
+      if (definition.function.name === TOOL_SEARCH && !deferred) continue
       definitions.push(definition)
     }
     this.mappers.set(ctx.sessionId, mapper)
@@ -316,6 +327,7 @@ export class ToolPresenter {
     this.mappers.delete(sessionId)
     this.hiddenMcpTools.delete(sessionId)
     this.knownMcpRoutes.delete(sessionId)
+    this.deferredTools.clear(sessionId)
     this.agentTools.clearSession(sessionId)
   }
 
@@ -449,7 +461,9 @@ export class ToolPresenter {
   }
 
   private toolContext(call: MCPToolCall, ctx: ToolSessionContext, sandboxAvailable = false): ToolContext {
+    const toolSearch = this.deferredTools.port(ctx.sessionId)
     return {
+      ...(toolSearch ? { toolSearch } : {}),
       sessionId: ctx.sessionId,
       toolCallId: call.id,
       workspaceDir: ctx.workspaceDir,
