@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import type { FakeResponse, RecordedRequest } from '../../fixtures/llm/fakeLlm'
-import { callsReply, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { callsReply, eventsNamed, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 
 const harness = useLoopHarness()
 const BIG_SERVER = join(import.meta.dirname, '../../fixtures/mcp/bigServer.mjs')
@@ -51,6 +51,11 @@ describe('tool search for big MCP catalogs', () => {
 
     expect(toolResults(bodies[1])[0].content).toContain('big__tool_777')
     expect(bodies[1].tools.map((t: any) => t.function.name)).toContain('big__tool_777')
+    // The user is told once, when the chat went over the limit (the built-in servers' tools count too).
+    expect(eventsNamed(h, 'mcp.tools.deferred')).toEqual([
+      { sessionId, total: expect.any(Number), limit: 100 }
+    ])
+    expect(eventsNamed(h, 'mcp.tools.deferred')[0].total).toBeGreaterThanOrEqual(1000)
     expect(toolResults(bodies[2])).toContainEqual({
       tool_call_id: 'c1',
       content: 'tool_777 ran with ticket-42'

@@ -53,7 +53,11 @@ function score(definition: MCPToolDefinition, query: string, terms: readonly str
 export class DeferredTools {
   private readonly sessions = new Map<string, { all: MCPToolDefinition[]; loaded: Set<string> }>()
 
-  constructor(private readonly limits: ToolSearchLimits = DEFAULT_TOOL_SEARCH_LIMITS) {}
+  constructor(
+    private readonly limits: ToolSearchLimits = DEFAULT_TOOL_SEARCH_LIMITS,
+    /** Told once per session when it goes over the limits (the user sees a notice). */
+    private readonly onDeferred?: (info: { sessionId: string; total: number; limit: number }) => void
+  ) {}
 
   /**
    * The MCP definitions to offer this session: all of them when under the limits, else only
@@ -64,7 +68,9 @@ export class DeferredTools {
       this.sessions.delete(sessionId)
       return { offered: mcp, deferred: false }
     }
-    const loaded = this.sessions.get(sessionId)?.loaded ?? new Set<string>()
+    const previous = this.sessions.get(sessionId)
+    if (!previous) this.onDeferred?.({ sessionId, total: mcp.length, limit: this.limits.maxTools })
+    const loaded = previous?.loaded ?? new Set<string>()
     this.sessions.set(sessionId, { all: [...mcp], loaded })
     return { offered: mcp.filter((d) => loaded.has(d.function.name)), deferred: true }
   }

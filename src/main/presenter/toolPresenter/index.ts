@@ -91,6 +91,8 @@ export interface ToolPresenterDeps {
   log?: (message: string) => void
   /** When MCP tools are deferred behind `tool_search` (default: over 100 tools or ~30k tokens). */
   toolSearchLimits?: Partial<ToolSearchLimits>
+  /** A session's MCP tools were deferred behind `tool_search` (emit `mcp.tools.deferred`). */
+  onToolsDeferred?: (info: { sessionId: string; total: number; limit: number }) => void
 }
 
 type Prepared =
@@ -129,7 +131,10 @@ export class ToolPresenter {
     this.processes = deps.processes ?? new BackgroundProcessManager()
     this.files = deps.files ?? new FilePermissionService()
     this.commands = deps.commands ?? new CommandPermissionService()
-    this.deferredTools = new DeferredTools({ ...DEFAULT_TOOL_SEARCH_LIMITS, ...deps.toolSearchLimits })
+    this.deferredTools = new DeferredTools(
+      { ...DEFAULT_TOOL_SEARCH_LIMITS, ...deps.toolSearchLimits },
+      deps.onToolsDeferred
+    )
   }
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
