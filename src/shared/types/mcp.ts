@@ -234,6 +234,29 @@ export const McpResourceContents = z.object({
 })
 export type McpResourceContents = z.infer<typeof McpResourceContents>
 
+/** What an argument completion is for: a prompt's argument or a resource template's variable. */
+export const McpCompletionRef = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ref/prompt'), name: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('ref/resource'), uri: z.string().min(1).max(4_000) })
+])
+export type McpCompletionRef = z.infer<typeof McpCompletionRef>
+
+export const McpCompletionRequest = z.object({
+  serverId: z.string().min(1).max(64),
+  ref: McpCompletionRef,
+  argument: z.object({ name: z.string().min(1).max(200), value: z.string().max(2_000) }),
+  /** Values of the other arguments already filled in. */
+  context: z.record(z.string(), z.string()).optional()
+})
+export type McpCompletionRequest = z.infer<typeof McpCompletionRequest>
+
+export const McpCompletionResult = z.object({
+  values: z.array(z.string()).max(100),
+  total: z.number().int().optional(),
+  hasMore: z.boolean().optional()
+})
+export type McpCompletionResult = z.infer<typeof McpCompletionResult>
+
 /** A form request from a server (elicitation), shown to the user. */
 export const McpElicitationRequest = z.object({
   requestId: z.string(),

@@ -18,6 +18,20 @@ export function pickAnnotations(tool: Tool): Annotations | undefined {
   return Object.keys(out).length ? out : undefined
 }
 
+/** Whether every word of `query` appears in the view's name, title, description or uri. */
+export function matchesQuery(
+  view: { name: string; title?: string; description?: string; uri?: string; uriTemplate?: string },
+  query: string | undefined
+): boolean {
+  const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return true
+  const text = [view.name, view.title, view.description, view.uri, view.uriTemplate]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase()
+  return words.every((word) => text.includes(word))
+}
+
 export function toServerTool(
   server: StoredServerConfig,
   tool: Tool,

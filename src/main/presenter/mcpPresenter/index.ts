@@ -3,6 +3,8 @@ import { AppError } from '@shared/errors'
 import {
   McpElicitationAnswer,
   McpSamplingDecision,
+  type McpCompletionRequest,
+  type McpCompletionResult,
   type McpPromptResult,
   type McpPromptView,
   type McpResourceContents,
@@ -33,7 +35,8 @@ import {
   toResourceView,
   toServerTool,
   toTemplateView,
-  toToolView
+  toToolView,
+  matchesQuery
 } from './catalogViews'
 import type { McpRoot } from './clientHandlers'
 import { McpConfigStore, type McpConfigBackend, type StoredServerConfig } from './configStore'
@@ -388,22 +391,34 @@ export class McpPresenter implements McpToolSource {
     return names
   }
 
-  listPrompts(serverId?: string): McpPromptView[] {
-    return this.runningServers(serverId).flatMap((s) =>
-      this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p))
-    )
+  /** Prompts of running servers (one, or all), those matching `query` only when given. */
+  listPrompts(serverId?: string, query?: string): McpPromptView[] {
+    return this.runningServers(serverId)
+      .flatMap((s) => this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p)))
+      .filter((view) => matchesQuery(view, query))
   }
 
-  listResources(serverId?: string): { resources: McpResourceView[]; templates: McpResourceTemplateView[] } {
+  listResources(
+    serverId?: string,
+    query?: string
+  ): { resources: McpResourceView[]; templates: McpResourceTemplateView[] } {
     const servers = this.runningServers(serverId)
     return {
-      resources: servers.flatMap((s) =>
-        this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r))
-      ),
-      templates: servers.flatMap((s) =>
-        this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t))
-      )
+      resources: servers
+        .flatMap((s) => this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r)))
+        .filter((view) => matchesQuery(view, query)),
+      templates: servers
+        .flatMap((s) => this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t)))
+        .filter((view) => matchesQuery(view, query))
     }
+  }
+
+  /** Argument suggestions from the server; none when it does not offer completions. */
+  async complete(request: McpCompletionRequest): Promise<McpCompletionResult> {
+    this.store.require(request.serverId)
+    const client = this.servers.client(request.serverId)
+    if (!client.capabilities?.completions) return { values: [] }
+    return client.complete(request)
   }
 
   async getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<McpPromptResult> {

@@ -27,7 +27,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { AppError } from '@shared/errors'
 import { describeExit, watchExit, type ProcessExit } from './processExit'
-import type { McpServerConfig } from '@shared/types/mcp'
+import type { McpCompletionRequest, McpCompletionResult, McpServerConfig } from '@shared/types/mcp'
 import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
 import type { McpClientHandlers } from './clientHandlers'
 import { killProcesses, listDescendants } from './killTree'
@@ -364,6 +364,24 @@ export class McpClient {
     return this.withReauthorization(() =>
       this.requireClient().readResource({ uri }, { timeout: this.config.timeoutMs })
     )
+  }
+
+  async complete(request: Omit<McpCompletionRequest, 'serverId'>): Promise<McpCompletionResult> {
+    const { completion } = await this.withReauthorization(() =>
+      this.requireClient().complete(
+        {
+          ref: request.ref,
+          argument: request.argument,
+          ...(request.context ? { context: { arguments: request.context } } : {})
+        },
+        { timeout: this.config.timeoutMs }
+      )
+    )
+    return {
+      values: completion.values.slice(0, 100),
+      ...(completion.total !== undefined ? { total: completion.total } : {}),
+      ...(completion.hasMore !== undefined ? { hasMore: completion.hasMore } : {})
+    }
   }
 
   async ping(timeoutMs: number): Promise<void> {
