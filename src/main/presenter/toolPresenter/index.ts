@@ -300,6 +300,8 @@ export class ToolPresenter {
   /** Whether a session could have the built-in tool `name`, its switches aside (the tools popover shows it). */
   agentToolAvailable(sessionId: string, name: string): boolean {
     const tool = this.agentTools.get(name)
+    // tool_search is there only while the chat's MCP catalog is too big to send whole.
+    if (name === TOOL_SEARCH) return this.deferredTools.isDeferred(sessionId)
     return !!tool && this.agentTools.available(tool, { sessionId, runtime: this.deps.runtime })
   }
 
