@@ -8,6 +8,8 @@ import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
 import acp from './acp'
+import composer from './composer'
+import messages from './messages'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -20,5 +22,7 @@ export default {
   ...permissions,
   ...agentTools,
   ...desktop,
-  ...acp
+  ...acp,
+  ...composer,
+  ...messages
 }

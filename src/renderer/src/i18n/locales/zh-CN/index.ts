@@ -8,6 +8,8 @@ import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
 import acp from './acp'
+import composer from './composer'
+import messages from './messages'
 
 export default {
   ...common,
@@ -19,5 +21,7 @@ export default {
   ...permissions,
   ...agentTools,
   ...desktop,
-  ...acp
+  ...acp,
+  ...composer,
+  ...messages
 }
