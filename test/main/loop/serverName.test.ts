@@ -9,7 +9,10 @@ const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs
 describe('tool call blocks name their server', () => {
   it("stores the MCP server's display name and the agent tool server on each call block, from the first delta on", async () => {
     const h = await harness([
-      callsReply(toolCall('m1', 'echo-srv__echo', { message: 'hi' }), toolCall('r1', 'read', { path: 'a.txt' })),
+      callsReply(
+        toolCall('m1', 'echo-srv__echo', { message: 'hi' }),
+        toolCall('r1', 'read', { path: 'a.txt' })
+      ),
       textReply('Both done.')
     ])
     await h.presenters.mcp.addServer({
