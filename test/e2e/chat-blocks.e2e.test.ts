@@ -33,7 +33,7 @@ const EVERYTHING = join(
   'dist',
   'index.js'
 )
-const LONG_OPERATION = 'trigger-long-running-operation'
+const LONG_OPERATION = 'everything__trigger-long-running-operation'
 /** How long each child keeps working, so its row is seen running before it completes. */
 const CHILD_WORK_MS = { alpha: 1500, beta: 6000 }
 

@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Platform } from '../platform/types'
 import { EventHub } from '../bridge/events'
+import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
 import { SqlitePresenter } from './sqlitePresenter'
 import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
@@ -213,6 +214,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
     disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
+    onToolsDeferred: (info) => events.emit(mcpToolsDeferred, info),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({
       baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
