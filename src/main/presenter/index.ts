@@ -167,6 +167,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     validateWorkspace: (path) => workspaces.validate(path),
     events
   })
+  // One file boundary for the tools and for what approval cards may preview.
+  const files = new FilePermissionService(homedir(), { appData })
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
@@ -189,7 +191,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       sessionSettings: sessionSettings.modelPort()
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
-    files: new FilePermissionService(homedir(), { appData }),
+    files,
     commands: new CommandPermissionService({ appData }),
     sandbox,
     log
@@ -257,7 +259,18 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     subagents,
     acp,
     sessionSettings,
-    checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
+    checkpoints: new CheckpointPresenter({
+      sqlite,
+      tape,
+      sessions,
+      messages: sessions.messages,
+      preview: {
+        interactions: sessions.interactions,
+        sessions,
+        files,
+        sessionDataDir: (sessionId) => tools.sessionDataDir(sessionId)
+      }
+    }),
     async dispose() {
       if (disposed) return
       disposed = true

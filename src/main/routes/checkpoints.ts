@@ -1,4 +1,8 @@
-import { checkpointsListTurn, checkpointsRevertTurn } from '@shared/contracts/routes/checkpoints.routes'
+import {
+  checkpointsListTurn,
+  checkpointsPreviewWrite,
+  checkpointsRevertTurn
+} from '@shared/contracts/routes/checkpoints.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
@@ -11,5 +15,8 @@ export function registerCheckpointRoutes(
   }))
   router.handle(checkpointsRevertTurn, async ({ sessionId, messageId }) => ({
     result: await checkpoints.revertTurn(sessionId, messageId)
+  }))
+  router.handle(checkpointsPreviewWrite, async ({ sessionId, interactionId }) => ({
+    files: await checkpoints.previewWrite(sessionId, interactionId)
   }))
 }

@@ -30,3 +30,15 @@ export const RevertResult = z.object({
   revertEntryId: z.number().int()
 })
 export type RevertResult = z.infer<typeof RevertResult>
+
+/**
+ * The current content of a file a pending write would change. `hidden`: the preview may not
+ * show it (the app's data folder, an unresolvable path); `too_large`/`binary`: not shown either.
+ */
+export const WritePreviewFile = z.object({
+  path: z.string(),
+  status: z.enum(['shown', 'missing', 'hidden', 'too_large', 'binary', 'unreadable']),
+  content: z.string().nullable(),
+  size: z.number().int().nonnegative().optional()
+})
+export type WritePreviewFile = z.infer<typeof WritePreviewFile>

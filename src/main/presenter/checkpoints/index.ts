@@ -2,10 +2,16 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
-import type { RevertResult, TurnCheckpoint, TurnFileChange } from '@shared/types/checkpoints'
+import type {
+  RevertResult,
+  TurnCheckpoint,
+  TurnFileChange,
+  WritePreviewFile
+} from '@shared/types/checkpoints'
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
+import { previewPendingWrite, type WritePreviewDeps } from './writePreview'
 
 export const FILE_SNAPSHOT = 'file/snapshot'
 export const FILE_REVERT = 'file/revert'
@@ -22,6 +28,7 @@ export interface CheckpointPresenterDeps {
   tape: Pick<TapePresenter, 'appendEvent' | 'entry'>
   sessions: { require(sessionId: string): SessionRecord }
   messages: { require(messageId: string): MessageRecord }
+  preview: WritePreviewDeps
 }
 
 interface EventRow {
@@ -46,6 +53,11 @@ export class CheckpointPresenter {
       files: summarize(snapshots, later),
       revertEntryIds: reverts.map((r) => r.entry_id)
     }
+  }
+
+  /** The current content of the files a pending write request would change (see writePreview.ts). */
+  previewWrite(sessionId: string, interactionId: string): Promise<WritePreviewFile[]> {
+    return previewPendingWrite(this.deps.preview, sessionId, interactionId)
   }
 
   async revertTurn(sessionId: string, messageId: string): Promise<RevertResult> {

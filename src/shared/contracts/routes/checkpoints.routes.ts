@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { RevertResult, TurnCheckpoint } from '../../types/checkpoints'
+import { RevertResult, TurnCheckpoint, WritePreviewFile } from '../../types/checkpoints'
 
 const Turn = z
   .object({ sessionId: z.string().min(1).max(100), messageId: z.string().min(1).max(100) })
@@ -18,4 +18,13 @@ export const checkpointsRevertTurn = defineRoute({
   name: 'checkpoints.revertTurn',
   input: Turn,
   output: z.object({ result: RevertResult })
+})
+
+/** What the files of a pending write request hold now, for the approval card's diff. */
+export const checkpointsPreviewWrite = defineRoute({
+  name: 'checkpoints.previewWrite',
+  input: z
+    .object({ sessionId: z.string().min(1).max(100), interactionId: z.string().min(1).max(100) })
+    .strict(),
+  output: z.object({ files: z.array(WritePreviewFile) })
 })
