@@ -7,6 +7,7 @@ import mcp from './mcp'
 import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
+import approvals from './approvals'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -18,5 +19,6 @@ export default {
   ...mcp,
   ...permissions,
   ...agentTools,
-  ...desktop
+  ...desktop,
+  ...approvals
 }

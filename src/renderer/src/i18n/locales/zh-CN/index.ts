@@ -7,6 +7,7 @@ import mcp from './mcp'
 import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
+import approvals from './approvals'
 
 export default {
   ...common,
@@ -17,5 +18,6 @@ export default {
   ...mcp,
   ...permissions,
   ...agentTools,
-  ...desktop
+  ...desktop,
+  ...approvals
 }
