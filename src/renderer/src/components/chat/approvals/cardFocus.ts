@@ -19,10 +19,15 @@ export function useCardFocus(root: Ref<HTMLElement | null>, isFirst: () => boole
   return focusSafeAnswer
 }
 
-/** Nothing holds the focus, or the message list does (not a text field the user types in). */
+/**
+ * Nothing holds the focus, the message list does, or the chat input does while empty (the user
+ * just sent); never a text field the user is typing in.
+ */
 export function focusIsFree(): boolean {
   const active = document.activeElement
   if (!active || active === document.body) return true
+  if (active instanceof HTMLTextAreaElement && active.closest('[data-testid="chat-input"]'))
+    return !active.value
   if (isEditable(active)) return false
   return Boolean(active.closest('[data-testid="message-list"]'))
 }

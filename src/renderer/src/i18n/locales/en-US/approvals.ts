@@ -2,10 +2,11 @@
 export default {
   approval: {
     dockLabel: 'Requests waiting for your answer',
+    why: 'Why',
     waitingInChat:
       'A request in this chat waits for your answer: show it | {n} requests in this chat wait for your answer: show them',
-    keys: 'Keys: Y allow once · S this chat · N or Esc deny',
-    keysAlways: 'Keys: Y allow once · S this chat · A always · N or Esc deny',
+    keys: 'Keys: Y allow once · S this chat · N deny',
+    keysAlways: 'Keys: Y allow once · S this chat · A always · N deny',
     questionKeys: 'Keys: 1–9 choose · Esc skip',
     allowServerAlways: 'Always allow all tools of {server}',
     allowServerSession: 'Allow all tools of {server} in this chat',

@@ -2,9 +2,10 @@
 export default {
   approval: {
     dockLabel: '等待你回答的请求',
+    why: '原因',
     waitingInChat: '此对话中有一个请求等待你回答：查看 | 此对话中有 {n} 个请求等待你回答：查看',
-    keys: '按键：Y 允许一次 · S 本对话 · N 或 Esc 拒绝',
-    keysAlways: '按键：Y 允许一次 · S 本对话 · A 始终 · N 或 Esc 拒绝',
+    keys: '按键：Y 允许一次 · S 本对话 · N 拒绝',
+    keysAlways: '按键：Y 允许一次 · S 本对话 · A 始终 · N 拒绝',
     questionKeys: '按键：1–9 选择 · Esc 跳过',
     allowServerAlways: '始终允许 {server} 的所有工具',
     allowServerSession: '在此对话中允许 {server} 的所有工具',
