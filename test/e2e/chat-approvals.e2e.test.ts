@@ -5,7 +5,6 @@ import type { Browser, Page } from 'playwright-core'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
-  openChat,
   seriousA11yViolations,
   sendFromInput,
   startChatHost,
