@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
+import type { FakeResponse } from '../fixtures/llm/fakeLlm'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
@@ -25,7 +26,7 @@ function lastUserText(body: any): string {
 }
 
 /** Each chat names the file it writes; after the tool answered, the model says what it got. */
-function reply(body: any): ReturnType<typeof textReply> {
+function reply(body: any): FakeResponse {
   const last = body.messages.at(-1)
   if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 80)}`)
   const text = lastUserText(body)
@@ -53,8 +54,8 @@ function reply(body: any): ReturnType<typeof textReply> {
  * The page's notification API and visibility, as a stand-in the test can read: the permission
  * starts undecided and the user grants it when asked; `__background` hides the page.
  */
-function stubNotifications(page: Page): Promise<void> {
-  return page.addInitScript(() => {
+async function stubNotifications(page: Page): Promise<void> {
+  await page.addInitScript(() => {
     const w = window as any
     w.__notifications = []
     w.__permissionRequests = 0
