@@ -8,6 +8,7 @@ import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
 import approvals from './approvals'
+import layout from './layout'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -20,5 +21,6 @@ export default {
   ...permissions,
   ...agentTools,
   ...desktop,
-  ...approvals
+  ...approvals,
+  ...layout
 }

@@ -8,6 +8,7 @@ import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
 import approvals from './approvals'
+import layout from './layout'
 
 export default {
   ...common,
@@ -19,5 +20,6 @@ export default {
   ...permissions,
   ...agentTools,
   ...desktop,
-  ...approvals
+  ...approvals,
+  ...layout
 }
