@@ -9,6 +9,7 @@ import agentTools from './agentTools'
 import desktop from './desktop'
 import approvals from './approvals'
 import layout from './layout'
+import checkpoints from './checkpoints'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -22,5 +23,6 @@ export default {
   ...agentTools,
   ...desktop,
   ...approvals,
-  ...layout
+  ...layout,
+  ...checkpoints
 }

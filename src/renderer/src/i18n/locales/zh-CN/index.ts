@@ -9,6 +9,7 @@ import agentTools from './agentTools'
 import desktop from './desktop'
 import approvals from './approvals'
 import layout from './layout'
+import checkpoints from './checkpoints'
 
 export default {
   ...common,
@@ -21,5 +22,6 @@ export default {
   ...agentTools,
   ...desktop,
   ...approvals,
-  ...layout
+  ...layout,
+  ...checkpoints
 }

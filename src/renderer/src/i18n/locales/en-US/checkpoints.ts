@@ -1,0 +1,12 @@
+// Turn checkpoints in the chat (#19).
+export default {
+  checkpoints: {
+    filesChanged: '1 file changed | {n} files changed',
+    modified: 'modified',
+    created: 'created',
+    changedLater: 'A later turn changed some of these files too: reverting this turn also undoes that.',
+    revertTurn: 'Revert this turn',
+    reverted: 'Reverted: {restored} file(s) put back as before this turn.',
+    revertedBefore: 'This turn was reverted.'
+  }
+}

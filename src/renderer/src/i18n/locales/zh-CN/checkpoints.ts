@@ -1,0 +1,12 @@
+// 对话中的轮次检查点 (#19)。
+export default {
+  checkpoints: {
+    filesChanged: '改动了 1 个文件 | 改动了 {n} 个文件',
+    modified: '已修改',
+    created: '新建',
+    changedLater: '之后的轮次也改动了其中一些文件：撤销本轮也会撤销那些改动。',
+    revertTurn: '撤销本轮',
+    reverted: '已撤销：{restored} 个文件恢复为本轮之前的状态。',
+    revertedBefore: '本轮已被撤销。'
+  }
+}

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser } from 'playwright-core'
+import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import type { FakeResponse } from '../fixtures/llm/fakeLlm'
+import { artifactPath, launchBrowser } from './helpers/browser'
+import {
+  callsReply,
+  openChat,
+  seriousA11yViolations,
+  sendFromInput,
+  startChatHost,
+  textReply,
+  toolCall,
+  type ChatHost
+} from './helpers/chatHost'
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+
+let chat: ChatHost
+let browser: Browser
+
+/** One turn: a write and an edit in the workspace, then a short answer. */
+function reply(body: any): FakeResponse {
+  if (body.messages.at(-1).role === 'tool') return textReply('Both files changed.')
+  return callsReply(
+    toolCall('w1', 'write', { path: join(chat.workspace, 'a.txt'), content: 'a2\n' }),
+    toolCall('e1', 'edit', { path: join(chat.workspace, 'b.txt'), old_string: 'b1', new_string: 'b2' })
+  )
+}
+
+beforeAll(async () => {
+  chat = await startChatHost((request) => reply(request.body))
+  // Edits inside the workspace run without asking: the turn goes straight through.
+  await chat.bridge.call(configUpdateSettings, { patch: { defaultPermissionMode: 'accept_edits' } })
+  browser = await launchBrowser()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await chat?.stop()
+})
+
+describe('checkpoints in the chat', () => {
+  it('shows "2 files changed" under the turn and "Revert this turn" puts both files back', async () => {
+    writeFileSync(join(chat.workspace, 'a.txt'), 'a1\n')
+    writeFileSync(join(chat.workspace, 'b.txt'), 'b1\n')
+    const { page, errors } = await openChat(browser, chat.host)
+    await sendFromInput(page, 'change both files')
+    const answer = page.getByTestId('assistant-message').last()
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    expect(readFileSync(join(chat.workspace, 'a.txt'), 'utf8')).toBe('a2\n')
+    expect(readFileSync(join(chat.workspace, 'b.txt'), 'utf8')).toBe('b2\n')
+
+    const changes = answer.getByTestId('turn-changes')
+    await expect.poll(() => changes.getByTestId('turn-changes-count').textContent()).toBe('2 files changed')
+    await changes.getByTestId('turn-changes-count').click()
+    expect(await changes.getByTestId('turn-changes-file').count()).toBe(2)
+    await page.screenshot({ path: artifactPath('checkpoints-turn.png') })
+    expect(await seriousA11yViolations(page)).toEqual([])
+
+    await changes.getByTestId('turn-revert').click()
+    await expect.poll(() => changes.getByTestId('turn-reverted').textContent()).toContain('2 file')
+    expect(readFileSync(join(chat.workspace, 'a.txt'), 'utf8')).toBe('a1\n')
+    expect(readFileSync(join(chat.workspace, 'b.txt'), 'utf8')).toBe('b1\n')
+    // After a reload the turn still says it was reverted.
+    await page.reload()
+    await expect
+      .poll(() => page.getByTestId('turn-changes').last().getAttribute('data-reverted'), { timeout: 10_000 })
+      .toBe('true')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+})
