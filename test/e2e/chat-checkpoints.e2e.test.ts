@@ -21,19 +21,19 @@ import {
 let chat: ChatHost
 let browser: Browser
 
-/** One turn: a write and an edit in the workspace, then a short answer. */
+/** One turn: an edit and a shell command, each changing a file in the workspace. */
 function reply(body: any): FakeResponse {
   if (body.messages.at(-1).role === 'tool') return textReply('Both files changed.')
   return callsReply(
-    toolCall('w1', 'write', { path: join(chat.workspace, 'a.txt'), content: 'a2\n' }),
-    toolCall('e1', 'edit', { path: join(chat.workspace, 'b.txt'), old_string: 'b1', new_string: 'b2' })
+    toolCall('e1', 'edit', { path: join(chat.workspace, 'a.txt'), old_string: 'a1', new_string: 'a2' }),
+    toolCall('x1', 'exec', { command: 'echo b2 > b.txt' })
   )
 }
 
 beforeAll(async () => {
   chat = await startChatHost((request) => reply(request.body))
-  // Edits inside the workspace run without asking: the turn goes straight through.
-  await chat.bridge.call(configUpdateSettings, { patch: { defaultPermissionMode: 'accept_edits' } })
+  // Nothing asks: the turn goes straight through (approvals are another file's subject).
+  await chat.bridge.call(configUpdateSettings, { patch: { defaultPermissionMode: 'full_access' } })
   browser = await launchBrowser()
 })
 
@@ -43,7 +43,7 @@ afterAll(async () => {
 })
 
 describe('checkpoints in the chat', () => {
-  it('shows "2 files changed" under the turn and "Revert this turn" puts both files back', async () => {
+  it('shows "2 files changed" for an edit and a shell command, and "Revert this turn" puts both back', async () => {
     writeFileSync(join(chat.workspace, 'a.txt'), 'a1\n')
     writeFileSync(join(chat.workspace, 'b.txt'), 'b1\n')
     const { page, errors } = await openChat(browser, chat.host)

@@ -18,9 +18,10 @@ export const FILE_REVERT = 'file/revert'
 
 const Snapshot = z.object({
   toolCallId: z.string(),
-  tool: z.enum(['write', 'edit']),
+  tool: z.enum(['write', 'edit', 'exec']),
   path: z.string(),
-  previousContent: z.string().nullable()
+  previousContent: z.string().nullable(),
+  notKept: z.enum(['too_large', 'binary']).optional()
 })
 
 export interface CheckpointPresenterDeps {
@@ -70,7 +71,11 @@ export class CheckpointPresenter {
     const results: RevertResult['files'] = []
     const replaced: { path: string; contentBeforeRevert: string | null }[] = []
     for (const file of files) {
-      const before = first.get(file.path)!.previousContent
+      const { previousContent: before, notKept } = first.get(file.path)!
+      if (notKept) {
+        results.push({ path: file.path, action: 'not_kept' })
+        continue
+      }
       const current = await readOrNull(file.path)
       replaced.push({ path: file.path, contentBeforeRevert: current })
       if (current === before) {
@@ -137,7 +142,8 @@ function summarize(
     }
     byPath.set(s.path, {
       path: s.path,
-      existedBefore: s.previousContent !== null,
+      existedBefore: s.previousContent !== null || Boolean(s.notKept),
+      ...(s.notKept ? { notKept: s.notKept } : {}),
       edits: 1,
       tools: [s.tool],
       snapshotEntryId: s.entryId,

@@ -7,6 +7,10 @@ export default {
     changedLater: 'A later turn changed some of these files too: reverting this turn also undoes that.',
     revertTurn: 'Revert this turn',
     reverted: 'Reverted: {restored} file(s) put back as before this turn.',
-    revertedBefore: 'This turn was reverted.'
+    revertedBefore: 'This turn was reverted.',
+    notKept: {
+      too_large: 'changed by a command; too big to keep, a revert leaves it as it is',
+      binary: 'changed by a command; not text, a revert leaves it as it is'
+    }
   }
 }

@@ -7,6 +7,10 @@ export default {
     changedLater: '之后的轮次也改动了其中一些文件：撤销本轮也会撤销那些改动。',
     revertTurn: '撤销本轮',
     reverted: '已撤销：{restored} 个文件恢复为本轮之前的状态。',
-    revertedBefore: '本轮已被撤销。'
+    revertedBefore: '本轮已被撤销。',
+    notKept: {
+      too_large: '由命令改动；文件过大未保留，撤销时保持原样',
+      binary: '由命令改动；非文本文件未保留，撤销时保持原样'
+    }
   }
 }
