@@ -23,7 +23,17 @@ let browser: Browser
 
 /** One turn: an edit and a shell command, each changing a file in the workspace. */
 function reply(body: any): FakeResponse {
-  if (body.messages.at(-1).role === 'tool') return textReply('Both files changed.')
+  if (body.messages.at(-1).role === 'tool') return textReply('Files changed.')
+  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
+  const text = typeof user?.content === 'string' ? user.content : ''
+  const at = (name: string) => join(chat.workspace, name)
+  if (text === 'first step')
+    return callsReply(toolCall('e2', 'edit', { path: at('c.txt'), old_string: 'c1', new_string: 'c2' }))
+  if (text === 'second step')
+    return callsReply(
+      toolCall('e3', 'edit', { path: at('c.txt'), old_string: 'c2', new_string: 'c3' }),
+      toolCall('x3', 'exec', { command: 'echo d2 > d.txt' })
+    )
   return callsReply(
     toolCall('e1', 'edit', { path: join(chat.workspace, 'a.txt'), old_string: 'a1', new_string: 'a2' }),
     toolCall('x1', 'exec', { command: 'echo b2 > b.txt' })
@@ -69,6 +79,35 @@ describe('checkpoints in the chat', () => {
     await expect
       .poll(() => page.getByTestId('turn-changes').last().getAttribute('data-reverted'), { timeout: 10_000 })
       .toBe('true')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('"Restore files to before this" on a user message brings back the state before that turn', async () => {
+    writeFileSync(join(chat.workspace, 'c.txt'), 'c1\n')
+    writeFileSync(join(chat.workspace, 'd.txt'), 'd1\n')
+    const { page, errors } = await openChat(browser, chat.host)
+    const answered = async (n: number) =>
+      expect
+        .poll(() => page.locator('[data-testid="assistant-message"][data-status="sent"]').count(), {
+          timeout: 15_000
+        })
+        .toBe(n)
+    await sendFromInput(page, 'first step')
+    await answered(1)
+    await sendFromInput(page, 'second step')
+    await answered(2)
+    expect(readFileSync(join(chat.workspace, 'c.txt'), 'utf8')).toBe('c3\n')
+    expect(readFileSync(join(chat.workspace, 'd.txt'), 'utf8')).toBe('d2\n')
+
+    const second = page.getByTestId('user-message').nth(1)
+    await second.getByTestId('user-restore-before').click()
+    await second.getByTestId('user-restore-confirm').click()
+    await expect.poll(() => second.getByTestId('user-restore-result').textContent()).toContain('2 file')
+    // The first turn's edit stays; the second turn's edit and command are undone.
+    expect(readFileSync(join(chat.workspace, 'c.txt'), 'utf8')).toBe('c2\n')
+    expect(readFileSync(join(chat.workspace, 'd.txt'), 'utf8')).toBe('d1\n')
+    await page.screenshot({ path: artifactPath('checkpoints-restore-before.png') })
     expect(errors).toEqual([])
     await page.close()
   })

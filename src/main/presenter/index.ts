@@ -30,7 +30,7 @@ import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentStat
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
-import { CheckpointPresenter } from './checkpoints'
+import { CheckpointPresenter, messagesSince } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
 import { AcpPresenter } from './acpPresenter'
@@ -263,7 +263,10 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       sqlite,
       tape,
       sessions,
-      messages: sessions.messages,
+      messages: {
+        require: (id) => sessions.messages.require(id),
+        since: (sessionId, orderSeq) => messagesSince(sessions.messages, sessionId, orderSeq)
+      },
       preview: {
         interactions: sessions.interactions,
         sessions,

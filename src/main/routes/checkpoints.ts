@@ -1,6 +1,7 @@
 import {
   checkpointsListTurn,
   checkpointsPreviewWrite,
+  checkpointsRestoreBefore,
   checkpointsRevertTurn
 } from '@shared/contracts/routes/checkpoints.routes'
 import type { Router } from '../bridge/router'
@@ -15,6 +16,9 @@ export function registerCheckpointRoutes(
   }))
   router.handle(checkpointsRevertTurn, async ({ sessionId, messageId }) => ({
     result: await checkpoints.revertTurn(sessionId, messageId)
+  }))
+  router.handle(checkpointsRestoreBefore, async ({ sessionId, messageId }) => ({
+    result: await checkpoints.restoreBefore(sessionId, messageId)
   }))
   router.handle(checkpointsPreviewWrite, async ({ sessionId, interactionId }) => ({
     files: await checkpoints.previewWrite(sessionId, interactionId)

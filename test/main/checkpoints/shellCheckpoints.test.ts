@@ -57,3 +57,43 @@ describe('checkpoints of shell commands', () => {
     expect(readFileSync(join(h.workspace, 'small.txt'), 'utf8')).toBe('s1\n')
   })
 })
+
+describe('restoring to before a message', () => {
+  it('puts back every file changed from that message on, across turns and shell commands', async () => {
+    const h = await harness([
+      callsReply(toolCall('c1', 'edit', { path: 'a.txt', old_string: 'a1', new_string: 'a2' })),
+      textReply('First done.'),
+      callsReply(
+        toolCall('c2', 'edit', { path: 'a.txt', old_string: 'a2', new_string: 'a3' }),
+        toolCall('c3', 'exec', { command: 'echo b2 > b.txt' })
+      ),
+      textReply('Second done.')
+    ])
+    writeFileSync(join(h.workspace, 'a.txt'), 'a1\n')
+    writeFileSync(join(h.workspace, 'b.txt'), 'b1\n')
+    const first = await h.send('first', { permissionMode: 'full_access' })
+    await h.idle(first.sessionId)
+    await h.send('second', { sessionId: first.sessionId, permissionMode: 'full_access' })
+    await h.idle(first.sessionId)
+    expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a3\n')
+    const users = h.presenters.sessions.messages
+      .list(first.sessionId)
+      .messages.filter((m) => m.role === 'user')
+    expect(users).toHaveLength(2)
+
+    // Before the second message: the first turn's edit stays, the second's edit and command go.
+    await route(h, 'checkpoints.restoreBefore', { sessionId: first.sessionId, messageId: users[1].id })
+    expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a2\n')
+    expect(readFileSync(join(h.workspace, 'b.txt'), 'utf8')).toBe('b1\n')
+
+    // Before the first: the files as they were before the chat touched them.
+    const { result } = await route(h, 'checkpoints.restoreBefore', {
+      sessionId: first.sessionId,
+      messageId: users[0].id
+    })
+    expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a1\n')
+    expect(result.files.find((f: any) => nameOf(f.path) === 'b.txt').action).toBe('unchanged')
+    const entry = h.presenters.tape.entry(first.sessionId, result.revertEntryId)!
+    expect((entry.payload as any).data.restoreBefore).toBe(users[0].id)
+  })
+})

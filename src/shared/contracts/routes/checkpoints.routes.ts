@@ -28,3 +28,10 @@ export const checkpointsPreviewWrite = defineRoute({
     .strict(),
   output: z.object({ files: z.array(WritePreviewFile) })
 })
+
+/** Puts every file changed from this user message on back as it was before it. */
+export const checkpointsRestoreBefore = defineRoute({
+  name: 'checkpoints.restoreBefore',
+  input: Turn,
+  output: z.object({ result: RevertResult })
+})

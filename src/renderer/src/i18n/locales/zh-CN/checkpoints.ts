@@ -8,6 +8,10 @@ export default {
     revertTurn: '撤销本轮',
     reverted: '已撤销：{restored} 个文件恢复为本轮之前的状态。',
     revertedBefore: '本轮已被撤销。',
+    restoreBefore: '将文件恢复到此消息之前',
+    restoreConfirm: '把对话从这里起改动的所有文件恢复原样？',
+    restore: '恢复',
+    restored: '已恢复 {n} 个文件。',
     notKept: {
       too_large: '由命令改动；文件过大未保留，撤销时保持原样',
       binary: '由命令改动；非文本文件未保留，撤销时保持原样'
