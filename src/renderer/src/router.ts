@@ -29,6 +29,11 @@ export const routes: RouteRecordRaw[] = [
         name: 'settings-agent-tools',
         component: () => import('./pages/settings/AgentToolsSettings.vue')
       },
+      {
+        path: 'image',
+        name: 'settings-image',
+        component: () => import('./pages/settings/ImageSettings.vue')
+      },
       { path: 'about', name: 'settings-about', component: () => import('./pages/settings/AboutPage.vue') }
     ]
   },

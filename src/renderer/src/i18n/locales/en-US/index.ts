@@ -10,6 +10,7 @@ import desktop from './desktop'
 import approvals from './approvals'
 import layout from './layout'
 import checkpoints from './checkpoints'
+import image from './image'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -24,5 +25,6 @@ export default {
   ...desktop,
   ...approvals,
   ...layout,
-  ...checkpoints
+  ...checkpoints,
+  ...image
 }

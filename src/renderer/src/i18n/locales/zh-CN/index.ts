@@ -10,6 +10,7 @@ import desktop from './desktop'
 import approvals from './approvals'
 import layout from './layout'
 import checkpoints from './checkpoints'
+import image from './image'
 
 export default {
   ...common,
@@ -23,5 +24,6 @@ export default {
   ...desktop,
   ...approvals,
   ...layout,
-  ...checkpoints
+  ...checkpoints,
+  ...image
 }
