@@ -3,6 +3,8 @@ import {
   imageGenerationGetModel,
   imageGenerationSetModel,
   memoryForget,
+  memorySearch,
+  memoryUpdate,
   memoryList,
   memorySetEnabled,
   skillsList
@@ -19,6 +21,10 @@ export function registerAgentFeatureRoutes(
     memories: memory.list(agentId, limit),
     settings: memory.settings()
   }))
+  router.handle(memoryUpdate, ({ agentId, memoryId, content }) => ({
+    memory: memory.update(agentId, memoryId, content)
+  }))
+  router.handle(memorySearch, ({ agentId, query }) => ({ memories: memory.recall(agentId, query, 50) }))
   router.handle(memoryForget, ({ agentId, memoryId }) => ({ removed: memory.forget(agentId, memoryId) }))
   router.handle(memorySetEnabled, ({ enabled, agentId }) => ({
     settings: memory.setEnabled(enabled, agentId)

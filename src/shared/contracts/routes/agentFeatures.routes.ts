@@ -26,6 +26,22 @@ export const memoryForget = defineRoute({
   output: z.object({ removed: z.boolean() })
 })
 
+/** The user edits a memory's text on the Memory page. */
+export const memoryUpdate = defineRoute({
+  name: 'memory.update',
+  input: z
+    .object({ agentId: AgentId, memoryId: z.string().min(1).max(100), content: z.string().min(1).max(4000) })
+    .strict(),
+  output: z.object({ memory: MemoryView })
+})
+
+/** Memories matching a query as `memory_recall` finds them, best first. */
+export const memorySearch = defineRoute({
+  name: 'memory.search',
+  input: z.object({ agentId: AgentId, query: z.string().trim().min(1).max(500) }).strict(),
+  output: z.object({ memories: z.array(MemoryView) })
+})
+
 /** Memory on or off for everyone, or (with agentId) for one agent. */
 export const memorySetEnabled = defineRoute({
   name: 'memory.setEnabled',
