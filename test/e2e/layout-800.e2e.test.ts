@@ -94,7 +94,16 @@ describe('every page at 800×600', () => {
   it('stacks the settings columns: each section is usable and Model providers keeps a wide detail', async () => {
     const { page, errors } = await open800()
     await page.getByTestId('nav-settings').click()
-    for (const section of ['general', 'providers', 'mcp', 'permissions', 'agent-tools', 'image', 'about']) {
+    for (const section of [
+      'general',
+      'providers',
+      'mcp',
+      'permissions',
+      'agent-tools',
+      'memory',
+      'image',
+      'about'
+    ]) {
       await gotoSection(page, section)
       const content = (await page.getByTestId(`settings-${section}`).boundingBox())!
       expect(content.width, section).toBeGreaterThan(500)

@@ -30,6 +30,11 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/settings/AgentToolsSettings.vue')
       },
       {
+        path: 'memory',
+        name: 'settings-memory',
+        component: () => import('./pages/settings/MemorySettings.vue')
+      },
+      {
         path: 'image',
         name: 'settings-image',
         component: () => import('./pages/settings/ImageSettings.vue')

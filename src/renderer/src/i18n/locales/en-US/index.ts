@@ -11,6 +11,7 @@ import approvals from './approvals'
 import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
+import memory from './memory'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -26,5 +27,6 @@ export default {
   ...approvals,
   ...layout,
   ...checkpoints,
-  ...image
+  ...image,
+  ...memory
 }

@@ -11,6 +11,7 @@ import approvals from './approvals'
 import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
+import memory from './memory'
 
 export default {
   ...common,
@@ -25,5 +26,6 @@ export default {
   ...approvals,
   ...layout,
   ...checkpoints,
-  ...image
+  ...image,
+  ...memory
 }
