@@ -15,6 +15,22 @@ export default defineConfig({
           name: 'main',
           environment: 'node',
           include: ['test/main/**/*.test.ts'],
+          // Files that mock modules need a fresh module graph each.
+          exclude: ['test/main/electron/**'],
+          // Back-end test files share each worker's module graph: importing it anew per file cost
+          // more time than the tests themselves, and nothing here depends on a fresh one.
+          isolate: false,
+          testTimeout: 30_000,
+          hookTimeout: 30_000
+        }
+      },
+      {
+        resolve: { alias },
+        define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
+        test: {
+          name: 'main-mocked',
+          environment: 'node',
+          include: ['test/main/electron/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000
         }

@@ -33,7 +33,9 @@ import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter, messagesSince } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
+import { agentSlot } from './subagentPresenter/agentSlots'
 import { AcpPresenter } from './acpPresenter'
+import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import type { AppDataBoundary } from './permission/boundary'
 
 export interface Presenters {
@@ -82,6 +84,8 @@ export interface CreatePresentersOptions {
    * command does not wait for it; tests leave it lazy (most never need it).
    */
   resolveShellEnvAtLaunch?: boolean
+  /** The login-shell env reader; tests share one per file (the user's shell does not change). */
+  shellEnv?: () => Promise<Record<string, string>>
 }
 
 export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
@@ -120,7 +124,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   // One login-shell resolution for stdio MCP servers and exec.
-  const shellEnv = createShellEnvResolver()
+  const shellEnv = options.shellEnv ?? createShellEnvResolver()
   if (options.resolveShellEnvAtLaunch) void shellEnv()
   const mcp = new McpPresenter({
     config,
@@ -147,18 +151,41 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     () => config.getSettings().disabledAgentTools
   )
   const memory = new MemoryPresenter({ sqlite, config })
+  // Before the chat loop and subagents: agents are models and subagent targets.
+  const acp = createAcpPresenter({
+    platform,
+    sqlite,
+    config,
+    events,
+    shellEnv,
+    hygiene,
+    sandbox,
+    permissions,
+    mcp,
+    agentState,
+    appData,
+    log
+  })
   const skills = new SkillPresenter({
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
     appDir: join(platform.userDataDir, 'skills'),
     workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
     state: agentState
   })
-  const subagents = new SubagentPresenter({ sqlite, sessions, tape, events, log })
+  const subagents = new SubagentPresenter({
+    sqlite,
+    sessions,
+    tape,
+    events,
+    log,
+    agentSlots: () => acp.enabledAgents().map(agentSlot)
+  })
   const sessionSettings = new SessionSettings({
     sqlite,
     sessions,
     state: agentState,
     providers: () => llmProviders.listProviders(),
+    agentModels: () => acp.enabledAgents().map((a) => ({ providerId: ACP_PROVIDER_ID, modelId: a.id })),
     // The tool presenter is built below with the model's door to these settings.
     agentTools: () => tools.agentTools,
     toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
@@ -207,6 +234,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     },
     tools,
     permissions,
+    acp,
     events,
     log,
     autoTitle: () => config.getSettings().autoTitle,
@@ -217,20 +245,6 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }
   })
   runtimePort.attachPlanSink((snapshot) => agentRuntime.publishPlan(snapshot))
-  const acp = createAcpPresenter({
-    platform,
-    sqlite,
-    config,
-    events,
-    shellEnv,
-    hygiene,
-    sandbox,
-    permissions,
-    mcp,
-    agentState,
-    appData,
-    log
-  })
   // Before any recovery: what recovery changes reaches the other presenters too.
   const unhook = wireLifecycle({ sessions, agentRuntime, permissions, tools, subagents, acp })
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.

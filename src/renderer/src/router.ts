@@ -25,6 +25,11 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/settings/PermissionsSettings.vue')
       },
       {
+        path: 'agents',
+        name: 'settings-agents',
+        component: () => import('./pages/settings/AgentsSettings.vue')
+      },
+      {
         path: 'agent-tools',
         name: 'settings-agent-tools',
         component: () => import('./pages/settings/AgentToolsSettings.vue')

@@ -8,6 +8,18 @@ import { PermissionRequest } from './permission'
  * events the chat loop consumes (our own union, not the SDK's wire types).
  */
 
+/**
+ * A chat whose model is an agent has `providerId: 'acp'` and `modelId: <agent id>`: its turns run
+ * through the agent (`session/prompt`), not an LLM provider. Not a provider config: the picker
+ * lists enabled agents beside the providers.
+ */
+export const ACP_PROVIDER_ID = 'acp'
+
+/** The agent a chat's model names, or null when the model is an LLM's. */
+export function agentOfModel(model: { providerId: string | null; modelId: string | null }): string | null {
+  return model.providerId === ACP_PROVIDER_ID && model.modelId ? model.modelId : null
+}
+
 /** Agent ids appear in model ids and permission rules, so keep them plain. */
 export const AcpAgentId = z
   .string()
@@ -294,6 +306,23 @@ export const AcpToolCall = z.object({
 })
 export type AcpToolCall = z.infer<typeof AcpToolCall>
 
+/**
+ * What a `tool_call` block of an agent's turn shows beyond the call itself (`data.acp`): the
+ * agent's title and kind, the places it touches, its diffs and terminals (output cut at the front
+ * to `ACP_BLOCK_OUTPUT_LIMIT`).
+ */
+export const AcpToolCallBlockData = z.object({
+  agentId: z.string(),
+  title: z.string(),
+  kind: AcpToolKind,
+  locations: z.array(z.object({ path: z.string(), line: z.number().nullable() })),
+  content: z.array(AcpToolContent)
+})
+export type AcpToolCallBlockData = z.infer<typeof AcpToolCallBlockData>
+
+/** How much of a terminal's output an agent's tool-call block keeps (the end of it). */
+export const ACP_BLOCK_OUTPUT_LIMIT = 64_000
+
 export const AcpPlanEntry = z.object({
   content: z.string(),
   priority: z.enum(['high', 'medium', 'low']),
@@ -358,7 +387,13 @@ export const AcpPermissionAsk = z.discriminatedUnion('kind', [
     chatSessionId: z.string(),
     agentId: z.string(),
     toolCall: AcpToolCall,
-    options: z.array(AcpPermissionOption)
+    options: z.array(AcpPermissionOption),
+    /**
+     * The ask as one of our permission requests (`type: 'mcp'`, server `acp:<agent>`, the tool's
+     * kind as `originalTool`): what the card shows and what "Always allow" remembers
+     * (`mcp: acp:<agent>/<kind>`).
+     */
+    request: PermissionRequest
   }),
   z.object({
     kind: z.literal('boundary'),

@@ -115,6 +115,23 @@ export const LLMErrorCode = z.enum([
 ])
 export type LLMErrorCode = z.infer<typeof LLMErrorCode>
 
+/**
+ * What went wrong at the provider, as the user is told (each has its own wording and action):
+ * rate limits and overload are retried with a visible countdown, auth links to Settings,
+ * bad_request carries the provider's own message.
+ */
+export const ProviderErrorCategory = z.enum([
+  'rate_limited',
+  'overloaded',
+  'server',
+  'auth',
+  'bad_request',
+  'context_too_long',
+  'network',
+  'timeout'
+])
+export type ProviderErrorCategory = z.infer<typeof ProviderErrorCategory>
+
 export const StopReason = z.enum(['tool_use', 'max_tokens', 'stop_sequence', 'complete', 'error'])
 export type StopReason = z.infer<typeof StopReason>
 
@@ -152,8 +169,19 @@ export type LLMCoreStreamEvent =
       error_message: string
       /** HTTP status when the provider answered with one. */
       status?: number
-      /** Milliseconds the provider asked us to wait (rate_limit). */
+      /** Milliseconds the provider asked us to wait (429 and 5xx `Retry-After`). */
       retry_after_ms?: number
+      /** Absent only for an abort. */
+      category?: ProviderErrorCategory
+    }
+  /** A failed attempt that will be retried after `delay_ms` (before any output of the request). */
+  | {
+      type: 'retry'
+      attempt: number
+      max_retries: number
+      delay_ms: number
+      category: ProviderErrorCategory
+      error_message: string
     }
   | { type: 'stop'; stop_reason: StopReason }
 

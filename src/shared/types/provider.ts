@@ -1,7 +1,17 @@
 import { z } from 'zod'
 
 /** Which wire format / AI SDK provider a config speaks. */
-export const ProviderKind = z.enum(['openai', 'anthropic', 'gemini', 'openai-compatible', 'ollama'])
+export const ProviderKind = z.enum([
+  'openai',
+  'anthropic',
+  'gemini',
+  'openai-compatible',
+  'ollama',
+  'groq',
+  'mistral',
+  'xai',
+  'deepseek'
+])
 export type ProviderKind = z.infer<typeof ProviderKind>
 
 export const ModelConfigSchema = z.object({

@@ -1,15 +1,25 @@
 import { z } from 'zod'
 import { PendingInteraction } from './session'
+import { AcpAgentId } from './acp'
 
-/** A kind of subagent a session may start. `self` runs the parent's own agent and model. */
+/**
+ * A kind of subagent a session may start. `self` runs the parent's own agent and model; `acp`
+ * hands the task to an ACP agent (`agentId`), whose child chat has that agent as its model.
+ */
 export const SubagentSlot = z
   .object({
     id: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'A slot id is 1-40 letters, digits, "_" or "-"'),
-    targetType: z.literal('self').default('self'),
+    targetType: z.enum(['self', 'acp']).default('self'),
+    /** The agent an `acp` slot hands its tasks to. */
+    agentId: AcpAgentId.optional(),
     displayName: z.string().trim().min(1).max(80),
     description: z.string().trim().max(500).default('')
   })
   .strict()
+  .refine((slot) => (slot.targetType === 'acp') === Boolean(slot.agentId), {
+    message: 'An acp slot names its agent (agentId); a self slot names none',
+    path: ['agentId']
+  })
 export type SubagentSlot = z.infer<typeof SubagentSlot>
 
 export const SubagentSlotConfig = z

@@ -11,6 +11,8 @@ export interface ServedHost {
   origin: string
   output: string[]
   stop(): Promise<void>
+  /** Ends the host with SIGKILL (a crash: no shutdown code runs). */
+  kill(): Promise<void>
 }
 
 /** Runs the built headless host (`npm run serve` without the build step) on a free port. */
@@ -45,11 +47,15 @@ export async function serve(
     url,
     origin: new URL(url).origin,
     output,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
-        child.once('exit', () => resolve())
-        child.kill('SIGTERM')
-      })
+    stop: () => endWith(child, 'SIGTERM'),
+    kill: () => endWith(child, 'SIGKILL')
   }
+}
+
+function endWith(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill(signal)
+  })
 }

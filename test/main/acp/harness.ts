@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { join } from 'node:path'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { SqlitePresenter } from '../../../src/main/presenter/sqlitePresenter'
 import { ConfigPresenter } from '../../../src/main/presenter/configPresenter'
@@ -23,11 +22,11 @@ import {
   type AcpPromptInput
 } from '../../../src/main/presenter/acpPresenter'
 import type { AcpFileSnapshot } from '../../../src/main/presenter/acpPresenter/turn'
+import { fakeAgentProgram } from '../../fixtures/acp/build'
 import type { AcpPermissionAnswer, AcpPermissionAsk, AcpRegistry, AcpTurnEvent } from '@shared/types/acp'
 
-const repoRoot = resolve(import.meta.dirname, '../../..')
-export const FAKE_AGENT = join(repoRoot, 'test/fixtures/acp/fakeAgent.ts')
-const TSX_LOADER = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href
+/** One login-shell read per test file: presenters come and go, the user's shell does not change. */
+const shellEnv = createShellEnvResolver({ timeoutMs: 3_000 })
 
 export interface FakeAgentOptions {
   caps?: Record<string, unknown>
@@ -100,7 +99,6 @@ export function createHarness(
     scratchRoot: join(world.dataDir, 'scratch')
   }
   const sandbox = new Sandbox({ appData })
-  const shellEnv = createShellEnvResolver({ timeoutMs: 3_000 })
   const groups = new ProcessGroupRegistry(join(world.dataDir, 'process-groups'))
   const processes = new BackgroundProcessManager({ sandbox, groups })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite) })
@@ -135,7 +133,7 @@ export function createHarness(
         id,
         name: `Fake ${id}`,
         command: process.execPath,
-        args: ['--import', TSX_LOADER, FAKE_AGENT],
+        args: [fakeAgentProgram()],
         env: {
           FAKE_ACP_RECORD: world.recordFile,
           FAKE_ACP_STATE: world.stateDir,

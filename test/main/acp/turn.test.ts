@@ -141,36 +141,61 @@ describe('a turn with an ACP agent', () => {
     ])
   })
 
+  // "Always" is remembered as our rule (the chat loop stores it), so the agent only ever gets
+  // allow-once: it keeps asking, and revoking the rule in Settings takes effect.
   it.each([
     ['allow_once', 'permission:selected:yes-once'],
-    ['allow_always', 'permission:selected:yes-always'],
+    ['allow_always', 'permission:selected:yes-once'],
     ['reject', 'permission:selected:no']
-  ] as const)('passes the answer %s to the agent as its own option', async (answer, said) => {
-    const answers = answering(() => answer)
-    const events = await collect(
-      prompt(
-        script(
-          {
-            tool: {
-              id: 'w-1',
-              title: 'Write out.txt',
-              kind: 'edit',
-              content: [{ type: 'diff', path: join(world.workspace, 'out.txt'), newText: 'x' }]
-            }
-          },
-          { permission: { toolCallId: 'w-1' } }
-        ),
-        answers.hooks
+  ] as const)(
+    'passes the answer %s to the agent as its allow-once or reject option',
+    async (answer, said) => {
+      const answers = answering(() => answer)
+      const events = await collect(
+        prompt(
+          script(
+            {
+              tool: {
+                id: 'w-1',
+                title: 'Write out.txt',
+                kind: 'edit',
+                content: [{ type: 'diff', path: join(world.workspace, 'out.txt'), newText: 'x' }]
+              }
+            },
+            { permission: { toolCallId: 'w-1' } }
+          ),
+          answers.hooks
+        )
       )
+      expect(saidText(events)).toBe(said)
+      expect(answers.asks).toHaveLength(1)
+      const ask = answers.asks[0] as Extract<AcpPermissionAsk, { kind: 'agent_tool' }>
+      expect(ask.kind).toBe('agent_tool')
+      expect(ask).toMatchObject({ chatSessionId: 'chat-1', agentId })
+      // The card gets what the agent said about the call earlier (its diff), not only the request.
+      expect(ask.toolCall.content[0]).toMatchObject({ type: 'diff', newText: 'x' })
+      expect(ask.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once'])
+      expect(ask.request).toMatchObject({
+        type: 'mcp',
+        server: `acp:${agentId}`,
+        originalTool: 'edit',
+        suggestedRule: { kind: 'mcp', pattern: `acp:${agentId}/edit` }
+      })
+    }
+  )
+
+  it('lets an allow rule for the agent’s tool kind answer without asking, and a deny rule refuse', async () => {
+    const toolScript = script(
+      { tool: { id: 'r-1', title: 'Read a file', kind: 'read' } },
+      { permission: { toolCallId: 'r-1' } }
     )
-    expect(saidText(events)).toBe(said)
-    expect(answers.asks).toHaveLength(1)
-    const ask = answers.asks[0] as Extract<AcpPermissionAsk, { kind: 'agent_tool' }>
-    expect(ask.kind).toBe('agent_tool')
-    expect(ask).toMatchObject({ chatSessionId: 'chat-1', agentId })
-    // The card gets what the agent said about the call earlier (its diff), not only the request.
-    expect(ask.toolCall.content[0]).toMatchObject({ type: 'diff', newText: 'x' })
-    expect(ask.options.map((o) => o.kind)).toEqual(['allow_once', 'allow_always', 'reject_once'])
+    const answers = answering(() => 'reject')
+    const allow = h.permissions.addRule({ kind: 'mcp', pattern: `acp:${agentId}/read`, effect: 'allow' })
+    expect(saidText(await collect(prompt(toolScript, answers.hooks)))).toBe('permission:selected:yes-once')
+    h.permissions.revokeRule(allow.id)
+    h.permissions.addRule({ kind: 'mcp', pattern: `acp:${agentId}/*`, effect: 'deny' })
+    expect(saidText(await collect(prompt(toolScript, answers.hooks)))).toBe('permission:selected:no')
+    expect(answers.asks).toEqual([])
   })
 
   it('sends session/cancel when the user stops, and ends the turn as cancelled', async () => {

@@ -41,6 +41,14 @@ describe('provider routes', () => {
       'lmstudio',
       'openrouter',
       'siliconflow',
+      'groq',
+      'mistral',
+      'xai',
+      'qwen',
+      'zhipu',
+      'moonshot',
+      'minimax',
+      'doubao',
       'custom'
     ])
     expect(presets.find((p) => p.presetId === 'ollama')).toMatchObject({
@@ -55,7 +63,7 @@ describe('provider routes', () => {
     const added = await router.call(providersAdd, { provider: { presetId: 'deepseek', apiKey: KEY } })
     expect(added.provider).toMatchObject({
       id: 'deepseek',
-      kind: 'openai-compatible',
+      kind: 'deepseek',
       hasApiKey: true,
       apiKeyMasked: 'sk-…wxyz'
     })

@@ -1,6 +1,6 @@
 // Ordinary read-only work still runs inside the sandbox: listing, reading, searching with the
 // real ripgrep, git in a real repository, node and a tiny package's npm test.
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { execa } from 'execa'
 import { rgPath } from '@vscode/ripgrep'
@@ -46,13 +46,18 @@ describe.skipIf(!onLinux)(
 
       it(`runs ls, cat, ripgrep and node -e in a ${mode} workspace`, async () => {
         const world = await projectWorld()
-        const manager = managerFor(world)
+        // ripgrep as a user installs it: in a toolchain folder on PATH under the (hidden) home.
+        const userBin = join(world.home, '.local', 'bin')
+        mkdirSync(userBin, { recursive: true })
+        copyFileSync(rgPath, join(userBin, 'rg'))
+        chmodSync(join(userBin, 'rg'), 0o755)
+        const manager = managerFor(world, { PATH: `${userBin}:${process.env.PATH}` })
         const plan = { workspaceDir: world.project, writableWorkspace }
         expect((await run(manager, world, 'ls', plan)).output).toBe('check.js\npackage.json\nreadme.txt\n')
         expect((await run(manager, world, 'cat readme.txt', plan)).output).toBe(
           'hello from the project, changed\n'
         )
-        const rg = await run(manager, world, `'${rgPath}' --no-config -n changed`, plan)
+        const rg = await run(manager, world, 'rg --no-config -n changed', plan)
         expect(rg).toMatchObject({ exitCode: 0, output: 'readme.txt:1:hello from the project, changed\n' })
         const node = await run(
           manager,

@@ -5,7 +5,8 @@ import {
 } from '@agentclientprotocol/sdk'
 import type { AcpPermissionAnswer, AcpPermissionAsk, AcpToolCall } from '@shared/types/acp'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
-import type { PermissionGate } from '../permission'
+import type { GateResult, PermissionGate } from '../permission'
+import { agentToolRequest } from './agentToolRequest'
 import type { AcpTurn } from './turn'
 
 /** JSON-RPC error code we answer a refused file or terminal request with (implementation-defined range). */
@@ -44,7 +45,7 @@ export class AcpAuthority {
     method: BoundaryMethod,
     toolCallId: string | null
   ): Promise<PermissionRequest> {
-    const verdict = this.deps.gate?.evaluate(request, ctx.permissionMode) ?? { status: 'ask' as const }
+    const verdict = this.verdict(request, ctx.permissionMode)
     if (verdict.status === 'deny') throw deniedError(`${verdict.reason}: ${request.reason}`)
     if (verdict.status === 'allow') {
       if (verdict.onceGrant) this.deps.gate?.consume(request.sessionId, verdict.onceGrant)
@@ -63,31 +64,46 @@ export class AcpAuthority {
   }
 
   /**
-   * The agent's own `session/request_permission`: the user's answer becomes the agent's option
-   * of the same kind. Full access picks "allow once" without asking (and says so in the log).
+   * The agent's own `session/request_permission`, judged as our request for the agent's tool
+   * (`agentToolRequest`): the gate first (deny rules, full access, grants, remembered rules), else
+   * the user. Any allow becomes the agent's allow-*once* option: "always" is remembered as our
+   * rule, so the agent keeps asking and revoking the rule in Settings takes effect.
    */
   async agentTool(
     ctx: AgentRequestContext,
     params: RequestPermissionRequest,
     toolCall: AcpToolCall
   ): Promise<RequestPermissionResponse> {
-    let answer: AcpPermissionAnswer | null
-    if (ctx.permissionMode === 'full_access') {
-      this.deps.log(`full_access allowed ${ctx.agentId}'s ${toolCall.title}`)
-      answer = 'allow_once'
+    const request = agentToolRequest({ ...ctx, toolCall })
+    const verdict = this.verdict(request, ctx.permissionMode)
+    let allowed: boolean | null
+    if (verdict.status === 'deny') {
+      this.deps.log(`${ctx.agentId}'s ${toolCall.title} refused: ${verdict.reason}`)
+      allowed = false
+    } else if (verdict.status === 'allow') {
+      if (verdict.onceGrant) this.deps.gate?.consume(request.sessionId, verdict.onceGrant)
+      allowed = true
     } else {
-      answer = await this.ask(ctx, {
+      const answer = await this.ask(ctx, {
         kind: 'agent_tool',
         chatSessionId: ctx.chatSessionId,
         agentId: ctx.agentId,
         toolCall,
-        options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind }))
-      }).catch(() => null)
+        options: params.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind })),
+        request
+      })
+      allowed = answer === null ? null : answer !== 'reject'
     }
-    const option = answer ? optionFor(params.options, answer) : undefined
+    const option = allowed === null ? undefined : optionFor(params.options, allowed ? 'allow_once' : 'reject')
     return option
       ? { outcome: { outcome: 'selected', optionId: option.optionId } }
       : { outcome: { outcome: 'cancelled' } }
+  }
+
+  /** The gate's verdict; without a gate only full access lets anything through unasked. */
+  private verdict(request: PermissionRequest, mode: PermissionMode): GateResult {
+    if (this.deps.gate) return this.deps.gate.evaluate(request, mode)
+    return mode === 'full_access' ? { status: 'allow', via: 'full_access' } : { status: 'ask' }
   }
 
   /** Asks through the turn's hook; no turn, a stopped turn or a failing hook is a refusal. */

@@ -1,5 +1,11 @@
 import type { BlockKind, BlockOf, ChatErrorCode, DistributiveOmit, MessageBlock } from '@shared/types/blocks'
-import type { LLMCoreStreamEvent, LLMUsage, ProviderOptions, StopReason } from '@shared/types/llm'
+import type {
+  LLMCoreStreamEvent,
+  LLMUsage,
+  ProviderErrorCategory,
+  ProviderOptions,
+  StopReason
+} from '@shared/types/llm'
 
 /** Where block changes go: the delta streamer batches them for the renderer and the projection. */
 export interface BlockChangeSink {
@@ -12,6 +18,12 @@ export interface CompletedToolCall {
   name: string
   arguments: string
   blockId: string
+}
+
+/** What a provider failure adds to an error block: its category and HTTP status. */
+export interface ProviderFailureDetail {
+  category?: ProviderErrorCategory
+  status?: number
 }
 
 /** A block to add: id optional (one is made), times filled in. */
@@ -32,7 +44,7 @@ export class BlockAccumulator {
   private roundCalls: CompletedToolCall[] = []
   stopReason: StopReason | null = null
   usage: LLMUsage | null = null
-  error: { code: string; message: string } | null = null
+  error: { code: string; message: string; category?: ProviderErrorCategory; status?: number } | null = null
   /** Whether this round produced anything the user can see (text, reasoning, calls, images). */
   roundHadOutput = false
   /** Tool name -> its server's display name, so each call's row can say where the tool comes from. */
@@ -108,7 +120,12 @@ export class BlockAccumulator {
         this.usage = event.usage
         return
       case 'error':
-        this.error = { code: event.code, message: event.error_message }
+        this.error = {
+          code: event.code,
+          message: event.error_message,
+          category: event.category,
+          status: event.status
+        }
         return
       case 'stop':
         this.stopReason = event.stop_reason
@@ -145,9 +162,9 @@ export class BlockAccumulator {
     this.sink.upsert(blockId)
   }
 
-  addError(code: ChatErrorCode, message: string): MessageBlock {
+  addError(code: ChatErrorCode, message: string, detail: ProviderFailureDetail = {}): MessageBlock {
     this.closeNarrative()
-    return this.add({ kind: 'error', status: 'error', text: message, data: { code } })
+    return this.add({ kind: 'error', status: 'error', text: message, data: { code, ...detail } })
   }
 
   /**

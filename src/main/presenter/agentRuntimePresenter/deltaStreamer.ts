@@ -4,16 +4,22 @@ import { chatStreamDelta } from '@shared/contracts/events/chat.events'
 import type { EventSink } from '../../bridge/events'
 import type { BlockChangeSink } from './blockAccumulator'
 
+/** One numbered batch: what is committed to the journal and then sent to the renderer. */
+export interface DeltaBatch {
+  runId: string
+  seq: number
+  ops: DeltaOp[]
+}
+
 export interface DeltaStreamerDeps {
   events: EventSink
   sessionId: string
   messageId: string
   runId: string
   block: (id: string) => MessageBlock | undefined
-  /** Writes changed blocks to the projection (SQLite). */
-  saveBlocks: (blocks: MessageBlock[]) => void
+  /** Commits a batch to SQLite (the stream journal). Throws when it could not. */
+  persist: (batch: DeltaBatch) => void
   deltaIntervalMs?: number
-  flushIntervalMs?: number
   log?: (message: string) => void
 }
 
@@ -22,22 +28,22 @@ type PendingOp =
   | { op: 'upsert'; blockId: string }
 
 /**
- * Batches block changes into `chat.stream.delta` events (at most one per interval, numbered)
- * and writes changed blocks to the projection at least every flush interval. Per token it only
- * pushes a chunk onto an array; the cost of a batch grows with what changed, not with the message.
+ * Batches block changes into numbered `chat.stream.delta` events, at most one per interval.
+ * Each batch is committed to SQLite before it is sent, so what the user has seen is on disk
+ * and a kill -9 loses at most the batch in flight. Per token it only pushes a chunk onto an
+ * array; the cost of a batch grows with what changed, not with the message.
  */
 export class DeltaStreamer implements BlockChangeSink {
   private ops: PendingOp[] = []
-  private readonly dirtyForProjection = new Set<string>()
   private deltaTimer: NodeJS.Timeout | null = null
-  private flushTimer: NodeJS.Timeout | null = null
   private seqValue = 0
   private closed = false
   private lastDeltaAt = Date.now()
-  private lastFlushAt = Date.now()
+  private persistFailing = false
 
   constructor(private readonly deps: DeltaStreamerDeps) {}
 
+  /** The last batch sent (0 before the first). */
   get seq(): number {
     return this.seqValue
   }
@@ -46,12 +52,16 @@ export class DeltaStreamer implements BlockChangeSink {
     return this.deps.runId
   }
 
+  /** Whether changes wait that the renderer has not been sent (only while SQLite refuses them). */
+  get hasUnsent(): boolean {
+    return this.ops.length > 0
+  }
+
   append(blockId: string, field: 'text' | 'params', text: string): void {
     const last = this.ops[this.ops.length - 1]
     if (last && last.op === 'append' && last.blockId === blockId && last.field === field)
       last.chunks.push(text)
     else this.ops.push({ op: 'append', blockId, field, chunks: [text] })
-    this.dirtyForProjection.add(blockId)
     this.schedule()
   }
 
@@ -59,87 +69,79 @@ export class DeltaStreamer implements BlockChangeSink {
     // An upsert carries the whole block, so earlier queued changes to it are redundant.
     const last = this.ops[this.ops.length - 1]
     if (!(last && last.op === 'upsert' && last.blockId === blockId)) this.ops.push({ op: 'upsert', blockId })
-    this.dirtyForProjection.add(blockId)
     this.schedule()
   }
 
-  /** Sends what is queued now (before a terminal event, or when the renderer must see it). */
+  /**
+   * Commits what is queued as the next batch, then sends it (before a terminal event, or when
+   * the renderer must see it now). If SQLite refuses, nothing is sent: the changes stay queued
+   * and go out with the next batch that commits.
+   */
   flushDeltas(): void {
     if (this.deltaTimer) clearTimeout(this.deltaTimer)
     this.deltaTimer = null
     this.lastDeltaAt = Date.now()
     if (this.ops.length === 0) return
-    const ops: DeltaOp[] = []
-    for (const op of this.ops) {
-      if (op.op === 'append')
-        ops.push({ op: 'append', blockId: op.blockId, field: op.field, text: op.chunks.join('') })
-      else {
-        const block = this.deps.block(op.blockId)
-        if (block) ops.push({ op: 'upsert', block: structuredClone(block) })
-      }
+    const ops = this.buildOps()
+    if (ops.length === 0) {
+      this.ops = []
+      return
     }
+    const batch: DeltaBatch = { runId: this.deps.runId, seq: this.seqValue + 1, ops }
+    try {
+      this.deps.persist(batch)
+    } catch (error) {
+      if (!this.persistFailing) this.deps.log?.(`stream journal write failed: ${String(error)}`)
+      this.persistFailing = true
+      this.retryLater()
+      return
+    }
+    this.persistFailing = false
     this.ops = []
-    if (ops.length === 0) return
-    this.seqValue += 1
+    this.seqValue = batch.seq
     this.deps.events.emit(chatStreamDelta, {
       sessionId: this.deps.sessionId,
       messageId: this.deps.messageId,
-      runId: this.deps.runId,
-      seq: this.seqValue,
-      ops
+      ...batch
     })
-  }
-
-  /** Writes the changed blocks to SQLite. */
-  flushProjection(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer)
-    this.flushTimer = null
-    this.lastFlushAt = Date.now()
-    if (this.dirtyForProjection.size === 0) return
-    const blocks = [...this.dirtyForProjection]
-      .map((id) => this.deps.block(id))
-      .filter((b): b is MessageBlock => !!b)
-    this.dirtyForProjection.clear()
-    try {
-      this.deps.saveBlocks(blocks)
-    } catch (error) {
-      // The final write at the exit carries everything again; a failed interim write loses nothing.
-      this.deps.log?.(`projection flush failed: ${String(error)}`)
-      for (const block of blocks) this.dirtyForProjection.add(block.id)
-    }
-  }
-
-  flushAll(): void {
-    this.flushDeltas()
-    this.flushProjection()
-  }
-
-  /** Blocks changed since the last projection write (for the exit write). */
-  takeDirty(): string[] {
-    const ids = [...this.dirtyForProjection]
-    this.dirtyForProjection.clear()
-    if (this.flushTimer) clearTimeout(this.flushTimer)
-    this.flushTimer = null
-    return ids
   }
 
   close(): void {
     this.closed = true
     if (this.deltaTimer) clearTimeout(this.deltaTimer)
-    if (this.flushTimer) clearTimeout(this.flushTimer)
     this.deltaTimer = null
-    this.flushTimer = null
+  }
+
+  private buildOps(): DeltaOp[] {
+    const ops: DeltaOp[] = []
+    // An upsert is a snapshot taken now, so it already holds every append to its block queued
+    // in this batch (before or after it); sending those too would apply them twice.
+    const upserted = new Set(this.ops.filter((op) => op.op === 'upsert').map((op) => op.blockId))
+    for (const op of this.ops) {
+      if (op.op === 'append') {
+        if (upserted.has(op.blockId)) continue
+        // Joined once per batch; kept joined so a retried batch does not join again.
+        const text = op.chunks.length === 1 ? op.chunks[0] : op.chunks.join('')
+        op.chunks = [text]
+        ops.push({ op: 'append', blockId: op.blockId, field: op.field, text })
+      } else {
+        const block = this.deps.block(op.blockId)
+        if (block) ops.push({ op: 'upsert', block: structuredClone(block) })
+      }
+    }
+    return ops
+  }
+
+  private retryLater(): void {
+    if (this.closed || this.deltaTimer) return
+    this.deltaTimer = setTimeout(() => this.flushDeltas(), this.deps.deltaIntervalMs ?? 50)
   }
 
   private schedule(): void {
     if (this.closed) return
-    // A provider burst can keep the event loop busy past the timers: check the clock as well.
-    const now = Date.now()
-    if (now - this.lastDeltaAt >= (this.deps.deltaIntervalMs ?? 50)) this.flushDeltas()
-    if (now - this.lastFlushAt >= (this.deps.flushIntervalMs ?? 500)) this.flushProjection()
-    if (!this.deltaTimer)
+    // A provider burst can keep the event loop busy past the timer: check the clock as well.
+    if (Date.now() - this.lastDeltaAt >= (this.deps.deltaIntervalMs ?? 50)) this.flushDeltas()
+    if (!this.deltaTimer && this.ops.length > 0)
       this.deltaTimer = setTimeout(() => this.flushDeltas(), this.deps.deltaIntervalMs ?? 50)
-    if (!this.flushTimer)
-      this.flushTimer = setTimeout(() => this.flushProjection(), this.deps.flushIntervalMs ?? 500)
   }
 }

@@ -20,6 +20,9 @@ import type { TapePresenter } from '../tapePresenter'
 import type { PermissionPresenter } from '../permission'
 import type { ToolPresenter } from '../toolPresenter'
 import { ChatRun, type RunDeps, type RunOutcome } from './runLoop'
+import { AcpTurnRunner, type AcpRunDeps } from './acpTurnRunner'
+import { AcpTurns } from './acpLiveTurn'
+import { agentOfModel } from '@shared/types/acp'
 import type { ModelLimits } from './contextBuilder'
 import { applyAnswer, denyEffect } from './interactionAnswers'
 import { saveImages, titleFrom } from './turnInputs'
@@ -50,7 +53,9 @@ export interface AgentRuntimeDeps {
     modelLimits(providerId: string, modelId: string): Promise<ModelLimits>
   }
   tools: RunDeps['tools'] & Pick<ToolPresenter, 'sessionDataDir'>
-  permissions: Pick<PermissionPresenter, 'decide'>
+  permissions: Pick<PermissionPresenter, 'decide' | 'evaluate' | 'consume'>
+  /** ACP agents: a chat whose model is an agent runs its turns through it (acpTurnRunner.ts). */
+  acp?: AcpRunDeps['acp']
   events: EventSink
   newId?: () => string
   log?: (message: string) => void
@@ -63,7 +68,6 @@ export interface AgentRuntimeDeps {
     ensure(path: string): string
   }
   deltaIntervalMs?: number
-  flushIntervalMs?: number
 }
 
 export interface TurnAccepted {
@@ -80,7 +84,7 @@ export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'mode
 }
 
 interface ActiveRun {
-  run: ChatRun
+  run: ChatRun | AcpTurnRunner
   controller: AbortController
   done: Promise<void>
 }
@@ -100,6 +104,8 @@ export class AgentRuntimePresenter {
   private readonly streamed: Hook<string>
   /** What runs emit through: the renderer's events, and `streamed` for every delta. */
   private readonly runEvents: EventSink
+  /** Agent turns parked while the user answers, or ending after a stop. */
+  private readonly acpTurns: AcpTurns
   private disposed = false
 
   constructor(private readonly deps: AgentRuntimeDeps) {
@@ -118,6 +124,7 @@ export class AgentRuntimePresenter {
       tape: deps.tape
     })
     this.queue = new SteeringQueue(deps.sqlite.db)
+    this.acpTurns = new AcpTurns(deps.log)
     this.titler = new ChatTitler({
       coreStream: (request, signal) => deps.llm.coreStream(request, signal),
       sessions: deps.sessions,
@@ -171,7 +178,10 @@ export class AgentRuntimePresenter {
         this.deps.sessions.interactions.list({ sessionId, status: 'pending' }).map((i) => i.messageId)
       )
     ]
-    for (const messageId of paused) this.stopPaused(sessionId, messageId)
+    for (const messageId of paused) {
+      this.stopPaused(sessionId, messageId)
+      this.acpTurns.stopParked(messageId)
+    }
     if (paused.length > 0) this.stopped.fire(sessionId)
     return { stopped: paused.length > 0, messageId: paused[0] ?? null }
   }
@@ -301,6 +311,7 @@ export class AgentRuntimePresenter {
   forgetSession(sessionId: string): void {
     this.queue.clear(sessionId)
     this.titler.forget(sessionId)
+    this.acpTurns.forgetSession(sessionId)
     this.active.get(sessionId)?.controller.abort(new AppError('session_deleted', 'The session was deleted'))
   }
 
@@ -323,6 +334,7 @@ export class AgentRuntimePresenter {
     this.disposed = true // queued input stays in SQLite for the next start
     const runs = [...this.active.values()]
     for (const run of runs) run.controller.abort(new AppError('shutdown', 'The app is closing'))
+    this.acpTurns.dispose()
     await Promise.all([...runs.map((r) => r.done), this.titler.dispose()])
   }
 
@@ -365,18 +377,24 @@ export class AgentRuntimePresenter {
     const model = this.resolveModel(session)
     this.deps.workspaces.ensure(session.workspaceDir)
     const controller = new AbortController()
-    const run = new ChatRun(this.runDeps(), {
+    const base = {
       session,
       messageId: assistant.id,
       runId: this.newId(),
       providerId: model.providerId,
       modelId: model.modelId,
-      limits: () => this.deps.llm.modelLimits(model.providerId, model.modelId),
       userMessage: user,
       initialBlocks: assistant.blocks,
-      grantedBlockIds,
       signal: controller.signal
-    })
+    }
+    const agentId = agentOfModel(model)
+    const run = agentId
+      ? new AcpTurnRunner(this.acpRunDeps(), { ...base, agentId })
+      : new ChatRun(this.runDeps(), {
+          ...base,
+          limits: () => this.deps.llm.modelLimits(model.providerId, model.modelId),
+          grantedBlockIds
+        })
     const entry: ActiveRun = { run, controller, done: Promise.resolve() }
     this.active.set(session.id, entry)
     this.deps.sessions.setStatus(session.id, 'generating')
@@ -407,7 +425,8 @@ export class AgentRuntimePresenter {
       this.deps.log?.(`session status not saved: ${String(error)}`) // the session was deleted meanwhile
       return
     }
-    if (outcome.status === 'completed' && !this.disposed) this.titler.afterAnswer(sessionId, entry.run.spec)
+    if (outcome.status === 'completed' && !this.disposed && entry.run instanceof ChatRun)
+      this.titler.afterAnswer(sessionId, entry.run.spec)
     if (outcome.status !== 'paused' && outcome.status !== 'aborted') this.drainQueue(sessionId)
   }
 
@@ -492,13 +511,12 @@ export class AgentRuntimePresenter {
   private view(message: MessageRecord): ChatMessageView {
     const active = this.active.get(message.sessionId)
     if (active && active.run.spec.messageId === message.id) {
-      active.run.streamer.flushDeltas() // the state returned must match the cursor exactly
-      return {
-        ...message,
-        status: 'streaming',
-        blocks: structuredClone(active.run.acc.blocks),
-        stream: { runId: active.run.spec.runId, seq: active.run.streamer.seq }
-      }
+      const { streamer } = active.run
+      streamer.flushDeltas() // the state returned must match the cursor exactly
+      const stream = { runId: active.run.spec.runId, seq: streamer.seq }
+      // SQLite refused the last batch, so it was not sent: the stored state is the one at `seq`.
+      if (streamer.hasUnsent) return { ...message, status: 'streaming', stream }
+      return { ...message, status: 'streaming', blocks: structuredClone(active.run.acc.blocks), stream }
     }
     return { ...message, stream: this.cursors.get(message.id) ?? null }
   }
@@ -513,8 +531,8 @@ export class AgentRuntimePresenter {
         log: this.deps.log
       },
       store: {
-        saveStreamingBlocks: (messageId, blocks) =>
-          void this.deps.sessions.messages.saveStreamingBlocks(messageId, blocks),
+        appendStreamBatch: (messageId, batch) =>
+          this.deps.sessions.messages.appendStreamBatch(messageId, batch),
         finalize: (messageId, status, blocks, metadata) =>
           void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
         pause: (messageId, blocks, interactions) =>
@@ -524,14 +542,31 @@ export class AgentRuntimePresenter {
       newId: this.newId,
       hasQueuedInput: (sessionId) => this.queue.has(sessionId),
       deltaIntervalMs: this.deps.deltaIntervalMs,
-      flushIntervalMs: this.deps.flushIntervalMs,
       log: this.deps.log
     }
   }
 
+  private acpRunDeps(): AcpRunDeps {
+    const { acp } = this.deps
+    if (!acp) throw new AppError('acp_unavailable', 'ACP agents are not available here')
+    return {
+      ...this.runDeps(),
+      acp,
+      turns: this.acpTurns,
+      interactions: this.deps.sessions.interactions,
+      permissions: this.deps.permissions,
+      tape: this.deps.tape
+    }
+  }
+
   private resolveModel(session: SessionRecord): { providerId: string; modelId: string } {
-    if (session.providerId && session.modelId)
+    if (session.providerId && session.modelId) {
+      const agentId = agentOfModel(session)
+      // An agent chat fails before anything is written when its agent is gone or turned off.
+      if (agentId && !this.deps.acp?.getAgent(agentId).enabled)
+        throw new AppError('acp_agent_disabled', `Agent ${agentId} is turned off in Settings › Agents`)
       return { providerId: session.providerId, modelId: session.modelId }
+    }
     const model = this.deps.llm.getDefaultModel()
     if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
     return model

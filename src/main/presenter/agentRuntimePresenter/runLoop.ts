@@ -7,13 +7,14 @@ import {
   chatPlanUpdated,
   chatStreamCompleted,
   chatStreamFailed,
+  chatStreamRetrying,
   chatStreamPaused
 } from '@shared/contracts/events/chat.events'
 import type { EventSink } from '../../bridge/events'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { ToolPresenter } from '../toolPresenter'
-import { BlockAccumulator } from './blockAccumulator'
-import { DeltaStreamer } from './deltaStreamer'
+import { BlockAccumulator, type ProviderFailureDetail } from './blockAccumulator'
+import { DeltaStreamer, type DeltaBatch } from './deltaStreamer'
 import {
   COMPACTION_THRESHOLD,
   prepareContext,
@@ -30,7 +31,8 @@ import { OVERFLOW_ANCHOR } from './tapeHistory'
 
 /** Where a run keeps the message: the projection and tape through SessionPresenter. */
 export interface RunStore {
-  saveStreamingBlocks(messageId: string, blocks: MessageBlock[]): void
+  /** Commits one delta batch (the stream journal) before the renderer is sent it. */
+  appendStreamBatch(messageId: string, batch: DeltaBatch): void
   finalize(
     messageId: string,
     status: 'sent' | 'error' | 'cancelled',
@@ -52,7 +54,6 @@ export interface RunDeps {
   /** Whether steering input waits for this session (checked at every tool boundary). */
   hasQueuedInput: (sessionId: string) => boolean
   deltaIntervalMs?: number
-  flushIntervalMs?: number
   log?: (message: string) => void
 }
 
@@ -75,7 +76,7 @@ export type RunOutcome =
   | { status: 'completed'; yieldedToQueue: boolean }
   | { status: 'paused'; interactions: PendingInteraction[] }
   | { status: 'aborted' }
-  | { status: 'error'; code: ChatErrorCode; message: string }
+  | { status: 'error'; code: ChatErrorCode; message: string; detail?: ProviderFailureDetail }
 
 type Exit = RunOutcome | { status: 'continue' }
 
@@ -100,9 +101,8 @@ export class ChatRun {
       messageId: spec.messageId,
       runId: spec.runId,
       block: (id) => this.acc.get(id),
-      saveBlocks: (blocks) => deps.store.saveStreamingBlocks(spec.messageId, blocks),
+      persist: (batch) => deps.store.appendStreamBatch(spec.messageId, batch),
       deltaIntervalMs: deps.deltaIntervalMs,
-      flushIntervalMs: deps.flushIntervalMs,
       log: deps.log
     })
     this.acc = new BlockAccumulator(spec.initialBlocks, this.streamer, deps.newId)
@@ -239,7 +239,8 @@ export class ChatRun {
       maxTokens: spec.session.generationSettings.maxTokens
     }
     for await (const event of this.deps.coreStream(request, spec.signal)) {
-      acc.apply(event)
+      if (event.type === 'retry') this.announceRetry(event)
+      else acc.apply(event)
       if (spec.signal.aborted) break
     }
     if (acc.usage) {
@@ -255,7 +256,11 @@ export class ChatRun {
       return {
         status: 'error',
         code: error.code === 'context_overflow' ? 'context_overflow' : 'provider_error',
-        message: error.message
+        message: error.message,
+        detail: {
+          ...(error.category ? { category: error.category } : {}),
+          ...(error.status !== undefined ? { status: error.status } : {})
+        }
       }
     }
     if (acc.completedCalls().length === 0) {
@@ -285,7 +290,7 @@ export class ChatRun {
     })
     if (spec.signal.aborted) return { status: 'aborted' }
     if (interactions.length) return this.pauseWith(interactions)
-    this.streamer.flushAll()
+    this.streamer.flushDeltas()
     if (this.deps.hasQueuedInput(spec.session.id)) return { status: 'completed', yieldedToQueue: true }
     return { status: 'continue' }
   }
@@ -352,20 +357,37 @@ export class ChatRun {
     const failure =
       outcome.status === 'aborted'
         ? { code: 'user_cancelled' as const, message: 'Stopped by the user.', status: 'cancelled' as const }
-        : { code: outcome.code, message: outcome.message, status: 'error' as const }
+        : { code: outcome.code, message: outcome.message, status: 'error' as const, detail: outcome.detail }
     this.stampPlan(
       outcome.status === 'aborted' ? 'aborted' : outcome.code === 'tool_call_limit' ? 'max_steps' : 'error'
     )
-    acc.addError(failure.code, failure.message)
+    const detail = 'detail' in failure ? (failure.detail ?? {}) : {}
+    acc.addError(failure.code, failure.message, detail)
     streamer.flushDeltas()
     this.deps.store.finalize(spec.messageId, failure.status, acc.blocks, this.metadata())
     this.deps.events.emit(chatStreamFailed, {
       ...header(),
       seq: streamer.seq + 1,
       status: failure.status,
-      error: { code: failure.code, message: failure.message }
+      error: { code: failure.code, message: failure.message, ...detail }
     })
     return outcome
+  }
+
+  /** The provider request failed and is retried after a wait: the user sees a countdown. */
+  private announceRetry(event: Extract<LLMCoreStreamEvent, { type: 'retry' }>): void {
+    const { spec } = this
+    this.deps.events.emit(chatStreamRetrying, {
+      sessionId: spec.session.id,
+      messageId: spec.messageId,
+      runId: spec.runId,
+      attempt: event.attempt,
+      maxRetries: event.max_retries,
+      delayMs: event.delay_ms,
+      retryAt: Date.now() + event.delay_ms,
+      category: event.category,
+      message: event.error_message
+    })
   }
 
   private stampPlan(reason: PlanBlockData['terminalReason']): void {

@@ -2,7 +2,7 @@ import { streamText, type LanguageModel, type ModelMessage, type ToolSet, type T
 import type { LLMCoreStreamEvent, ProviderOptions } from '@shared/types/llm'
 import { adaptStream, type AttemptOutcome } from './streamAdapter'
 import { toSdkProviderOptions } from './messageMapper'
-import { isRetryable, type ClassifiedError } from './errors'
+import { categoryOf, isRetryable, type ClassifiedError } from './errors'
 
 export interface StreamAttemptInput {
   model: LanguageModel
@@ -34,9 +34,11 @@ export const DEFAULT_RETRY: RetryPolicy = {
 }
 
 /**
- * Streams one request with retries. Rate-limit and server errors are retried with backoff,
- * but only while nothing has been yielded yet: once a token reached the caller, a retry would
- * duplicate output. Never throws: every failure ends as `error` + `stop('error')`.
+ * Streams one request with retries. Rate-limit and server errors are retried with backoff
+ * (a provider's `Retry-After` wins, for 429 and 5xx alike), but only while nothing has been
+ * yielded yet: once a token reached the caller, a retry would duplicate output. Each wait is
+ * announced with a `retry` event so the user sees it. Never throws: every failure ends as
+ * `error` + `stop('error')`.
  */
 export async function* streamWithRetry(
   input: StreamAttemptInput,
@@ -55,17 +57,26 @@ export async function* streamWithRetry(
       watchdog.stop()
     }
     if (!outcome.failure) return
-    const failure = signal.aborted
-      ? { code: 'aborted' as const, message: 'The request was aborted' }
+    const failure: ClassifiedError = signal.aborted
+      ? { code: 'aborted', message: 'The request was aborted' }
       : watchdog.fired
         ? {
-            code: 'network' as const,
+            code: 'network',
+            category: 'timeout',
             message: `The provider sent nothing for ${(policy.idleTimeoutMs / 1000).toFixed(policy.idleTimeoutMs < 10_000 ? 1 : 0)} s`
           }
         : outcome.failure
     if (!outcome.producedContent && isRetryable(failure.code) && attempt < policy.maxRetries) {
-      const delay = failure.retryAfterMs ?? Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt)
-      if (await sleep(Math.min(delay, policy.maxDelayMs), signal)) continue
+      const delay = Math.min(policy.maxDelayMs, failure.retryAfterMs ?? policy.baseDelayMs * 2 ** attempt)
+      yield {
+        type: 'retry',
+        attempt: attempt + 1,
+        max_retries: policy.maxRetries,
+        delay_ms: delay,
+        category: categoryOf(failure) ?? 'server',
+        error_message: failure.message
+      }
+      if (await sleep(delay, signal)) continue
       return yield* failWith({ code: 'aborted', message: 'The request was aborted' })
     }
     return yield* failWith(failure)
@@ -96,12 +107,14 @@ function startAttempt(
 }
 
 function* failWith(failure: ClassifiedError): Generator<LLMCoreStreamEvent> {
+  const category = categoryOf(failure)
   yield {
     type: 'error',
     code: failure.code,
     error_message: failure.message,
     ...(failure.status !== undefined ? { status: failure.status } : {}),
-    ...(failure.retryAfterMs !== undefined ? { retry_after_ms: failure.retryAfterMs } : {})
+    ...(failure.retryAfterMs !== undefined ? { retry_after_ms: failure.retryAfterMs } : {}),
+    ...(category ? { category } : {})
   }
   yield { type: 'stop', stop_reason: 'error' }
 }

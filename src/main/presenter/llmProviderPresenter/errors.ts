@@ -5,7 +5,7 @@ import {
   JSONParseError,
   TypeValidationError
 } from 'ai'
-import type { LLMErrorCode } from '@shared/types/llm'
+import type { LLMErrorCode, ProviderErrorCategory } from '@shared/types/llm'
 
 /** A provider failure reduced to what the chat loop and the UI need. */
 export interface ClassifiedError {
@@ -13,6 +13,8 @@ export interface ClassifiedError {
   message: string
   status?: number
   retryAfterMs?: number
+  /** Set where the code alone does not say it (overload, timeout); else see `categoryOf`. */
+  category?: ProviderErrorCategory
 }
 
 /** Errors from model listing and key checks (plain fetch, outside the AI SDK). */
@@ -27,6 +29,23 @@ export function isRetryable(code: LLMErrorCode): boolean {
   return code === 'rate_limit' || code === 'server'
 }
 
+const CATEGORY_OF_CODE: Record<Exclude<LLMErrorCode, 'aborted'>, ProviderErrorCategory> = {
+  auth: 'auth',
+  rate_limit: 'rate_limited',
+  context_overflow: 'context_too_long',
+  server: 'server',
+  network: 'network',
+  // A response we could not read is the provider's fault, like a 5xx.
+  invalid_response: 'server',
+  invalid_request: 'bad_request'
+}
+
+/** What the user is told went wrong; undefined for an abort (that is the user's Stop). */
+export function categoryOf(error: ClassifiedError): ProviderErrorCategory | undefined {
+  if (error.code === 'aborted') return undefined
+  return error.category ?? CATEGORY_OF_CODE[error.code]
+}
+
 // Provider bodies are the only place a context overflow is described; each vendor words it
 // differently, so this is matched here, at the wire boundary, and nowhere else.
 const CONTEXT_OVERFLOW =
@@ -39,8 +58,14 @@ export function classifyHttpStatus(
 ): ClassifiedError {
   const message = extractMessage(body) ?? `HTTP ${status}`
   if (status === 401 || status === 403) return { code: 'auth', message, status }
-  if (status === 429) return { code: 'rate_limit', message, status, retryAfterMs: parseRetryAfter(headers) }
-  if (status === 408 || status >= 500) return { code: 'server', message, status }
+  const retryAfterMs = parseRetryAfter(headers)
+  if (status === 429) return { code: 'rate_limit', message, status, retryAfterMs }
+  if (status === 408) return { code: 'server', message, status, retryAfterMs, category: 'timeout' }
+  // 503 and Anthropic's 529 say "busy, come back": overload, not a fault.
+  if (status === 503 || status === 529)
+    return { code: 'server', message, status, retryAfterMs, category: 'overloaded' }
+  if (status === 504) return { code: 'server', message, status, retryAfterMs, category: 'timeout' }
+  if (status >= 500) return { code: 'server', message, status, retryAfterMs }
   if (CONTEXT_OVERFLOW.test(body)) return { code: 'context_overflow', message, status }
   if (status === 413) return { code: 'context_overflow', message, status }
   return { code: 'invalid_request', message, status }
@@ -52,7 +77,7 @@ export function classifyError(error: unknown): ClassifiedError {
   if (APICallError.isInstance(error)) {
     // A 2xx APICallError means the body broke while being read: judge it by its cause.
     if (error.statusCode !== undefined && error.statusCode < 300) {
-      if (isNetworkError(error.cause)) return { code: 'network', message: networkMessage(error.cause) }
+      if (isNetworkError(error.cause)) return networkFailure(error.cause)
       return {
         code: 'invalid_response',
         message: `The provider sent a response we could not read: ${firstLine(error.message)}`
@@ -65,7 +90,7 @@ export function classifyError(error: unknown): ClassifiedError {
         lowerKeys(error.responseHeaders)
       )
     }
-    return { code: 'network', message: networkMessage(error.cause ?? error) }
+    return networkFailure(error.cause ?? error)
   }
   if (
     JSONParseError.isInstance(error) ||
@@ -80,7 +105,7 @@ export function classifyError(error: unknown): ClassifiedError {
   if (InvalidPromptError.isInstance(error))
     return { code: 'invalid_request', message: firstLine(error.message) }
   if (error instanceof ProviderRequestError) return error.classified
-  if (isNetworkError(error)) return { code: 'network', message: networkMessage(error) }
+  if (isNetworkError(error)) return networkFailure(error)
   const inStream = classifyStreamErrorObject(error)
   if (inStream) return inStream
   const text = error instanceof Error ? error.message : String(error)
@@ -107,12 +132,25 @@ function classifyStreamErrorObject(error: unknown): ClassifiedError | undefined 
   const kind = [record.type, record.code].filter((v) => typeof v === 'string').join(' ')
   const message =
     typeof record.message === 'string' ? record.message : kind || 'The provider reported an error'
-  if (/overloaded|api_error|server_error|internal|unavailable/i.test(kind)) return { code: 'server', message }
+  if (/overloaded|unavailable/i.test(kind)) return { code: 'server', message, category: 'overloaded' }
+  if (/api_error|server_error|internal/i.test(kind)) return { code: 'server', message }
   if (/rate_limit|resource_exhausted/i.test(kind)) return { code: 'rate_limit', message }
   if (/authentication|permission|invalid_api_key|unauthenticated/i.test(kind))
     return { code: 'auth', message }
   if (CONTEXT_OVERFLOW.test(message)) return { code: 'context_overflow', message }
   return { code: 'invalid_response', message }
+}
+
+function networkFailure(error: unknown): ClassifiedError {
+  const timedOut = hasErrorCode(error, /TIMEDOUT|TIMEOUT/)
+  return { code: 'network', message: networkMessage(error), ...(timedOut ? { category: 'timeout' } : {}) }
+}
+
+function hasErrorCode(error: unknown, pattern: RegExp, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 4) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string' && pattern.test(code)) return true
+  return hasErrorCode((error as { cause?: unknown }).cause, pattern, depth + 1)
 }
 
 function isNetworkError(error: unknown): boolean {

@@ -164,7 +164,12 @@ export class LlmProviderPresenter {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
       const code = error instanceof AppError && error.code === 'auth' ? 'auth' : 'invalid_request'
-      yield { type: 'error', code, error_message: message }
+      yield {
+        type: 'error',
+        code,
+        error_message: message,
+        category: code === 'auth' ? 'auth' : 'bad_request'
+      }
       yield { type: 'stop', stop_reason: 'error' }
       return
     }

@@ -3,6 +3,10 @@ import { createOpenAI } from '@ai-sdk/openai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { createGroq } from '@ai-sdk/groq'
+import { createMistral } from '@ai-sdk/mistral'
+import { createXai } from '@ai-sdk/xai'
+import { createDeepSeek } from '@ai-sdk/deepseek'
 import type { LLMRequestOptions, ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
@@ -36,6 +40,16 @@ export function createLanguageModel(
       return compatible(`${baseURL}/v1`, apiKey, fetch)(modelId)
     case 'openai-compatible':
       return compatible(baseURL, apiKey, fetch)(modelId)
+    // Vendors with an AI SDK package of their own: it knows their quirks (reasoning fields,
+    // tool-call shapes, error bodies) better than the generic compatible client.
+    case 'groq':
+      return createGroq({ baseURL, apiKey: key, fetch })(modelId)
+    case 'mistral':
+      return createMistral({ baseURL, apiKey: key, fetch })(modelId)
+    case 'xai':
+      return createXai({ baseURL, apiKey: key, fetch }).chat(modelId)
+    case 'deepseek':
+      return createDeepSeek({ baseURL, apiKey: key, fetch })(modelId)
   }
 }
 
@@ -83,6 +97,12 @@ export function reasoningOptions(
       return reasoning.enabled && reasoning.effort
         ? { openai: { reasoningEffort: reasoning.effort } }
         : undefined
+    case 'groq':
+    case 'mistral':
+    case 'xai':
+    case 'deepseek':
+      // Reasoning is the model's choice on these (their reasoning still streams as reasoning).
+      return undefined
     default:
       return reasoning.enabled && reasoning.effort
         ? { [COMPATIBLE_PROVIDER_NAME]: { reasoningEffort: reasoning.effort } }

@@ -55,7 +55,11 @@ export async function fetchProviderModels(
   const key = options.apiKey ?? ''
   switch (provider.kind) {
     case 'openai':
-    case 'openai-compatible': {
+    case 'openai-compatible':
+    case 'groq':
+    case 'mistral':
+    case 'xai':
+    case 'deepseek': {
       const body = parse(
         OpenAiModels,
         await get(`${base}/models`, key ? { authorization: `Bearer ${key}` } : {})

@@ -39,7 +39,7 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'gemini-2.5-pro',
     'gemini-2.5-flash'
   ]),
-  preset('deepseek', 'openai-compatible', 'DeepSeek', 'https://api.deepseek.com/v1', [
+  preset('deepseek', 'deepseek', 'DeepSeek', 'https://api.deepseek.com/v1', [
     'deepseek-chat',
     'deepseek-reasoner'
   ]),
@@ -55,6 +55,40 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'deepseek-ai/DeepSeek-R1',
     'Qwen/Qwen3-235B-A22B'
   ]),
+  // Groq, Mistral and xAI through their AI SDK packages; the rest on their OpenAI-compatible endpoints.
+  preset('groq', 'groq', 'Groq', 'https://api.groq.com/openai/v1', [
+    'llama-3.3-70b-versatile',
+    'openai/gpt-oss-120b'
+  ]),
+  preset('mistral', 'mistral', 'Mistral', 'https://api.mistral.ai/v1', [
+    'mistral-large-latest',
+    'mistral-small-latest'
+  ]),
+  preset('xai', 'xai', 'xAI', 'https://api.x.ai/v1', ['grok-4', 'grok-3-mini']),
+  preset(
+    'qwen',
+    'openai-compatible',
+    'Qwen (DashScope)',
+    'https://dashscope.aliyuncs.com/compatible-mode/v1',
+    ['qwen-max', 'qwen-plus', 'qwen-turbo']
+  ),
+  preset('zhipu', 'openai-compatible', 'Zhipu GLM', 'https://open.bigmodel.cn/api/paas/v4', [
+    'glm-4.5',
+    'glm-4.5-air'
+  ]),
+  preset('moonshot', 'openai-compatible', 'Moonshot (Kimi)', 'https://api.moonshot.cn/v1', [
+    'kimi-k2-0905-preview',
+    'moonshot-v1-128k'
+  ]),
+  preset('minimax', 'openai-compatible', 'MiniMax', 'https://api.minimax.io/v1', ['MiniMax-M1']),
+  // Ark model ids are the user's own endpoint or model ids: fetched from the API or typed in.
+  preset(
+    'doubao',
+    'openai-compatible',
+    'Doubao (Volcengine Ark)',
+    'https://ark.cn-beijing.volces.com/api/v3',
+    []
+  ),
   preset('custom', 'openai-compatible', 'Custom (OpenAI-compatible)', 'http://localhost:8000/v1', [])
 ]
 

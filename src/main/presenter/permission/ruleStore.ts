@@ -30,7 +30,9 @@ export class PermissionRuleStore {
   list(): PermissionRule[] {
     if (!this.cache) {
       const rows = this.sqlite.db
-        .prepare('SELECT id, kind, pattern, effect, created_at FROM permission_rules ORDER BY created_at, id')
+        .prepare(
+          'SELECT id, kind, pattern, effect, created_at FROM permission_rules ORDER BY created_at, rowid'
+        )
         .all() as RuleRow[]
       // A row that no longer parses (hand-edited database) is skipped, not fatal.
       this.cache = rows.flatMap((row) => {

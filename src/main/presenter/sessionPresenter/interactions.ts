@@ -66,7 +66,7 @@ export class InteractionStore {
           `Message ${messageId} is ${row.status} and cannot wait for the user`
         )
       }
-      if (input.blocks) this.deps.messages.upsertBlocks(messageId, input.blocks)
+      this.deps.messages.settleBlocks(messageId, input.blocks)
       const now = this.deps.now()
       const insert = this.deps.db.prepare(`INSERT INTO pending_interactions
         (id, session_id, message_id, block_id, tool_call_id, kind, status, request_json, created_at)

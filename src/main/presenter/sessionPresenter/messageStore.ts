@@ -11,6 +11,7 @@ import {
 import type { TapePresenter } from '../tapePresenter'
 import { messageFact, toolFacts } from './facts'
 import { toBlock, toMessage, type BlockRow, type MessageRow } from './rows'
+import { StreamJournal, foldBatches, type StreamBatch } from './streamJournal'
 
 export type TapeWriter = Pick<TapePresenter, 'append'>
 
@@ -30,10 +31,15 @@ export type FinalStatus = (typeof FINAL_STATUSES)[number]
 
 /**
  * The message and block projection the UI reads. Facts go to the tape in the same
- * transaction; text still streaming lives only here until the message finishes or pauses.
+ * transaction; text still streaming lives only here (its blocks plus the stream journal of
+ * delta batches) until the message finishes or pauses.
  */
 export class MessageStore {
-  constructor(private readonly deps: MessageStoreDeps) {}
+  private readonly journal: StreamJournal
+
+  constructor(private readonly deps: MessageStoreDeps) {
+    this.journal = new StreamJournal(deps.db, deps.now)
+  }
 
   appendUserMessage(sessionId: string, content: z.input<typeof UserMessageContent>): MessageRecord {
     const parsed = UserMessageContent.safeParse(content)
@@ -79,6 +85,25 @@ export class MessageStore {
   }
 
   /**
+   * Commits one delta batch of a streaming message, before the renderer is sent it: after a
+   * kill -9 the message reads back with everything the user saw. Cost: the batch, not the message.
+   */
+  appendStreamBatch(messageId: string, batch: StreamBatch): void {
+    this.deps.transaction(() => this.journal.append(messageId, batch))
+  }
+
+  /**
+   * Settles the projection of a message that stops streaming (finish, pause): `blocks` are the
+   * run's whole state and replace its journal; without them the journal is folded in.
+   */
+  settleBlocks(messageId: string, blocks: readonly MessageBlockInput[] | undefined): void {
+    if (blocks) this.upsertBlocks(messageId, blocks)
+    else if (this.journal.batchesOf([messageId]).has(messageId))
+      this.upsertBlocks(messageId, this.require(messageId).blocks)
+    this.journal.clear(messageId)
+  }
+
+  /**
    * Settles an assistant message: its blocks, finished tool calls and the message itself become
    * tape facts in the same transaction as the projection update.
    */
@@ -97,7 +122,7 @@ export class MessageStore {
       const row = this.requireRow(messageId)
       if (row.role !== 'assistant')
         throw new AppError('invalid_input', 'Only assistant messages are finalized')
-      if (outcome.blocks) this.upsertBlocks(messageId, outcome.blocks)
+      this.settleBlocks(messageId, outcome.blocks)
       if (outcome.metadata) this.mergeMetadata(row, outcome.metadata)
       this.setStatus(messageId, outcome.status)
       return this.writeFacts(messageId)
@@ -202,8 +227,9 @@ export class MessageStore {
   }
 
   /**
-   * After a crash: messages that were streaming become `error` with their partial blocks kept
-   * and an error block saying why. Paused messages stay as they are, still answerable.
+   * After a crash: messages that were streaming become `error` with everything their journal
+   * holds (text, reasoning, calls cut off mid-arguments) and an error block saying why. Paused
+   * messages stay as they are, still answerable.
    */
   recoverInterrupted(): MessageRecord[] {
     return this.deps.transaction(() => {
@@ -211,10 +237,10 @@ export class MessageStore {
         .prepare("SELECT id FROM messages WHERE status IN ('pending', 'streaming') ORDER BY created_at")
         .all() as { id: string }[]
       return rows.map(({ id }) => {
-        const message = this.require(id)
-        const blocks: MessageBlockInput[] = message.blocks
-          .filter((b) => b.status === 'pending' || b.status === 'loading')
-          .map((b) => ({ ...b, status: 'error' as const }))
+        const message = this.require(id) // journal folded in
+        const blocks: MessageBlockInput[] = message.blocks.map((b) =>
+          b.status === 'pending' || b.status === 'loading' ? { ...b, status: 'error' as const } : b
+        )
         blocks.push({
           id: `interrupted-${this.deps.newId()}`,
           kind: 'error',
@@ -223,6 +249,7 @@ export class MessageStore {
           data: { code: 'interrupted' }
         })
         this.upsertBlocks(id, blocks)
+        this.journal.clear(id)
         this.setStatus(id, 'error')
         return this.writeFacts(id)
       })
@@ -286,6 +313,8 @@ export class MessageStore {
       list.push(toBlock(row))
       result.set(row.message_id, list)
     }
+    for (const [messageId, batches] of this.journal.batchesOf(messageIds))
+      result.set(messageId, foldBatches(result.get(messageId) ?? [], batches))
     return result
   }
 }

@@ -22,6 +22,8 @@ export interface SessionSettingsDeps {
   sessions: Pick<SessionPresenter, 'require' | 'updateSettings'>
   state: Pick<SessionAgentStateStore, 'get' | 'update' | 'disabledMcpServers' | 'setDisabledMcpServers'>
   providers: () => Promise<ProviderView[]>
+  /** Enabled ACP agents as models (`acp` / agent id): the user may pick one for a chat. */
+  agentModels?: () => { providerId: string; modelId: string }[]
   /** The built-in tools (the tool presenter is built after these settings, so this is asked late). */
   agentTools: () => Pick<AgentToolManager, 'catalog' | 'get'>
   /** Whether the session can have a built-in tool at all, its switches aside (ToolPresenter). */
@@ -180,7 +182,8 @@ export class SessionSettings {
   }
 
   private async isEnabledModel(model: { providerId: string; modelId: string }): Promise<boolean> {
-    return enabledModels(await this.deps.providers()).some((m) => sameModel(m, model))
+    const agents = this.deps.agentModels?.() ?? []
+    return [...enabledModels(await this.deps.providers()), ...agents].some((m) => sameModel(m, model))
   }
 
   private requireWithinParent(session: SessionRecord, mode: PermissionMode): void {

@@ -4,6 +4,7 @@ import { AppError, isAppError } from '@shared/errors'
 import { subagentsInteractionChanged, subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
 import {
   SubagentSlotConfig,
+  type SubagentSlot,
   type SubagentInteraction,
   type SubagentRunStatus,
   type SubagentRunView,
@@ -13,6 +14,7 @@ import type { PendingInteraction } from '@shared/types/session'
 import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import { SubagentStore, type NewTask, type TaskRow } from './store'
+import { withAgentSlots } from './agentSlots'
 import {
   TaskRunner,
   isTerminal,
@@ -32,6 +34,8 @@ export interface SubagentPresenterDeps {
   now?: () => number
   newId?: () => string
   log?: (message: string) => void
+  /** Enabled ACP agents as slots (`agentSlots.ts`): every chat that may start subagents can hand them tasks. */
+  agentSlots?: () => SubagentSlot[]
 }
 
 export interface ChatPortWithAnswers extends SubagentChatPort {
@@ -110,7 +114,7 @@ export class SubagentPresenter {
   }
 
   getSlots(sessionId: string): SubagentSlotConfig {
-    return this.store.slots(sessionId)
+    return withAgentSlots(this.store.slots(sessionId), this.deps.agentSlots?.() ?? [])
   }
 
   setSlots(sessionId: string, config: SubagentSlotConfig): SubagentSlotConfig {

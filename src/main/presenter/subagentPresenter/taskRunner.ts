@@ -11,6 +11,7 @@ import {
   type SubagentTaskStatus
 } from '@shared/types/subagents'
 import type { JsonObject, TapeEntry } from '@shared/types/tape'
+import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import { buildHandoff, finalAnswer, previewOf } from './handoff'
 import type { SubagentStore, TaskRow } from './store'
 
@@ -29,6 +30,7 @@ export interface TaskRunnerDeps {
     get(sessionId: string): SessionRecord | undefined
     require(sessionId: string): SessionRecord
     createSubagent(parentSessionId: string, input: { meta: SubagentMeta; title?: string }): SessionRecord
+    updateSettings(sessionId: string, fields: Pick<SessionRecord, 'providerId' | 'modelId'>): SessionRecord
     messages: { get(messageId: string): MessageRecord | undefined }
     interactions: { list(filter: { sessionId?: string; status?: 'pending' }): PendingInteraction[] }
   }
@@ -178,6 +180,9 @@ export class TaskRunner {
       meta: { slotId: task.slot_id, displayName: slotName, runId, taskId: task.task_id },
       title: `${slotName} · ${task.title}`.slice(0, 200)
     })
+    // An agent slot's child has the agent as its model: the chat loop runs its turn through the agent.
+    if (slot?.targetType === 'acp' && slot.agentId)
+      this.deps.sessions.updateSettings(child.id, { providerId: ACP_PROVIDER_ID, modelId: slot.agentId })
     this.deps.store.updateTask(runId, task.task_index, { child_session_id: child.id, status: 'running' })
     this.deps.changed(runId)
     const text = buildHandoff({

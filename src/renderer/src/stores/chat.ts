@@ -17,7 +17,8 @@ import {
   chatStreamCompleted,
   chatStreamDelta,
   chatStreamFailed,
-  chatStreamPaused
+  chatStreamPaused,
+  chatStreamRetrying
 } from '@shared/contracts/events/chat.events'
 import { sessionsInteractionsChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import {
@@ -38,6 +39,7 @@ import { plain } from './lib/plain'
 import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/stores/lib/applyDelta'
 
 type DeltaPayload = EventPayload<typeof chatStreamDelta>
+export type RetryNotice = EventPayload<typeof chatStreamRetrying>
 const PAGE = 60
 
 /**
@@ -57,6 +59,8 @@ export const useChatStore = defineStore('chat', () => {
   const settings = ref<SessionSettingsView | null>(null)
   /** Sessions whose interactions the dialogs show: the open one and its subagent children. */
   const watchedSessionIds = ref<string[]>([])
+  /** Messages whose provider request waits to be retried (the countdown), by message id. */
+  const retrying = reactive<Record<string, RetryNotice>>({})
   const byId = new Map<string, ChatMessageView>()
   const refetching = new Map<string, DeltaPayload[]>()
   let unsubscribers: Array<() => void> = []
@@ -78,6 +82,9 @@ export const useChatStore = defineStore('chat', () => {
       bridge.on(chatStreamDelta, onDelta),
       bridge.on(chatStreamCompleted, (p) => onTerminal(p.sessionId, p.messageId, p.status)),
       bridge.on(chatStreamFailed, (p) => onTerminal(p.sessionId, p.messageId, p.status)),
+      bridge.on(chatStreamRetrying, (p) => {
+        if (p.sessionId === sessionId.value) retrying[p.messageId] = p
+      }),
       bridge.on(chatStreamPaused, (p) => {
         onTerminal(p.sessionId, p.messageId, 'awaiting_interaction')
         if (watchedSessionIds.value.includes(p.sessionId)) mergeInteractions(p.interactions)
@@ -233,6 +240,7 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   function onDelta(payload: DeltaPayload): void {
+    delete retrying[payload.messageId] // the retry got through
     if (payload.sessionId !== sessionId.value) return
     const buffered = refetching.get(payload.messageId)
     if (buffered) return void buffered.push(payload)
@@ -274,6 +282,7 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   function onTerminal(sid: string, messageId: string, status: ChatMessageView['status']): void {
+    delete retrying[messageId]
     if (sid !== sessionId.value) return
     const message = byId.get(messageId)
     if (message) message.status = status
@@ -351,6 +360,7 @@ export const useChatStore = defineStore('chat', () => {
 
   return {
     sessionId,
+    retrying,
     messages,
     visibleMessages,
     activeAssistant,

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineEvent } from '../define'
 import { ChatErrorCode, DeltaOp, PlanBlockData, QueuedInput } from '../../types/chat'
+import { ProviderErrorCategory } from '../../types/llm'
 import { MessageRecord, MessageStatus, PendingInteraction } from '../../types/session'
 
 const StreamHeader = {
@@ -34,7 +35,34 @@ export const chatStreamFailed = defineEvent({
   payload: z.object({
     ...StreamHeader,
     status: MessageStatus,
-    error: z.object({ code: ChatErrorCode, message: z.string() })
+    error: z.object({
+      code: ChatErrorCode,
+      message: z.string(),
+      /** For provider failures: which kind (the UI words and acts on it). */
+      category: ProviderErrorCategory.optional(),
+      status: z.number().int().optional()
+    })
+  })
+})
+
+/**
+ * A provider request failed before any output and is retried after `delayMs` (rate limit,
+ * overload, server error). The UI shows "retrying in N s" counting down to `retryAt`; the next
+ * delta or terminal event of the message ends it.
+ */
+export const chatStreamRetrying = defineEvent({
+  name: 'chat.stream.retrying',
+  payload: z.object({
+    sessionId: z.string(),
+    messageId: z.string(),
+    runId: z.string(),
+    attempt: z.number().int().positive(),
+    maxRetries: z.number().int().nonnegative(),
+    delayMs: z.number().nonnegative(),
+    /** Epoch ms when the next attempt starts. */
+    retryAt: z.number(),
+    category: ProviderErrorCategory,
+    message: z.string()
   })
 })
 

@@ -7,6 +7,7 @@ import { subagentsMigration } from './005_subagents'
 import { sessionMcpSwitchesMigration } from './006_session_mcp_switches'
 import { queuedInputsMigration } from './007_queued_inputs'
 import { acpSessionsMigration } from './008_acp_sessions'
+import { streamJournalMigration } from './009_stream_journal'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
 export const allMigrations: readonly Migration[] = [
@@ -17,5 +18,6 @@ export const allMigrations: readonly Migration[] = [
   subagentsMigration,
   sessionMcpSwitchesMigration,
   queuedInputsMigration,
-  acpSessionsMigration
+  acpSessionsMigration,
+  streamJournalMigration
 ]

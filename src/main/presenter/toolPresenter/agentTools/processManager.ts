@@ -327,8 +327,9 @@ export class BackgroundProcessManager {
   /** Kills every process of a session (session purge) and forgets them. */
   async killSessionProcesses(sessionId: string): Promise<void> {
     const processes = [...(this.bySession.get(sessionId)?.values() ?? [])]
-    await Promise.all(processes.map((p) => this.killProcess(p)))
+    // Forgotten first: the session is gone, so nothing may list its processes while they die.
     this.bySession.delete(sessionId)
+    await Promise.all(processes.map((p) => this.killProcess(p)))
   }
 
   async killAll(): Promise<void> {

@@ -59,7 +59,32 @@ export default {
       tool_call_limit: 'Too many tool calls in one turn',
       repeated_tool_call: 'The model kept repeating the same tool call',
       internal: 'Something went wrong',
-      unreadable_block: 'Part of this message could not be shown'
+      unreadable_block: 'Part of this message could not be shown',
+      /** Provider failures, by category: a title and what the user can do. */
+      category: {
+        rate_limited: 'The provider is rate-limiting requests',
+        overloaded: 'The provider is overloaded',
+        server: 'The provider had an internal error',
+        auth: 'The provider rejected the API key',
+        bad_request: 'The provider refused the request',
+        context_too_long: 'The conversation is too long for this model',
+        network: 'Could not reach the provider',
+        timeout: 'The provider took too long to answer'
+      },
+      hint: {
+        rate_limited: 'Wait a moment, then retry.',
+        overloaded: 'Their servers are busy; retry in a little while.',
+        server: 'This is on their side; retrying usually helps.',
+        auth: 'Check the key in Settings.',
+        bad_request: 'Their message:',
+        context_too_long: 'Start a new chat, or pick a model with a longer context.',
+        network: 'Check your connection or the provider address, then retry.',
+        timeout: 'Retry; if it keeps happening, the model may be too slow or stuck.'
+      },
+      openSettings: 'Open provider settings',
+      stopped: 'Stopped',
+      retrying: '{category} — retrying in {seconds} s (attempt {attempt} of {max})',
+      retryingNow: '{category} — retrying now (attempt {attempt} of {max})'
     },
     action: {
       permission: {

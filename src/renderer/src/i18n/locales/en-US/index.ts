@@ -12,6 +12,7 @@ import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
 import memory from './memory'
+import acp from './acp'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -28,5 +29,6 @@ export default {
   ...layout,
   ...checkpoints,
   ...image,
-  ...memory
+  ...memory,
+  ...acp
 }

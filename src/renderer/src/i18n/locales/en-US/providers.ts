@@ -38,7 +38,11 @@ export default {
       anthropic: 'Anthropic API',
       gemini: 'Gemini API',
       openai_compatible: 'OpenAI-compatible API',
-      ollama: 'Ollama'
+      ollama: 'Ollama',
+      groq: 'Groq API',
+      mistral: 'Mistral API',
+      xai: 'xAI API',
+      deepseek: 'DeepSeek API'
     },
     remove: 'Remove',
     removeTitle: 'Remove provider',

@@ -61,7 +61,31 @@ export default {
       tool_call_limit: '本轮工具调用次数过多',
       repeated_tool_call: '模型反复进行相同的工具调用',
       internal: '出现了问题',
-      unreadable_block: '此消息的一部分无法显示'
+      unreadable_block: '此消息的一部分无法显示',
+      category: {
+        rate_limited: '服务商正在限制请求频率',
+        overloaded: '服务商当前负载过高',
+        server: '服务商内部出错',
+        auth: '服务商拒绝了该 API 密钥',
+        bad_request: '服务商拒绝了该请求',
+        context_too_long: '对话过长，超出该模型的上下文',
+        network: '无法连接到服务商',
+        timeout: '服务商响应超时'
+      },
+      hint: {
+        rate_limited: '请稍候再重试。',
+        overloaded: '对方服务器繁忙，请稍后重试。',
+        server: '问题出在对方，重试通常可以解决。',
+        auth: '请在设置中检查密钥。',
+        bad_request: '对方返回的信息：',
+        context_too_long: '请新建对话，或选择上下文更长的模型。',
+        network: '请检查网络连接或服务商地址，然后重试。',
+        timeout: '请重试；若反复出现，模型可能过慢或卡住了。'
+      },
+      openSettings: '打开服务商设置',
+      stopped: '已停止',
+      retrying: '{category} — {seconds} 秒后重试（第 {attempt}/{max} 次）',
+      retryingNow: '{category} — 正在重试（第 {attempt}/{max} 次）'
     },
     action: {
       permission: {

@@ -12,6 +12,7 @@ import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
 import memory from './memory'
+import acp from './acp'
 
 export default {
   ...common,
@@ -27,5 +28,6 @@ export default {
   ...layout,
   ...checkpoints,
   ...image,
-  ...memory
+  ...memory,
+  ...acp
 }

@@ -39,7 +39,11 @@ export default {
       anthropic: 'Anthropic API',
       gemini: 'Gemini API',
       openai_compatible: 'OpenAI 兼容 API',
-      ollama: 'Ollama'
+      ollama: 'Ollama',
+      groq: 'Groq API',
+      mistral: 'Mistral API',
+      xai: 'xAI API',
+      deepseek: 'DeepSeek API'
     },
     remove: '删除',
     removeTitle: '删除服务商',

@@ -1,0 +1,85 @@
+export default {
+  settingsAgents: {
+    nav: 'Agents',
+    title: 'Agents',
+    subtitle:
+      'External coding agents (ACP) you can pick as a chat’s model or hand subagent tasks to. Their file, command and tool requests go through your permissions.',
+    add: 'Add agent',
+    empty: 'No agent yet.',
+    enableNamed: 'Enable {name}',
+    sources: { registry: 'Built in', custom: 'Custom' },
+    install: {
+      installed: 'Installed',
+      on_demand: 'Downloads at first start',
+      missing: 'Not found',
+      checking: 'Checking…',
+      recheck: 'Check again'
+    },
+    running: 'Running in {count} folder(s)',
+    idle: 'Not running',
+    lastError: 'Last error',
+    stderr: 'Error output',
+    env: 'Environment',
+    log: 'Protocol log',
+    stop: 'Stop',
+    edit: 'Edit',
+    remove: 'Remove',
+    removeTitle: 'Remove agent',
+    removeConfirm: 'Remove the agent “{name}”? Its stored secrets and its chats’ sessions are forgotten.',
+    form: {
+      addTitle: 'Add an agent',
+      editTitle: 'Edit {name}',
+      name: 'Name',
+      description: 'Description',
+      command: 'Command',
+      args: 'Arguments',
+      argsHint:
+        "One argument per line. Anything that speaks ACP over stdio works, e.g. npx with -y and {'@'}zed-industries/claude-code-acp.",
+      env: 'Environment variables',
+      keyPlaceholder: 'NAME'
+    },
+    envDialog: {
+      title: 'Environment of {name}',
+      hint: 'Set on top of the agent’s own environment. Values whose names look like secrets are kept in secret storage and shown masked.',
+      label: 'Overrides',
+      saved: 'Saved. The agent restarts with these at its next message.'
+    },
+    logDialog: {
+      title: 'Protocol log of {name}',
+      hint: 'The last messages between the app and the agent, secrets redacted. New ones appear as they happen.',
+      empty: 'Nothing yet. The log fills when the agent runs.',
+      directions: { out: 'sent', in: 'received' }
+    }
+  },
+  acpChat: {
+    bar: 'Agent session',
+    mode: 'Mode',
+    model: 'Agent model',
+    commands: 'Commands',
+    commandsHint: 'Slash commands {name} offers: pick one to start your message with it.',
+    notStarted: '{name} shows its modes, models and commands after the first message.',
+    tool: {
+      details: 'What {name} did',
+      kinds: {
+        read: 'Read',
+        edit: 'Edit',
+        delete: 'Delete',
+        move: 'Move',
+        search: 'Search',
+        execute: 'Run',
+        think: 'Think',
+        fetch: 'Fetch',
+        switch_mode: 'Switch mode',
+        other: 'Tool'
+      },
+      locations: 'Files',
+      terminal: 'Terminal',
+      sandboxed: 'ran in the sandbox',
+      onHost: 'ran as approved',
+      exit: 'exit {code}',
+      truncated: 'output cut',
+      newFile: 'new file'
+    }
+  },
+  modelPicker: { agents: 'Agents' }
+}

@@ -1,0 +1,85 @@
+export default {
+  settingsAgents: {
+    nav: '智能体',
+    title: '智能体',
+    subtitle:
+      '外部编程智能体（ACP）：可作为对话的模型，也可承接子智能体任务。它们的文件、命令和工具请求都经过你的权限设置。',
+    add: '添加智能体',
+    empty: '还没有智能体。',
+    enableNamed: '启用 {name}',
+    sources: { registry: '内置', custom: '自定义' },
+    install: {
+      installed: '已安装',
+      on_demand: '首次启动时下载',
+      missing: '未找到',
+      checking: '检查中…',
+      recheck: '重新检查'
+    },
+    running: '在 {count} 个文件夹中运行',
+    idle: '未运行',
+    lastError: '最近的错误',
+    stderr: '错误输出',
+    env: '环境变量',
+    log: '协议日志',
+    stop: '停止',
+    edit: '编辑',
+    remove: '删除',
+    removeTitle: '删除智能体',
+    removeConfirm: '删除智能体“{name}”？其保存的密钥以及各对话的会话都会被遗忘。',
+    form: {
+      addTitle: '添加智能体',
+      editTitle: '编辑 {name}',
+      name: '名称',
+      description: '描述',
+      command: '命令',
+      args: '参数',
+      argsHint:
+        "每行一个参数。任何通过 stdio 使用 ACP 的程序都可以，例如 npx 加 -y 和 {'@'}zed-industries/claude-code-acp。",
+      env: '环境变量',
+      keyPlaceholder: '名称'
+    },
+    envDialog: {
+      title: '{name} 的环境变量',
+      hint: '在智能体自身的环境之上设置。名称看起来像密钥的值保存在密钥存储中，并以掩码显示。',
+      label: '覆盖项',
+      saved: '已保存。智能体会在下一条消息时以这些设置重新启动。'
+    },
+    logDialog: {
+      title: '{name} 的协议日志',
+      hint: '应用与智能体之间最近的消息，密钥已隐去。新消息会实时出现。',
+      empty: '暂无内容。智能体运行时日志才会出现。',
+      directions: { out: '发出', in: '收到' }
+    }
+  },
+  acpChat: {
+    bar: '智能体会话',
+    mode: '模式',
+    model: '智能体模型',
+    commands: '命令',
+    commandsHint: '{name} 提供的斜杠命令：选择一个作为消息的开头。',
+    notStarted: '{name} 会在第一条消息之后显示它的模式、模型和命令。',
+    tool: {
+      details: '{name} 做了什么',
+      kinds: {
+        read: '读取',
+        edit: '编辑',
+        delete: '删除',
+        move: '移动',
+        search: '搜索',
+        execute: '运行',
+        think: '思考',
+        fetch: '获取',
+        switch_mode: '切换模式',
+        other: '工具'
+      },
+      locations: '文件',
+      terminal: '终端',
+      sandboxed: '在沙箱中运行',
+      onHost: '按批准运行',
+      exit: '退出码 {code}',
+      truncated: '输出已截断',
+      newFile: '新文件'
+    }
+  },
+  modelPicker: { agents: '智能体' }
+}
