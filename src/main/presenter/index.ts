@@ -170,7 +170,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
     appDir: join(platform.userDataDir, 'skills'),
     workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
-    state: agentState
+    state: agentState,
+    config
   })
   const subagents = new SubagentPresenter({
     sqlite,

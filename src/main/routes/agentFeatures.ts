@@ -7,7 +7,10 @@ import {
   memoryUpdate,
   memoryList,
   memorySetEnabled,
-  skillsList
+  skillsAddFromFolder,
+  skillsList,
+  skillsRead,
+  skillsSetEnabled
 } from '@shared/contracts/routes/agentFeatures.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
@@ -29,7 +32,13 @@ export function registerAgentFeatureRoutes(
   router.handle(memorySetEnabled, ({ enabled, agentId }) => ({
     settings: memory.setEnabled(enabled, agentId)
   }))
-  router.handle(skillsList, async ({ workspaceDir }) => skills.discover(workspaceDir))
+  router.handle(skillsList, async ({ workspaceDir }) => ({
+    ...(await skills.discover(workspaceDir)),
+    disabled: skills.disabledNames()
+  }))
+  router.handle(skillsSetEnabled, ({ name, enabled }) => ({ disabled: skills.setEnabled(name, enabled) }))
+  router.handle(skillsAddFromFolder, async ({ folder }) => ({ skill: await skills.addFromFolder(folder) }))
+  router.handle(skillsRead, async ({ name }) => ({ body: await skills.read(name) }))
   router.handle(imageGenerationGetModel, () =>
     config.getDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model: null })
   )

@@ -63,8 +63,31 @@ export const skillsList = defineRoute({
   input: z.object({ workspaceDir: z.string().max(4096).nullable().default(null) }).strict(),
   output: z.object({
     skills: z.array(SkillView),
-    problems: z.array(z.object({ path: z.string(), message: z.string() }))
+    problems: z.array(z.object({ path: z.string(), message: z.string() })),
+    /** Names switched off in Settings › Skills: chats do not see them. */
+    disabled: z.array(z.string())
   })
+})
+
+const SkillName = z.string().min(1).max(64)
+
+export const skillsSetEnabled = defineRoute({
+  name: 'skills.setEnabled',
+  input: z.object({ name: SkillName, enabled: z.boolean() }).strict(),
+  output: z.object({ disabled: z.array(z.string()) })
+})
+
+/** Copies a skill folder (absolute path, with a SKILL.md) into the app's skills folder. */
+export const skillsAddFromFolder = defineRoute({
+  name: 'skills.addFromFolder',
+  input: z.object({ folder: z.string().min(1).max(4096) }).strict(),
+  output: z.object({ skill: SkillView })
+})
+
+export const skillsRead = defineRoute({
+  name: 'skills.read',
+  input: z.object({ name: SkillName }).strict(),
+  output: z.object({ body: z.string() })
 })
 
 const ImageModel = z.object({ providerId: z.string().min(1).max(64), modelId: z.string().min(1).max(200) })
