@@ -35,6 +35,11 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/settings/AgentToolsSettings.vue')
       },
       {
+        path: 'skills',
+        name: 'settings-skills',
+        component: () => import('./pages/settings/SkillsSettings.vue')
+      },
+      {
         path: 'memory',
         name: 'settings-memory',
         component: () => import('./pages/settings/MemorySettings.vue')

@@ -12,6 +12,7 @@ import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
 import memory from './memory'
+import skills from './skills'
 import acp from './acp'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
@@ -30,5 +31,6 @@ export default {
   ...checkpoints,
   ...image,
   ...memory,
+  ...skills,
   ...acp
 }

@@ -12,6 +12,7 @@ import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
 import memory from './memory'
+import skills from './skills'
 import acp from './acp'
 
 export default {
@@ -29,5 +30,6 @@ export default {
   ...checkpoints,
   ...image,
   ...memory,
+  ...skills,
   ...acp
 }
