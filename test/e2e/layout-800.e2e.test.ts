@@ -99,7 +99,9 @@ describe('every page at 800×600', () => {
       'providers',
       'mcp',
       'permissions',
+      'agents',
       'agent-tools',
+      'skills',
       'memory',
       'image',
       'about'
