@@ -4,6 +4,8 @@ import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
 import tailwindcss from '@tailwindcss/vite'
 import { contentSecurityPolicyMetaPlugin } from './src/main/security'
+import { precompiledLocalesPlugin } from './scripts/vite/precompiledLocales'
+import { firstLoadReportPlugin } from './scripts/vite/firstLoad'
 
 const root = import.meta.dirname
 const { version } = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string }
@@ -35,9 +37,36 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(root, 'src/renderer'),
-    define,
-    resolve: { alias: { '@renderer': resolve(root, 'src/renderer/src'), ...shared } },
-    plugins: [vue(), tailwindcss(), contentSecurityPolicyMetaPlugin()],
-    build: { rolldownOptions: { input: { index: resolve(root, 'src/renderer/index.html') } } }
+    define: {
+      ...define,
+      // vue-i18n's runtime build with messages compiled at build time (precompiledLocalesPlugin).
+      __INTLIFY_JIT_COMPILATION__: 'true',
+      __INTLIFY_DROP_MESSAGE_COMPILER__: 'true',
+      __INTLIFY_PROD_DEVTOOLS__: 'false',
+      __VUE_I18N_FULL_INSTALL__: 'false',
+      __VUE_I18N_LEGACY_API__: 'false',
+      __VUE_OPTIONS_API__: 'false',
+      __VUE_PROD_DEVTOOLS__: 'false'
+    },
+    resolve: {
+      alias: [
+        { find: '@renderer', replacement: resolve(root, 'src/renderer/src') },
+        { find: '@shared', replacement: shared['@shared'] },
+        { find: /^vue-i18n$/, replacement: resolve(root, 'node_modules/vue-i18n/dist/vue-i18n.runtime.mjs') }
+      ]
+    },
+    plugins: [
+      vue(),
+      tailwindcss(),
+      contentSecurityPolicyMetaPlugin(),
+      precompiledLocalesPlugin(),
+      firstLoadReportPlugin()
+    ],
+    build: {
+      // The manifest lets the first-load budget be checked (test/e2e/firstLoad.e2e.test.ts).
+      manifest: true,
+      minify: true,
+      rolldownOptions: { input: { index: resolve(root, 'src/renderer/index.html') } }
+    }
   }
 })

@@ -7,6 +7,8 @@ const DIRECTIVES = [
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
+  // Audio a tool returned plays from a data: URL.
+  "media-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self' ws://127.0.0.1:* ws://localhost:*",
   "object-src 'none'",

@@ -379,7 +379,7 @@ describe('chat window against the served host and a fake provider', () => {
     const hit = page.getByTestId('search-hit').first()
     await hit.waitFor()
     await hit.click()
-    await page.waitForURL(chatUrl)
+    await page.waitForURL((url) => url.href.startsWith(`${chatUrl}?message=`))
     expect(await page.getByTestId('user-text').first().textContent()).toContain('zeppelinfish')
     await page.close()
   })

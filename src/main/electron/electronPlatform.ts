@@ -45,6 +45,7 @@ export function createElectronPlatform(options: {
       notification.show()
     },
     pickFolder,
+    pickFiles,
     sqliteNativeBinding: sqliteNativeBinding(options.location),
     desktop: options.desktop
   }
@@ -62,4 +63,17 @@ async function pickFolder(options: PickFolderOptions): Promise<string | null> {
     ? await dialog.showOpenDialog(window, dialogOptions)
     : await dialog.showOpenDialog(dialogOptions)
   return result.canceled ? null : (result.filePaths[0] ?? null)
+}
+
+/** Attachments: several files at once, over the focused window like the folder dialog. */
+async function pickFiles(options: { title?: string }): Promise<string[]> {
+  const dialogOptions: Electron.OpenDialogOptions = {
+    title: options.title,
+    properties: ['openFile', 'multiSelections']
+  }
+  const window = BrowserWindow.getFocusedWindow()
+  const result = window
+    ? await dialog.showOpenDialog(window, dialogOptions)
+    : await dialog.showOpenDialog(dialogOptions)
+  return result.canceled ? [] : result.filePaths
 }

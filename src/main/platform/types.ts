@@ -25,6 +25,11 @@ export interface Platform {
    * where there is no desktop to show it on (the headless host): the UI then asks for a path.
    */
   pickFolder?(options: PickFolderOptions): Promise<string | null>
+  /**
+   * A native "open files" dialog for attachments: the chosen absolute paths ([] when cancelled).
+   * Absent in the headless host: the page uploads the files instead.
+   */
+  pickFiles?(options: { title?: string }): Promise<string[]>
   /** Where better-sqlite3's native binding lives when it differs from the Node build. */
   readonly sqliteNativeBinding?: string
   /** The desktop shell (updates, global shortcut, deep links); absent in the headless host. */

@@ -7,6 +7,8 @@ import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
+import { DataPresenter, LATEST_SCHEMA_VERSION } from './dataPresenter'
+import { applyPendingRestore } from './dataPresenter/backup'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
 import {
@@ -36,6 +38,8 @@ import { createSubagentPort } from './subagentPresenter/port'
 import { agentSlot } from './subagentPresenter/agentSlots'
 import { AcpPresenter } from './acpPresenter'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
+import { AttachmentPresenter } from './attachmentPresenter'
+import { LibraryPresenter } from './libraryPresenter'
 import type { AppDataBoundary } from './permission/boundary'
 
 export interface Presenters {
@@ -62,6 +66,12 @@ export interface Presenters {
   acp: AcpPresenter
   /** A chat's model, permission mode, workspace and tool switches: the user's door and the model's. */
   sessionSettings: SessionSettings
+  /** Files attached to messages, stored once by content hash. */
+  attachments: AttachmentPresenter
+  /** Saved prompts and assistants. */
+  library: LibraryPresenter
+  /** Chat export and import (Markdown, HTML, JSON). */
+  data: DataPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -91,6 +101,11 @@ export interface CreatePresentersOptions {
 export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
   const log = options.log ?? ((message: string) => console.error(message))
   const events = new EventHub(log)
+  // A restore the user confirmed in the last run replaces the data before anything opens it.
+  applyPendingRestore(platform.userDataDir, {
+    schemaVersion: LATEST_SCHEMA_VERSION,
+    secretsFile: platform.secretsFile
+  })
   const sqlite = new SqlitePresenter({
     file: join(platform.userDataDir, DATABASE_FILE),
     nativeBinding: platform.sqliteNativeBinding
@@ -224,6 +239,11 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sandbox,
     log
   })
+  const attachments = new AttachmentPresenter({
+    dir: join(platform.userDataDir, 'attachments'),
+    readResource: (serverId, uri) => mcp.readResource(serverId, uri)
+  })
+  const library = new LibraryPresenter({ config })
   const agentRuntime = new AgentRuntimePresenter({
     sqlite,
     sessions,
@@ -239,6 +259,21 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     events,
     log,
     autoTitle: () => config.getSettings().autoTitle,
+    attachments,
+    newChatSetup: (assistantId) => {
+      const start = library.chatStart(assistantId)
+      const assistant = start.assistant
+      return {
+        model: start.model,
+        generationSettings: start.generationSettings,
+        apply: assistant
+          ? (sessionId) => {
+              agentState.update(sessionId, { disabledTools: assistant.disabledTools })
+              agentState.setDisabledMcpServers(sessionId, assistant.disabledMcpServers)
+            }
+          : undefined
+      }
+    },
     workspaces: {
       forNewChat: (requested) =>
         newChatWorkspace(requested, config.getSettings().defaultWorkspaceDir, workspaces),
@@ -274,6 +309,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     subagents,
     acp,
     sessionSettings,
+    attachments,
+    library,
     checkpoints: new CheckpointPresenter({
       sqlite,
       tape,
@@ -287,6 +324,16 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
         sessions,
         files,
         sessionDataDir: (sessionId) => tools.sessionDataDir(sessionId)
+      }
+    }),
+    data: new DataPresenter({
+      sessions,
+      attachments,
+      backup: {
+        db: sqlite.db,
+        dataDir: platform.userDataDir,
+        secretsFile: platform.secretsFile,
+        appVersion: platform.appVersion
       }
     }),
     async dispose() {

@@ -13,6 +13,9 @@ import { registerCheckpointRoutes } from './checkpoints'
 import { registerAgentFeatureRoutes } from './agentFeatures'
 import { registerSubagentRoutes } from './subagents'
 import { registerAcpRoutes } from './acp'
+import { registerAttachmentRoutes } from './attachments'
+import { registerLibraryRoutes } from './library'
+import { registerDataRoutes } from './data'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -33,5 +36,8 @@ export function createRouter(
   registerAgentFeatureRoutes(router, presenters)
   registerSubagentRoutes(router, presenters)
   registerAcpRoutes(router, presenters)
+  registerAttachmentRoutes(router, presenters)
+  registerLibraryRoutes(router, presenters)
+  registerDataRoutes(router, presenters)
   return router
 }

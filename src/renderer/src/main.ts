@@ -2,7 +2,7 @@ import { createApp, watch } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
 import { createAppRouter } from './router'
-import { createAppI18n } from './i18n'
+import { createWindowI18n, switchLanguage } from './i18n/windowI18n'
 import { useSettingsStore } from './stores/settings'
 import { useBridge } from './api/bridge'
 import './style.css'
@@ -14,19 +14,18 @@ async function start(): Promise<void> {
 
   const app = createApp(App)
   const pinia = createPinia()
-  const i18n = createAppI18n()
+  const i18n = createWindowI18n()
   app.use(pinia).use(i18n).use(createAppRouter())
 
   const settings = useSettingsStore(pinia)
   await settings.load()
+  const language = settings.settings?.language
+  if (language) await switchLanguage(i18n, language).catch((e: unknown) => console.warn('language', e))
   watch(
     () => settings.settings?.language,
-    (language) => {
-      if (!language) return
-      i18n.global.locale.value = language
-      document.documentElement.lang = language
-    },
-    { immediate: true }
+    (next) => {
+      if (next) switchLanguage(i18n, next).catch((e: unknown) => console.warn('language', e))
+    }
   )
   watch(
     () => settings.effectiveTheme,

@@ -49,6 +49,16 @@ export const routes: RouteRecordRaw[] = [
         name: 'settings-image',
         component: () => import('./pages/settings/ImageSettings.vue')
       },
+      {
+        path: 'prompts',
+        name: 'settings-prompts',
+        component: () => import('./pages/settings/PromptsSettings.vue')
+      },
+      {
+        path: 'assistants',
+        name: 'settings-assistants',
+        component: () => import('./pages/settings/AssistantsSettings.vue')
+      },
       { path: 'about', name: 'settings-about', component: () => import('./pages/settings/AboutPage.vue') }
     ]
   },

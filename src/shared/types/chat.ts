@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MessageRecord, PendingInteraction, PermissionMode } from './session'
+import { GenerationSettings, MessageRecord, PendingInteraction, PermissionMode } from './session'
 import { MessageBlock, PermissionAnswer } from './blocks'
 import { RuleDraft } from './permission'
 
@@ -61,7 +61,11 @@ export const NewChatOptions = z
     providerId: z.string().min(1).max(200).optional(),
     modelId: z.string().min(1).max(200).optional(),
     workspaceDir: z.string().max(4096).nullable().optional(),
-    permissionMode: PermissionMode.optional()
+    permissionMode: PermissionMode.optional(),
+    /** An assistant from the library: its instructions, parameters, tool set and (unless given) model. */
+    assistantId: z.string().min(1).max(100).optional(),
+    /** Instructions and parameters chosen in the new-chat composer (replacing the defaults or the assistant's). */
+    generationSettings: GenerationSettings.optional()
   })
   .strict()
 

@@ -79,6 +79,7 @@ export const LLMRequestSchema = z.object({
   messages: z.array(LLMMessageSchema).min(1),
   tools: z.array(LLMToolDefinitionSchema).optional(),
   temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().min(0).max(1).optional(),
   maxTokens: z.number().int().positive().optional(),
   /**
    * Ask a reasoning model to think (and show it). Unset: the model's default, except that

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PermissionMode as PermissionModeEnum } from './permission'
 import { MessageBlock } from './blocks'
+import { MessageFile } from './attachments'
 
 export {
   BlockKind,
@@ -98,9 +99,8 @@ export type MessageStatus = z.infer<typeof MessageStatus>
 
 export const UserMessageContent = z.object({
   text: z.string().max(1_000_000),
-  files: z
-    .array(z.object({ name: z.string(), path: z.string(), mimeType: z.string().optional() }))
-    .default([]),
+  /** Attached files: by content hash in the attachment store (older messages: a saved image's path). */
+  files: z.array(MessageFile).default([]),
   links: z.array(z.string()).default([])
 })
 export type UserMessageContent = z.infer<typeof UserMessageContent>
@@ -143,9 +143,17 @@ export const PendingInteraction = z.object({
 })
 export type PendingInteraction = z.infer<typeof PendingInteraction>
 
+/**
+ * One message that matches a history search. `snippet` is the message's own text around the
+ * match; `highlights` are [start, end) offsets of the matches in it (the UI marks them).
+ */
 export const SessionSearchHit = z.object({
   sessionId: z.string(),
   sessionTitle: z.string(),
+  messageId: z.string(),
+  role: MessageRole,
+  snippet: z.string(),
+  highlights: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
   entryId: z.number().int(),
   kind: z.string(),
   name: z.string().nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { PermissionMode } from './permission'
 import { globalShortcutProblem } from '../accelerator'
+import { GenerationSettings } from './session'
 
 export const Language = z.enum(['en-US', 'zh-CN'])
 export type Language = z.infer<typeof Language>
@@ -32,7 +33,9 @@ const settingFields = {
   /** The desktop app checks for, downloads and offers new versions (packaged builds only). */
   autoUpdate: z.boolean(),
   /** Shows the desktop app's window from anywhere; '' means no shortcut. */
-  globalShortcut: GlobalShortcut
+  globalShortcut: GlobalShortcut,
+  /** Instructions and parameters a new chat starts with (an assistant chosen for it replaces them). */
+  defaultGenerationSettings: GenerationSettings
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
@@ -43,7 +46,8 @@ export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(ty
   disabledAgentTools: [],
   autoTitle: true,
   autoUpdate: true,
-  globalShortcut: 'CommandOrControl+Shift+D'
+  globalShortcut: 'CommandOrControl+Shift+D',
+  defaultGenerationSettings: {}
 }
 
 /**

@@ -43,6 +43,8 @@ export function useLoopHarness(): (
     maxOutputTokens?: number
     providerKind?: 'openai' | 'openai-compatible'
     titleReply?: string
+    /** The fake model takes images. */
+    vision?: boolean
   }
 ) => Promise<LoopHarness> {
   const cleanups: Array<() => Promise<void>> = []
@@ -112,7 +114,8 @@ export function useLoopHarness(): (
           id: 'fake-model',
           name: 'Fake model',
           contextLength: options.contextLength,
-          maxOutputTokens: options.maxOutputTokens
+          maxOutputTokens: options.maxOutputTokens,
+          vision: options.vision
         }
       ],
       maxRetries: 0

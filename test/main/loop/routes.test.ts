@@ -68,8 +68,8 @@ describe('chat routes', () => {
     expect(h.presenters.sessions.list().sessions).toHaveLength(1) // failed sends created nothing
   })
 
-  it('saves pasted images as files and sends them to the model as image parts', async () => {
-    const h = await harness([textReply('A red pixel.')])
+  it('stores pasted images as attachments and sends them to a vision model as image parts', async () => {
+    const h = await harness([textReply('A red pixel.')], { vision: true })
     const png =
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
     const accepted = await route(h, 'chat.sendMessage', {
@@ -81,7 +81,12 @@ describe('chat routes', () => {
     const user = JSON.stringify((h.bodies()[0] as { messages: unknown[] }).messages)
     expect(user).toContain(`data:image/png;base64,${png}`)
     const message = h.presenters.sessions.messages.require(accepted.userMessageId)
-    expect(message.content?.files[0]).toMatchObject({ name: 'pixel.png', mimeType: 'image/png' })
+    expect(message.content?.files[0]).toMatchObject({
+      name: 'pixel.png',
+      mimeType: 'image/png',
+      kind: 'image',
+      sha256: expect.stringMatching(/^[a-f0-9]{64}$/)
+    })
   })
 })
 

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
-import ChatInput from '@renderer/components/chat/input/ChatInput.vue'
+import ChatInput, { type ComposerMessage } from '@renderer/components/chat/input/ChatInput.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { useChatStore } from '@renderer/stores/chat'
+import { useAppStore } from '@renderer/stores/app'
 import { eventually } from '../settings/helpers'
 import { useRealBridge } from '../helpers/realBridge'
 import type { Presenters } from '../../../src/main/presenter'
@@ -42,7 +43,12 @@ function newWorkspace(): string {
 }
 
 /** The input area of the chat `sessionId` (null: the new-chat page), wired to the real back end. */
-async function mountInput(presenters: Presenters, sessionId: string | null, workspace: string) {
+async function mountInput(
+  presenters: Presenters,
+  sessionId: string | null,
+  workspace: string,
+  send: (message: ComposerMessage) => Promise<boolean> = async () => true
+) {
   const pinia = createPinia()
   setActivePinia(pinia)
   await useChatStore().open(sessionId)
@@ -62,7 +68,8 @@ async function mountInput(presenters: Presenters, sessionId: string | null, work
         modelId: 'alpha',
         permissionMode: 'default' as const,
         workspaceDir: workspace
-      }
+      },
+      send
     },
     global: { plugins: [pinia, createAppI18n('en-US')] },
     attachTo: document.body
@@ -72,7 +79,7 @@ async function mountInput(presenters: Presenters, sessionId: string | null, work
 }
 
 /** The input area of an existing chat, wired to the real back end. */
-async function openExistingChat() {
+async function openExistingChat(send?: (message: ComposerMessage) => Promise<boolean>) {
   bridge = useRealBridge()
   const { presenters } = bridge
   await addProvider(presenters)
@@ -83,7 +90,7 @@ async function openExistingChat() {
     modelId: 'alpha',
     workspaceDir: workspace
   })
-  const wrapper = await mountInput(presenters, session.id, workspace)
+  const wrapper = await mountInput(presenters, session.id, workspace, send)
   await eventually(() =>
     expect((wrapper.get('[data-testid="model-picker"]').element as HTMLSelectElement).disabled).toBe(false)
   )
@@ -268,7 +275,11 @@ describe('chat input on an existing chat', () => {
   }, 30_000)
 
   it('sends on Enter, keeps Shift+Enter for a new line, and offers Stop while a run is active', async () => {
-    const { wrapper } = await openExistingChat()
+    const sent: ComposerMessage[] = []
+    const { wrapper } = await openExistingChat(async (message) => {
+      sent.push(message)
+      return true
+    })
     const input = wrapper.get('[data-testid="chat-input-text"]')
     const press = (shiftKey: boolean) => {
       const event = new KeyboardEvent('keydown', { key: 'Enter', shiftKey, bubbles: true, cancelable: true })
@@ -279,16 +290,68 @@ describe('chat input on an existing chat', () => {
     // Shift+Enter is left to the textarea (its default adds the line break); nothing is sent.
     expect(press(true).defaultPrevented).toBe(false)
     await flushPromises()
-    expect(wrapper.emitted('send')).toBeUndefined()
+    expect(sent).toEqual([])
     await input.setValue('line one\nline two')
     expect(press(false).defaultPrevented).toBe(true)
     await flushPromises()
-    expect(wrapper.emitted('send')).toEqual([['line one\nline two']])
+    expect(sent).toEqual([{ text: 'line one\nline two', attachments: [] }])
     expect((input.element as HTMLTextAreaElement).value).toBe('')
 
     await wrapper.setProps({ running: true })
     expect(wrapper.find('[data-testid="send-button"]').exists()).toBe(false)
     await wrapper.get('[data-testid="stop-button"]').trigger('click')
     expect(wrapper.emitted('stop')).toHaveLength(1)
+  })
+
+  it('shows in the parameters panel what the model changed through its settings tools', async () => {
+    const { wrapper, presenters, sessionId } = await openExistingChat()
+    await presenters.sessionSettings
+      .modelPort()
+      .update(sessionId, { temperature: 0.2, systemPrompt: 'Speak like a pirate.' })
+    await wrapper.get('[data-testid="chat-params-button"]').trigger('click')
+    await eventually(() =>
+      expect((wrapper.get('[data-testid="params-temperature"]').element as HTMLInputElement).value).toBe(
+        '0.2'
+      )
+    )
+    expect((wrapper.get('[data-testid="params-system-prompt"]').element as HTMLTextAreaElement).value).toBe(
+      'Speak like a pirate.'
+    )
+    // And a change in the panel reaches the chat's settings.
+    await wrapper.get('[data-testid="params-temperature"]').setValue('0.7')
+    await wrapper.get('[data-testid="chat-params-panel"]').trigger('submit')
+    await eventually(() =>
+      expect(presenters.sessionSettings.get(sessionId).generation).toEqual({
+        temperature: 0.7,
+        systemPrompt: 'Speak like a pirate.'
+      })
+    )
+  })
+
+  it('keeps the text when a send fails, and refuses to send visibly while disconnected', async () => {
+    let accept = false
+    const { wrapper } = await openExistingChat(async () => accept)
+    const input = wrapper.get('[data-testid="chat-input-text"]')
+    await input.setValue('keep me')
+    await wrapper.get('[data-testid="chat-input"]').trigger('submit')
+    await flushPromises()
+    expect((input.element as HTMLTextAreaElement).value).toBe('keep me')
+
+    useAppStore().connected = false
+    await flushPromises()
+    const button = wrapper.get('[data-testid="send-button"]')
+    expect((button.element as HTMLButtonElement).disabled).toBe(true)
+    expect(button.attributes('title')).toMatch(/disconnected/i)
+    expect(wrapper.get('[data-testid="composer-offline"]').text()).toMatch(/disconnected/i)
+    accept = true
+    await wrapper.get('[data-testid="chat-input"]').trigger('submit')
+    await flushPromises()
+    expect((input.element as HTMLTextAreaElement).value).toBe('keep me')
+
+    useAppStore().connected = true
+    await flushPromises()
+    await wrapper.get('[data-testid="chat-input"]').trigger('submit')
+    await flushPromises()
+    expect((input.element as HTMLTextAreaElement).value).toBe('')
   })
 })

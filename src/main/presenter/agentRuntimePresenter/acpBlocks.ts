@@ -12,6 +12,8 @@ import {
 } from '@shared/types/acp'
 import type { ActionBlockData, BlockOf, BlockStatus, PlanBlockData, ToolCallData } from '@shared/types/blocks'
 import type { UserMessageContent } from '@shared/types/session'
+import type { MessageFile } from '@shared/types/attachments'
+import type { AttachmentReader } from '../attachmentPresenter'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { BlockAccumulator } from './blockAccumulator'
 
@@ -234,23 +236,41 @@ function capOutput(item: AcpToolContent): AcpToolContent {
   return { ...item, output: item.output.slice(-ACP_BLOCK_OUTPUT_LIMIT), truncated: true }
 }
 
-/** The user's message as the agent's prompt: its text, images inline, other files as links. */
+/**
+ * The user's message as the agent's prompt: its text, images inline, stored attachments as
+ * their extracted text (agents need not support embedded resources), older saved files as links.
+ */
 export function promptContent(
   content: UserMessageContent | null,
+  attachments?: AttachmentReader,
   log?: (m: string) => void
 ): AcpPromptContent[] {
   const out: AcpPromptContent[] = []
   if (content?.text) out.push({ type: 'text', text: content.text })
   for (const file of content?.files ?? []) {
-    if (file.mimeType?.startsWith('image/')) {
-      try {
-        out.push({ type: 'image', mimeType: file.mimeType, data: readFileSync(file.path).toString('base64') })
+    try {
+      const part = filePart(file, attachments)
+      if (part) {
+        out.push(part)
         continue
-      } catch (error) {
-        log?.(`attached image unreadable: ${String(error)}`)
       }
+    } catch (error) {
+      log?.(`attachment ${file.name} unreadable: ${String(error)}`)
     }
-    out.push({ type: 'resource_link', uri: pathToFileURL(file.path).href, name: file.name })
+    if (file.path) out.push({ type: 'resource_link', uri: pathToFileURL(file.path).href, name: file.name })
+    else out.push({ type: 'text', text: `[Attachment ${file.name} could not be read]` })
   }
   return out.length ? out : [{ type: 'text', text: '' }]
+}
+
+function filePart(file: MessageFile, attachments: AttachmentReader | undefined): AcpPromptContent | null {
+  const image = file.mimeType?.startsWith('image/') ? file.mimeType : null
+  if (file.sha256 && attachments) {
+    if (image)
+      return { type: 'image', mimeType: image, data: attachments.bytes(file.sha256).toString('base64') }
+    return { type: 'text', text: `Attached file ${file.name}:\n${attachments.text(file.sha256)}` }
+  }
+  if (image && file.path)
+    return { type: 'image', mimeType: image, data: readFileSync(file.path).toString('base64') }
+  return null
 }

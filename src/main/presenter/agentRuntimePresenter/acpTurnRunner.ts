@@ -9,6 +9,7 @@ import type { PermissionGate } from '../permission'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { TapePresenter } from '../tapePresenter'
 import { AcpBlockWriter, promptContent } from './acpBlocks'
+import type { AttachmentReader } from '../attachmentPresenter'
 import { LiveAcpTurn, type AcpTurns, type InboxItem, type PendingAsk, type TurnStep } from './acpLiveTurn'
 import { BlockAccumulator } from './blockAccumulator'
 import { DeltaStreamer } from './deltaStreamer'
@@ -25,7 +26,8 @@ export interface AcpRunDeps {
   tape: Pick<TapePresenter, 'appendEvent'>
   newId: () => string
   deltaIntervalMs?: number
-  flushIntervalMs?: number
+  /** Attached files of the user's message (the attachment store). */
+  attachments?: AttachmentReader
   log?: (message: string) => void
 }
 
@@ -73,9 +75,8 @@ export class AcpTurnRunner {
       messageId: spec.messageId,
       runId: spec.runId,
       block: (id) => this.acc.get(id),
-      saveBlocks: (blocks) => deps.store.saveStreamingBlocks(spec.messageId, blocks),
+      persist: (batch) => deps.store.appendStreamBatch(spec.messageId, batch),
       deltaIntervalMs: deps.deltaIntervalMs,
-      flushIntervalMs: deps.flushIntervalMs,
       log: deps.log
     })
     this.acc = new BlockAccumulator(spec.initialBlocks, this.streamer, deps.newId)
@@ -144,7 +145,7 @@ export class AcpTurnRunner {
         chatSessionId: spec.session.id,
         agentId: spec.agentId,
         workspaceDir: spec.session.workspaceDir,
-        content: promptContent(spec.userMessage?.content ?? null, deps.log),
+        content: promptContent(spec.userMessage?.content ?? null, deps.attachments, deps.log),
         signal: live.controller.signal,
         permissionMode: spec.session.permissionMode,
         hooks: live.hooks

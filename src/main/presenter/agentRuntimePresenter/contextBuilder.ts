@@ -1,7 +1,9 @@
 import type { LLMCoreStreamEvent, LLMMessage, LLMRequest } from '@shared/types/llm'
 import type { MessageBlock, MessageRecord } from '@shared/types/session'
 import type { JsonObject, TapeEntry } from '@shared/types/tape'
-import { blocksToMessages, estimateTextTokens, estimateTokens, userToMessage } from './conversation'
+import { blocksToMessages, estimateTextTokens, estimateTokens } from './conversation'
+import { attachmentCharsFor, userToMessage, type UserMessageOptions } from './userMessage'
+import type { AttachmentReader } from '../attachmentPresenter'
 import { readTapeHistory, COMPACTION_ANCHOR, type HistoryRecord } from './tapeHistory'
 import { writeSummary } from './compaction'
 
@@ -13,6 +15,8 @@ export const RETAINED_TURNS = 2
 export interface ModelLimits {
   contextLength: number
   maxOutputTokens: number
+  /** The model takes images (user attachments go as image parts). */
+  vision?: boolean
 }
 
 export interface ContextDeps {
@@ -22,6 +26,8 @@ export interface ContextDeps {
   }
   coreStream: (request: LLMRequest, signal: AbortSignal) => AsyncIterable<LLMCoreStreamEvent>
   log?: (message: string) => void
+  /** Where user messages' attached files are read from. */
+  attachments?: AttachmentReader
 }
 
 export interface ContextInput {
@@ -56,8 +62,9 @@ export interface PreparedContext {
  */
 export async function prepareContext(deps: ContextDeps, input: ContextInput): Promise<PreparedContext> {
   const budgetTokens = usableBudget(input.limits, input.toolTokens)
-  let view = load(deps, input)
-  const current = currentMessages(input)
+  const userOptions = userMessageOptions(deps, input, budgetTokens)
+  let view = load(deps, input, userOptions)
+  const current = currentMessages(input, userOptions)
   const estimate = () =>
     estimateTokens([{ role: 'system', content: view.system }, ...view.history, ...current])
   let compacted = false
@@ -83,7 +90,7 @@ export async function prepareContext(deps: ContextDeps, input: ContextInput): Pr
       { meta: { providerId: input.providerId, modelId: input.modelId } }
     )
     compacted = true
-    view = load(deps, input)
+    view = load(deps, input, userOptions)
   }
   // Whatever still does not fit leaves from the oldest turn, never from this turn.
   let dropped = 0
@@ -91,10 +98,10 @@ export async function prepareContext(deps: ContextDeps, input: ContextInput): Pr
     const [first, ...rest] = groupTurns(view.records)
     if (!first) break
     dropped += first.length
-    view = { ...view, records: rest.flat(), history: toHistoryMessages(rest.flat(), deps.log) }
+    view = { ...view, records: rest.flat(), history: toHistoryMessages(rest.flat(), userOptions) }
   }
   if (dropped) deps.log?.(`context: ${dropped} old messages left out to fit ${budgetTokens} tokens`)
-  const user = input.currentUser?.content ? userToMessage(input.currentUser.content, deps.log) : null
+  const user = input.currentUser?.content ? userToMessage(input.currentUser.content, userOptions) : null
   return {
     system: view.system,
     history: view.history,
@@ -124,7 +131,20 @@ export function toolDefinitionTokens(definitions: unknown): number {
   return estimateTextTokens(JSON.stringify(definitions))
 }
 
-function load(deps: ContextDeps, input: ContextInput) {
+function userMessageOptions(
+  deps: ContextDeps,
+  input: ContextInput,
+  budgetTokens: number
+): UserMessageOptions {
+  return {
+    vision: input.limits.vision ?? false,
+    attachments: deps.attachments,
+    maxAttachmentChars: attachmentCharsFor(budgetTokens),
+    log: deps.log
+  }
+}
+
+function load(deps: ContextDeps, input: ContextInput, userOptions: UserMessageOptions) {
   const history = readTapeHistory(deps.tape.inheritedView(input.tapeId))
   const userSeq = input.currentUser?.orderSeq ?? Number.MAX_SAFE_INTEGER
   const records = history.records.filter(
@@ -143,21 +163,21 @@ function load(deps: ContextDeps, input: ContextInput) {
   ]
     .filter(Boolean)
     .join('\n\n')
-  return { system, records, summaryText, history: toHistoryMessages(records, deps.log) }
+  return { system, records, summaryText, history: toHistoryMessages(records, userOptions) }
 }
 
-function currentMessages(input: ContextInput): LLMMessage[] {
+function currentMessages(input: ContextInput, userOptions: UserMessageOptions): LLMMessage[] {
   const out: LLMMessage[] = []
-  if (input.currentUser?.content) out.push(userToMessage(input.currentUser.content))
+  if (input.currentUser?.content) out.push(userToMessage(input.currentUser.content, userOptions))
   out.push(...blocksToMessages(input.currentBlocks, { keepReasoning: true }))
   return out
 }
 
-function toHistoryMessages(records: readonly HistoryRecord[], log?: (m: string) => void): LLMMessage[] {
+function toHistoryMessages(records: readonly HistoryRecord[], userOptions: UserMessageOptions): LLMMessage[] {
   const out: LLMMessage[] = []
   for (const record of records) {
     if (record.role === 'user') {
-      if (record.content) out.push(userToMessage(record.content, log))
+      if (record.content) out.push(userToMessage(record.content, userOptions))
     } else out.push(...blocksToMessages(record.blocks, { keepReasoning: false }))
   }
   return out

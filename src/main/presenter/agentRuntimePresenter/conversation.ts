@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs'
-import type { LLMMessage, LLMToolCall, LLMUserContentPart, ProviderOptions } from '@shared/types/llm'
+import type { LLMMessage, LLMToolCall, ProviderOptions } from '@shared/types/llm'
 import type { BlockOf, MessageBlock } from '@shared/types/blocks'
-import type { UserMessageContent } from '@shared/types/session'
 
 type AssistantPart =
   { type: 'text'; text: string } | { type: 'reasoning'; text: string; providerOptions?: ProviderOptions }
@@ -70,31 +68,7 @@ export function hasResult(block: BlockOf<'tool_call'>): boolean {
   )
 }
 
-/** A user message for the provider: its text plus image files as image parts. */
-export function userToMessage(content: UserMessageContent, log?: (m: string) => void): LLMMessage {
-  const images: LLMUserContentPart[] = []
-  const notes: string[] = []
-  for (const file of content.files) {
-    if (file.mimeType?.startsWith('image/')) {
-      try {
-        images.push({
-          type: 'image',
-          data: readFileSync(file.path).toString('base64'),
-          mimeType: file.mimeType
-        })
-        continue
-      } catch (error) {
-        log?.(`attached image unreadable: ${String(error)}`)
-        notes.push(`[Attached image ${file.name} could not be read]`)
-        continue
-      }
-    }
-    notes.push(`[Attached file ${file.name} at ${file.path}]`)
-  }
-  const text = [content.text, ...notes].filter(Boolean).join('\n')
-  if (images.length === 0) return { role: 'user', content: text }
-  return { role: 'user', content: [{ type: 'text', text: text || 'The user attached images.' }, ...images] }
-}
+export { userToMessage } from './userMessage'
 
 /** Rough token count: about four characters per token, images a flat 512. */
 export function estimateTokens(messages: readonly LLMMessage[]): number {

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto'
 import { AppError } from '@shared/errors'
 import type { ChatImageInput, ChatMessageView, QueuedInput, StreamCursor } from '@shared/types/chat'
-import type { MessageBlock, MessageRecord, SessionRecord, UserMessageContent } from '@shared/types/session'
+import type { AttachmentInput, MessageFile } from '@shared/types/attachments'
+import type {
+  GenerationSettings,
+  MessageBlock,
+  MessageRecord,
+  SessionRecord,
+  UserMessageContent
+} from '@shared/types/session'
 import type { LLMCoreStreamEvent, LLMRequest } from '@shared/types/llm'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
 import {
@@ -25,7 +32,7 @@ import { AcpTurns } from './acpLiveTurn'
 import { agentOfModel } from '@shared/types/acp'
 import type { ModelLimits } from './contextBuilder'
 import { applyAnswer, denyEffect } from './interactionAnswers'
-import { saveImages, titleFrom } from './turnInputs'
+import { titleFrom, type TurnAttachments } from './turnInputs'
 import { MessageHistory } from './messageHistory'
 import { SteeringQueue } from './steeringQueue'
 import { ChatTitler } from './titleNamer'
@@ -68,6 +75,20 @@ export interface AgentRuntimeDeps {
     ensure(path: string): string
   }
   deltaIntervalMs?: number
+  /** Attached files: stored by hash, resolved for a send, read back for the model. */
+  attachments?: TurnAttachments
+  /**
+   * What a new chat starts with: Settings' default instructions and parameters, or the chosen
+   * assistant's (its model, parameters and tool set, applied once the chat exists).
+   */
+  newChatSetup?: (assistantId: string | undefined) => NewChatSetup
+}
+
+export interface NewChatSetup {
+  model?: { providerId: string; modelId: string }
+  generationSettings: GenerationSettings
+  /** Runs right after the session is created (the assistant's tool and server switches). */
+  apply?: (sessionId: string) => void
 }
 
 export interface TurnAccepted {
@@ -81,6 +102,10 @@ export interface TurnAccepted {
 export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'modelId' | 'permissionMode'>> & {
   /** A folder to work in; null asks for a scratch folder; absent means the default workspace from Settings. */
   workspaceDir?: string | null
+  /** An assistant from the library: its instructions, parameters, model (unless one is given) and tools. */
+  assistantId?: string
+  /** Chosen in the new-chat composer: replaces the defaults or the assistant's values as a whole. */
+  generationSettings?: GenerationSettings
 }
 
 interface ActiveRun {
@@ -138,28 +163,56 @@ export class AgentRuntimePresenter {
     sessionId?: string
     text: string
     images?: ChatImageInput[]
+    attachments?: AttachmentInput[]
     newSession?: NewSessionOptions
   }): Promise<TurnAccepted> {
-    if (!input.text.trim() && !input.images?.length)
-      throw new AppError('invalid_message', 'Message cannot be empty')
+    const hasFiles = Boolean(input.images?.length || input.attachments?.length)
+    if (!input.text.trim() && !hasFiles) throw new AppError('invalid_message', 'Message cannot be empty')
+    // Checked before a session is created: a send with a missing file creates nothing.
+    const attached = this.resolveAttachments(input.attachments ?? [])
+    if (input.sessionId) this.deps.sessions.require(input.sessionId)
+    if (input.sessionId && this.active.has(input.sessionId) && hasFiles)
+      throw new AppError(
+        'session_busy',
+        'Attachments cannot be queued while a reply is streaming: wait for it or stop it first'
+      )
+    const pasted = await this.storeImages(input.images ?? [])
     const session = input.sessionId
       ? this.deps.sessions.require(input.sessionId)
       : this.createSession(input.text, input.newSession)
     this.assertNotPaused(session.id)
     if (this.active.has(session.id)) {
-      if (input.images?.length)
-        throw new AppError(
-          'session_busy',
-          'Images cannot be queued while a reply is streaming; stop it first'
-        )
       const queued: QueuedInput = { id: this.newId(), text: input.text, createdAt: Date.now() }
       this.queue.add(session.id, queued)
       this.emitQueue(session.id)
       return { sessionId: session.id, started: false, userMessageId: null, assistantMessageId: null, queued }
     }
-    const files = saveImages(this.deps.tools.sessionDataDir(session.id), input.images ?? [])
     // Input still queued from before a restart goes first, in the order it was written.
-    return this.startQueuedTurn(session, [input.text], files)
+    return this.startQueuedTurn(session, [input.text], [...attached, ...pasted])
+  }
+
+  private resolveAttachments(inputs: AttachmentInput[]): MessageFile[] {
+    if (inputs.length === 0) return []
+    if (!this.deps.attachments) throw new AppError('not_supported', 'Attachments are not available here')
+    return this.deps.attachments.resolve(inputs)
+  }
+
+  /** Pasted images (`images`, base64) go to the attachment store like any other file. */
+  private async storeImages(images: ChatImageInput[]): Promise<MessageFile[]> {
+    if (images.length === 0) return []
+    if (!this.deps.attachments) throw new AppError('not_supported', 'Attachments are not available here')
+    const stored: MessageFile[] = []
+    for (const image of images) {
+      const name = image.name ?? `image.${image.mimeType.split('/')[1] ?? 'png'}`
+      const view = await this.deps.attachments.addBytes(
+        name,
+        image.mimeType,
+        Buffer.from(image.data, 'base64')
+      )
+      if (view.kind !== 'image') throw new AppError('attachment_unsupported', `${name} is not an image`)
+      stored.push(...this.deps.attachments.resolve([{ sha256: view.sha256, name }]))
+    }
+    return stored
   }
 
   /** Stops the run, or denies every open interaction of a paused message. */
@@ -339,18 +392,21 @@ export class AgentRuntimePresenter {
   }
 
   private createSession(text: string, options: NewSessionOptions = {}): SessionRecord {
+    const setup = this.deps.newChatSetup?.(options.assistantId)
     const model =
       options.providerId && options.modelId
         ? { providerId: options.providerId, modelId: options.modelId }
-        : this.deps.llm.getDefaultModel()
+        : (setup?.model ?? this.deps.llm.getDefaultModel())
     if (!model) throw new AppError('no_model', 'Choose a model for this chat (no default model is set)')
     const session = this.deps.sessions.create({
       title: titleFrom(text),
       providerId: model.providerId,
       modelId: model.modelId,
       workspaceDir: this.deps.workspaces.forNewChat(options.workspaceDir),
-      permissionMode: options.permissionMode
+      permissionMode: options.permissionMode,
+      generationSettings: options.generationSettings ?? setup?.generationSettings
     })
+    setup?.apply?.(session.id)
     this.titler.remember(session, text)
     return session
   }
@@ -528,7 +584,8 @@ export class AgentRuntimePresenter {
       context: {
         tape: this.deps.tape,
         coreStream: (r, s) => this.deps.llm.coreStream(r, s),
-        log: this.deps.log
+        log: this.deps.log,
+        attachments: this.deps.attachments?.reader()
       },
       store: {
         appendStreamBatch: (messageId, batch) =>
@@ -555,7 +612,8 @@ export class AgentRuntimePresenter {
       turns: this.acpTurns,
       interactions: this.deps.sessions.interactions,
       permissions: this.deps.permissions,
-      tape: this.deps.tape
+      tape: this.deps.tape,
+      attachments: this.deps.attachments?.reader()
     }
   }
 

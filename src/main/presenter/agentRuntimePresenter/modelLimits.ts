@@ -3,11 +3,13 @@ import type { ModelLimits } from './contextBuilder'
 
 const FALLBACK: ModelLimits = { contextLength: 128_000, maxOutputTokens: 8_192 }
 
-/** A model's context length and output cap from its provider config (defaults when unlisted). */
+/** A model's context length, output cap and vision from its provider config (defaults when unlisted). */
 export function modelLimitsFrom(llm: Pick<LlmProviderPresenter, 'listProviders'>) {
   return async (providerId: string, modelId: string): Promise<ModelLimits> => {
     const provider = (await llm.listProviders()).find((p) => p.id === providerId)
     const model = provider?.models.find((m) => m.id === modelId)
-    return model ? { contextLength: model.contextLength, maxOutputTokens: model.maxOutputTokens } : FALLBACK
+    return model
+      ? { contextLength: model.contextLength, maxOutputTokens: model.maxOutputTokens, vision: model.vision }
+      : FALLBACK
   }
 }

@@ -28,6 +28,7 @@ import { estimateTokens } from './conversation'
 import { dispatchRound, runCall, type DispatchTools } from './dispatch'
 import { checkRound } from './guards'
 import { OVERFLOW_ANCHOR } from './tapeHistory'
+import { generationRequestOptions } from './generationOptions'
 
 /** Where a run keeps the message: the projection and tape through SessionPresenter. */
 export interface RunStore {
@@ -235,8 +236,7 @@ export class ChatRun {
       modelId: spec.modelId,
       messages: requestMessages(context, acc.blocks),
       tools: tools.length ? tools : undefined,
-      temperature: spec.session.generationSettings.temperature,
-      maxTokens: spec.session.generationSettings.maxTokens
+      ...generationRequestOptions(spec.session.generationSettings)
     }
     for await (const event of this.deps.coreStream(request, spec.signal)) {
       if (event.type === 'retry') this.announceRetry(event)

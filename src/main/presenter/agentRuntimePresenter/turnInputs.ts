@@ -1,30 +1,13 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
-import { randomUUID } from 'node:crypto'
-import type { ChatImageInput } from '@shared/types/chat'
-import type { UserMessageContent } from '@shared/types/session'
+import type { AttachmentInput, AttachmentView, MessageFile } from '@shared/types/attachments'
+import type { AttachmentReader } from '../attachmentPresenter'
 
-const EXTENSIONS: Record<string, string> = {
-  'image/png': 'png',
-  'image/jpeg': 'jpg',
-  'image/gif': 'gif',
-  'image/webp': 'webp'
-}
-
-/** Saves pasted images under the session's data folder; the message refers to them as files. */
-export function saveImages(
-  sessionDataDir: string,
-  images: readonly ChatImageInput[]
-): UserMessageContent['files'] {
-  if (images.length === 0) return []
-  const dir = join(sessionDataDir, 'uploads')
-  mkdirSync(dir, { recursive: true })
-  return images.map((image) => {
-    const ext = EXTENSIONS[image.mimeType.toLowerCase()] ?? 'img'
-    const path = join(dir, `${randomUUID()}.${ext}`)
-    writeFileSync(path, Buffer.from(image.data, 'base64'))
-    return { name: image.name ?? `image.${ext}`, path, mimeType: image.mimeType }
-  })
+/** What a turn needs of the attachment store (AttachmentPresenter). */
+export interface TurnAttachments {
+  /** A send's attachments as the message records them; throws when one is not stored. */
+  resolve(inputs: readonly AttachmentInput[]): MessageFile[]
+  /** Stores bytes a send carried inline (pasted images). */
+  addBytes(name: string, mimeType: string, bytes: Buffer): Promise<AttachmentView>
+  reader(): AttachmentReader
 }
 
 /** A new chat's title: the first line of the message, cut at a word near 50 characters. */

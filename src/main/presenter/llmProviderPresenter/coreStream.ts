@@ -10,6 +10,7 @@ export interface StreamAttemptInput {
   messages: ModelMessage[]
   tools?: ToolSet
   temperature?: number
+  topP?: number
   maxTokens?: number
   providerOptions?: ProviderOptions
 }
@@ -95,6 +96,7 @@ function startAttempt(
     allowSystemInMessages: true,
     tools: input.tools,
     temperature: input.temperature,
+    topP: input.topP,
     maxOutputTokens: input.maxTokens,
     providerOptions: toSdkProviderOptions(input.providerOptions),
     abortSignal: signal,

@@ -215,6 +215,7 @@ export class LlmProviderPresenter {
         }),
         tools: toToolSet(request.tools),
         temperature: request.temperature,
+        topP: request.topP,
         // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).
         maxTokens: request.maxTokens ?? modelConfig?.maxOutputTokens,
         providerOptions: reasoningOptions(provider, modelConfig, request.reasoning)

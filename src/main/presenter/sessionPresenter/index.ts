@@ -28,6 +28,7 @@ import { MessageStore } from './messageStore'
 import { InteractionStore, type InteractionRequest } from './interactions'
 import { toSession, type SessionRow } from './rows'
 import type { Workspaces } from './workspaces'
+import { searchMessages } from './historySearch'
 import { copyHistory } from './sessionFork'
 
 export type { InteractionRequest } from './interactions'
@@ -359,28 +360,9 @@ export class SessionPresenter {
     return this.require(created.id)
   }
 
-  /** Full-text search over every regular session's history, best first. */
+  /** Full-text search over every regular session's messages: one hit per message, best first. */
   searchHistory(query: string, options: TapeSearchOptions = {}): SessionSearchHit[] {
-    const rows = this.deps.sqlite.db
-      .prepare(
-        "SELECT id, tape_id, title FROM sessions WHERE kind = 'regular' ORDER BY last_activity_at DESC LIMIT 30000"
-      )
-      .all() as { id: string; tape_id: string; title: string }[]
-    const byTape = new Map(rows.map((r) => [r.tape_id, r]))
-    return this.deps.tape.searchMany([...byTape.keys()], query, options).map((hit) => {
-      const session = byTape.get(hit.tapeId)!
-      return {
-        sessionId: session.id,
-        sessionTitle: session.title,
-        entryId: hit.entryId,
-        kind: hit.kind,
-        name: hit.name,
-        createdAt: hit.createdAt,
-        summary: hit.summary,
-        score: hit.score,
-        matchedBy: hit.matchedBy
-      }
-    })
+    return searchMessages({ db: this.deps.sqlite.db, tape: this.deps.tape }, query, options)
   }
 
   private insertSession(

@@ -1,5 +1,9 @@
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
-import type { SessionSettingsPatch, SessionSettingsView } from '@shared/contracts/routes/sessions.routes'
+import type {
+  GenerationPatch,
+  SessionSettingsPatch,
+  SessionSettingsView
+} from '@shared/contracts/routes/sessions.routes'
 import { AppError } from '@shared/errors'
 import type { McpServerView } from '@shared/types/mcp'
 import { isWiderMode, type PermissionMode } from '@shared/types/permission'
@@ -79,7 +83,8 @@ export class SessionSettings {
         ...(server.status.lastError ? { lastError: server.status.lastError } : {}),
         serverEnabled: server.enabled,
         enabled: !offServers.has(server.id)
-      }))
+      })),
+      generation: session.generationSettings
     }
   }
 
@@ -102,12 +107,14 @@ export class SessionSettings {
     const offServers = patch.mcpServers
       ? this.switchServers(this.deps.state.disabledMcpServers(sessionId), patch.mcpServers)
       : null
+    const generation = patch.generation ? generationWith(session.generationSettings, patch.generation) : null
 
     this.deps.sqlite.transaction(() => {
       this.deps.sessions.updateSettings(sessionId, {
         ...(patch.model ? { providerId: patch.model.providerId, modelId: patch.model.modelId } : {}),
         ...(patch.permissionMode ? { permissionMode: patch.permissionMode } : {}),
-        ...(workspaceDir !== undefined ? { workspaceDir } : {})
+        ...(workspaceDir !== undefined ? { workspaceDir } : {}),
+        ...(generation ? { generationSettings: generation } : {})
       })
       if (toolState) this.deps.state.update(sessionId, toolState)
       if (offServers) this.deps.state.setDisabledMcpServers(sessionId, offServers)
@@ -241,9 +248,19 @@ export class SessionSettings {
 
 /** The session's generation settings with the model's temperature and system prompt applied. */
 function generationAfter(session: SessionRecord, patch: ChatSettingsPatch): GenerationSettings {
-  const settings: Record<string, unknown> = { ...session.generationSettings }
-  if (patch.temperature !== undefined) settings.temperature = patch.temperature ?? undefined
-  if (patch.systemPrompt !== undefined) settings.systemPrompt = patch.systemPrompt || undefined
+  return generationWith(session.generationSettings, {
+    ...(patch.temperature !== undefined ? { temperature: patch.temperature } : {}),
+    ...(patch.systemPrompt !== undefined ? { systemPrompt: patch.systemPrompt || null } : {})
+  })
+}
+
+/** Settings with a patch applied: null (or a blank system prompt) clears a value. */
+function generationWith(current: GenerationSettings, patch: GenerationPatch): GenerationSettings {
+  const settings: Record<string, unknown> = { ...current }
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue
+    settings[key] = value === null || (key === 'systemPrompt' && value === '') ? undefined : value
+  }
   const generation = GenerationSettings.safeParse(settings)
   if (!generation.success)
     throw new AppError(

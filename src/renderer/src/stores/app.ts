@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import { appGetInfo, appPickFolder } from '@shared/contracts/routes/app.routes'
+import { appGetInfo, appOpenExternal, appPickFolder } from '@shared/contracts/routes/app.routes'
 import { appCommandInvoked } from '@shared/contracts/events/app.events'
 import type { AppInfo } from '@shared/types/app'
 import type { AppCommand } from '@shared/types/desktop'
@@ -22,10 +22,15 @@ export const useAppStore = defineStore('app', () => {
     return useBridge().call(appPickFolder, { title, ...(defaultPath ? { defaultPath } : {}) })
   }
 
+  /** Opens an http(s) address in the system browser (the route refuses anything else). */
+  function openExternal(url: string) {
+    return useBridge().call(appOpenExternal, { url })
+  }
+
   /** Menu, tray and shortcut commands of the desktop app; returns the unsubscribe. */
   function onCommand(handler: (command: AppCommand) => void): () => void {
     return useBridge().on(appCommandInvoked, ({ command }) => handler(command))
   }
 
-  return { info, connected, loadInfo, pickFolder, onCommand }
+  return { info, connected, loadInfo, pickFolder, openExternal, onCommand }
 })

@@ -31,8 +31,9 @@ import {
 } from '@shared/contracts/routes/sessions.routes'
 import type { EventPayload } from '@shared/contracts/define'
 import type { ChatMessageView, InteractionResponse, QueuedInput } from '@shared/types/chat'
-import type { PendingInteraction, SessionRecord } from '@shared/types/session'
+import type { GenerationSettings, PendingInteraction, SessionRecord } from '@shared/types/session'
 import type { PermissionMode } from '@shared/types/permission'
+import type { AttachmentInput } from '@shared/types/attachments'
 import { useBridge } from '@renderer/api/bridge'
 import { errorText } from '@renderer/lib/errorText'
 import { plain } from './lib/plain'
@@ -297,11 +298,15 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   /** Sends into the open chat, or starts a new one; returns the session id (the caller routes to a new one). */
-  async function send(text: string, options: { newSession?: NewSessionOptions } = {}): Promise<string> {
+  async function send(
+    text: string,
+    options: { newSession?: NewSessionOptions; attachments?: AttachmentInput[] } = {}
+  ): Promise<string> {
     subscribe()
     lastError.value = null
     const result = await useBridge().call(chatSendMessage, {
       text,
+      ...(options.attachments?.length ? { attachments: options.attachments } : {}),
       ...(sessionId.value ? { sessionId: sessionId.value } : { newSession: options.newSession ?? {} })
     })
     // A new chat is opened by its route, so the address names it before anything (a permission
@@ -393,6 +398,8 @@ export interface NewSessionOptions {
   modelId?: string
   workspaceDir?: string | null
   permissionMode?: PermissionMode
+  assistantId?: string
+  generationSettings?: GenerationSettings
 }
 
 /** Each message is reactive on its own, so a delta re-renders only what reads the changed block. */

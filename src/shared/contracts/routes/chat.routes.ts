@@ -7,6 +7,7 @@ import {
   NewChatOptions,
   QueuedInput
 } from '../../types/chat'
+import { ATTACHMENT_LIMITS, AttachmentInput } from '../../types/attachments'
 
 const SessionId = z.string().min(1).max(100)
 const MessageId = z.string().min(1).max(100)
@@ -36,6 +37,8 @@ export const chatSendMessage = defineRoute({
       sessionId: SessionId.optional(),
       text: Text,
       images: z.array(ChatImageInput).max(10).optional(),
+      /** Files uploaded through `attachments.*` first, named by content hash. */
+      attachments: z.array(AttachmentInput).max(ATTACHMENT_LIMITS.maxFiles).optional(),
       newSession: NewChatOptions.optional()
     })
     .strict(),

@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { CreateSessionInput, PendingInteraction, SessionRecord, SessionSearchHit } from '../../types/session'
+import {
+  CreateSessionInput,
+  GenerationSettings,
+  PendingInteraction,
+  SessionRecord,
+  SessionSearchHit
+} from '../../types/session'
 import { TapeEntryKind, TapeTimeBound } from '../../types/tape'
 import { PermissionMode } from '../../types/permission'
 import { McpServerState } from '../../types/mcp'
@@ -117,7 +123,9 @@ export const SessionSettingsView = z.object({
   /** The chat works in its own scratch folder (the user chose none). */
   workspaceIsScratch: z.boolean(),
   tools: z.array(SessionToolSwitch),
-  mcpServers: z.array(SessionMcpServerSwitch)
+  mcpServers: z.array(SessionMcpServerSwitch),
+  /** The chat's instructions and parameters (the model's settings tools change these too). */
+  generation: GenerationSettings
 })
 export type SessionSettingsView = z.infer<typeof SessionSettingsView>
 
@@ -125,6 +133,18 @@ const switches = (what: string) =>
   z
     .record(z.string().min(1).max(200), z.boolean())
     .refine((value) => Object.keys(value).length <= 200, `at most 200 ${what} at once`)
+
+/** A change to a chat's instructions and parameters; null clears a value (the model's default). */
+export const GenerationPatch = z
+  .object({
+    systemPrompt: GenerationSettings.shape.systemPrompt.unwrap().nullable().optional(),
+    temperature: GenerationSettings.shape.temperature.unwrap().nullable().optional(),
+    topP: GenerationSettings.shape.topP.unwrap().nullable().optional(),
+    maxTokens: GenerationSettings.shape.maxTokens.unwrap().nullable().optional(),
+    reasoningEffort: GenerationSettings.shape.reasoningEffort.unwrap().nullable().optional()
+  })
+  .strict()
+export type GenerationPatch = z.infer<typeof GenerationPatch>
 
 /** What the user may change on an existing chat. Absent keys stay as they are. */
 export const SessionSettingsPatch = z
@@ -140,7 +160,9 @@ export const SessionSettingsPatch = z
     /** Built-in tool name -> on/off for this session. */
     tools: switches('tool switches').optional(),
     /** MCP server id -> on/off for this session. */
-    mcpServers: switches('server switches').optional()
+    mcpServers: switches('server switches').optional(),
+    /** Instructions and parameters: a value sets it, null goes back to the model's default. */
+    generation: GenerationPatch.optional()
   })
   .strict()
 export type SessionSettingsPatch = z.infer<typeof SessionSettingsPatch>

@@ -1,4 +1,5 @@
 import { PermissionMode } from '@shared/types/permission'
+import type { GenerationSettings } from '@shared/types/session'
 
 /** What a new chat starts with; an existing chat shows its own values. */
 export interface ChatOptions {
@@ -9,6 +10,10 @@ export interface ChatOptions {
   workspaceDir: string
   /** An existing chat working in its scratch folder. */
   workspaceIsScratch?: boolean
+  /** The new chat's assistant (its instructions, parameters, model and tools). */
+  assistantId?: string | null
+  /** Instructions and parameters: an open chat's own, or what a new chat starts with. */
+  generation?: GenerationSettings
 }
 
 const DRAFT_KEY = 'deepchat.newChatDraft'

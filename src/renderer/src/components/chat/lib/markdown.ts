@@ -1,35 +1,59 @@
 import MarkdownIt from 'markdown-it'
-import hljs from 'highlight.js/lib/common'
+import { mathPlugin } from './rich/mathRule'
+import { codeHtml, diagramHtml, mathHtml } from './rich/richRenderers'
 
 /**
- * Markdown for model output: raw HTML is off (model text is untrusted), links open outside,
- * code is highlighted only when the fence names a language we know (auto-detection is slow).
+ * Markdown for model output: raw HTML is off (model text is untrusted), links open outside.
+ * Code, math and diagrams render through `rich/` (their renderers load on first use); code is
+ * highlighted only when the fence names a language we know (auto-detection is slow).
  */
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false })
+mathPlugin(md, mathHtml)
+const esc = (text: string) => md.utils.escapeHtml(text)
 
-function highlight(code: string, language: string): string {
-  const lang = language.trim().toLowerCase()
-  if (lang && hljs.getLanguage(lang)) {
-    try {
-      return hljs.highlight(code, { language: lang, ignoreIllegals: true }).value
-    } catch {
-      // fall through to plain escaped text
-    }
-  }
-  return md.utils.escapeHtml(code)
+export interface RenderEnv {
+  copyLabel?: string
+  previewLabel?: string
 }
 
-// Code fences get a header with the language and a copy button; the click is handled by
+/** HTML and SVG fences can be previewed in a sandboxed frame (see artifactPreview.ts). */
+export function artifactKind(lang: string, code: string): 'html' | 'svg' | null {
+  const name = lang.toLowerCase()
+  if (name === 'svg' || ((name === 'xml' || name === '') && /^\s*<svg[\s>]/i.test(code))) return 'svg'
+  if (name === 'html' || name === 'htm') return 'html'
+  return null
+}
+
+function codeHead(lang: string, env: RenderEnv, extra = ''): string {
+  const copy = esc(env.copyLabel ?? 'Copy')
+  return (
+    `<div class="md-code-head"><span>${esc(lang)}</span><span class="md-code-actions">${extra}` +
+    `<button type="button" class="md-copy" data-copy-code aria-label="${copy}">${copy}</button></span></div>`
+  )
+}
+
+// Code fences get a header with the language and a copy button; clicks are handled by
 // delegation in the component (no inline handlers: the CSP forbids them).
-md.renderer.rules.fence = (tokens, index, _options, env) => {
+md.renderer.rules.fence = (tokens, index, _options, rawEnv) => {
+  const env = (rawEnv ?? {}) as RenderEnv
   const token = tokens[index]
   const lang = token.info.trim().split(/\s+/)[0] ?? ''
-  const body = highlight(token.content, lang)
-  const label = md.utils.escapeHtml(typeof env?.copyLabel === 'string' ? env.copyLabel : 'Copy')
+  const code = token.content
+  if (lang.toLowerCase() === 'mermaid') {
+    return (
+      `<div class="md-code md-diagram">${codeHead(lang, env)}` +
+      `<code data-code hidden>${esc(code)}</code>${diagramHtml(code)}</div>`
+    )
+  }
+  const kind = artifactKind(lang, code)
+  const preview = kind
+    ? `<button type="button" class="md-copy" data-preview-artifact="${kind}" aria-pressed="false">${esc(env.previewLabel ?? 'Preview')}</button>`
+    : ''
+  const body = codeHtml(code, lang)
+  const pending = body.pending ? ` data-rich="code" data-grammar="${esc(body.pending)}"` : ''
   return (
-    `<div class="md-code"><div class="md-code-head"><span>${md.utils.escapeHtml(lang)}</span>` +
-    `<button type="button" class="md-copy" data-copy-code aria-label="${label}">${label}</button></div>` +
-    `<pre><code class="hljs">${body}</code></pre></div>`
+    `<div class="md-code">${codeHead(lang, env, preview)}` +
+    `<pre><code class="hljs" data-code${pending}>${body.html}</code></pre></div>`
   )
 }
 
@@ -41,12 +65,8 @@ md.renderer.rules.link_open = (tokens, index, options, env, self) => {
   return defaultLinkOpen(tokens, index, options, env, self)
 }
 
-export interface RenderEnv {
-  copyLabel?: string
-}
-
 export function renderMarkdown(text: string, env: RenderEnv = {}): string {
-  return md.render(text, { copyLabel: env.copyLabel })
+  return md.render(text, { ...env })
 }
 
 /**
@@ -64,7 +84,7 @@ export class MarkdownSplitter {
 
   /** Feeds the whole current text; returns false when it was not an append (caller resets). */
   update(next: string): boolean {
-    if (!next.startsWith(this.text)) return false
+    if (!this.isAppend(next)) return false
     this.text = next
     let lineStart = this.scanned
     for (;;) {
@@ -75,6 +95,20 @@ export class MarkdownSplitter {
     }
     this.scanned = lineStart
     return true
+  }
+
+  /**
+   * A stream only appends; a replacement (a retry, an edit) differs in length or at the ends.
+   * Comparing the ends, not the whole text, keeps a delta's cost independent of the reply's length.
+   */
+  private isAppend(next: string): boolean {
+    const old = this.text
+    if (next.length < old.length) return false
+    const probe = Math.min(64, old.length)
+    return (
+      next.startsWith(old.slice(0, probe)) &&
+      next.startsWith(old.slice(old.length - probe), old.length - probe)
+    )
   }
 
   get stableEnd(): number {

@@ -14,6 +14,8 @@ import image from './image'
 import memory from './memory'
 import skills from './skills'
 import acp from './acp'
+import composer from './composer'
+import messages from './messages'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -32,5 +34,7 @@ export default {
   ...image,
   ...memory,
   ...skills,
-  ...acp
+  ...acp,
+  ...composer,
+  ...messages
 }

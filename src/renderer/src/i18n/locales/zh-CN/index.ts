@@ -14,6 +14,8 @@ import image from './image'
 import memory from './memory'
 import skills from './skills'
 import acp from './acp'
+import composer from './composer'
+import messages from './messages'
 
 export default {
   ...common,
@@ -31,5 +33,7 @@ export default {
   ...image,
   ...memory,
   ...skills,
-  ...acp
+  ...acp,
+  ...composer,
+  ...messages
 }

@@ -1,0 +1,241 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { z } from 'zod'
+import { AppError } from '@shared/errors'
+import {
+  CHAT_EXPORT_FORMAT,
+  CHAT_EXPORT_VERSION,
+  ChatExport,
+  type ChatExportFormat,
+  type ExportedAttachment,
+  type ExportedFile,
+  type ExportedMessage
+} from '@shared/types/chatExport'
+import type { MessageRecord, SessionRecord } from '@shared/types/session'
+import type { AttachmentInput, AttachmentView, MessageFile } from '@shared/types/attachments'
+import type { AttachmentReader } from '../attachmentPresenter'
+import type { SessionPresenter } from '../sessionPresenter'
+import { allMigrations } from '../sqlitePresenter/migrations'
+import { chatHtml, chatMarkdown } from './chatDocuments'
+import {
+  PENDING_RESTORE,
+  backupFileName,
+  inspectBackup,
+  schemaVersionOf,
+  writeBackup,
+  type BackupManifest,
+  type BackupSource
+} from './backup'
+
+/** Attachments larger than this are exported by name only (the JSON stays a sensible size). */
+const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
+const PAGE = 200
+
+export interface DataPresenterDeps {
+  sessions: Pick<SessionPresenter, 'require' | 'create' | 'messages'>
+  /** What a whole-data backup reads, and where a restore is staged. */
+  backup: Omit<BackupSource, 'schemaVersion'>
+  /** The attachment store: exports carry its bytes, imports store them back by hash. */
+  attachments?: DataAttachments
+  now?: () => number
+}
+
+/** The newest database migration this app knows: a backup from a newer one is refused. */
+export const LATEST_SCHEMA_VERSION = Math.max(...allMigrations.map((m) => m.version))
+
+/** What export and import need of the attachment store (AttachmentPresenter). */
+export interface DataAttachments {
+  reader(): Pick<AttachmentReader, 'meta' | 'bytes'>
+  addBytes(name: string, mimeType: string, bytes: Buffer): Promise<AttachmentView>
+  resolve(inputs: readonly AttachmentInput[]): MessageFile[]
+}
+
+function readAttachment(file: MessageFile, store: DataAttachments | undefined): ExportedAttachment {
+  const head = { name: file.name, mimeType: file.mimeType }
+  try {
+    if (file.sha256 && store) {
+      const reader = store.reader()
+      if (reader.meta(file.sha256).size > MAX_ATTACHMENT_BYTES) return head
+      return { ...head, data: reader.bytes(file.sha256).toString('base64') }
+    }
+    if (!file.path || statSync(file.path).size > MAX_ATTACHMENT_BYTES) return head
+    return { ...head, data: readFileSync(file.path).toString('base64') }
+  } catch {
+    return head
+  }
+}
+
+function safeFileName(title: string): string {
+  const cleaned = title
+    .replace(/[\\/:*?"<>|\p{Cc}\s]+/gu, ' ')
+    .trim()
+    .slice(0, 80)
+  return cleaned || 'chat'
+}
+
+/** Chat export (Markdown, self-contained HTML, lossless JSON) and JSON import into a new chat. */
+export class DataPresenter {
+  private readonly now: () => number
+
+  constructor(private readonly deps: DataPresenterDeps) {
+    this.now = deps.now ?? Date.now
+  }
+
+  /** Every message of a chat, oldest first (superseded ones are not in the list). */
+  private allMessages(sessionId: string): MessageRecord[] {
+    const pages: MessageRecord[][] = []
+    let before: number | undefined
+    for (;;) {
+      const page = this.deps.sessions.messages.list(sessionId, { beforeOrderSeq: before, limit: PAGE })
+      pages.unshift(page.messages)
+      if (!page.hasMore || page.messages.length === 0) break
+      before = page.messages[0].orderSeq
+    }
+    return pages.flat()
+  }
+
+  snapshot(sessionId: string): ChatExport {
+    const session: SessionRecord = this.deps.sessions.require(sessionId)
+    const messages = this.allMessages(sessionId).map((m): ExportedMessage => ({
+      role: m.role,
+      status: m.status,
+      content: m.content,
+      blocks: m.blocks,
+      metadata: m.metadata,
+      attachments: (m.content?.files ?? []).map((file) => readAttachment(file, this.deps.attachments)),
+      createdAt: m.createdAt
+    }))
+    return {
+      format: CHAT_EXPORT_FORMAT,
+      version: CHAT_EXPORT_VERSION,
+      exportedAt: this.now(),
+      chat: {
+        title: session.title,
+        providerId: session.providerId,
+        modelId: session.modelId,
+        createdAt: session.createdAt
+      },
+      messages
+    }
+  }
+
+  exportChat(sessionId: string, format: ChatExportFormat): ExportedFile {
+    const doc = this.snapshot(sessionId)
+    const name = safeFileName(doc.chat.title)
+    switch (format) {
+      case 'markdown':
+        return { fileName: `${name}.md`, mimeType: 'text/markdown', content: chatMarkdown(doc) }
+      case 'html':
+        return { fileName: `${name}.html`, mimeType: 'text/html', content: chatHtml(doc) }
+      case 'json':
+        return {
+          fileName: `${name}.json`,
+          mimeType: 'application/json',
+          content: JSON.stringify(doc, null, 2)
+        }
+    }
+  }
+
+  /**
+   * A JSON export back into a NEW chat: the same messages and blocks, attachments written into
+   * the new chat's folder. Messages still open at export time come back finished (`cancelled`).
+   */
+  async importChat(json: string): Promise<SessionRecord> {
+    const doc = this.parse(json)
+    const session = this.deps.sessions.create({
+      title: doc.chat.title.slice(0, 200),
+      providerId: doc.chat.providerId ?? null,
+      modelId: doc.chat.modelId ?? null
+    })
+    for (const message of doc.messages) {
+      if (message.role === 'user') {
+        const content = message.content ?? { text: '', files: [], links: [] }
+        const files = await this.restoreAttachments(session.workspaceDir, message.attachments, content.files)
+        this.deps.sessions.messages.appendUserMessage(session.id, { ...content, files })
+        continue
+      }
+      const created = this.deps.sessions.messages.createAssistantMessage(session.id)
+      const status = message.status === 'sent' || message.status === 'error' ? message.status : 'cancelled'
+      this.deps.sessions.messages.finalizeAssistantMessage(created.id, {
+        status,
+        blocks: message.blocks,
+        metadata: message.metadata
+      })
+    }
+    return this.deps.sessions.require(session.id)
+  }
+
+  /** Writes a whole-data backup into the data folder's `backups/` and says where it is. */
+  backup(options: { includeSecrets: boolean }): { path: string; bytes: number; manifest: BackupManifest } {
+    const { db, dataDir } = this.deps.backup
+    const dir = join(dataDir, 'backups')
+    mkdirSync(dir, { recursive: true })
+    const path = join(dir, backupFileName(this.now()))
+    const manifest = writeBackup({ ...this.deps.backup, schemaVersion: schemaVersionOf(db) }, path, {
+      includeSecrets: options.includeSecrets,
+      now: this.now()
+    })
+    return { path, bytes: statSync(path).size, manifest }
+  }
+
+  /**
+   * Checks a backup (a clear error for a newer schema or another file) and stages it: the data
+   * is replaced at the next start, before the database opens. The UI asked the user first.
+   */
+  stageRestore(archive: string): { manifest: BackupManifest } {
+    if (!existsSync(archive)) throw new AppError('not_found', `No backup at ${archive}`)
+    const { dataDir } = this.deps.backup
+    const manifest = inspectBackup(archive, dataDir, LATEST_SCHEMA_VERSION)
+    copyFileSync(archive, join(dataDir, PENDING_RESTORE))
+    return { manifest }
+  }
+
+  private parse(json: string): ChatExport {
+    let raw: unknown
+    try {
+      raw = JSON.parse(json)
+    } catch {
+      throw new AppError('invalid_import', 'This file is not a chat export (not JSON)')
+    }
+    const head = z.object({ format: z.string(), version: z.number() }).safeParse(raw)
+    if (!head.success || head.data.format !== CHAT_EXPORT_FORMAT)
+      throw new AppError('invalid_import', 'This file is not a DeepChat Desk chat export')
+    if (head.data.version > CHAT_EXPORT_VERSION)
+      throw new AppError(
+        'import_too_new',
+        `This export was made by a newer version (format ${head.data.version}); update the app to import it`
+      )
+    const parsed = ChatExport.safeParse(raw)
+    if (!parsed.success) throw new AppError('invalid_import', z.prettifyError(parsed.error))
+    return parsed.data
+  }
+
+  /** Attachment bytes back into the store (by hash), or, without one, into the chat's folder. */
+  private async restoreAttachments(
+    workspaceDir: string,
+    attachments: readonly ExportedAttachment[],
+    files: readonly MessageFile[]
+  ): Promise<MessageFile[]> {
+    const restored: MessageFile[] = []
+    for (const [index, file] of files.entries()) {
+      const data = attachments[index]?.data
+      if (data === undefined) {
+        restored.push(file)
+        continue
+      }
+      const bytes = Buffer.from(data, 'base64')
+      const store = this.deps.attachments
+      if (store) {
+        const view = await store.addBytes(file.name, file.mimeType ?? 'application/octet-stream', bytes)
+        restored.push(...store.resolve([{ sha256: view.sha256, name: file.name }]))
+        continue
+      }
+      const dir = join(workspaceDir, 'imported-attachments')
+      mkdirSync(dir, { recursive: true })
+      const path = join(dir, `${index}-${basename(file.name) || 'file'}`)
+      writeFileSync(path, bytes)
+      restored.push({ ...file, path, sha256: undefined })
+    }
+    return restored
+  }
+}

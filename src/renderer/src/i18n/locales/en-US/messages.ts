@@ -1,0 +1,37 @@
+// Rendering of messages, tool results, export / backup and history search (the messages area).
+export default {
+  dataBackup: {
+    title: 'Backup and restore',
+    includeSecrets: 'Include API keys and other secrets',
+    secretsWarning:
+      'Anyone with the archive can use these keys. Keep it private. (Desktop keys are encrypted for this computer and may not work elsewhere.)',
+    backUp: 'Back up all data',
+    saved: 'Backup saved to {path}',
+    restoreLabel: 'Restore from a backup archive (path on this computer)',
+    restore: 'Restore…',
+    confirm:
+      'Restoring replaces ALL chats, settings and skills with those in the backup. This cannot be undone. Continue?',
+    replace: 'Replace my data',
+    cancel: 'Cancel',
+    restartToFinish: 'The backup is ready: restart the app to finish restoring.'
+  },
+  chatExport: {
+    menu: 'Export…',
+    format: { markdown: 'Markdown (.md)', html: 'Web page (.html)', json: 'JSON, to import back (.json)' },
+    importTitle: 'Import a chat',
+    importHint: 'A chat exported as JSON comes back as a new chat with the same messages.',
+    importButton: 'Choose a JSON export…'
+  },
+  toolResult: {
+    image: 'Image from the tool',
+    enlarge: 'Open the image at full size',
+    bytes: '{n} bytes',
+    showText: 'Show the text',
+    structured: 'Structured result',
+    unsupported: 'A {type} item that cannot be shown',
+    openFailed: 'Could not open the link'
+  },
+  rich: {
+    preview: 'Preview'
+  }
+}

@@ -1,0 +1,52 @@
+import { defineStore } from 'pinia'
+import {
+  dataBackup,
+  dataExportChat,
+  dataImportChat,
+  dataRestoreBackup
+} from '@shared/contracts/routes/data.routes'
+import type { ChatExportFormat, ExportedFile } from '@shared/types/chatExport'
+import type { SessionRecord } from '@shared/types/session'
+import { useBridge } from '@renderer/api/bridge'
+
+/**
+ * Saves a file the back end made. A download in the browser; in the desktop app Electron
+ * shows its native save dialog for the same download.
+ */
+export function saveFile(file: ExportedFile): void {
+  const url = URL.createObjectURL(new Blob([file.content], { type: file.mimeType }))
+  const link = document.createElement('a')
+  link.href = url
+  link.download = file.fileName
+  link.rel = 'noopener'
+  document.body.append(link)
+  link.click()
+  link.remove()
+  // After the click has handed the blob to the download.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000)
+}
+
+/** Chat export and import. */
+export const useDataStore = defineStore('data', () => {
+  async function exportChat(sessionId: string, format: ChatExportFormat): Promise<ExportedFile> {
+    const file = await useBridge().call(dataExportChat, { sessionId, format })
+    saveFile(file)
+    return file
+  }
+
+  async function importChat(content: string): Promise<SessionRecord> {
+    return (await useBridge().call(dataImportChat, { content })).session
+  }
+
+  /** A whole-data backup into the data folder's `backups/`; the API keys only when asked for. */
+  function backup(includeSecrets: boolean) {
+    return useBridge().call(dataBackup, { includeSecrets })
+  }
+
+  /** Checks and stages a backup; the data is replaced when the app next starts. */
+  function restoreBackup(path: string) {
+    return useBridge().call(dataRestoreBackup, { path })
+  }
+
+  return { exportChat, importChat, backup, restoreBackup }
+})

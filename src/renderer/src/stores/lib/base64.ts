@@ -1,0 +1,7 @@
+/** Base64 of bytes, in slices so a megabyte never becomes one giant argument list. */
+export function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod'
+import { defineRoute } from '../define'
+import { ChatExportFormat, ExportedFile } from '../../types/chatExport'
+import { SessionRecord } from '../../types/session'
+
+/** One chat as a file: Markdown, self-contained HTML or lossless JSON (which `data.importChat` reads back). */
+export const dataExportChat = defineRoute({
+  name: 'data.exportChat',
+  input: z.object({ sessionId: z.string().min(1), format: ChatExportFormat }).strict(),
+  output: ExportedFile
+})
+
+/** A JSON chat export back into a new chat. */
+export const dataImportChat = defineRoute({
+  name: 'data.importChat',
+  input: z
+    .object({
+      content: z
+        .string()
+        .min(1)
+        .max(512 * 1024 * 1024)
+    })
+    .strict(),
+  output: z.object({ session: SessionRecord })
+})
+
+const BackupManifest = z.object({
+  schemaVersion: z.number(),
+  createdAt: z.number(),
+  appVersion: z.string(),
+  includesSecrets: z.boolean(),
+  folders: z.array(z.string())
+})
+
+/** A whole-data backup written into the data folder's `backups/` (secrets only when asked for). */
+export const dataBackup = defineRoute({
+  name: 'data.backup',
+  input: z.object({ includeSecrets: z.boolean() }).strict(),
+  output: z.object({ path: z.string(), bytes: z.number(), manifest: BackupManifest })
+})
+
+/** Checks a backup archive and stages it: the data is replaced when the app next starts. */
+export const dataRestoreBackup = defineRoute({
+  name: 'data.restoreBackup',
+  input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+  output: z.object({ manifest: BackupManifest, restartRequired: z.literal(true) })
+})

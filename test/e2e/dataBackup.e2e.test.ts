@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { SqlitePresenter } from '../../src/main/presenter/sqlitePresenter'
+import { TapePresenter } from '../../src/main/presenter/tapePresenter'
+import { SessionPresenter } from '../../src/main/presenter/sessionPresenter'
+import { Workspaces } from '../../src/main/presenter/sessionPresenter/workspaces'
+import { launchBrowser } from './helpers/browser'
+import { serve, type ServedHost } from './helpers/host'
+
+const TITLES = ['Garden plans', 'Bread recipes', 'Chess openings']
+const dirs: string[] = []
+const hosts: ServedHost[] = []
+let browser: Browser
+
+function seed(dataDir: string): void {
+  const sqlite = new SqlitePresenter({ file: join(dataDir, 'deepchat.db') })
+  const sessions = new SessionPresenter({
+    sqlite,
+    tape: new TapePresenter({ sqlite }),
+    events: { emit: () => {} },
+    workspaces: new Workspaces({ dataDir })
+  })
+  for (const title of TITLES) {
+    const chat = sessions.create({ title })
+    sessions.messages.appendUserMessage(chat.id, { text: `Tell me about ${title.toLowerCase()}` })
+  }
+  sqlite.close()
+}
+
+function newDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'deepchat-e2e-backup-'))
+  dirs.push(dir)
+  return dir
+}
+
+async function openApp(dataDir: string): Promise<Page> {
+  const host = await serve(dataDir)
+  hosts.push(host)
+  const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
+  await page.goto(host.url)
+  await page.getByTestId('chat-input-text').waitFor()
+  return page
+}
+
+const sidebarTitles = (page: Page) =>
+  page
+    .locator('[data-session-id] [data-testid="session-link"]')
+    .evaluateAll((links) => links.map((l) => (l.textContent ?? '').trim()).sort())
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await browser?.close()
+  for (const host of hosts) await host.stop()
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+})
+
+describe('backup and restore', () => {
+  it('backs up, restores into an empty data folder, and after a restart shows the same chats', async () => {
+    const source = newDir()
+    seed(source)
+    const page = await openApp(source)
+    await page
+      .locator('[data-session-id]')
+      .nth(TITLES.length - 1)
+      .waitFor()
+    const before = await sidebarTitles(page)
+    expect(before).toEqual([...TITLES].sort())
+
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('backup-now').click()
+    const status = (await page.getByTestId('backup-status').textContent())!
+    const archive = /Backup saved to (\S+\.tar\.gz)/.exec(status)![1]
+    expect(existsSync(archive)).toBe(true)
+
+    const target = newDir()
+    const fresh = await openApp(target)
+    expect(await fresh.locator('[data-session-id]').count()).toBe(0)
+    await fresh.getByTestId('nav-settings').click()
+    await fresh.getByTestId('restore-path').fill(archive)
+    await fresh.getByTestId('restore-start').click()
+    // Nothing happens before the user confirms.
+    expect(existsSync(join(target, 'restore-pending.tar.gz'))).toBe(false)
+    await fresh.getByTestId('restore-confirm').click()
+    await fresh.getByTestId('restore-status').filter({ hasText: 'restart the app' }).waitFor()
+
+    await hosts.pop()!.stop()
+    const restarted = await openApp(target)
+    await restarted
+      .locator('[data-session-id]')
+      .nth(TITLES.length - 1)
+      .waitFor()
+    expect(await sidebarTitles(restarted)).toEqual(before)
+  })
+
+  it('refuses a file that is not a backup with a clear error', async () => {
+    const dir = newDir()
+    const page = await openApp(dir)
+    await page.getByTestId('nav-settings').click()
+    await page.getByTestId('restore-path').fill(join(dir, 'deepchat.db'))
+    await page.getByTestId('restore-start').click()
+    await page.getByTestId('restore-confirm').click()
+    await page.getByTestId('restore-status').filter({ hasText: 'not a readable backup' }).waitFor()
+    expect(existsSync(join(dir, 'restore-pending.tar.gz'))).toBe(false)
+  })
+})
