@@ -30,9 +30,20 @@ const SAME_IN_ZH = new Set([
   'settingsPermissions.patternExamples.mcp'
 ])
 
+/** Names that need no Chinese (file kinds, terms), whether or not equal to English. */
+const NAMES = new Set([
+  'composer.kinds.pdf',
+  'composer.kinds.docx',
+  'composer.kinds.spreadsheet',
+  'composer.kinds.csv',
+  'composer.params.topP',
+  'chatExport.format.markdown'
+])
+
 /** Whole groups that are product names: provider kinds (OpenAI API, Groq, …). */
 const SAME_PREFIXES = ['settingsProviders.kinds.']
-const allowedSame = (key: string) => SAME_IN_ZH.has(key) || SAME_PREFIXES.some((p) => key.startsWith(p))
+const allowedSame = (key: string) =>
+  SAME_IN_ZH.has(key) || NAMES.has(key) || SAME_PREFIXES.some((p) => key.startsWith(p))
 
 const english = flatten(messages['en-US'])
 const chinese = flatten(messages['zh-CN'])
