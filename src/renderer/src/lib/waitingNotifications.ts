@@ -19,7 +19,8 @@ export interface WaitingNotifierDeps {
   notifications: BrowserNotifications
   /** Remembers that the permission was asked (localStorage in the app). */
   asked: { get(): boolean; set(): void }
-  text(sessionId: string): { title: string; body: string }
+  /** May read the chat from main: a chat that just started is not in the sidebar list yet. */
+  text(sessionId: string): { title: string; body: string } | Promise<{ title: string; body: string }>
 }
 
 export function notifyWhenWaitingInBrowser(deps: WaitingNotifierDeps): () => void {
@@ -38,7 +39,7 @@ async function notify(deps: WaitingNotifierDeps, sessionId: string): Promise<voi
     permission = await deps.notifications.requestPermission()
     if (permission !== 'granted') return
   }
-  const { title, body } = deps.text(sessionId)
+  const { title, body } = await deps.text(sessionId)
   // One notification per chat: a second pause replaces the first instead of piling up.
   deps.notifications.show(title, { body, tag: `deepchat-waiting-${sessionId}` })
 }
