@@ -85,6 +85,10 @@ class DesktopApp {
       createUpdateFeed: () => createElectronUpdateFeed((message) => log(message)),
       shortcuts: globalShortcut,
       showWindow: () => this.showWindow(),
+      restartApp: () => {
+        app.relaunch()
+        app.exit(0)
+      },
       log: (message) => log(message)
     })
   }

@@ -17,6 +17,8 @@ export interface DesktopShellDeps {
   shortcuts: ShortcutRegistry
   /** The global shortcut was pressed. */
   showWindow: () => void
+  /** Quits and starts the app again (Electron's relaunch + exit). */
+  restartApp: () => void
   log: (message: string) => void
 }
 
@@ -76,6 +78,12 @@ export class DesktopShell implements DesktopPort {
 
   installUpdate(): boolean {
     return this.updater?.install() ?? false
+  }
+
+  relaunch(): boolean {
+    // After the route's reply has gone out: exiting at once would cut it off.
+    setTimeout(() => this.deps.restartApp(), 250)
+    return true
   }
 
   takeDeepLink(id: string): PendingDeepLink | undefined {

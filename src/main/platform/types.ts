@@ -41,6 +41,8 @@ export interface DesktopPort {
   status(): DesktopStatus
   /** Quits and installs a downloaded update; false when none is ready. */
   installUpdate(): boolean
+  /** Restarts the app (a staged backup restore is applied as it starts); false when it cannot. */
+  relaunch(): boolean
   /** Removes a link request the user answered; undefined when it is not pending. */
   takeDeepLink(id: string): PendingDeepLink | undefined
 }

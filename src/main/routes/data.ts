@@ -7,12 +7,15 @@ import {
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerDataRoutes(router: Router, { data }: Pick<Presenters, 'data'>): void {
+export function registerDataRoutes(
+  router: Router,
+  { data, platform }: Pick<Presenters, 'data' | 'platform'>
+): void {
   router.handle(dataExportChat, ({ sessionId, format }) => data.exportChat(sessionId, format))
   router.handle(dataImportChat, async ({ content }) => ({ session: await data.importChat(content) }))
   router.handle(dataBackup, ({ includeSecrets }) => data.backup({ includeSecrets }))
-  router.handle(dataRestoreBackup, ({ path }) => ({
-    ...data.stageRestore(path),
-    restartRequired: true as const
-  }))
+  router.handle(dataRestoreBackup, ({ path }) => {
+    const staged = data.stageRestore(path)
+    return { ...staged, restarting: platform.desktop?.relaunch() ?? false }
+  })
 }

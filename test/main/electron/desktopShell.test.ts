@@ -24,13 +24,14 @@ const silentFeed: UpdateFeed = {
 }
 const link = `deepchat-desk://mcp/add?config=${encodeURIComponent(JSON.stringify({ name: 'fetch', command: 'uvx', args: ['mcp-server-fetch'], disabled: true }))}`
 
-function shell(mode: 'dev' | 'packaged' = 'dev') {
+function shell(mode: 'dev' | 'packaged' = 'dev', restartApp: () => void = () => {}) {
   return new DesktopShell({
     mode,
     updateSupported: true,
     createUpdateFeed: () => silentFeed,
     shortcuts: { register: () => true, unregister: () => {} },
     showWindow: () => {},
+    restartApp,
     log: () => {}
   })
 }
@@ -47,6 +48,26 @@ function backEnd(desktop?: DesktopShell) {
 }
 
 describe('desktop shell routes', () => {
+  it('restarts the desktop app once a restore is staged, and the headless host asks the user to', async () => {
+    let restarted!: () => void
+    const restart = new Promise<void>((resolve) => (restarted = resolve))
+    const desktop = backEnd(shell('packaged', () => restarted()))
+    const made = await desktop.call('data.backup', { includeSecrets: false })
+    expect(made).toMatchObject({ ok: true })
+    const path = made.ok ? (made.data as { path: string }).path : ''
+    expect(await desktop.call('data.restoreBackup', { path })).toMatchObject({
+      ok: true,
+      data: { restarting: true }
+    })
+    await restart
+
+    const headless = backEnd()
+    expect(await headless.call('data.restoreBackup', { path })).toMatchObject({
+      ok: true,
+      data: { restarting: false }
+    })
+  })
+
   it('keeps a link that arrived before the back end and announces later ones', async () => {
     const desktop = shell()
     const early = desktop.deepLinks.receive(link)

@@ -51,6 +51,7 @@ export function useDesktopBridge(options: { latest?: string } = {}) {
     createUpdateFeed: () => feed,
     shortcuts,
     showWindow: () => {},
+    restartApp: () => {},
     log: () => {}
   })
   const bridge = useRealBridge({ desktop: shell })

@@ -43,5 +43,6 @@ export const dataBackup = defineRoute({
 export const dataRestoreBackup = defineRoute({
   name: 'data.restoreBackup',
   input: z.object({ path: z.string().min(1).max(4096) }).strict(),
-  output: z.object({ manifest: BackupManifest, restartRequired: z.literal(true) })
+  /** `restarting`: the desktop app restarts itself; otherwise the user restarts the host. */
+  output: z.object({ manifest: BackupManifest, restarting: z.boolean() })
 })

@@ -13,7 +13,8 @@ export default {
       'Restoring replaces ALL chats, settings and skills with those in the backup. This cannot be undone. Continue?',
     replace: 'Replace my data',
     cancel: 'Cancel',
-    restartToFinish: 'The backup is ready: restart the app to finish restoring.'
+    restartToFinish: 'The backup is ready: restart the app to finish restoring.',
+    restarting: 'The backup is ready: the app restarts now to finish restoring.'
   },
   chatExport: {
     menu: 'Export…',

@@ -12,7 +12,8 @@ export default {
     confirm: '恢复会用备份中的内容替换全部对话、设置和技能，且无法撤销。是否继续？',
     replace: '替换我的数据',
     cancel: '取消',
-    restartToFinish: '备份已就绪：重启应用以完成恢复。'
+    restartToFinish: '备份已就绪：重启应用以完成恢复。',
+    restarting: '备份已就绪：应用正在重启以完成恢复。'
   },
   chatExport: {
     menu: '导出…',
