@@ -33,7 +33,7 @@ import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentStat
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
-import { CheckpointPresenter } from './checkpoints'
+import { CheckpointPresenter, messagesSince } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
 import { agentSlot } from './subagentPresenter/agentSlots'
@@ -186,7 +186,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
     appDir: join(platform.userDataDir, 'skills'),
     workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
-    state: agentState
+    state: agentState,
+    config
   })
   const subagents = new SubagentPresenter({
     sqlite,
@@ -210,6 +211,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     validateWorkspace: (path) => workspaces.validate(path),
     events
   })
+  // One file boundary for the tools and for what approval cards may preview.
+  const files = new FilePermissionService(homedir(), { appData })
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
@@ -233,7 +236,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       sessionSettings: sessionSettings.modelPort()
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
-    files: new FilePermissionService(homedir(), { appData }),
+    files,
     commands: new CommandPermissionService({ appData }),
     sandbox,
     log
@@ -310,7 +313,21 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sessionSettings,
     attachments,
     library,
-    checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
+    checkpoints: new CheckpointPresenter({
+      sqlite,
+      tape,
+      sessions,
+      messages: {
+        require: (id) => sessions.messages.require(id),
+        since: (sessionId, orderSeq) => messagesSince(sessions.messages, sessionId, orderSeq)
+      },
+      preview: {
+        interactions: sessions.interactions,
+        sessions,
+        files,
+        sessionDataDir: (sessionId) => tools.sessionDataDir(sessionId)
+      }
+    }),
     data: new DataPresenter({
       sessions,
       attachments,

@@ -23,7 +23,7 @@ export default {
       copy: '复制',
       retry: '重试',
       fork: '从这里分叉',
-      usage: '输入 {input} · 输出 {output} tokens'
+      usage: '输入 {input} · 输出 {output}（token）'
     },
     reasoning: { thinking: '思考中 {n} 秒…', thought: '思考了 {n} 秒' },
     tool: { arguments: '参数', result: '结果' },
