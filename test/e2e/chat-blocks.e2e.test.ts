@@ -34,6 +34,7 @@ const EVERYTHING = join(
   'index.js'
 )
 const LONG_OPERATION = 'everything__trigger-long-running-operation'
+const TINY_IMAGE = 'everything__get-tiny-image'
 /** How long each child keeps working, so its row is seen running before it completes. */
 const CHILD_WORK_MS = { alpha: 1500, beta: 6000 }
 
@@ -72,6 +73,7 @@ function parentReply(body: any): FakeResponse {
       })
     )
   }
+  if (text.includes('show the tiny image')) return callsReply(toolCall('m2', TINY_IMAGE, {}))
   if (text.includes('run the slow tool'))
     return callsReply(toolCall('m1', LONG_OPERATION, { duration: 3, steps: 3 }))
   if (text.includes('pick a fruit')) {
@@ -350,6 +352,28 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(errors).toEqual([])
     await page.close()
   }, 120_000)
+
+  it("shows an MCP tool's image result in its row", async () => {
+    // The everything server was added (and is running) by the test before.
+    const { page, errors } = await open()
+    await sendFromInput(page, 'show the tiny image')
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    await card.getByTestId('permission-allow-once').click()
+    const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${TINY_IMAGE}"]`)
+    await expect.poll(() => tool.getAttribute('data-status'), { timeout: 15_000 }).toBe('success')
+    await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await tool.getByTestId('tool-call-toggle').click()
+    const image = tool.getByTestId('tool-result-image').locator('img').first()
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 10_000
+      })
+      .toBeGreaterThan(0)
+    await shootBothThemes(page, 'mcp-image-result')
+    expect(errors).toEqual([])
+    await page.close()
+  }, 60_000)
 
   it('renders an image the model sends, with alt text, and opens it larger on click', async () => {
     const { page, errors } = await open()

@@ -208,6 +208,10 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
     mcpServers: () => mcp.listServers(),
     toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
+    workspaceChanged: (sessionId, dir) =>
+      void mcp
+        .sessionWorkspaceChanged(sessionId, [dir])
+        .catch((error: unknown) => log(`roots: ${String(error)}`)),
     validateWorkspace: (path) => workspaces.validate(path),
     events
   })
