@@ -82,10 +82,12 @@ describe('what a card shows before approval', () => {
     expect(wrapper.get('[data-testid="file-preview"]').attributes('data-view')).toBe('diff')
     expect(wrapper.get('[data-testid="tool-diff"]').text()).toContain('export const added = 2')
     await wrapper.get('[data-testid="file-preview-content-tab"]').trigger('click')
-    const content = wrapper.get('[data-testid="file-preview-content"]')
-    expect(content.element.textContent).toBe('export const kept = 1\nexport const added = 2\n')
+    const content = () => wrapper.get('[data-testid="file-preview-content"]')
+    // The grammar loads on first use, then the content shows highlighted.
+    await vi.waitFor(() => expect(content().html()).toContain('hljs-keyword'))
+    expect(content().element.textContent).toBe('export const kept = 1\nexport const added = 2\n')
     // Highlighted: the keywords are marked up, the text itself escaped.
-    expect(content.html()).toContain('hljs-keyword')
+    expect(content().html()).toContain('hljs-keyword')
   })
 
   it('shows a new file as its content and says why there is no diff', async () => {
@@ -96,9 +98,9 @@ describe('what a card shows before approval', () => {
       [{ path: '/w/page.html', status: 'missing', content: null }]
     )
     expect(wrapper.get('[data-testid="file-preview-note"]').text()).toContain('A new file')
-    const content = wrapper.get('[data-testid="file-preview-content"]')
-    expect(content.text()).toBe('<script>alert(1)</script>')
-    expect(content.find('script').exists()).toBe(false)
+    const content = () => wrapper.get('[data-testid="file-preview-content"]')
+    await vi.waitFor(() => expect(content().text()).toBe('<script>alert(1)</script>'))
+    expect(content().find('script').exists()).toBe(false)
   })
 
   it('says when the current file may not be shown', async () => {

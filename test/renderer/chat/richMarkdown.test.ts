@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import MarkdownView from '@renderer/components/chat/blocks/MarkdownView.vue'
-import { renderMarkdown } from '@renderer/components/chat/lib/markdown'
+import { renderMarkdown } from '@renderer/components/chat/lib/markdownEngine'
+import { loadMarkdown } from '@renderer/components/chat/lib/markdown'
 import { ARTIFACT_CSP } from '@renderer/components/chat/lib/rich/artifactPreview'
 import { createAppI18n } from '@renderer/i18n'
 
 const plugins = { global: { plugins: [createAppI18n('en-US')] } }
+
+// The views below render with markdown-it loaded (lazyMarkdown.test.ts covers the moment before).
+beforeAll(() => loadMarkdown())
 
 /** Waits until the lazily loaded renderers have filled every placeholder. */
 async function settled(wrapper: ReturnType<typeof mount>): Promise<void> {

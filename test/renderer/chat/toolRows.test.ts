@@ -39,7 +39,7 @@ function callBlock(
 }
 
 const mountRow = (block: BlockOf<'tool_call'>) =>
-  mount(ToolCallBlock, { props: { block }, global: { plugins: [createAppI18n('en-US')] } })
+  mount(ToolCallBlock, { props: { block }, global: { plugins: [createAppI18n('en-US'), createPinia()] } })
 /** The row's words as they read on screen (its parts are laid out with gaps, not spaces). */
 const rowText = (wrapper: ReturnType<typeof mountRow>) =>
   wrapper

@@ -73,6 +73,13 @@ export function mathHtml(tex: string, display: boolean): string {
   return `<${tag} class="md-math" data-rich="math" data-display="${display ? 1 : 0}">${escapeHtml(tex)}</${tag}>`
 }
 
+/** Highlighted code, its grammar loaded first (a language without one is escaped text). */
+export async function highlightCode(code: string, language: string): Promise<string> {
+  const grammar = grammarName(language)
+  if (grammar) await loadGrammar(grammar)
+  return codeHtml(code, language).html
+}
+
 /** Highlighted code when its grammar is loaded, else escaped text marked for highlighting later. */
 export function codeHtml(code: string, fenceLanguage: string): { html: string; pending: string | null } {
   const grammar = grammarName(fenceLanguage)

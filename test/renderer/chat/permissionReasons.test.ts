@@ -7,7 +7,8 @@ import { ActionBlockData } from '@shared/types/chat'
 import type { PendingInteraction } from '@shared/types/session'
 import type { PermissionRequest } from '@shared/types/permission'
 import type { Language } from '@shared/types/settings'
-import PermissionDialog from '@renderer/components/dialogs/PermissionDialog.vue'
+import { createPinia } from 'pinia'
+import PermissionCard from '@renderer/components/chat/approvals/PermissionCard.vue'
 import { createAppI18n, messages } from '@renderer/i18n'
 import { CommandPermissionService, FilePermissionService } from '../../../src/main/presenter/permission'
 import { REASON_CODES, englishReason } from '../../../src/main/presenter/permission/reasonText'
@@ -65,9 +66,9 @@ function mountDialog(request: PermissionRequest, locale: Language) {
     createdAt: 1,
     resolvedAt: null
   }
-  wrapper = mount(PermissionDialog, {
-    props: { interaction, position: 1, total: 1, submit: async () => undefined },
-    global: { plugins: [createAppI18n(locale)] },
+  wrapper = mount(PermissionCard, {
+    props: { interaction, first: false },
+    global: { plugins: [createAppI18n(locale), createPinia()] },
     attachTo: document.body
   })
   return wrapper

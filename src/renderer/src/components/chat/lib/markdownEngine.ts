@@ -1,0 +1,70 @@
+import MarkdownIt from 'markdown-it'
+import { mathPlugin } from './rich/mathRule'
+import { codeHtml, diagramHtml, mathHtml } from './rich/richRenderers'
+
+/**
+ * Markdown for model output: raw HTML is off (model text is untrusted), links open outside.
+ * Code, math and diagrams render through `rich/` (their renderers load on first use); code is
+ * highlighted only when the fence names a language we know (auto-detection is slow).
+ */
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false })
+mathPlugin(md, mathHtml)
+const esc = (text: string) => md.utils.escapeHtml(text)
+
+export interface RenderEnv {
+  copyLabel?: string
+  previewLabel?: string
+}
+
+/** HTML and SVG fences can be previewed in a sandboxed frame (see artifactPreview.ts). */
+export function artifactKind(lang: string, code: string): 'html' | 'svg' | null {
+  const name = lang.toLowerCase()
+  if (name === 'svg' || ((name === 'xml' || name === '') && /^\s*<svg[\s>]/i.test(code))) return 'svg'
+  if (name === 'html' || name === 'htm') return 'html'
+  return null
+}
+
+function codeHead(lang: string, env: RenderEnv, extra = ''): string {
+  const copy = esc(env.copyLabel ?? 'Copy')
+  return (
+    `<div class="md-code-head"><span>${esc(lang)}</span><span class="md-code-actions">${extra}` +
+    `<button type="button" class="md-copy" data-copy-code aria-label="${copy}">${copy}</button></span></div>`
+  )
+}
+
+// Code fences get a header with the language and a copy button; clicks are handled by
+// delegation in the component (no inline handlers: the CSP forbids them).
+md.renderer.rules.fence = (tokens, index, _options, rawEnv) => {
+  const env = (rawEnv ?? {}) as RenderEnv
+  const token = tokens[index]
+  const lang = token.info.trim().split(/\s+/)[0] ?? ''
+  const code = token.content
+  if (lang.toLowerCase() === 'mermaid') {
+    return (
+      `<div class="md-code md-diagram">${codeHead(lang, env)}` +
+      `<code data-code hidden>${esc(code)}</code>${diagramHtml(code)}</div>`
+    )
+  }
+  const kind = artifactKind(lang, code)
+  const preview = kind
+    ? `<button type="button" class="md-copy" data-preview-artifact="${kind}" aria-pressed="false">${esc(env.previewLabel ?? 'Preview')}</button>`
+    : ''
+  const body = codeHtml(code, lang)
+  const pending = body.pending ? ` data-rich="code" data-grammar="${esc(body.pending)}"` : ''
+  return (
+    `<div class="md-code">${codeHead(lang, env, preview)}` +
+    `<pre><code class="hljs" data-code${pending}>${body.html}</code></pre></div>`
+  )
+}
+
+const defaultLinkOpen =
+  md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
+md.renderer.rules.link_open = (tokens, index, options, env, self) => {
+  tokens[index].attrSet('target', '_blank')
+  tokens[index].attrSet('rel', 'noopener noreferrer')
+  return defaultLinkOpen(tokens, index, options, env, self)
+}
+
+export function renderMarkdown(text: string, env: RenderEnv = {}): string {
+  return md.render(text, { ...env })
+}
