@@ -63,7 +63,9 @@ export const ProviderAddInput = z
     apiKey: z.string().max(4096).optional(),
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
-    maxRetries: z.number().int().min(0).max(10).optional()
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    /** Ask the provider for its models right after adding. Default: yes unless `models` is given. */
+    fetchModels: z.boolean().optional()
   })
   .strict()
   .refine(
@@ -118,3 +120,17 @@ export const ListedModelSchema = ModelConfigSchema.extend({
   known: z.boolean()
 })
 export type ListedModel = z.infer<typeof ListedModelSchema>
+
+/** What the automatic model fetch on add did; `null` when it was not attempted (no key yet). */
+export const ModelFetchReportSchema = z
+  .object({
+    ok: z.boolean(),
+    /** Models the provider listed. */
+    listed: z.number().int(),
+    /** Of the stored models, how many are enabled. */
+    enabled: z.number().int(),
+    /** Why the fetch failed (the provider is added anyway). */
+    message: z.string().optional()
+  })
+  .nullable()
+export type ModelFetchReport = z.infer<typeof ModelFetchReportSchema>

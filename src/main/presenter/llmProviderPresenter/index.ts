@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { AppError } from '@shared/errors'
 import { providersDefaultChanged, providersListChanged } from '@shared/contracts/events/providers.events'
 import { LLMRequestSchema, type LLMCoreStreamEvent, type LLMRequest } from '@shared/types/llm'
@@ -7,6 +8,7 @@ import {
   StoredProviderSchema,
   type DefaultModel,
   type ListedModel,
+  type ModelFetchReport,
   type ProviderPreset,
   type ProviderView,
   type StoredProvider,
@@ -16,6 +18,7 @@ import type { EventSink } from '../../bridge/events'
 import { PROVIDER_PRESETS, findPreset, kindRequiresApiKey } from './presets'
 import { ProviderStore, type ProviderConfigPort } from './providerStore'
 import { fetchProviderModels, mergeModelMetadata } from './modelListing'
+import { mergeFetchedModels, withDefaultEnablement } from './modelDefaults'
 import { classifyError } from './errors'
 import { createLanguageModel, reasoningOptions } from './modelFactory'
 import { toModelPrompt, toToolSet } from './messageMapper'
@@ -23,6 +26,9 @@ import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
 import { generateImages, type GeneratedImageData, type ImageGenerationRequest } from './imageGeneration'
 
 export { maskApiKey } from './providerStore'
+
+/** The automatic fetch on add must not keep the add dialog waiting long. */
+const AUTO_FETCH_TIMEOUT_MS = 10_000
 
 export interface LlmProviderDeps {
   config: ProviderConfigPort
@@ -55,7 +61,41 @@ export class LlmProviderPresenter {
   }
 
   async addProvider(rawInput: ProviderAddInput): Promise<ProviderView> {
+    return (await this.addProviderWithModels(rawInput)).provider
+  }
+
+  /**
+   * Adds a provider, then asks it for its models (unless models were given or no key is set
+   * where one is needed). A failed fetch does not fail the add: it is reported.
+   */
+  async addProviderWithModels(
+    rawInput: ProviderAddInput
+  ): Promise<{ provider: ProviderView; modelFetch: ModelFetchReport }> {
     const input = ProviderAddInput.parse(rawInput)
+    const added = await this.insertProvider(input)
+    const wanted = input.fetchModels ?? input.models === undefined
+    if (!wanted || (!added.hasApiKey && added.requiresApiKey)) return { provider: added, modelFetch: null }
+    return this.fetchModelsOnAdd(added)
+  }
+
+  private async fetchModelsOnAdd(
+    added: ProviderView
+  ): Promise<{ provider: ProviderView; modelFetch: ModelFetchReport }> {
+    let listed: ListedModel[]
+    try {
+      listed = await this.listModels(added.id, AbortSignal.timeout(AUTO_FETCH_TIMEOUT_MS))
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const enabled = added.models.filter((m) => m.enabled).length
+      return { provider: added, modelFetch: { ok: false, listed: 0, enabled, message } }
+    }
+    const models = mergeFetchedModels(listed, added.models)
+    const provider = await this.updateProvider(added.id, { models })
+    const enabled = models.filter((m) => m.enabled).length
+    return { provider, modelFetch: { ok: true, listed: listed.length, enabled } }
+  }
+
+  private async insertProvider(input: z.output<typeof ProviderAddInput>): Promise<ProviderView> {
     const preset = input.presetId !== undefined ? findPreset(input.presetId) : undefined
     if (input.presetId !== undefined && !preset)
       throw new AppError('not_found', `No provider preset "${input.presetId}"`)
@@ -121,7 +161,7 @@ export class LlmProviderPresenter {
     const provider = this.requireProvider(id)
     try {
       const raw = await fetchProviderModels(provider, { apiKey: await this.store.apiKey(id), signal })
-      return mergeModelMetadata(raw, provider.models)
+      return withDefaultEnablement(mergeModelMetadata(raw, provider.models), provider.models)
     } catch (error) {
       const failure = classifyError(error)
       throw new AppError(`provider_${failure.code}`, failure.message, {
