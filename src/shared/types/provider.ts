@@ -10,7 +10,8 @@ export const ProviderKind = z.enum([
   'groq',
   'mistral',
   'xai',
-  'deepseek'
+  'deepseek',
+  'azure'
 ])
 export type ProviderKind = z.infer<typeof ProviderKind>
 
@@ -29,6 +30,22 @@ export type ModelConfigInput = z.input<typeof ModelConfigSchema>
 
 const HttpUrl = z.url({ protocol: /^https?$/ })
 
+/**
+ * Settings some kinds need besides a base URL and a key (secrets are never here).
+ * Azure: `apiVersion` (default `v1`), `deploymentUrls` (the older
+ * `/openai/deployments/<deployment>/…?api-version=` URLs instead of `/openai/v1/…`).
+ */
+export const ProviderSettingsSchema = z
+  .object({
+    apiVersion: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,40}$/, 'apiVersion: like 2024-10-21 or v1')
+      .optional(),
+    deploymentUrls: z.boolean().optional()
+  })
+  .strict()
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>
+
 /** A provider as stored in the config document. The API key is NOT here: it is a secret. */
 export const StoredProviderSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'id: lowercase letters, digits, - and _'),
@@ -40,7 +57,8 @@ export const StoredProviderSchema = z.object({
   /** True for providers the user created; presets can be edited but are not "custom". */
   custom: z.boolean().default(false),
   /** Retries for rate_limit/server errors before the first token. */
-  maxRetries: z.number().int().min(0).max(10).default(2)
+  maxRetries: z.number().int().min(0).max(10).default(2),
+  settings: ProviderSettingsSchema.default({})
 })
 export type StoredProvider = z.infer<typeof StoredProviderSchema>
 
@@ -64,6 +82,7 @@ export const ProviderAddInput = z
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
+    settings: ProviderSettingsSchema.optional(),
     /** Ask the provider for its models right after adding. Default: yes unless `models` is given. */
     fetchModels: z.boolean().optional()
   })
@@ -85,7 +104,8 @@ export const ProviderPatch = z
     apiKey: z.string().max(4096).nullable().optional(),
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
-    maxRetries: z.number().int().min(0).max(10).optional()
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    settings: ProviderSettingsSchema.optional()
   })
   .strict()
 export type ProviderPatch = z.input<typeof ProviderPatch>

@@ -49,6 +49,7 @@ describe('provider routes', () => {
       'moonshot',
       'minimax',
       'doubao',
+      'azure',
       'custom'
     ])
     expect(presets.find((p) => p.presetId === 'ollama')).toMatchObject({

@@ -17,7 +17,7 @@ import {
 import type { EventSink } from '../../bridge/events'
 import { PROVIDER_PRESETS, findPreset, kindRequiresApiKey } from './presets'
 import { ProviderStore, type ProviderConfigPort } from './providerStore'
-import { fetchProviderModels, mergeModelMetadata } from './modelListing'
+import { fetchProviderModels, listsRequestModelIds, mergeModelMetadata } from './modelListing'
 import { mergeFetchedModels, withDefaultEnablement } from './modelDefaults'
 import { classifyError } from './errors'
 import { createLanguageModel, reasoningOptions } from './modelFactory'
@@ -73,7 +73,7 @@ export class LlmProviderPresenter {
   ): Promise<{ provider: ProviderView; modelFetch: ModelFetchReport }> {
     const input = ProviderAddInput.parse(rawInput)
     const added = await this.insertProvider(input)
-    const wanted = input.fetchModels ?? input.models === undefined
+    const wanted = input.fetchModels ?? (input.models === undefined && listsRequestModelIds(added.kind))
     if (!wanted || (!added.hasApiKey && added.requiresApiKey)) return { provider: added, modelFetch: null }
     return this.fetchModelsOnAdd(added)
   }
@@ -111,7 +111,8 @@ export class LlmProviderPresenter {
       enabled: input.enabled ?? true,
       models: input.models ?? preset?.models ?? [],
       custom: !preset || preset.presetId === 'custom',
-      maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries
+      maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries,
+      settings: input.settings ?? {}
     })
     this.store.save([...existing, provider])
     if (input.apiKey) await this.store.setApiKey(id, input.apiKey)
@@ -181,7 +182,7 @@ export class LlmProviderPresenter {
       return { ok: false, code: 'auth', message: 'No API key is set for this provider', latencyMs: 0 }
     }
     try {
-      const models = await fetchProviderModels({ kind: provider.kind, baseUrl }, { apiKey })
+      const models = await fetchProviderModels({ ...provider, baseUrl }, { apiKey })
       return {
         ok: true,
         message: `Connected: ${models.length} models available`,

@@ -7,6 +7,7 @@ import { createGroq } from '@ai-sdk/groq'
 import { createMistral } from '@ai-sdk/mistral'
 import { createXai } from '@ai-sdk/xai'
 import { createDeepSeek } from '@ai-sdk/deepseek'
+import { createAzure } from '@ai-sdk/azure'
 import type { LLMRequestOptions, ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
@@ -50,7 +51,39 @@ export function createLanguageModel(
       return createXai({ baseURL, apiKey: key, fetch }).chat(modelId)
     case 'deepseek':
       return createDeepSeek({ baseURL, apiKey: key, fetch })(modelId)
+    case 'azure':
+      return azureModel(provider, modelId, key, fetch)
   }
+}
+
+/** api-version for the older deployment URLs (the v1 URLs need none). */
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21'
+
+/**
+ * The model id is the deployment name; `.chat()` is chat completions (the default would be
+ * Responses). The SDK picks URLs by host name; passing `…/openai/v1` (or asking for deployment
+ * URLs) gives the same paths on Azure and on a gateway or test server in front of it.
+ */
+function azureModel(
+  provider: StoredProvider,
+  deployment: string,
+  apiKey: string,
+  fetch: typeof globalThis.fetch
+) {
+  const root = azureRoot(provider.baseUrl)
+  const deploymentUrls = provider.settings.deploymentUrls ?? false
+  return createAzure({
+    baseURL: deploymentUrls ? root : `${root}/v1`,
+    apiKey,
+    apiVersion: deploymentUrls ? (provider.settings.apiVersion ?? AZURE_DEFAULT_API_VERSION) : undefined,
+    useDeploymentBasedUrls: deploymentUrls,
+    fetch
+  }).chat(deployment)
+}
+
+/** `https://res.openai.azure.com/openai[/v1][/]` → `https://res.openai.azure.com/openai`. */
+export function azureRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/i, '')
 }
 
 function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
@@ -94,6 +127,8 @@ export function reasoningOptions(
         }
       }
     case 'openai':
+    case 'azure':
+      // @ai-sdk/azure reads its options under the `openai` key too.
       return reasoning.enabled && reasoning.effort
         ? { openai: { reasoningEffort: reasoning.effort } }
         : undefined

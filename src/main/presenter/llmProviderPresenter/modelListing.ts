@@ -45,6 +45,14 @@ export interface ListOptions {
 
 const MAX_PAGES = 20
 
+/**
+ * Whether the list holds the ids chat requests take. Azure lists models, but requests name
+ * the user's deployments, so its models are typed in rather than fetched on add.
+ */
+export function listsRequestModelIds(kind: StoredProvider['kind']): boolean {
+  return kind !== 'azure'
+}
+
 /** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
 export async function fetchProviderModels(
   provider: Pick<StoredProvider, 'kind' | 'baseUrl'>,
@@ -101,6 +109,12 @@ export async function fetchProviderModels(
         token = body.nextPageToken
       }
       return models
+    }
+    case 'azure': {
+      // The v1 API lists the resource's models (not its deployments): enough to check the key.
+      const url = `${base.replace(/\/v1$/i, '')}/v1/models`
+      const body = parse(OpenAiModels, await get(url, { 'api-key': key }))
+      return body.data.map((m) => ({ id: m.id }))
     }
     case 'ollama': {
       const body = parse(OllamaTags, await get(`${base}/api/tags`, {}))

@@ -89,6 +89,9 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'https://ark.cn-beijing.volces.com/api/v3',
     []
   ),
+  // The user's resource and deployments: the URL is edited (or built from the resource name)
+  // and each model id is a deployment name.
+  preset('azure', 'azure', 'Azure OpenAI', 'https://your-resource.openai.azure.com/openai', []),
   preset('custom', 'openai-compatible', 'Custom (OpenAI-compatible)', 'http://localhost:8000/v1', [])
 ]
 

@@ -42,7 +42,16 @@ export default {
       groq: 'Groq API',
       mistral: 'Mistral API',
       xai: 'xAI API',
-      deepseek: 'DeepSeek API'
+      deepseek: 'DeepSeek API',
+      azure: 'Azure OpenAI'
+    },
+    azure: {
+      resource: 'Resource name',
+      resourceHint: 'Fills the URL as https://<resource>.openai.azure.com/openai; or edit the URL.',
+      deployment: 'Deployment name',
+      deploymentHint: 'Requests name your deployments; add more on the provider page.',
+      deploymentUrls: 'Use deployment URLs (/openai/deployments/…?api-version=) instead of /openai/v1',
+      apiVersion: 'api-version'
     },
     remove: 'Remove',
     removeTitle: 'Remove provider',

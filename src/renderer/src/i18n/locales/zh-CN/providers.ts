@@ -43,7 +43,16 @@ export default {
       groq: 'Groq API',
       mistral: 'Mistral API',
       xai: 'xAI API',
-      deepseek: 'DeepSeek API'
+      deepseek: 'DeepSeek API',
+      azure: 'Azure OpenAI'
+    },
+    azure: {
+      resource: '资源名称',
+      resourceHint: '自动填写 URL：https://<资源名>.openai.azure.com/openai；也可直接修改 URL。',
+      deployment: '部署名称',
+      deploymentHint: '请求使用的是你的部署名；可在服务商页面添加更多。',
+      deploymentUrls: '使用部署 URL（/openai/deployments/…?api-version=）而不是 /openai/v1',
+      apiVersion: 'api-version'
     },
     remove: '删除',
     removeTitle: '删除服务商',
