@@ -11,7 +11,8 @@ export const ProviderKind = z.enum([
   'mistral',
   'xai',
   'deepseek',
-  'azure'
+  'azure',
+  'vertex'
 ])
 export type ProviderKind = z.infer<typeof ProviderKind>
 
@@ -41,7 +42,16 @@ export const ProviderSettingsSchema = z
       .string()
       .regex(/^[A-Za-z0-9.-]{1,40}$/, 'apiVersion: like 2024-10-21 or v1')
       .optional(),
-    deploymentUrls: z.boolean().optional()
+    deploymentUrls: z.boolean().optional(),
+    /** Google Vertex: the project (default: the key file's) and location (default us-central1). */
+    project: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{4,61}[a-z0-9]$/, 'project: a Google Cloud project id')
+      .optional(),
+    location: z
+      .string()
+      .regex(/^[a-z0-9-]{2,40}$/, 'location: like us-central1 or global')
+      .optional()
   })
   .strict()
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>
@@ -78,7 +88,7 @@ export const ProviderAddInput = z
     kind: ProviderKind.optional(),
     name: z.string().min(1).max(100).optional(),
     baseUrl: HttpUrl.optional(),
-    apiKey: z.string().max(4096).optional(),
+    apiKey: z.string().max(16_384).optional(),
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
@@ -101,7 +111,7 @@ export const ProviderPatch = z
     name: z.string().min(1).max(100).optional(),
     baseUrl: HttpUrl.optional(),
     /** A new key; `null` deletes the stored key; omitted keeps it. */
-    apiKey: z.string().max(4096).nullable().optional(),
+    apiKey: z.string().max(16_384).nullable().optional(),
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),

@@ -50,6 +50,7 @@ describe('provider routes', () => {
       'minimax',
       'doubao',
       'azure',
+      'vertex',
       'custom'
     ])
     expect(presets.find((p) => p.presetId === 'ollama')).toMatchObject({

@@ -20,7 +20,8 @@ import { ProviderStore, type ProviderConfigPort } from './providerStore'
 import { fetchProviderModels, listsRequestModelIds, mergeModelMetadata } from './modelListing'
 import { mergeFetchedModels, withDefaultEnablement } from './modelDefaults'
 import { classifyError } from './errors'
-import { createLanguageModel, reasoningOptions } from './modelFactory'
+import { parseVertexSecret } from './vertex'
+import { createLanguageModel, isGeminiWire, reasoningOptions } from './modelFactory'
 import { toModelPrompt, toToolSet } from './messageMapper'
 import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
 import { generateImages, type GeneratedImageData, type ImageGenerationRequest } from './imageGeneration'
@@ -114,6 +115,7 @@ export class LlmProviderPresenter {
       maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries,
       settings: input.settings ?? {}
     })
+    checkSecret(provider.kind, input.apiKey)
     this.store.save([...existing, provider])
     if (input.apiKey) await this.store.setApiKey(id, input.apiKey)
     await this.emitList()
@@ -125,6 +127,7 @@ export class LlmProviderPresenter {
     const current = this.requireProvider(id)
     const { apiKey, ...fields } = patch
     const updated = StoredProviderSchema.parse({ ...current, ...stripUndefined(fields) })
+    checkSecret(updated.kind, apiKey)
     this.store.save(this.store.all().map((p) => (p.id === id ? updated : p)))
     if (apiKey !== undefined) await this.store.setApiKey(id, apiKey)
     const defaultModel = this.getDefaultModel()
@@ -252,7 +255,7 @@ export class LlmProviderPresenter {
         model: createLanguageModel(provider, request.modelId, apiKey),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
         ...toModelPrompt(request.messages, {
-          imagesInToolResults: provider.kind === 'anthropic' || provider.kind === 'gemini'
+          imagesInToolResults: provider.kind === 'anthropic' || isGeminiWire(provider.kind)
         }),
         tools: toToolSet(request.tools),
         temperature: request.temperature,
@@ -272,6 +275,16 @@ export class LlmProviderPresenter {
 
   private async emitList(): Promise<void> {
     this.deps.events.emit(providersListChanged, { providers: await this.listProviders() })
+  }
+}
+
+/** A Vertex service-account key that is not one is refused before it is stored. */
+function checkSecret(kind: StoredProvider['kind'], secret: string | null | undefined): void {
+  if (kind !== 'vertex' || !secret) return
+  try {
+    parseVertexSecret(secret)
+  } catch (error) {
+    throw new AppError('invalid_input', (error as Error).message)
   }
 }
 

@@ -11,6 +11,7 @@ import { createAzure } from '@ai-sdk/azure'
 import type { LLMRequestOptions, ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
+import { vertexModel } from './vertex'
 
 // The SDK prints compatibility warnings to the console on every call; they are for
 // developers of the SDK integration, not users of the app.
@@ -53,6 +54,8 @@ export function createLanguageModel(
       return createDeepSeek({ baseURL, apiKey: key, fetch })(modelId)
     case 'azure':
       return azureModel(provider, modelId, key, fetch)
+    case 'vertex':
+      return vertexModel(provider, modelId, key, fetch)
   }
 }
 
@@ -97,6 +100,10 @@ function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof g
   })
 }
 
+export function isGeminiWire(kind: StoredProvider['kind']): boolean {
+  return kind === 'gemini' || kind === 'vertex'
+}
+
 const DEFAULT_THINKING_BUDGET = 4096
 
 /** Per-request provider options that turn reasoning on or off in each provider's terms. */
@@ -106,7 +113,7 @@ export function reasoningOptions(
   reasoning: LLMRequestOptions['reasoning']
 ): ProviderOptions | undefined {
   if (!reasoning) {
-    return provider.kind === 'gemini' && model?.reasoning
+    return isGeminiWire(provider.kind) && model?.reasoning
       ? { google: { thinkingConfig: { includeThoughts: true } } }
       : undefined
   }
@@ -119,6 +126,8 @@ export function reasoningOptions(
         }
       }
     case 'gemini':
+    case 'vertex':
+      // The Vertex model reads `google` options when it has no `vertex` ones.
       return {
         google: {
           thinkingConfig: reasoning.enabled

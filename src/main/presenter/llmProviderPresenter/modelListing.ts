@@ -47,10 +47,11 @@ const MAX_PAGES = 20
 
 /**
  * Whether the list holds the ids chat requests take. Azure lists models, but requests name
- * the user's deployments, so its models are typed in rather than fetched on add.
+ * the user's deployments, so its models are typed in rather than fetched on add; Vertex
+ * models are typed in too.
  */
 export function listsRequestModelIds(kind: StoredProvider['kind']): boolean {
-  return kind !== 'azure'
+  return kind !== 'azure' && kind !== 'vertex'
 }
 
 /** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
@@ -116,6 +117,11 @@ export async function fetchProviderModels(
       const body = parse(OpenAiModels, await get(url, { 'api-key': key }))
       return body.data.map((m) => ({ id: m.id }))
     }
+    case 'vertex':
+      throw new ProviderRequestError({
+        code: 'invalid_request',
+        message: 'Google Vertex models are not listed here: add model ids such as gemini-2.5-flash'
+      })
     case 'ollama': {
       const body = parse(OllamaTags, await get(`${base}/api/tags`, {}))
       return body.models.map((m) => ({ id: m.name }))

@@ -92,6 +92,11 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   // The user's resource and deployments: the URL is edited (or built from the resource name)
   // and each model id is a deployment name.
   preset('azure', 'azure', 'Azure OpenAI', 'https://your-resource.openai.azure.com/openai', []),
+  // A googleapis.com URL means Google's endpoint, built from project and location.
+  preset('vertex', 'vertex', 'Google Vertex AI', 'https://aiplatform.googleapis.com', [
+    'gemini-2.5-pro',
+    'gemini-2.5-flash'
+  ]),
   preset('custom', 'openai-compatible', 'Custom (OpenAI-compatible)', 'http://localhost:8000/v1', [])
 ]
 

@@ -7,6 +7,7 @@ import {
   type StoredProvider
 } from '@shared/types/provider'
 import { kindRequiresApiKey } from './presets'
+import { maskVertexSecret } from './vertex'
 
 /** The part of ConfigPresenter the provider store needs. */
 export interface ProviderConfigPort {
@@ -59,7 +60,7 @@ export class ProviderStore {
     return {
       ...provider,
       hasApiKey: Boolean(key),
-      apiKeyMasked: key ? maskApiKey(key) : null,
+      apiKeyMasked: key ? (provider.kind === 'vertex' && maskVertexSecret(key)) || maskApiKey(key) : null,
       requiresApiKey: kindRequiresApiKey(provider.kind, provider.baseUrl)
     }
   }

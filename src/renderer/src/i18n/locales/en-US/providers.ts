@@ -43,7 +43,8 @@ export default {
       mistral: 'Mistral API',
       xai: 'xAI API',
       deepseek: 'DeepSeek API',
-      azure: 'Azure OpenAI'
+      azure: 'Azure OpenAI',
+      vertex: 'Google Vertex AI'
     },
     azure: {
       resource: 'Resource name',
@@ -52,6 +53,13 @@ export default {
       deploymentHint: 'Requests name your deployments; add more on the provider page.',
       deploymentUrls: 'Use deployment URLs (/openai/deployments/…?api-version=) instead of /openai/v1',
       apiVersion: 'api-version'
+    },
+    vertex: {
+      project: 'Project',
+      projectPlaceholder: 'from the key file',
+      location: 'Location',
+      keyHint:
+        'Paste the service-account key file (JSON) in the key field, or an express-mode API key. Only the account’s e-mail is shown afterwards.'
     },
     remove: 'Remove',
     removeTitle: 'Remove provider',

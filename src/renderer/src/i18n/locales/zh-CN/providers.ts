@@ -44,7 +44,8 @@ export default {
       mistral: 'Mistral API',
       xai: 'xAI API',
       deepseek: 'DeepSeek API',
-      azure: 'Azure OpenAI'
+      azure: 'Azure OpenAI',
+      vertex: 'Google Vertex AI'
     },
     azure: {
       resource: '资源名称',
@@ -53,6 +54,12 @@ export default {
       deploymentHint: '请求使用的是你的部署名；可在服务商页面添加更多。',
       deploymentUrls: '使用部署 URL（/openai/deployments/…?api-version=）而不是 /openai/v1',
       apiVersion: 'api-version'
+    },
+    vertex: {
+      project: '项目',
+      projectPlaceholder: '取自密钥文件',
+      location: '区域',
+      keyHint: '在密钥栏粘贴服务账号密钥文件（JSON），或快速模式的 API 密钥。保存后只显示账号邮箱。'
     },
     remove: '删除',
     removeTitle: '删除服务商',
