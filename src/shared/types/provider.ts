@@ -12,7 +12,8 @@ export const ProviderKind = z.enum([
   'xai',
   'deepseek',
   'azure',
-  'vertex'
+  'vertex',
+  'bedrock'
 ])
 export type ProviderKind = z.infer<typeof ProviderKind>
 
@@ -51,6 +52,15 @@ export const ProviderSettingsSchema = z
     location: z
       .string()
       .regex(/^[a-z0-9-]{2,40}$/, 'location: like us-central1 or global')
+      .optional(),
+    /** Amazon Bedrock: the region and the access key id (the secret key is a secret). */
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'region: like us-east-1')
+      .optional(),
+    accessKeyId: z
+      .string()
+      .regex(/^[A-Z0-9]{16,128}$/, 'accessKeyId: like AKIA… (letters and digits)')
       .optional()
   })
   .strict()
@@ -76,7 +86,9 @@ export type StoredProvider = z.infer<typeof StoredProviderSchema>
 export const ProviderViewSchema = StoredProviderSchema.extend({
   hasApiKey: z.boolean(),
   apiKeyMasked: z.string().nullable(),
-  requiresApiKey: z.boolean()
+  requiresApiKey: z.boolean(),
+  /** Amazon Bedrock: whether a session token is stored (never the token). */
+  hasSessionToken: z.boolean().optional()
 })
 export type ProviderView = z.infer<typeof ProviderViewSchema>
 
@@ -93,6 +105,8 @@ export const ProviderAddInput = z
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
     settings: ProviderSettingsSchema.optional(),
+    /** Amazon Bedrock: a temporary credential's session token (stored as a secret). */
+    sessionToken: z.string().max(16_384).optional(),
     /** Ask the provider for its models right after adding. Default: yes unless `models` is given. */
     fetchModels: z.boolean().optional()
   })
@@ -115,7 +129,9 @@ export const ProviderPatch = z
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
-    settings: ProviderSettingsSchema.optional()
+    settings: ProviderSettingsSchema.optional(),
+    /** Like `apiKey`: a string sets, `null` deletes, omitted keeps. */
+    sessionToken: z.string().max(16_384).nullable().optional()
   })
   .strict()
 export type ProviderPatch = z.input<typeof ProviderPatch>

@@ -51,6 +51,7 @@ describe('provider routes', () => {
       'doubao',
       'azure',
       'vertex',
+      'bedrock',
       'custom'
     ])
     expect(presets.find((p) => p.presetId === 'ollama')).toMatchObject({

@@ -118,6 +118,7 @@ export class LlmProviderPresenter {
     checkSecret(provider.kind, input.apiKey)
     this.store.save([...existing, provider])
     if (input.apiKey) await this.store.setApiKey(id, input.apiKey)
+    if (input.sessionToken) await this.store.setSessionToken(id, input.sessionToken)
     await this.emitList()
     return this.store.view(provider)
   }
@@ -125,11 +126,12 @@ export class LlmProviderPresenter {
   async updateProvider(id: string, rawPatch: ProviderPatch): Promise<ProviderView> {
     const patch = ProviderPatch.parse(rawPatch)
     const current = this.requireProvider(id)
-    const { apiKey, ...fields } = patch
+    const { apiKey, sessionToken, ...fields } = patch
     const updated = StoredProviderSchema.parse({ ...current, ...stripUndefined(fields) })
     checkSecret(updated.kind, apiKey)
     this.store.save(this.store.all().map((p) => (p.id === id ? updated : p)))
     if (apiKey !== undefined) await this.store.setApiKey(id, apiKey)
+    if (sessionToken !== undefined) await this.store.setSessionToken(id, sessionToken)
     const defaultModel = this.getDefaultModel()
     if (defaultModel?.providerId === id && !updated.models.some((m) => m.id === defaultModel.modelId)) {
       this.setDefaultModel(null)
@@ -143,6 +145,7 @@ export class LlmProviderPresenter {
     if (!all.some((p) => p.id === id)) return false
     this.store.save(all.filter((p) => p.id !== id))
     await this.store.setApiKey(id, null)
+    await this.store.setSessionToken(id, null)
     if (this.getDefaultModel()?.providerId === id) this.setDefaultModel(null)
     await this.emitList()
     return true
@@ -252,7 +255,12 @@ export class LlmProviderPresenter {
     return {
       policy,
       input: {
-        model: createLanguageModel(provider, request.modelId, apiKey),
+        model: createLanguageModel(
+          provider,
+          request.modelId,
+          apiKey,
+          await this.store.sessionToken(provider.id)
+        ),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
         ...toModelPrompt(request.messages, {
           imagesInToolResults: provider.kind === 'anthropic' || isGeminiWire(provider.kind)

@@ -12,6 +12,7 @@ import type { LLMRequestOptions, ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
 import { vertexModel } from './vertex'
+import { bedrockModel } from './bedrock'
 
 // The SDK prints compatibility warnings to the console on every call; they are for
 // developers of the SDK integration, not users of the app.
@@ -24,7 +25,9 @@ export const COMPATIBLE_PROVIDER_NAME = 'compatible'
 export function createLanguageModel(
   provider: StoredProvider,
   modelId: string,
-  apiKey: string | undefined
+  apiKey: string | undefined,
+  /** Amazon Bedrock's optional session token. */
+  sessionToken?: string
 ): LanguageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   // Local servers accept any key, but the SDKs insist on one being present.
@@ -56,6 +59,14 @@ export function createLanguageModel(
       return azureModel(provider, modelId, key, fetch)
     case 'vertex':
       return vertexModel(provider, modelId, key, fetch)
+    case 'bedrock':
+      // Bedrock streams AWS event-stream frames, not SSE: nothing for the coalescer to merge.
+      return bedrockModel(
+        provider,
+        modelId,
+        { secretAccessKey: apiKey ?? '', sessionToken },
+        globalThis.fetch
+      )
   }
 }
 
@@ -145,6 +156,7 @@ export function reasoningOptions(
     case 'mistral':
     case 'xai':
     case 'deepseek':
+    case 'bedrock':
       // Reasoning is the model's choice on these (their reasoning still streams as reasoning).
       return undefined
     default:

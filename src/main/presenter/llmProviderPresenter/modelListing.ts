@@ -51,7 +51,7 @@ const MAX_PAGES = 20
  * models are typed in too.
  */
 export function listsRequestModelIds(kind: StoredProvider['kind']): boolean {
-  return kind !== 'azure' && kind !== 'vertex'
+  return kind !== 'azure' && kind !== 'vertex' && kind !== 'bedrock'
 }
 
 /** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
@@ -121,6 +121,11 @@ export async function fetchProviderModels(
       throw new ProviderRequestError({
         code: 'invalid_request',
         message: 'Google Vertex models are not listed here: add model ids such as gemini-2.5-flash'
+      })
+    case 'bedrock':
+      throw new ProviderRequestError({
+        code: 'invalid_request',
+        message: 'Amazon Bedrock models are not listed here: add model or inference-profile ids'
       })
     case 'ollama': {
       const body = parse(OllamaTags, await get(`${base}/api/tags`, {}))

@@ -97,6 +97,11 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'gemini-2.5-pro',
     'gemini-2.5-flash'
   ]),
+  // An amazonaws.com URL means AWS's endpoint for the region in the settings.
+  preset('bedrock', 'bedrock', 'Amazon Bedrock', 'https://bedrock-runtime.us-east-1.amazonaws.com', [
+    'us.anthropic.claude-sonnet-4-20250514-v1:0',
+    'amazon.nova-pro-v1:0'
+  ]),
   preset('custom', 'openai-compatible', 'Custom (OpenAI-compatible)', 'http://localhost:8000/v1', [])
 ]
 

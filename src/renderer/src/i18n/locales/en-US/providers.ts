@@ -44,7 +44,8 @@ export default {
       xai: 'xAI API',
       deepseek: 'DeepSeek API',
       azure: 'Azure OpenAI',
-      vertex: 'Google Vertex AI'
+      vertex: 'Google Vertex AI',
+      bedrock: 'Amazon Bedrock'
     },
     azure: {
       resource: 'Resource name',
@@ -60,6 +61,13 @@ export default {
       location: 'Location',
       keyHint:
         'Paste the service-account key file (JSON) in the key field, or an express-mode API key. Only the account’s e-mail is shown afterwards.'
+    },
+    bedrock: {
+      region: 'Region',
+      accessKeyId: 'Access key ID',
+      sessionToken: 'Session token (temporary credentials only)',
+      sessionTokenStored: 'A session token is stored. Leave empty to keep it.',
+      keyHint: 'Put the secret access key in the key field. Requests are signed with AWS Signature V4.'
     },
     remove: 'Remove',
     removeTitle: 'Remove provider',

@@ -45,7 +45,8 @@ export default {
       xai: 'xAI API',
       deepseek: 'DeepSeek API',
       azure: 'Azure OpenAI',
-      vertex: 'Google Vertex AI'
+      vertex: 'Google Vertex AI',
+      bedrock: 'Amazon Bedrock'
     },
     azure: {
       resource: '资源名称',
@@ -60,6 +61,13 @@ export default {
       projectPlaceholder: '取自密钥文件',
       location: '区域',
       keyHint: '在密钥栏粘贴服务账号密钥文件（JSON），或快速模式的 API 密钥。保存后只显示账号邮箱。'
+    },
+    bedrock: {
+      region: '区域',
+      accessKeyId: '访问密钥 ID',
+      sessionToken: '会话令牌（仅临时凭证需要）',
+      sessionTokenStored: '已保存会话令牌。留空则保持不变。',
+      keyHint: '在密钥栏填写私有访问密钥（Secret Access Key）。请求使用 AWS Signature V4 签名。'
     },
     remove: '删除',
     removeTitle: '删除服务商',
