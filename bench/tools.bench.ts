@@ -99,8 +99,9 @@ const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sql
 const mcpTools: McpServerTool[] = Array.from({ length: 1000 }, (_, i) => ({
   serverId: `server${i % 25}`,
   serverName: `Server ${i % 25}`,
-  // Every 40th tool collides with another server's tool, and a few with built-ins.
+  // Every 40th tool has the same name as another server's tool, and a few a built-in's.
   name: i % 100 === 0 ? 'read' : `tool_${i % 40 === 0 ? 'shared' : i}`,
+  exposedName: `server${i % 25}__${i % 100 === 0 ? 'read' : `tool_${i % 40 === 0 ? 'shared' : i}`}`,
   description: `Tool number ${i} does something useful with its arguments.`,
   inputSchema: {
     type: 'object',

@@ -33,7 +33,8 @@ const EVERYTHING = join(
   'dist',
   'index.js'
 )
-const LONG_OPERATION = 'trigger-long-running-operation'
+const LONG_OPERATION = 'everything__trigger-long-running-operation'
+const TINY_IMAGE = 'everything__get-tiny-image'
 /** How long each child keeps working, so its row is seen running before it completes. */
 const CHILD_WORK_MS = { alpha: 1500, beta: 6000 }
 
@@ -72,6 +73,7 @@ function parentReply(body: any): FakeResponse {
       })
     )
   }
+  if (text.includes('show the tiny image')) return callsReply(toolCall('m2', TINY_IMAGE, {}))
   if (text.includes('run the slow tool'))
     return callsReply(toolCall('m1', LONG_OPERATION, { duration: 3, steps: 3 }))
   if (text.includes('pick a fruit')) {
@@ -264,24 +266,24 @@ describe('chat blocks against the served host and a fake provider', () => {
   it("asks in the parent's window for a subagent's permission, naming it; the row waits, then completes", async () => {
     const { page, errors } = await open()
     await sendFromInput(page, 'delegate a write please')
-    const dialog = page.getByTestId('permission-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
     // Named by its task (slot · title), with the child's own call arguments.
-    expect(await dialog.getByTestId('permission-subagent').textContent()).toContain('Self · Note writer')
-    expect(await dialog.getByTestId('permission-paths').textContent()).toContain(
+    expect(await card.getByTestId('permission-subagent').textContent()).toContain('Self · Note writer')
+    expect(await card.getByTestId('permission-paths').textContent()).toContain(
       join(outside, 'child-note.txt')
     )
-    await expect.poll(() => dialog.getByTestId('permission-args').textContent()).toContain('from the child')
-    expect(await dialog.getByTestId('permission-args').textContent()).toContain('child-note.txt')
+    // The write shows the content it would write, before it is allowed.
+    await expect
+      .poll(() => card.getByTestId('file-preview-content').textContent())
+      .toContain('from the child')
+    expect(await card.getByTestId('file-preview-path').textContent()).toContain('child-note.txt')
     const row = lastAssistant(page).getByTestId('subagent-row')
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 10_000 }).toBe('waiting_permission')
     await shootBothThemes(page, 'subagent-permission')
-    await dialog.getByTestId('permission-args').locator('xpath=ancestor::details[1]/summary').click()
-    expect(await dialog.getByTestId('permission-args').isVisible()).toBe(true)
-    await shootBothThemes(page, 'subagent-permission-args')
 
-    await dialog.getByTestId('permission-allow-once').click()
-    await dialog.waitFor({ state: 'detached' })
+    await card.getByTestId('permission-allow-once').click()
+    await card.waitFor({ state: 'detached' })
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('completed')
     await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     expect(
@@ -313,15 +315,13 @@ describe('chat blocks against the served host and a fake provider', () => {
     const { page, errors } = await open()
     await sendFromInput(page, 'run the slow tool')
     // MCP tools ask first; once allowed, the row shows the server's progress notifications.
-    const dialog = page.getByTestId('permission-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    // The dialog names the server as the user called it, with the id rules match on beside it.
-    await expect
-      .poll(() => dialog.getByTestId('permission-server-name').textContent())
-      .toBe('Everything demo')
-    expect(await dialog.getByTestId('permission-server-id').textContent()).toBe('everything')
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    // The card names the server as the user called it, with the id rules match on beside it.
+    await expect.poll(() => card.getByTestId('permission-server-name').textContent()).toBe('Everything demo')
+    expect(await card.getByTestId('permission-server-id').textContent()).toBe('everything')
     await page.screenshot({ path: artifactPath('mcp-permission-light.png') })
-    await dialog.getByTestId('permission-allow-once').click()
+    await card.getByTestId('permission-allow-once').click()
     const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${LONG_OPERATION}"]`)
     await expect
       .poll(() => tool.getByTestId('tool-call-progress').textContent(), { timeout: 10_000 })
@@ -352,6 +352,28 @@ describe('chat blocks against the served host and a fake provider', () => {
     expect(errors).toEqual([])
     await page.close()
   }, 120_000)
+
+  it("shows an MCP tool's image result in its row", async () => {
+    // The everything server was added (and is running) by the test before.
+    const { page, errors } = await open()
+    await sendFromInput(page, 'show the tiny image')
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    await card.getByTestId('permission-allow-once').click()
+    const tool = lastAssistant(page).locator(`[data-testid="tool-call"][data-tool="${TINY_IMAGE}"]`)
+    await expect.poll(() => tool.getAttribute('data-status'), { timeout: 15_000 }).toBe('success')
+    await expect.poll(() => lastAssistant(page).getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
+    await tool.getByTestId('tool-call-toggle').click()
+    const image = tool.getByTestId('tool-result-image').locator('img').first()
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), {
+        timeout: 10_000
+      })
+      .toBeGreaterThan(0)
+    await shootBothThemes(page, 'mcp-image-result')
+    expect(errors).toEqual([])
+    await page.close()
+  }, 60_000)
 
   it('renders an image the model sends, with alt text, and opens it larger on click', async () => {
     const { page, errors } = await open()
@@ -398,16 +420,16 @@ describe('chat blocks against the served host and a fake provider', () => {
   it('answers a single-choice question with one click on an option button', async () => {
     const { page, errors } = await open()
     await sendFromInput(page, 'pick a fruit for me')
-    const dialog = page.getByTestId('question-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    expect(await dialog.getByTestId('question-text').textContent()).toBe('Which fruit?')
-    const pear = dialog.getByTestId('question-option-Pear')
+    const card = page.getByTestId('question-card')
+    await card.waitFor({ timeout: 15_000 })
+    expect(await card.getByTestId('question-text').textContent()).toBe('Which fruit?')
+    const pear = card.getByTestId('question-option-Pear')
     expect(await pear.evaluate((el) => el.tagName)).toBe('BUTTON')
-    expect(await dialog.locator('input[type="checkbox"]').count()).toBe(0)
+    expect(await card.locator('input[type="checkbox"]').count()).toBe(0)
     await shootBothThemes(page, 'question-single')
 
     await pear.click()
-    await dialog.waitFor({ state: 'detached' })
+    await card.waitFor({ state: 'detached' })
     const answer = lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     const toolResult = String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
@@ -422,11 +444,11 @@ describe('chat blocks against the served host and a fake provider', () => {
   it('tells the model when the user skips a question, and the answer continues', async () => {
     const { page, errors } = await open()
     await sendFromInput(page, 'ask and let me skip')
-    const dialog = page.getByTestId('question-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    expect(await dialog.getByTestId('question-custom').count()).toBe(0)
-    await dialog.getByTestId('question-skip').click()
-    await dialog.waitFor({ state: 'detached' })
+    const card = page.getByTestId('question-card')
+    await card.waitFor({ timeout: 15_000 })
+    expect(await card.getByTestId('question-custom').count()).toBe(0)
+    await card.getByTestId('question-skip').click()
+    await card.waitFor({ state: 'detached' })
     const answer = lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     const body = chat.llm.generationRequests().at(-1)!.body as any

@@ -178,14 +178,14 @@ describe('chat window against the served host and a fake provider', () => {
   it('asks before a write outside the workspace; Allow once runs it and the answer continues', async () => {
     const { page, errors } = await openChat(browser, chat.host)
     await sendFromInput(page, 'write outside please')
-    const dialog = page.getByTestId('permission-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    expect(await dialog.getByTestId('permission-tool').textContent()).toBe('write')
-    expect(await dialog.getByTestId('permission-paths').textContent()).toContain(outside)
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    expect(await card.getByTestId('permission-tool').textContent()).toBe('write')
+    expect(await card.getByTestId('permission-paths').textContent()).toContain(outside)
     // Not dismissable: Escape leaves it open.
     await page.keyboard.press('Escape')
-    expect(await dialog.isVisible()).toBe(true)
-    // Focus starts on Deny (the safe answer) and stays inside the dialog.
+    expect(await card.isVisible()).toBe(true)
+    // Focus starts on Deny (the safe answer) and stays inside the card.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
       'permission-deny'
     )
@@ -197,8 +197,8 @@ describe('chat window against the served host and a fake provider', () => {
     expect(await seriousA11yViolations(page)).toEqual([])
     await setTheme('light')
 
-    await dialog.getByTestId('permission-allow-once').click()
-    await dialog.waitFor({ state: 'detached' })
+    await card.getByTestId('permission-allow-once').click()
+    await card.waitFor({ state: 'detached' })
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     const tool = answer.getByTestId('tool-call')
@@ -221,10 +221,10 @@ describe('chat window against the served host and a fake provider', () => {
   it('Deny sends the refusal to the model and shows the call as failed', async () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'write outside again')
-    const dialog = page.getByTestId('permission-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
     await page.keyboard.press('Enter') // focus is on Deny
-    await dialog.waitFor({ state: 'detached' })
+    await card.waitFor({ state: 'detached' })
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     expect(await answer.getByTestId('tool-call').getAttribute('data-status')).toBe('error')
@@ -236,9 +236,9 @@ describe('chat window against the served host and a fake provider', () => {
   it("shows a command's risk per sub-command with the reasons", async () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'remove things')
-    const dialog = page.getByTestId('permission-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    const command = dialog.getByTestId('permission-command')
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    const command = card.getByTestId('permission-command')
     expect(await command.locator('pre').textContent()).toContain('rm -rf')
     const subs = command.getByTestId('permission-subcommand')
     expect(await subs.count()).toBe(2)
@@ -258,17 +258,17 @@ describe('chat window against the served host and a fake provider', () => {
     await expect
       .poll(() => rm.getByTestId('permission-subcommand-reason').allTextContents())
       .toEqual(englishReasons)
-    await dialog.getByTestId('permission-deny').click()
-    await dialog.waitFor({ state: 'detached' })
+    await card.getByTestId('permission-deny').click()
+    await card.waitFor({ state: 'detached' })
     await page.close()
   })
 
   it('answers a question with two options and free text', async () => {
     const { page, errors } = await openChat(browser, chat.host)
     await sendFromInput(page, 'ask me something')
-    const dialog = page.getByTestId('question-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    expect(await dialog.getByTestId('question-text').textContent()).toBe('Which colours do you like?')
+    const card = page.getByTestId('question-card')
+    await card.waitFor({ timeout: 15_000 })
+    expect(await card.getByTestId('question-text').textContent()).toBe('Which colours do you like?')
     await page.screenshot({ path: artifactPath('question-light.png') })
     expect(await seriousA11yViolations(page)).toEqual([])
     await setTheme('dark')
@@ -277,11 +277,11 @@ describe('chat window against the served host and a fake provider', () => {
     expect(await seriousA11yViolations(page)).toEqual([])
     await setTheme('light')
 
-    await dialog.getByTestId('question-option-Red').check()
-    await dialog.getByTestId('question-option-Blue').check()
-    await dialog.getByTestId('question-custom').fill('and a bit of gold')
-    await dialog.getByTestId('question-submit').click()
-    await dialog.waitFor({ state: 'detached' })
+    await card.getByTestId('question-option-Red').check()
+    await card.getByTestId('question-option-Blue').check()
+    await card.getByTestId('question-custom').fill('and a bit of gold')
+    await card.getByTestId('question-submit').click()
+    await card.waitFor({ state: 'detached' })
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     const toolResult = String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
@@ -387,14 +387,14 @@ describe('chat window against the served host and a fake provider', () => {
   it('survives a reload while paused and takes the answer afterwards', async () => {
     const { page } = await openChat(browser, chat.host)
     await sendFromInput(page, 'write outside after a reload')
-    await page.getByTestId('permission-dialog').waitFor({ timeout: 15_000 })
-    // The address names the chat before its dialog shows, so the reload comes back to it.
+    await page.getByTestId('permission-card').waitFor({ timeout: 15_000 })
+    // The address names the chat before its card shows, so the reload comes back to it.
     expect(page.url()).toMatch(/#\/chat\//)
     await page.reload()
-    const dialog = page.getByTestId('permission-dialog')
-    await dialog.waitFor({ timeout: 15_000 })
-    await dialog.getByTestId('permission-allow-once').click()
-    await dialog.waitFor({ state: 'detached' })
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    await card.getByTestId('permission-allow-once').click()
+    await card.waitFor({ state: 'detached' })
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
     expect(await answer.getByTestId('tool-call').getAttribute('data-status')).toBe('success')

@@ -2,6 +2,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Platform } from '../platform/types'
 import { EventHub } from '../bridge/events'
+import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
 import { SqlitePresenter } from './sqlitePresenter'
 import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
@@ -32,7 +33,7 @@ import { SessionAgentStateStore } from './agentRuntimePresenter/sessionAgentStat
 import { createImagePort, createMemoryPort } from './agentRuntimePresenter/featurePorts'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
-import { CheckpointPresenter } from './checkpoints'
+import { CheckpointPresenter, messagesSince } from './checkpoints'
 import { SubagentPresenter } from './subagentPresenter'
 import { createSubagentPort } from './subagentPresenter/port'
 import { agentSlot } from './subagentPresenter/agentSlots'
@@ -185,7 +186,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     builtinDir: options.builtinSkillsDir ?? join(process.cwd(), 'resources', 'skills'),
     appDir: join(platform.userDataDir, 'skills'),
     workspaceOf: (sessionId) => sessions.get(sessionId)?.workspaceDir ?? null,
-    state: agentState
+    state: agentState,
+    config
   })
   const subagents = new SubagentPresenter({
     sqlite,
@@ -206,13 +208,20 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
     mcpServers: () => mcp.listServers(),
     toolsChanged: (sessionId) => tools.markToolsChanged(sessionId),
+    workspaceChanged: (sessionId, dir) =>
+      void mcp
+        .sessionWorkspaceChanged(sessionId, [dir])
+        .catch((error: unknown) => log(`roots: ${String(error)}`)),
     validateWorkspace: (path) => workspaces.validate(path),
     events
   })
+  // One file boundary for the tools and for what approval cards may preview.
+  const files = new FilePermissionService(homedir(), { appData })
   const tools: ToolPresenter = new ToolPresenter({
     mcp,
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
     disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
+    onToolsDeferred: (info) => events.emit(mcpToolsDeferred, info),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({
       baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
@@ -231,7 +240,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       sessionSettings: sessionSettings.modelPort()
     }),
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
-    files: new FilePermissionService(homedir(), { appData }),
+    files,
     commands: new CommandPermissionService({ appData }),
     sandbox,
     log
@@ -308,7 +317,21 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sessionSettings,
     attachments,
     library,
-    checkpoints: new CheckpointPresenter({ sqlite, tape, sessions, messages: sessions.messages }),
+    checkpoints: new CheckpointPresenter({
+      sqlite,
+      tape,
+      sessions,
+      messages: {
+        require: (id) => sessions.messages.require(id),
+        since: (sessionId, orderSeq) => messagesSince(sessions.messages, sessionId, orderSeq)
+      },
+      preview: {
+        interactions: sessions.interactions,
+        sessions,
+        files,
+        sessionDataDir: (sessionId) => tools.sessionDataDir(sessionId)
+      }
+    }),
     data: new DataPresenter({
       sessions,
       attachments,

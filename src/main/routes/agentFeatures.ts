@@ -3,9 +3,14 @@ import {
   imageGenerationGetModel,
   imageGenerationSetModel,
   memoryForget,
+  memorySearch,
+  memoryUpdate,
   memoryList,
   memorySetEnabled,
-  skillsList
+  skillsAddFromFolder,
+  skillsList,
+  skillsRead,
+  skillsSetEnabled
 } from '@shared/contracts/routes/agentFeatures.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
@@ -19,11 +24,21 @@ export function registerAgentFeatureRoutes(
     memories: memory.list(agentId, limit),
     settings: memory.settings()
   }))
+  router.handle(memoryUpdate, ({ agentId, memoryId, content }) => ({
+    memory: memory.update(agentId, memoryId, content)
+  }))
+  router.handle(memorySearch, ({ agentId, query }) => ({ memories: memory.recall(agentId, query, 50) }))
   router.handle(memoryForget, ({ agentId, memoryId }) => ({ removed: memory.forget(agentId, memoryId) }))
   router.handle(memorySetEnabled, ({ enabled, agentId }) => ({
     settings: memory.setEnabled(enabled, agentId)
   }))
-  router.handle(skillsList, async ({ workspaceDir }) => skills.discover(workspaceDir))
+  router.handle(skillsList, async ({ workspaceDir }) => ({
+    ...(await skills.discover(workspaceDir)),
+    disabled: skills.disabledNames()
+  }))
+  router.handle(skillsSetEnabled, ({ name, enabled }) => ({ disabled: skills.setEnabled(name, enabled) }))
+  router.handle(skillsAddFromFolder, async ({ folder }) => ({ skill: await skills.addFromFolder(folder) }))
+  router.handle(skillsRead, async ({ name }) => ({ body: await skills.read(name) }))
   router.handle(imageGenerationGetModel, () =>
     config.getDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model: null })
   )

@@ -1,4 +1,9 @@
-import { checkpointsListTurn, checkpointsRevertTurn } from '@shared/contracts/routes/checkpoints.routes'
+import {
+  checkpointsListTurn,
+  checkpointsPreviewWrite,
+  checkpointsRestoreBefore,
+  checkpointsRevertTurn
+} from '@shared/contracts/routes/checkpoints.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
@@ -11,5 +16,11 @@ export function registerCheckpointRoutes(
   }))
   router.handle(checkpointsRevertTurn, async ({ sessionId, messageId }) => ({
     result: await checkpoints.revertTurn(sessionId, messageId)
+  }))
+  router.handle(checkpointsRestoreBefore, async ({ sessionId, messageId }) => ({
+    result: await checkpoints.restoreBefore(sessionId, messageId)
+  }))
+  router.handle(checkpointsPreviewWrite, async ({ sessionId, interactionId }) => ({
+    files: await checkpoints.previewWrite(sessionId, interactionId)
   }))
 }

@@ -8,6 +8,7 @@ import {
   mcpImportJson,
   mcpList,
   mcpListPrompts,
+  mcpComplete,
   mcpListResources,
   mcpListTools,
   mcpOAuthSignOut,
@@ -45,11 +46,12 @@ export function registerMcpRoutes(router: Router, { mcp }: { mcp: McpPresenter }
   router.handle(mcpCallTool, async ({ serverId, toolName, args }) => ({
     result: await mcp.callToolChecked(serverId, toolName, args)
   }))
-  router.handle(mcpListPrompts, ({ serverId }) => ({ prompts: mcp.listPrompts(serverId) }))
+  router.handle(mcpListPrompts, ({ serverId, query }) => ({ prompts: mcp.listPrompts(serverId, query) }))
+  router.handle(mcpComplete, async (request) => ({ completion: await mcp.complete(request) }))
   router.handle(mcpGetPrompt, async ({ serverId, name, args }) => ({
     prompt: await mcp.getPrompt(serverId, name, args)
   }))
-  router.handle(mcpListResources, ({ serverId }) => mcp.listResources(serverId))
+  router.handle(mcpListResources, ({ serverId, query }) => mcp.listResources(serverId, query))
   router.handle(mcpReadResource, async ({ serverId, uri }) => ({
     contents: await mcp.readResource(serverId, uri)
   }))

@@ -35,6 +35,21 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/settings/AgentToolsSettings.vue')
       },
       {
+        path: 'skills',
+        name: 'settings-skills',
+        component: () => import('./pages/settings/SkillsSettings.vue')
+      },
+      {
+        path: 'memory',
+        name: 'settings-memory',
+        component: () => import('./pages/settings/MemorySettings.vue')
+      },
+      {
+        path: 'image',
+        name: 'settings-image',
+        component: () => import('./pages/settings/ImageSettings.vue')
+      },
+      {
         path: 'prompts',
         name: 'settings-prompts',
         component: () => import('./pages/settings/PromptsSettings.vue')

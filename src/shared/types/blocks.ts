@@ -51,8 +51,37 @@ export const ToolCallData = z.object({
 })
 export type ToolCallData = z.infer<typeof ToolCallData>
 
+/**
+ * A non-text item of a tool's result, kept on its block so the UI can show it and later requests
+ * can send it again (images to vision models). The result's text is `toolCall.response`.
+ * Media `data` is base64 without a `data:` prefix. Same shape as `ToolContentItem`.
+ */
+export const ToolResultItem = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
+  z.object({ type: z.literal('audio'), data: z.string(), mimeType: z.string() }),
+  z.object({
+    type: z.literal('resource'),
+    resource: z.object({
+      uri: z.string(),
+      mimeType: z.string().optional(),
+      text: z.string().optional(),
+      blob: z.string().optional()
+    })
+  }),
+  z.object({
+    type: z.literal('resource_link'),
+    uri: z.string(),
+    name: z.string().optional(),
+    mimeType: z.string().optional(),
+    description: z.string().optional()
+  })
+])
+export type ToolResultItem = z.infer<typeof ToolResultItem>
+
 /** `tool_call` block data. */
 export const ToolCallBlockData = z.object({
+  /** The result's images, audio, embedded resources and resource links, in the result's order. */
+  items: z.array(ToolResultItem).optional(),
   /** Progress text of a long call (MCP progress, a subagent run), set while the block is `loading`. */
   progress: z.string().optional(),
   /** Set when the output was spilled to a file (the tool result shows a preview). */
@@ -75,7 +104,18 @@ export const QuestionSpec = z.object({
 })
 export type QuestionSpec = z.infer<typeof QuestionSpec>
 
-export const PermissionAnswer = z.enum(['allow_once', 'allow_session', 'allow_always', 'deny'])
+/**
+ * `allow_server_session` / `allow_server_always`: an MCP request only — every tool of its server,
+ * for this chat (a session grant) or from now on (an `mcp: <server>/*` rule).
+ */
+export const PermissionAnswer = z.enum([
+  'allow_once',
+  'allow_session',
+  'allow_always',
+  'allow_server_session',
+  'allow_server_always',
+  'deny'
+])
 export type PermissionAnswer = z.infer<typeof PermissionAnswer>
 
 export const QuestionAnswer = z.object({

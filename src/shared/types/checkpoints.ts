@@ -6,7 +6,9 @@ export const TurnFileChange = z.object({
   /** Whether the file existed before the turn's first write or edit. */
   existedBefore: z.boolean(),
   edits: z.number().int().positive(),
-  tools: z.array(z.enum(['write', 'edit'])),
+  tools: z.array(z.enum(['write', 'edit', 'exec'])),
+  /** Changed by a shell command, its old content not kept (too large, not text): not revertible. */
+  notKept: z.enum(['too_large', 'binary']).optional(),
   /** The tape entry holding the content before the turn. */
   snapshotEntryId: z.number().int(),
   /** A later turn changed the file too; reverting this turn also undoes that (the tape keeps it). */
@@ -26,7 +28,21 @@ export type TurnCheckpoint = z.infer<typeof TurnCheckpoint>
 export const RevertResult = z.object({
   sessionId: z.string(),
   messageId: z.string(),
-  files: z.array(z.object({ path: z.string(), action: z.enum(['restored', 'deleted', 'unchanged']) })),
+  files: z.array(
+    z.object({ path: z.string(), action: z.enum(['restored', 'deleted', 'unchanged', 'not_kept']) })
+  ),
   revertEntryId: z.number().int()
 })
 export type RevertResult = z.infer<typeof RevertResult>
+
+/**
+ * The current content of a file a pending write would change. `hidden`: the preview may not
+ * show it (the app's data folder, an unresolvable path); `too_large`/`binary`: not shown either.
+ */
+export const WritePreviewFile = z.object({
+  path: z.string(),
+  status: z.enum(['shown', 'missing', 'hidden', 'too_large', 'binary', 'unreadable']),
+  content: z.string().nullable(),
+  size: z.number().int().nonnegative().optional()
+})
+export type WritePreviewFile = z.infer<typeof WritePreviewFile>

@@ -17,6 +17,20 @@ export const McpServerId = z
   .max(64)
   .regex(/^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/, 'letters, digits, "_", "." and "-" only')
 
+/**
+ * The short, stable name a server's tools are exposed under (`<slug>__<tool>`). Set when the
+ * server is added, unique, editable (renaming it renames every tool the model sees). Words of
+ * letters and digits joined by single `-` or `_`, so `__` only ever separates slug and tool.
+ */
+export const McpServerSlug = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[a-zA-Z0-9]+(?:[-_][a-zA-Z0-9]+)*$/, 'letters and digits, joined by single "-" or "_"')
+
+/** Separates a server's slug from its tool's name in the names the model sees. */
+export const MCP_TOOL_SEPARATOR = '__'
+
 const httpUrl = z
   .string()
   .url()
@@ -36,7 +50,8 @@ const serverFields = {
   disabledTools: z.array(z.string().max(200)),
   autoApproveTools: z.array(z.string().max(200)),
   description: z.string().max(2_000),
-  icon: z.string().max(200)
+  icon: z.string().max(200),
+  slug: McpServerSlug
 }
 
 /** The editable fields of a server, as the user (or an imported JSON file) gives them. */
@@ -52,7 +67,9 @@ export const McpServerFields = z.object({
   disabledTools: serverFields.disabledTools.default([]),
   autoApproveTools: serverFields.autoApproveTools.default([]),
   description: serverFields.description.default(''),
-  icon: serverFields.icon.default('')
+  icon: serverFields.icon.default(''),
+  /** Derived from the id when absent. */
+  slug: serverFields.slug.optional()
 })
 
 function checkTransportFields(
@@ -82,7 +99,9 @@ export const McpServerPatch = z
 export type McpServerPatch = z.input<typeof McpServerPatch>
 
 /** One stored server. Secret env/header values are held in secret storage, not here. */
-export const McpServerConfig = McpServerFields.extend({ id: McpServerId }).superRefine(checkTransportFields)
+export const McpServerConfig = McpServerFields.extend({ id: McpServerId, slug: McpServerSlug }).superRefine(
+  checkTransportFields
+)
 export type McpServerConfig = z.output<typeof McpServerConfig>
 
 export const McpServerState = z.enum(['starting', 'running', 'error', 'stopped'])
@@ -104,6 +123,7 @@ export type McpServerStatus = z.infer<typeof McpServerStatus>
 /** What routes return for a server: config with secrets masked, plus its live status. */
 export const McpServerView = McpServerFields.extend({
   id: z.string(),
+  slug: z.string(),
   secretKeys: z.object({ env: z.array(z.string()), headers: z.array(z.string()) }),
   status: McpServerStatus
 })
@@ -117,6 +137,14 @@ export const McpToolAnnotations = z.object({
   openWorldHint: z.boolean().optional()
 })
 
+/**
+ * Why an exposed name is not simply `<slug>__<tool>`: characters providers refuse were replaced
+ * (`bad name!` → `bad_name`), the name was cut to 64 characters with a hash, or it met another
+ * tool of the same server after those rewrites and got a hash to stay unique.
+ */
+export const McpToolNameFlag = z.enum(['invalid_chars', 'shortened', 'deduplicated'])
+export type McpToolNameFlag = z.infer<typeof McpToolNameFlag>
+
 export const McpToolView = z.object({
   serverId: z.string(),
   name: z.string(),
@@ -125,7 +153,10 @@ export const McpToolView = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   annotations: McpToolAnnotations.optional(),
   disabled: z.boolean(),
-  autoApproved: z.boolean()
+  autoApproved: z.boolean(),
+  /** The name the model calls it by: `<slug>__<tool>`, rewritten as `nameFlags` say. */
+  exposedName: z.string(),
+  nameFlags: z.array(McpToolNameFlag)
 })
 export type McpToolView = z.infer<typeof McpToolView>
 
@@ -202,6 +233,29 @@ export const McpResourceContents = z.object({
   blob: z.string().optional()
 })
 export type McpResourceContents = z.infer<typeof McpResourceContents>
+
+/** What an argument completion is for: a prompt's argument or a resource template's variable. */
+export const McpCompletionRef = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ref/prompt'), name: z.string().min(1).max(200) }),
+  z.object({ type: z.literal('ref/resource'), uri: z.string().min(1).max(4_000) })
+])
+export type McpCompletionRef = z.infer<typeof McpCompletionRef>
+
+export const McpCompletionRequest = z.object({
+  serverId: z.string().min(1).max(64),
+  ref: McpCompletionRef,
+  argument: z.object({ name: z.string().min(1).max(200), value: z.string().max(2_000) }),
+  /** Values of the other arguments already filled in. */
+  context: z.record(z.string(), z.string()).optional()
+})
+export type McpCompletionRequest = z.infer<typeof McpCompletionRequest>
+
+export const McpCompletionResult = z.object({
+  values: z.array(z.string()).max(100),
+  total: z.number().int().optional(),
+  hasMore: z.boolean().optional()
+})
+export type McpCompletionResult = z.infer<typeof McpCompletionResult>
 
 /** A form request from a server (elicitation), shown to the user. */
 export const McpElicitationRequest = z.object({

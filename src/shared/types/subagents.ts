@@ -31,6 +31,17 @@ export const SubagentSlotConfig = z
   .refine((c) => new Set(c.slots.map((s) => s.id)).size === c.slots.length, 'Slot ids must be unique')
 export type SubagentSlotConfig = z.infer<typeof SubagentSlotConfig>
 
+/** At most this many enabled ACP agents are offered as slots on top of a chat's own 20. */
+export const MAX_AGENT_SLOTS = 30
+
+/** A chat's slots as the model sees them: its own, then the enabled agents it does not name. */
+export const EffectiveSlotConfig = z
+  .object({
+    enabled: z.boolean(),
+    slots: z.array(SubagentSlot).max(20 + MAX_AGENT_SLOTS)
+  })
+  .strict()
+
 export const SubagentTaskStatus = z.enum([
   'queued',
   'running',

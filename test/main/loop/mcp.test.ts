@@ -33,7 +33,7 @@ async function withTestServer(
 
 describe('MCP tools in the loop', () => {
   it('cancels a running MCP call on stop (the server sees notifications/cancelled)', async () => {
-    const h = await harness([callsReply(toolCall('m1', 'wait_for_cancel', {}))])
+    const h = await harness([callsReply(toolCall('m1', 't__wait_for_cancel', {}))])
     const marker = join(h.dataDir, 'cancelled.txt')
     await withTestServer(h, { CANCEL_MARKER: marker })
     const { sessionId, assistantMessageId } = await h.send('wait', { permissionMode: 'full_access' })
@@ -46,7 +46,7 @@ describe('MCP tools in the loop', () => {
   }, 30_000)
 
   it('asks before an MCP tool runs in default mode, then runs it after allow once', async () => {
-    const h = await harness([callsReply(toolCall('m1', 'echo', { message: 'hi' })), textReply('Echoed.')])
+    const h = await harness([callsReply(toolCall('m1', 't__echo', { message: 'hi' })), textReply('Echoed.')])
     await withTestServer(h)
     const { sessionId, assistantMessageId } = await h.send('echo hi')
     await h.idle(sessionId)
@@ -64,7 +64,7 @@ describe('MCP tools in the loop', () => {
 
   it('shows MCP progress notifications on the running call block', async () => {
     const h = await harness([
-      callsReply(toolCall('m1', 'progress', { steps: 3 })),
+      callsReply(toolCall('m1', 't__progress', { steps: 3 })),
       textReply('Progress done.')
     ])
     await withTestServer(h)
@@ -89,11 +89,11 @@ describe('dispatch order', () => {
   it('runs read-only calls in parallel and the others one by one, results in model order', async () => {
     const h = await harness([
       callsReply(
-        toolCall('r1', 'look', { label: 'r1', ms: 400 }),
-        toolCall('r2', 'look', { label: 'r2', ms: 200 }),
-        toolCall('r3', 'look', { label: 'r3', ms: 300 }),
-        toolCall('w1', 'change', { label: 'w1', ms: 150 }),
-        toolCall('w2', 'change', { label: 'w2', ms: 150 })
+        toolCall('r1', 'timing__look', { label: 'r1', ms: 400 }),
+        toolCall('r2', 'timing__look', { label: 'r2', ms: 200 }),
+        toolCall('r3', 'timing__look', { label: 'r3', ms: 300 }),
+        toolCall('w1', 'timing__change', { label: 'w1', ms: 150 }),
+        toolCall('w2', 'timing__change', { label: 'w2', ms: 150 })
       ),
       textReply('All five done.')
     ])

@@ -9,7 +9,10 @@ const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs
 describe('tool call blocks name their server', () => {
   it("stores the MCP server's display name and the agent tool server on each call block, from the first delta on", async () => {
     const h = await harness([
-      callsReply(toolCall('m1', 'echo', { message: 'hi' }), toolCall('r1', 'read', { path: 'a.txt' })),
+      callsReply(
+        toolCall('m1', 'echo-srv__echo', { message: 'hi' }),
+        toolCall('r1', 'read', { path: 'a.txt' })
+      ),
       textReply('Both done.')
     ])
     await h.presenters.mcp.addServer({
@@ -29,7 +32,7 @@ describe('tool call blocks name their server', () => {
       .require(assistantMessageId)
       .blocks.filter((b) => b.kind === 'tool_call')
     expect(calls.map((b) => [b.toolCall?.name, b.toolCall?.serverName, b.status])).toEqual([
-      ['echo', 'Echo Tools', 'success'],
+      ['echo-srv__echo', 'Echo Tools', 'success'],
       ['read', 'agent-filesystem', 'success']
     ])
     // The renderer learns it with the block itself, not only after a reload.

@@ -128,7 +128,7 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
 
   it('lists and reads prompts, resources and templates', async () => {
     const { mcp } = await startTestServer()
-    expect(mcp.listPrompts('t')).toEqual([
+    expect(mcp.listPrompts('t', 'greet')).toEqual([
       { serverId: 't', name: 'greet', description: 'Greets', arguments: [{ name: 'who', required: true }] }
     ])
     const prompt = await mcp.getPrompt('t', 'greet', { who: 'Ada' })

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
 import type { McpServerStatus } from '@shared/types/mcp'
+import { DEFAULT_RECONNECT } from '../../../src/main/presenter/mcpPresenter/serverManager'
 import { createHarness, testServerInput, TEST_SERVER, type Harness } from './harness'
 
 let h: Harness | undefined
@@ -79,6 +80,52 @@ describe('server lifecycle', () => {
     expect(final.lastError).toMatch(/Gave up after 3 reconnect attempts/)
     expect(final.lastError).toContain('fatal: token expired')
     expect(final.stderrTail).toContain('fatal: token expired')
+  })
+
+  it('gives up on a server that exits a second after every connect, showing the exit code and stderr', async () => {
+    h = createHarness({ reconnect: { baseDelayMs: 50, maxDelayMs: 200, maxAttempts: 5, stableMs: 30_000 } })
+    const startLog = join(h.dir, 'starts.log')
+    const wrapper = join(h.dir, 'shortLived.mjs')
+    writeFileSync(
+      wrapper,
+      `await import(${JSON.stringify(TEST_SERVER)})\nsetTimeout(() => { process.stderr.write('Error: lost the database\\n    at connect (db.js:1)\\n'); process.exit(7) }, 800)\n`
+    )
+    await h.mcp.addServer({
+      id: 'shorty',
+      name: 'shorty',
+      type: 'stdio',
+      command: process.execPath,
+      args: [wrapper],
+      env: { START_LOG: startLog },
+      enabled: false
+    })
+    const started = Date.now()
+    await h.mcp.startServer('shorty')
+    const final = await h.waitForStatus(
+      'shorty',
+      (s) => s.state === 'error' && /^Gave up/.test(s.lastError ?? ''),
+      60_000
+    )
+    expect(Date.now() - started).toBeLessThan(60_000)
+    expect(final.lastError).toMatch(/Gave up after 5 reconnect attempts/)
+    expect(final.lastError).toContain('exited with code 7')
+    expect(final.lastError).toContain('Error: lost the database')
+    expect(final.lastError).toContain('at connect (db.js:1)')
+    // The first start and five reconnects; the counter went up although each connect succeeded.
+    expect(readFileSync(startLog, 'utf8').trim().split('\n')).toHaveLength(6)
+    const attempts = h
+      .eventsNamed(mcpServerStatusChanged)
+      .map((p) => (p as { status: McpServerStatus }).status.reconnectAttempt)
+      .filter((n): n is number => n !== undefined)
+    expect(Math.max(...attempts)).toBe(5)
+  }, 70_000)
+
+  it('backs off for well under a minute in total with the default policy', () => {
+    const { maxAttempts, baseDelayMs, maxDelayMs } = DEFAULT_RECONNECT
+    let total = 0
+    for (let attempt = 1; attempt <= maxAttempts; attempt++)
+      total += Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1))
+    expect(total).toBeLessThanOrEqual(45_000)
   })
 
   it('reports a server that cannot start as error with its stderr, without retrying', async () => {

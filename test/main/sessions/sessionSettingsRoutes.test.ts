@@ -155,7 +155,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     const h = await harness([
       textReply('A1.'),
       textReply('B1.'),
-      callsReply(toolCall('e1', 'echo', { message: 'hi' })),
+      callsReply(toolCall('e1', 't__echo', { message: 'hi' })),
       textReply('A refused.'),
       textReply('B2.')
     ])
@@ -164,7 +164,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     await h.idle(a)
     const b = (await h.send('b', { permissionMode: 'full_access' })).sessionId
     await h.idle(b)
-    expect(toolNames(h.bodies()[0])).toContain('echo')
+    expect(toolNames(h.bodies()[0])).toContain('t__echo')
 
     await expectRefused(h, { sessionId: a, patch: { mcpServers: { ghost: false } } }, 'unknown_mcp_server')
     const { settings } = await route(h, 'sessions.updateSettings', {
@@ -186,7 +186,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     await h.send('call echo', { sessionId: a })
     await h.idle(a)
     const [, , aRequest, aAfterCall] = h.bodies()
-    expect(toolNames(aRequest)).not.toContain('echo')
+    expect(toolNames(aRequest)).not.toContain('t__echo')
     expect(toolNames(aRequest)).toContain('read')
     expect(toolResults(aAfterCall)[0].content).toMatch(
       /MCP server test server, which the user switched off for this chat/
@@ -194,7 +194,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 
     await h.send('b again', { sessionId: b })
     await h.idle(b)
-    expect(toolNames(h.bodies()[4])).toContain('echo')
+    expect(toolNames(h.bodies()[4])).toContain('t__echo')
   }, 30_000)
 
   it('switches a built-in tool off (and a diagnostic one on) for one chat only', async () => {
@@ -249,7 +249,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 
   it('a switch made while a turn runs applies from its next provider request; the turn keeps going', async () => {
     const h = await harness([
-      callsReply(toolCall('s1', 'slow', { ms: 800 }), toolCall('s2', 'slow', { ms: 10 })),
+      callsReply(toolCall('s1', 't__slow', { ms: 800 }), toolCall('s2', 't__slow', { ms: 10 })),
       textReply('Slept.')
     ])
     await startTestServer(h)
@@ -270,8 +270,8 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     // The round's next call to that server is refused: it was switched off meanwhile.
     expect(second.tool_call_id).toBe('s2')
     expect(second.content).toMatch(/belongs to the MCP server t, which the user switched off for this chat/)
-    expect(toolNames(h.bodies()[0])).toEqual(expect.arrayContaining(['slow', 'exec']))
-    expect(toolNames(h.bodies()[1])).not.toContain('slow')
+    expect(toolNames(h.bodies()[0])).toEqual(expect.arrayContaining(['t__slow', 'exec']))
+    expect(toolNames(h.bodies()[1])).not.toContain('t__slow')
     expect(toolNames(h.bodies()[1])).not.toContain('exec')
   }, 30_000)
 

@@ -13,6 +13,7 @@ import type { AppDataBoundary } from '../../../src/main/presenter/permission/bou
 import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
 import { ToolPresenter, type ToolSessionContext } from '../../../src/main/presenter/toolPresenter'
 import type { McpServerTool, McpToolSource } from '../../../src/main/presenter/toolPresenter/mcpToolSource'
+import { exposeToolNames } from '../../../src/main/presenter/mcpPresenter/toolNames'
 import type {
   AgentToolRuntimePort,
   FileSnapshot
@@ -61,11 +62,16 @@ export async function connectMcp(
       const all: McpServerTool[] = []
       for (const { id, name } of servers) {
         const { tools } = await clients.get(id)!.listTools()
+        const exposed = exposeToolNames(
+          id,
+          tools.map((t) => t.name)
+        )
         for (const tool of tools) {
           all.push({
             serverId: id,
             serverName: name,
             name: tool.name,
+            exposedName: exposed.get(tool.name)!.name,
             description: tool.description ?? '',
             inputSchema: tool.inputSchema as McpServerTool['inputSchema'],
             annotations: tool.annotations

@@ -1,3 +1,4 @@
+import { exposeToolNames } from '../../../src/main/presenter/mcpPresenter/toolNames'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { ToolCallResult } from '../../../src/main/presenter/toolPresenter'
@@ -89,10 +90,13 @@ describe('the facts on each built-in tool', () => {
 describe('reserved names', () => {
   let h: Harness
   beforeEach(() => {
-    const clashing = [...manager.names, 'load_url'].map((name) => ({
+    const names = [...manager.names, 'load_url']
+    const exposed = exposeToolNames('clash', names)
+    const clashing = names.map((name) => ({
       serverId: 'clash',
       serverName: 'clash',
       name,
+      exposedName: exposed.get(name)!.name,
       description: `an MCP tool called ${name}`,
       inputSchema: { type: 'object' as const, properties: {} }
     }))
@@ -100,15 +104,15 @@ describe('reserved names', () => {
   })
   afterEach(() => h.close())
 
-  it('are every built-in name, so no MCP tool shadows one (offered here or not), and nothing else', async () => {
+  it('are every built-in name, none with the `__` that MCP names carry, so no MCP tool shadows one', async () => {
     const definitions = await h.tools.getAllToolDefinitions(h.ctx)
     const mcpNames = definitions.filter((d) => d.source === 'mcp').map((d) => d.function.name)
     for (const name of manager.names) {
+      expect(name, name).not.toContain('__')
       expect(mcpNames, name).not.toContain(name)
       expect(mcpNames, name).toContain(`clash__${name}`)
     }
-    // A name no built-in has stays the MCP tool's own.
-    expect(mcpNames).toContain('load_url')
+    expect(mcpNames).toContain('clash__load_url')
   })
 })
 

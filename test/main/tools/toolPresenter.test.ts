@@ -37,7 +37,7 @@ function weatherServer(): McpServer {
       content: [{ type: 'text', text: `Sunny in ${city}` }]
     })
   )
-  // Collides with the built-in `read`: must be renamed, never shadow it.
+  // Same name as the built-in `read`: exposed as `weather__read`, never shadows it.
   server.registerTool(
     'read',
     { description: 'Read a weather station', inputSchema: { station: z.string() } },
@@ -57,7 +57,7 @@ function weatherServer(): McpServer {
 
 function calendarServer(): McpServer {
   const server = new McpServer({ name: 'calendar', version: '1.0.0' })
-  // Same name as weather's tool: the second server's one gets `<server>__<tool>`.
+  // Same name as weather's tool: each is exposed under its own server's slug.
   server.registerTool('forecast', { description: 'Busy forecast', inputSchema: {} }, async () => ({
     content: [{ type: 'text', text: 'calendar is busy' }]
   }))
@@ -85,20 +85,20 @@ afterEach(async () => {
 })
 
 describe('getAllToolDefinitions', () => {
-  it('lists MCP tools first, then built-ins, and renames collisions instead of dropping or shadowing', async () => {
+  it('lists MCP tools first under <slug>__<tool>, then built-ins, never dropping or shadowing', async () => {
     await withMcp()
     const defs = await h.tools.getAllToolDefinitions(h.ctx)
     expect(defs.map((d) => [d.source, d.function.name])).toEqual([
-      ['mcp', 'forecast'],
+      ['mcp', 'weather__forecast'],
       ['mcp', 'weather__read'],
-      ['mcp', 'fail'],
-      ['mcp', 'huge'],
+      ['mcp', 'weather__fail'],
+      ['mcp', 'weather__huge'],
       ['mcp', 'calendar__forecast'],
-      ['mcp', 'get_events'],
+      ['mcp', 'calendar__get_events'],
       ...AGENT_TOOLS.map((n) => ['agent', n])
     ])
     expect(defs.find((d) => d.function.name === 'read')?.source).toBe('agent')
-    expect(defs.find((d) => d.function.name === 'forecast')?.server).toMatchObject({ id: 'weather' })
+    expect(defs.find((d) => d.function.name === 'weather__forecast')?.server).toMatchObject({ id: 'weather' })
   })
 
   it('generates JSON Schema from zod with defaults optional', async () => {
@@ -125,8 +125,8 @@ describe('getAllToolDefinitions', () => {
     const names = defs.map((d) => d.function.name)
     expect(names).not.toContain('exec')
     expect(names).not.toContain('weather__read')
-    // With weather disabled, calendar's forecast keeps its plain name.
-    expect(names.slice(0, 2)).toEqual(['forecast', 'get_events'])
+    // With weather left out, calendar's tools keep the names they always have.
+    expect(names.slice(0, 2)).toEqual(['calendar__forecast', 'calendar__get_events'])
     const blocked = await h.call('exec', { command: 'ls' }, { disabledAgentTools: ['exec'] })
     expect(blocked.rawData.toolResult.error?.code).toBe('unknown_tool')
   })
@@ -137,20 +137,31 @@ describe('getAllToolDefinitions', () => {
     await h.tools.getAllToolDefinitions({ ...h.ctx, sessionId: 'b', enabledMcpServerIds: ['calendar'] })
     h.gate.addRule({ kind: 'mcp', pattern: '*', effect: 'allow' })
     expect(
-      h.text(await h.call('forecast', { city: 'Oslo' }, { sessionId: 'a', enabledMcpServerIds: ['weather'] }))
+      h.text(
+        await h.call(
+          'weather__forecast',
+          { city: 'Oslo' },
+          { sessionId: 'a', enabledMcpServerIds: ['weather'] }
+        )
+      )
     ).toBe('Sunny in Oslo')
-    expect(h.text(await h.call('forecast', {}, { sessionId: 'b', enabledMcpServerIds: ['calendar'] }))).toBe(
-      'calendar is busy'
-    )
+    expect(
+      h.text(await h.call('calendar__forecast', {}, { sessionId: 'b', enabledMcpServerIds: ['calendar'] }))
+    ).toBe('calendar is busy')
     expect(
       (await h.call('weather__read', { station: 'x' }, { sessionId: 'b' })).rawData.toolResult.error?.code
     ).toBe('unknown_tool')
     h.tools.clearSessionToolMapping('a')
     // Cleared: the next call rebuilds the mapping from this call's own context, not another session's.
     expect(
-      (await h.call('forecast', { city: 'Rome' }, { sessionId: 'a', enabledMcpServerIds: ['calendar'] }))
-        .content
-    ).toEqual([{ type: 'text', text: 'calendar is busy' }])
+      (
+        await h.call(
+          'weather__forecast',
+          { city: 'Rome' },
+          { sessionId: 'a', enabledMcpServerIds: ['calendar'] }
+        )
+      ).rawData.toolResult.error?.code
+    ).toBe('unknown_tool')
   })
 })
 
@@ -183,7 +194,7 @@ describe('callTool routing and envelopes', () => {
 
   it('marks an MCP error result and runs without asking in full_access', async () => {
     await withMcp()
-    const result = await h.call('fail', {}, { permissionMode: 'full_access' })
+    const result = await h.call('weather__fail', {}, { permissionMode: 'full_access' })
     expect(result.rawData).toMatchObject({
       isError: true,
       toolResult: { ok: false, error: { code: 'mcp_tool_error', message: 'boom' } }
@@ -230,7 +241,7 @@ describe('callTool routing and envelopes', () => {
 
   it('spills output over 30,000 characters to the session data folder with a preview', async () => {
     await withMcp()
-    const result = await h.call('huge', {}, { permissionMode: 'full_access' })
+    const result = await h.call('weather__huge', {}, { permissionMode: 'full_access' })
     const spilled = result.rawData.spilled!
     expect(spilled.totalChars).toBe(OUTPUT_SPILL_CHARS + 5000)
     expect(spilled.path.startsWith(join(h.dataRoot, 'session-1'))).toBe(true)
@@ -375,27 +386,20 @@ describe('buildToolSystemPrompt', () => {
 })
 
 describe('ToolMapper names', () => {
-  it('sanitises, qualifies and cuts long names to 64 characters with a stable hash', async () => {
+  it('never overwrites a taken name: a clash gets a stable hash suffix within 64 characters', async () => {
     const { ToolMapper } = await import('../../../src/main/presenter/toolPresenter/toolMapper')
     const mapper = new ToolMapper(new Set(['read']))
     mapper.registerAgentTool('read', 'agent-filesystem')
-    expect(mapper.registerMcpTool('fs', 'File System!', 'read')).toBe('File_System__read')
-    const long = 'x'.repeat(80)
-    const first = mapper.registerMcpTool('srv', 'srv', long)
-    expect(first).toHaveLength(MAX_TOOL_NAME)
-    expect(first).toMatch(/^x+_[0-9a-f]{8}$/)
-    const again = new ToolMapper().registerMcpTool('srv', 'srv', long)
-    expect(again).toBe(first)
-    const second = mapper.registerMcpTool('srv2', 'srv2', long)
-    expect(second).not.toBe(first)
-    expect(second.length).toBeLessThanOrEqual(MAX_TOOL_NAME)
-    // Same server name twice: the third copy still gets a unique, valid name.
-    mapper.registerMcpTool('a', 'dup', 'tool')
-    const b = mapper.registerMcpTool('b', 'dup', 'tool')
-    const c = mapper.registerMcpTool('c', 'dup', 'tool')
-    expect(new Set(['tool', b, c]).size).toBe(3)
+    const clash = mapper.registerMcpTool({ serverId: 'fs', name: 'read', exposedName: 'read' })
+    expect(clash).toMatch(/^read_[0-9a-f]{8}$/)
+    expect(mapper.resolve('read')).toMatchObject({ source: 'agent' })
+    const long = 'x'.repeat(MAX_TOOL_NAME)
+    const a = mapper.registerMcpTool({ serverId: 'a', name: 'tool', exposedName: long })
+    const b = mapper.registerMcpTool({ serverId: 'b', name: 'tool', exposedName: long })
+    expect(new Set([a, b]).size).toBe(2)
     for (const [name] of mapper.entries()) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/)
-    expect(mapper.resolve(c)).toMatchObject({ source: 'mcp', serverId: 'c', originalName: 'tool' })
+    expect(mapper.resolve(b)).toMatchObject({ source: 'mcp', serverId: 'b', originalName: 'tool' })
+    expect(mapper.nameOf('b', 'tool')).toBe(b)
   })
 })
 
@@ -411,6 +415,7 @@ describe('failures outside the tools', () => {
               serverId: 'flaky',
               serverName: 'flaky',
               name: 'ping',
+              exposedName: 'flaky__ping',
               description: 'ping',
               inputSchema: { type: 'object', properties: {} }
             }
@@ -424,7 +429,7 @@ describe('failures outside the tools', () => {
     expect((await h.tools.getAllToolDefinitions(h.ctx)).map((d) => d.function.name)).toEqual(AGENT_TOOLS)
     listFails = false
     await h.tools.getAllToolDefinitions(h.ctx)
-    const result = await h.call('ping', {}, { permissionMode: 'full_access' })
+    const result = await h.call('flaky__ping', {}, { permissionMode: 'full_access' })
     expect(result.rawData).toMatchObject({
       isError: true,
       source: 'mcp',
@@ -439,10 +444,10 @@ describe('failures outside the tools', () => {
       mcp,
       mcpAutoApprove: (serverId, tool) => serverId === 'weather' && tool === 'forecast'
     })
-    expect(h.text(await h.call('forecast', { city: 'Oslo' }))).toBe('Sunny in Oslo')
-    await expect(h.call('fail', {})).rejects.toBeInstanceOf(McpPermissionRequiredError)
+    expect(h.text(await h.call('weather__forecast', { city: 'Oslo' }))).toBe('Sunny in Oslo')
+    await expect(h.call('weather__fail', {})).rejects.toBeInstanceOf(McpPermissionRequiredError)
     h.gate.addRule({ kind: 'mcp', pattern: 'weather/forecast', effect: 'deny' })
-    expect((await h.call('forecast', { city: 'Oslo' })).rawData.toolResult.error?.code).toBe(
+    expect((await h.call('weather__forecast', { city: 'Oslo' })).rawData.toolResult.error?.code).toBe(
       'permission_denied'
     )
   })

@@ -69,6 +69,50 @@ describe('MCP elicitation dialog', () => {
     wrapper.unmount()
   }, 30_000)
 
+  it('has a widget for every primitive kind, a multi-select as checkboxes', async () => {
+    const wrapper = await setup()
+    const call = bridge!.presenters.mcp.callTool('t', 'ask_everything', {})
+    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    const input = (id: string) => wrapper.get(`[data-testid="param-${id}"]`).element as HTMLInputElement
+    expect(input('email').type).toBe('email')
+    expect(input('day').type).toBe('date')
+    expect([input('score').type, input('score').min, input('score').max]).toEqual(['number', '0', '10'])
+    expect(input('count').step).toBe('1')
+    expect(input('agree').type).toBe('checkbox')
+    const sizes = wrapper.findAll('[data-testid="param-size"] option').map((o) => o.text())
+    expect(sizes).toEqual(['—', 'Small', 'Large'])
+    expect(wrapper.get('[data-testid="param-toppings"]').element.tagName).toBe('FIELDSET')
+    expect(wrapper.get('[data-testid="param-sides"]').text()).toContain('French fries')
+
+    // Toppings is required: nothing ticked, nothing sent.
+    await wrapper.get('[data-testid="param-email"]').setValue('ada@example.com')
+    await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
+    expect(wrapper.get('[data-testid="elicitation-dialog"] [role="alert"]').text()).toBe('Required.')
+    await wrapper.get('[data-testid="param-day"]').setValue('2026-12-03')
+    await wrapper.get('[data-testid="param-score"]').setValue('7.5')
+    await wrapper.get('[data-testid="param-count"]').setValue('3')
+    await wrapper.get('[data-testid="param-agree"]').setValue(true)
+    await wrapper.get('[data-testid="param-size"]').setValue('l')
+    await wrapper.get('[data-testid="param-toppings-olives"]').setValue(true)
+    await wrapper.get('[data-testid="param-toppings-cheese"]').setValue(true)
+    await wrapper.get('[data-testid="param-sides-salad"]').setValue(true)
+    await wrapper.get('[data-testid="elicitation-accept"]').trigger('click')
+    expect(JSON.parse(textOf(await call))).toEqual({
+      action: 'accept',
+      content: {
+        email: 'ada@example.com',
+        day: '2026-12-03',
+        score: 7.5,
+        count: 3,
+        agree: true,
+        size: 'l',
+        toppings: ['cheese', 'olives'],
+        sides: ['salad']
+      }
+    })
+    wrapper.unmount()
+  }, 30_000)
+
   it('declines', async () => {
     const wrapper = await setup()
     const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})

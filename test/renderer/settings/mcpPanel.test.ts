@@ -39,6 +39,9 @@ describe('Settings > MCP servers: the server panel and card actions', () => {
       // A tool switched off is stored in the server's config and reads as off.
       await wrapper.get('[data-testid="mcp-tab-tools"]').trigger('click')
       await eventually(() => expect(wrapper.find('[data-testid="mcp-tool-echo"]').exists()).toBe(true))
+      // The name the model calls it by, from the server's slug.
+      expect(server.slug).toBe(server.id)
+      expect(wrapper.get('[data-testid="mcp-tool-exposed-echo"]').text()).toContain(`${server.slug}__echo`)
       await wrapper.get('[data-testid="mcp-tool-enabled-echo"]').setValue(false)
       await eventually(() =>
         expect(mcp.listServers().find((s) => s.id === server.id)?.disabledTools).toEqual(['echo'])

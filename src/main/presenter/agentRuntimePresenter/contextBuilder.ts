@@ -178,7 +178,7 @@ function toHistoryMessages(records: readonly HistoryRecord[], userOptions: UserM
   for (const record of records) {
     if (record.role === 'user') {
       if (record.content) out.push(userToMessage(record.content, userOptions))
-    } else out.push(...blocksToMessages(record.blocks, { keepReasoning: false }))
+    } else out.push(...blocksToMessages(record.blocks, { keepReasoning: false, ended: true }))
   }
   return out
 }

@@ -1,10 +1,11 @@
-import type { MCPToolDefinition, ToolContentItem, ToolFacts } from '@shared/types/tools'
+import type { MCPToolDefinition, ToolFacts } from '@shared/types/tools'
 import type { ActionBlockData, QuestionSpec, ToolCallBlockData } from '@shared/types/blocks'
 import type { InteractionRequest } from '../sessionPresenter'
 import { PermissionRequiredError } from '../permission/errors'
 import type { ToolCallResult, ToolPresenter, ToolSessionContext } from '../toolPresenter'
 import type { BlockAccumulator, CompletedToolCall } from './blockAccumulator'
 import { addToolImageBlocks } from './toolImages'
+import { resultItems, resultText } from './conversation'
 
 export const DENIED_RESULT = 'User denied the request.'
 
@@ -178,26 +179,13 @@ export function setResult(
 }
 
 function applyResult(acc: BlockAccumulator, call: CompletedToolCall, result: ToolCallResult): void {
-  const spilled = result.rawData.spilled ? { spilledPath: result.rawData.spilled.path } : undefined
-  setResult(acc, call.blockId, contentText(result.content), result.rawData.isError, spilled)
+  const items = resultItems(result.content)
+  const data: ToolCallBlockData = {
+    ...(result.rawData.spilled ? { spilledPath: result.rawData.spilled.path } : {}),
+    ...(items.length ? { items } : {})
+  }
+  setResult(acc, call.blockId, resultText(result.content), result.rawData.isError, data)
   addToolImageBlocks(acc, call.id, result)
-}
-
-export function contentText(content: readonly ToolContentItem[]): string {
-  return content
-    .map((item) => {
-      switch (item.type) {
-        case 'text':
-          return item.text
-        case 'resource':
-          return item.resource.text ?? `[resource ${item.resource.uri}]`
-        case 'resource_link':
-          return `[link ${item.uri}]`
-        default:
-          return `[${item.type} ${item.mimeType}]`
-      }
-    })
-    .join('\n')
 }
 
 function mcpCall(call: CompletedToolCall) {

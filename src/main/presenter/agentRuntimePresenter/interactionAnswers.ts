@@ -1,7 +1,13 @@
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import { InteractionResponse } from '@shared/types/chat'
-import type { BlockOf, MessageBlock, QuestionAnswer, QuestionSpec } from '@shared/types/blocks'
+import type {
+  BlockOf,
+  MessageBlock,
+  PermissionAnswer,
+  QuestionAnswer,
+  QuestionSpec
+} from '@shared/types/blocks'
 import type { InteractionStatus, MessageRecord, PendingInteraction } from '@shared/types/session'
 import type { PermissionDecision, PermissionRequest, RuleDraft } from '@shared/types/permission'
 import { DENIED_RESULT } from './dispatch'
@@ -17,11 +23,29 @@ export interface AnswerEffect {
   permission?: { request: PermissionRequest; decision: PermissionDecision; rule?: RuleDraft }
 }
 
-const DECISIONS: Record<'allow_once' | 'allow_session' | 'allow_always' | 'deny', PermissionDecision> = {
+const DECISIONS: Record<PermissionAnswer, PermissionDecision> = {
   allow_once: 'once',
   allow_session: 'session',
   allow_always: 'always',
+  allow_server_session: 'session',
+  allow_server_always: 'always',
   deny: 'deny'
+}
+
+/**
+ * "Allow all tools of this server": the rule `mcp: <server>/*`, held for the session or stored.
+ * Other answers keep the rule the user may have edited (`always` only).
+ */
+function answerRule(
+  request: PermissionRequest,
+  answer: PermissionAnswer,
+  rule?: RuleDraft
+): RuleDraft | undefined {
+  if (answer !== 'allow_server_session' && answer !== 'allow_server_always')
+    return answer === 'allow_always' ? rule : undefined
+  if (request.type !== 'mcp' || !request.server)
+    throw new AppError('invalid_input', 'Only an MCP tool call can allow every tool of its server')
+  return { kind: 'mcp', pattern: `${request.server}/*`, effect: 'allow' }
 }
 
 /**
@@ -70,7 +94,11 @@ export function applyAnswer(
       status: granted ? 'granted' : 'denied',
       response: { ...response },
       blocks,
-      permission: { request: data.request, decision: DECISIONS[response.decision], rule: response.rule }
+      permission: {
+        request: data.request,
+        decision: DECISIONS[response.decision],
+        rule: answerRule(data.request, response.decision, response.rule)
+      }
     }
   }
   if (data.actionType !== 'question' || response.kind !== 'question')

@@ -2,26 +2,38 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
-import type { RevertResult, TurnCheckpoint, TurnFileChange } from '@shared/types/checkpoints'
+import type {
+  RevertResult,
+  TurnCheckpoint,
+  TurnFileChange,
+  WritePreviewFile
+} from '@shared/types/checkpoints'
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
+import { previewPendingWrite, type WritePreviewDeps } from './writePreview'
 
 export const FILE_SNAPSHOT = 'file/snapshot'
 export const FILE_REVERT = 'file/revert'
 
 const Snapshot = z.object({
   toolCallId: z.string(),
-  tool: z.enum(['write', 'edit']),
+  tool: z.enum(['write', 'edit', 'exec']),
   path: z.string(),
-  previousContent: z.string().nullable()
+  previousContent: z.string().nullable(),
+  notKept: z.enum(['too_large', 'binary']).optional()
 })
 
 export interface CheckpointPresenterDeps {
   sqlite: Pick<SqlitePresenter, 'db'>
   tape: Pick<TapePresenter, 'appendEvent' | 'entry'>
   sessions: { require(sessionId: string): SessionRecord }
-  messages: { require(messageId: string): MessageRecord }
+  messages: {
+    require(messageId: string): MessageRecord
+    /** The session's messages from `orderSeq` on (inclusive), oldest first. */
+    since(sessionId: string, orderSeq: number): MessageRecord[]
+  }
+  preview: WritePreviewDeps
 }
 
 interface EventRow {
@@ -48,36 +60,69 @@ export class CheckpointPresenter {
     }
   }
 
+  /** The current content of the files a pending write request would change (see writePreview.ts). */
+  previewWrite(sessionId: string, interactionId: string): Promise<WritePreviewFile[]> {
+    return previewPendingWrite(this.deps.preview, sessionId, interactionId)
+  }
+
   async revertTurn(sessionId: string, messageId: string): Promise<RevertResult> {
     const { session, snapshots } = this.load(sessionId, messageId)
     if (session.status === 'generating')
       throw new AppError('session_busy', 'Stop the running turn before reverting its changes')
     const files = summarize(snapshots, [])
     if (files.length === 0) throw new AppError('nothing_to_revert', 'This turn changed no files')
-    const first = new Map(files.map((f) => [f.path, snapshots.find((s) => s.entryId === f.snapshotEntryId)!]))
-    const results: RevertResult['files'] = []
-    const replaced: { path: string; contentBeforeRevert: string | null }[] = []
-    for (const file of files) {
-      const before = first.get(file.path)!.previousContent
-      const current = await readOrNull(file.path)
-      replaced.push({ path: file.path, contentBeforeRevert: current })
-      if (current === before) {
-        results.push({ path: file.path, action: 'unchanged' })
-      } else if (before === null) {
-        await rm(file.path, { force: true })
-        results.push({ path: file.path, action: 'deleted' })
-      } else {
-        await mkdir(dirname(file.path), { recursive: true })
-        await writeFile(file.path, before, 'utf8')
-        results.push({ path: file.path, action: 'restored' })
-      }
-    }
+    const first = files.map((f) => snapshots.find((s) => s.entryId === f.snapshotEntryId)!)
+    const { results, replaced } = await putBack(first)
     const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, {
       messageId,
       files: results,
       replaced
     })
     return { sessionId, messageId, files: results, revertEntryId: entry.entryId }
+  }
+
+  /**
+   * Puts every file changed from this (user) message on back as it was before it: for each
+   * file, the content before the first change any later turn made. The messages stay; the
+   * restore is a tape fact like a revert.
+   */
+  async restoreBefore(sessionId: string, messageId: string): Promise<RevertResult> {
+    const session = this.deps.sessions.require(sessionId)
+    const message = this.deps.messages.require(messageId)
+    if (message.sessionId !== sessionId)
+      throw new AppError('not_found', `Message ${messageId} is not in session ${sessionId}`)
+    if (session.status === 'generating')
+      throw new AppError('session_busy', 'Stop the running turn before restoring files')
+    const callIds = new Set<string>()
+    for (const later of this.deps.messages.since(sessionId, message.orderSeq))
+      for (const block of later.blocks) if (block.kind === 'tool_call') callIds.add(block.toolCall.id)
+    const firstByPath = new Map<string, Snapshot>()
+    for (const { snapshot } of this.snapshotRows(session.tapeId))
+      if (snapshot && callIds.has(snapshot.toolCallId) && !firstByPath.has(snapshot.path))
+        firstByPath.set(snapshot.path, snapshot)
+    if (firstByPath.size === 0)
+      throw new AppError('nothing_to_revert', 'No file was changed after this message')
+    const { results, replaced } = await putBack([...firstByPath.values()])
+    const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, {
+      restoreBefore: messageId,
+      files: results,
+      replaced
+    })
+    return { sessionId, messageId, files: results, revertEntryId: entry.entryId }
+  }
+
+  private snapshotRows(tapeId: string): { row: EventRow; snapshot: Snapshot | null }[] {
+    const rows = this.deps.sqlite.db
+      .prepare(
+        `SELECT entry_id, name, payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name IN (?, ?) ORDER BY entry_id`
+      )
+      .all(tapeId, FILE_SNAPSHOT, FILE_REVERT) as EventRow[]
+    return rows.map((row) => {
+      if (row.name !== FILE_SNAPSHOT) return { row, snapshot: null }
+      const data = (JSON.parse(row.payload_json) as { data?: unknown }).data
+      const parsed = Snapshot.safeParse(data)
+      return { row, snapshot: parsed.success ? parsed.data : null }
+    })
   }
 
   private load(sessionId: string, messageId: string) {
@@ -125,7 +170,8 @@ function summarize(
     }
     byPath.set(s.path, {
       path: s.path,
-      existedBefore: s.previousContent !== null,
+      existedBefore: s.previousContent !== null || Boolean(s.notKept),
+      ...(s.notKept ? { notKept: s.notKept } : {}),
       edits: 1,
       tools: [s.tool],
       snapshotEntryId: s.entryId,
@@ -135,11 +181,59 @@ function summarize(
   return [...byPath.values()]
 }
 
+type Snapshot = z.infer<typeof Snapshot>
+
+/** Writes each file's earlier content back (or deletes a file that did not exist). */
+async function putBack(snapshots: readonly Snapshot[]) {
+  const results: RevertResult['files'] = []
+  const replaced: { path: string; contentBeforeRevert: string | null }[] = []
+  for (const { path, previousContent: before, notKept } of snapshots) {
+    if (notKept) {
+      results.push({ path, action: 'not_kept' })
+      continue
+    }
+    const current = await readOrNull(path)
+    replaced.push({ path, contentBeforeRevert: current })
+    if (current === before) {
+      results.push({ path, action: 'unchanged' })
+    } else if (before === null) {
+      await rm(path, { force: true })
+      results.push({ path, action: 'deleted' })
+    } else {
+      await mkdir(dirname(path), { recursive: true })
+      await writeFile(path, before, 'utf8')
+      results.push({ path, action: 'restored' })
+    }
+  }
+  return { results, replaced }
+}
+
 async function readOrNull(path: string): Promise<string | null> {
   try {
     return await readFile(path, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
+  }
+}
+
+/** The session's messages from `orderSeq` on, read page by page from the newest (oldest first). */
+export function messagesSince(
+  store: {
+    list(
+      sessionId: string,
+      options: { beforeOrderSeq?: number; limit?: number }
+    ): { messages: MessageRecord[] }
+  },
+  sessionId: string,
+  orderSeq: number
+): MessageRecord[] {
+  const found: MessageRecord[] = []
+  let before: number | undefined
+  for (;;) {
+    const { messages } = store.list(sessionId, { beforeOrderSeq: before, limit: 200 })
+    found.unshift(...messages.filter((m) => m.orderSeq >= orderSeq))
+    if (messages.length === 0 || messages[0].orderSeq <= orderSeq) return found
+    before = messages[0].orderSeq
   }
 }

@@ -2,6 +2,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprot
 import type { McpPromptView, McpResourceTemplateView, McpResourceView, McpToolView } from '@shared/types/mcp'
 import type { McpServerTool } from '../toolPresenter/mcpToolSource'
 import type { StoredServerConfig } from './configStore'
+import type { ExposedToolName } from './toolNames'
 
 type Annotations = NonNullable<McpServerTool['annotations']>
 
@@ -17,11 +18,30 @@ export function pickAnnotations(tool: Tool): Annotations | undefined {
   return Object.keys(out).length ? out : undefined
 }
 
-export function toServerTool(server: StoredServerConfig, tool: Tool): McpServerTool {
+/** Whether every word of `query` appears in the view's name, title, description or uri. */
+export function matchesQuery(
+  view: { name: string; title?: string; description?: string; uri?: string; uriTemplate?: string },
+  query: string | undefined
+): boolean {
+  const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean)
+  if (words.length === 0) return true
+  const text = [view.name, view.title, view.description, view.uri, view.uriTemplate]
+    .filter(Boolean)
+    .join(' ')
+    .toLowerCase()
+  return words.every((word) => text.includes(word))
+}
+
+export function toServerTool(
+  server: StoredServerConfig,
+  tool: Tool,
+  exposed: ExposedToolName
+): McpServerTool {
   const schema = tool.inputSchema ?? { type: 'object' }
   return {
     serverId: server.id,
     serverName: server.name,
+    exposedName: exposed.name,
     ...(server.icon ? { serverIcon: server.icon } : {}),
     ...(server.description ? { serverDescription: server.description } : {}),
     name: tool.name,
@@ -35,7 +55,7 @@ export function toServerTool(server: StoredServerConfig, tool: Tool): McpServerT
   }
 }
 
-export function toToolView(server: StoredServerConfig, tool: Tool): McpToolView {
+export function toToolView(server: StoredServerConfig, tool: Tool, exposed: ExposedToolName): McpToolView {
   return {
     serverId: server.id,
     name: tool.name,
@@ -44,7 +64,9 @@ export function toToolView(server: StoredServerConfig, tool: Tool): McpToolView 
     inputSchema: tool.inputSchema as Record<string, unknown>,
     ...(pickAnnotations(tool) ? { annotations: pickAnnotations(tool) } : {}),
     disabled: server.disabledTools.includes(tool.name),
-    autoApproved: server.autoApproveTools.includes(tool.name) || server.autoApproveTools.includes('*')
+    autoApproved: server.autoApproveTools.includes(tool.name) || server.autoApproveTools.includes('*'),
+    exposedName: exposed.name,
+    nameFlags: exposed.flags
   }
 }
 

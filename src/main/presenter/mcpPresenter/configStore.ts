@@ -7,6 +7,7 @@ import {
   McpServerId,
   McpServerInput,
   McpServerPatch,
+  McpServerSlug,
   type McpServerConfig as McpServerConfigT
 } from '@shared/types/mcp'
 import type { ConfigPresenter } from '../configPresenter'
@@ -22,10 +23,13 @@ export function isSecretName(name: string): boolean {
 
 const StoredServer = McpServerFields.extend({
   id: McpServerId,
+  /** Absent only in documents written before slugs existed; `read` fills it in once. */
+  slug: McpServerSlug.optional(),
   secretEnv: z.array(z.string()).default([]),
   secretHeaders: z.array(z.string()).default([])
 })
-type StoredServer = z.output<typeof StoredServer>
+type StoredServer = z.output<typeof StoredServer> & { slug: string }
+type DocumentServer = z.output<typeof StoredServer>
 
 const McpConfigDocument = z.object({
   version: z.literal(1),
@@ -33,7 +37,8 @@ const McpConfigDocument = z.object({
   /** Built-ins already added once; a user who removes one does not get it back. */
   seededBuiltins: z.array(z.string()).default([])
 })
-type McpConfigDocument = z.output<typeof McpConfigDocument>
+/** The document as read, with every server's slug filled in. */
+type McpConfigDocument = Omit<z.output<typeof McpConfigDocument>, 'servers'> & { servers: StoredServer[] }
 
 /** A server as stored: secret values removed, names of the secret keys kept. */
 export interface StoredServerConfig extends McpServerConfigT {
@@ -65,6 +70,29 @@ export function slugifyServerName(name: string): string {
 }
 
 /**
+ * A slug from an id or name: the id itself when it is a valid slug (so existing servers keep
+ * the tool names they had), else its letters and digits joined by `-`, cut to 32.
+ */
+export function slugFrom(value: string): string {
+  if (McpServerSlug.safeParse(value).success) return value
+  const slug = value
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '')
+  return slug || 'server'
+}
+
+function uniqueSlug(base: string, taken: Set<string>): string {
+  if (!taken.has(base)) return base
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`
+    const candidate = `${base.slice(0, 32 - suffix.length).replace(/[-_]+$/, '')}${suffix}`
+    if (!taken.has(candidate)) return candidate
+  }
+}
+
+/**
  * The MCP server list in the config document, validated with zod on every write, with the
  * credential-looking env and header values moved to secret storage.
  */
@@ -77,6 +105,7 @@ export class McpConfigStore {
   private cached?: McpConfigDocument
   /** Ids of servers whose add is storing secrets and not yet written. */
   private readonly adding = new Set<string>()
+  private readonly addingSlugs = new Set<string>()
   private seeding?: Promise<void>
 
   constructor(private readonly backend: McpConfigBackend) {}
@@ -118,17 +147,22 @@ export class McpConfigStore {
     if (id && taken.has(id))
       throw new AppError('mcp_server_exists', `An MCP server with id "${id}" already exists`)
     if (!id) id = uniqueId(slugifyServerName(parsed.data.name), taken)
-    const { id: _ignored, ...fields } = parsed.data
+    const slugs = new Set([...this.read().servers.map((s) => s.slug), ...this.addingSlugs])
+    if (parsed.data.slug && slugs.has(parsed.data.slug)) throw slugTaken(parsed.data.slug)
+    const slug = parsed.data.slug ?? uniqueSlug(slugFrom(id), slugs)
+    const { id: _ignored, slug: _slug, ...fields } = parsed.data
     // Reserved while its secrets are stored, so a concurrent add cannot take the id (and its secrets).
     this.adding.add(id)
+    this.addingSlugs.add(slug)
     try {
-      const stored = await this.splitSecrets({ ...fields, id }, undefined)
+      const stored = await this.splitSecrets({ ...fields, id, slug }, undefined)
       // Read again: other servers may have been added or changed during the await.
       const doc = this.read()
       this.write({ ...doc, servers: [...doc.servers, stored] })
       return toPublic(stored)
     } finally {
       this.adding.delete(id)
+      this.addingSlugs.delete(slug)
     }
   }
 
@@ -140,6 +174,8 @@ export class McpConfigStore {
     const index = doc.servers.findIndex((s) => s.id === id)
     if (index < 0) throw new AppError('mcp_server_not_found', `No MCP server with id "${id}"`)
     const previous = doc.servers[index]
+    const slug = parsedPatch.data.slug
+    if (slug && slug !== previous.slug && doc.servers.some((s) => s.slug === slug)) throw slugTaken(slug)
     const { secretEnv: _e, secretHeaders: _h, ...previousFields } = previous
     const merged = { ...previousFields, ...parsedPatch.data, id }
     const checked = McpServerConfig.safeParse(merged)
@@ -190,18 +226,23 @@ export class McpConfigStore {
   }
 
   private read(): McpConfigDocument {
-    this.cached ??= deepFreeze(
-      this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, {
-        version: 1,
-        servers: [],
-        seededBuiltins: []
-      })
-    )
+    if (this.cached) return this.cached
+    const doc = this.backend.getDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, {
+      version: 1,
+      servers: [],
+      seededBuiltins: []
+    })
+    const slugged = withSlugs(doc.servers)
+    // Written once: from then on a slug changes only when the user edits it.
+    if (doc.servers.some((s) => !s.slug)) return this.write({ ...doc, servers: slugged })
+    this.cached = deepFreeze({ ...doc, servers: slugged })
     return this.cached
   }
 
-  private write(doc: McpConfigDocument): void {
-    this.cached = deepFreeze(this.backend.setDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, doc))
+  private write(doc: McpConfigDocument): McpConfigDocument {
+    const written = this.backend.setDocument(MCP_CONFIG_DOCUMENT, McpConfigDocument, doc)
+    this.cached = deepFreeze({ ...written, servers: withSlugs(written.servers) })
+    return this.cached
   }
 
   /**
@@ -248,6 +289,27 @@ export class McpConfigStore {
     }
     return { plain, secretNames }
   }
+}
+
+/**
+ * Servers from before slugs: each gets its id as the slug. Ids that are valid slugs claim theirs
+ * first (ids are unique), so only ids like `my.server` are rewritten and suffixed.
+ */
+function withSlugs(servers: readonly DocumentServer[]): StoredServer[] {
+  const taken = new Set(servers.flatMap((s) => (s.slug ? [s.slug] : [])))
+  for (const server of servers) if (!server.slug && slugFrom(server.id) === server.id) taken.add(server.id)
+  return servers.map((server) => {
+    if (!server.slug && slugFrom(server.id) === server.id && !servers.some((s) => s.slug === server.id))
+      return { ...server, slug: server.id }
+    if (server.slug) return { ...server, slug: server.slug }
+    const slug = uniqueSlug(slugFrom(server.id), taken)
+    taken.add(slug)
+    return { ...server, slug }
+  })
+}
+
+function slugTaken(slug: string): AppError {
+  return new AppError('mcp_slug_taken', `Another MCP server already uses the short name "${slug}"`)
 }
 
 function deepFreeze<T>(value: T): T {

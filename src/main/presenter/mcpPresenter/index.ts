@@ -3,6 +3,8 @@ import { AppError } from '@shared/errors'
 import {
   McpElicitationAnswer,
   McpSamplingDecision,
+  type McpCompletionRequest,
+  type McpCompletionResult,
   type McpPromptResult,
   type McpPromptView,
   type McpResourceContents,
@@ -27,7 +29,15 @@ import type {
   McpToolSource
 } from '../toolPresenter/mcpToolSource'
 import { toCallError } from './callErrors'
-import { toPromptView, toResourceView, toServerTool, toTemplateView, toToolView } from './catalogViews'
+import {
+  pickAnnotations,
+  toPromptView,
+  toResourceView,
+  toServerTool,
+  toTemplateView,
+  toToolView,
+  matchesQuery
+} from './catalogViews'
 import type { McpRoot } from './clientHandlers'
 import { McpConfigStore, type McpConfigBackend, type StoredServerConfig } from './configStore'
 import { formatMcpServersJson, parseMcpServersJson } from './importExport'
@@ -40,6 +50,9 @@ import type { McpOAuthState } from '@shared/types/mcp'
 import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
+import { RootsTracker } from './rootsTracker'
+import { exposeToolNames, slugOfExposedName, type ExposedToolName } from './toolNames'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 
 /**
  * Decides whether a tool call may run. The permission services implement it and throw a
@@ -88,14 +101,26 @@ export class McpPresenter implements McpToolSource {
   readonly interactions: InteractionBroker
   private readonly servers: ServerManager
   private readonly catalog: ToolManager
-  private roots: McpRoot[] = []
+  private readonly roots: RootsTracker
   private disposed = false
+  /** Exposed names per tool list (a refresh makes a new list) and slug. */
+  private readonly names = new WeakMap<
+    readonly Tool[],
+    { slug: string; names: Map<string, ExposedToolName> }
+  >()
 
   constructor(private readonly deps: McpPresenterDeps) {
     this.store = new McpConfigStore(deps.config)
+    this.roots = new RootsTracker(async (serverId) => {
+      if (!this.servers.runningIds().includes(serverId)) return
+      await this.servers
+        .client(serverId)
+        .sendRootsListChanged()
+        .catch(() => {})
+    })
     this.interactions = new InteractionBroker({
       events: deps.events,
-      roots: () => this.roots,
+      roots: (serverId) => this.roots.rootsOf(serverId),
       sampler: deps.sampler,
       answerTimeoutMs: deps.interactionTimeoutMs
     })
@@ -154,7 +179,8 @@ export class McpPresenter implements McpToolSource {
     else if (switchedOn || (stored.enabled && reconnect && state !== 'stopped')) {
       await this.servers.stop(id)
       this.startInBackground(id)
-    } else if (before.disabledTools.join() !== stored.disabledTools.join()) {
+    } else if (before.disabledTools.join() !== stored.disabledTools.join() || before.slug !== stored.slug) {
+      // A new slug renames every tool the model sees: chats rebuild their tool lists.
       this.deps.events.emit(mcpCatalogChanged, { serverId: id, kinds: ['tools'] })
     }
     return this.view(stored)
@@ -163,6 +189,7 @@ export class McpPresenter implements McpToolSource {
   async removeServer(id: string): Promise<void> {
     this.store.require(id)
     await this.servers.remove(id)
+    this.roots.forget(id)
     await this.store.remove(id)
     await McpOAuthProvider.forget(id, this.deps.config)
     this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
@@ -290,14 +317,14 @@ export class McpPresenter implements McpToolSource {
     await this.servers.stopAll()
   }
 
-  /** The session workspace(s) offered to servers as roots. */
+  /** The roots of servers no chat has called yet (see RootsTracker for the per-chat ones). */
   setRoots(roots: McpRoot[]): void {
-    this.roots = roots.map((r) => ({ ...r }))
-    for (const id of this.servers.runningIds())
-      void this.servers
-        .client(id)
-        .sendRootsListChanged()
-        .catch(() => {})
+    void this.roots.setDefault(roots, this.servers.runningIds())
+  }
+
+  /** A chat's workspace folder changed: the servers it used last are told their new roots. */
+  sessionWorkspaceChanged(sessionId: string, workspaceDirs: string[]): Promise<void> {
+    return this.roots.sessionChanged({ sessionId, workspaceDirs })
   }
 
   // ---- catalog ------------------------------------------------------------------------
@@ -309,37 +336,89 @@ export class McpPresenter implements McpToolSource {
 
   /** McpToolSource: enabled tools of running servers. */
   async listTools(): Promise<McpServerTool[]> {
-    return this.runningServers().flatMap((server) =>
-      this.catalog
-        .catalog(server.id)
-        .tools.filter((tool) => !server.disabledTools.includes(tool.name))
-        .map((tool) => toServerTool(server, tool))
-    )
+    return this.runningServers().flatMap((server) => {
+      const tools = this.catalog.catalog(server.id).tools
+      const names = this.exposedNames(server.slug, tools)
+      return tools
+        .filter((tool) => !server.disabledTools.includes(tool.name))
+        .map((tool) => toServerTool(server, tool, names.get(tool.name)!))
+    })
   }
 
-  /** Every tool, disabled ones included, for the settings page. */
+  /** Every tool, disabled ones included, for the settings page, with the name the model sees. */
   listToolViews(serverId?: string): McpToolView[] {
-    return this.runningServers(serverId).flatMap((server) =>
-      this.catalog.catalog(server.id).tools.map((t) => toToolView(server, t))
-    )
+    return this.runningServers(serverId).flatMap((server) => {
+      const tools = this.catalog.catalog(server.id).tools
+      const names = this.exposedNames(server.slug, tools)
+      return tools.map((t) => toToolView(server, t, names.get(t.name)!))
+    })
   }
 
-  listPrompts(serverId?: string): McpPromptView[] {
-    return this.runningServers(serverId).flatMap((s) =>
-      this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p))
-    )
+  /** McpToolSource: why a tool the model knows cannot be called now (server off, gone, tool removed). */
+  explainUnavailable(ref: { exposedName: string; serverId?: string; toolName?: string }): string | null {
+    const slug = slugOfExposedName(ref.exposedName)
+    const server =
+      (ref.serverId ? this.store.get(ref.serverId) : undefined) ??
+      this.store.list().find((s) => s.slug === slug)
+    if (!server) return ref.serverId ? `its MCP server was removed` : null
+    const label = `MCP server "${server.name}"`
+    if (!server.enabled) return `${label} is switched off`
+    const status = this.servers.status(server.id)
+    if (status.state !== 'running') {
+      const why = status.lastError ? ` (${status.lastError})` : ''
+      return `${label} is ${status.state === 'error' ? 'in error' : status.state}${why}`
+    }
+    const tool = ref.toolName ?? this.toolNamed(server, ref.exposedName)
+    if (tool && server.disabledTools.includes(tool)) return `${label} has the tool "${tool}" switched off`
+    return `${label} no longer offers ${tool ? `"${tool}"` : 'this tool'}`
   }
 
-  listResources(serverId?: string): { resources: McpResourceView[]; templates: McpResourceTemplateView[] } {
+  private toolNamed(server: StoredServerConfig, exposedName: string): string | undefined {
+    const tools = this.catalog.catalog(server.id).tools
+    for (const [name, exposed] of this.exposedNames(server.slug, tools))
+      if (exposed.name === exposedName) return name
+    return undefined
+  }
+
+  private exposedNames(slug: string, tools: readonly Tool[]): Map<string, ExposedToolName> {
+    const cached = this.names.get(tools)
+    if (cached?.slug === slug) return cached.names
+    const names = exposeToolNames(
+      slug,
+      tools.map((t) => t.name)
+    )
+    this.names.set(tools, { slug, names })
+    return names
+  }
+
+  /** Prompts of running servers (one, or all), those matching `query` only when given. */
+  listPrompts(serverId?: string, query?: string): McpPromptView[] {
+    return this.runningServers(serverId)
+      .flatMap((s) => this.catalog.catalog(s.id).prompts.map((p) => toPromptView(s.id, p)))
+      .filter((view) => matchesQuery(view, query))
+  }
+
+  listResources(
+    serverId?: string,
+    query?: string
+  ): { resources: McpResourceView[]; templates: McpResourceTemplateView[] } {
     const servers = this.runningServers(serverId)
     return {
-      resources: servers.flatMap((s) =>
-        this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r))
-      ),
-      templates: servers.flatMap((s) =>
-        this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t))
-      )
+      resources: servers
+        .flatMap((s) => this.catalog.catalog(s.id).resources.map((r) => toResourceView(s.id, r)))
+        .filter((view) => matchesQuery(view, query)),
+      templates: servers
+        .flatMap((s) => this.catalog.catalog(s.id).resourceTemplates.map((t) => toTemplateView(s.id, t)))
+        .filter((view) => matchesQuery(view, query))
     }
+  }
+
+  /** Argument suggestions from the server; none when it does not offer completions. */
+  async complete(request: McpCompletionRequest): Promise<McpCompletionResult> {
+    this.store.require(request.serverId)
+    const client = this.servers.client(request.serverId)
+    if (!client.capabilities?.completions) return { values: [] }
+    return client.complete(request)
   }
 
   async getPrompt(serverId: string, name: string, args: Record<string, string>): Promise<McpPromptResult> {
@@ -421,9 +500,11 @@ export class McpPresenter implements McpToolSource {
       if (!this.catalog.catalog(serverId).tools.some((t) => t.name === toolName)) {
         throw new AppError('mcp_tool_not_found', `MCP server "${server.name}" has no tool "${toolName}"`)
       }
+      if (options.session) await this.roots.useFor(serverId, options.session)
       if (options.signal?.aborted)
         throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
-      return await client.callTool(toolName, args, { ...options, timeoutMs: server.timeoutMs })
+      const { session: _session, ...callOptions } = options
+      return await client.callTool(toolName, args, { ...callOptions, timeoutMs: server.timeoutMs })
     } catch (error) {
       // Let the close handler record why the server went away before the message is built.
       await new Promise((resolve) => setImmediate(resolve))
@@ -440,7 +521,7 @@ export class McpPresenter implements McpToolSource {
     const server = this.store.require(serverId)
     const autoApproved = this.isAutoApproved(serverId, toolName)
     const tool = this.catalog.catalog(serverId).tools.find((t) => t.name === toolName)
-    const annotations = tool ? toServerTool(server, tool).annotations : undefined
+    const annotations = tool ? pickAnnotations(tool) : undefined
     if (this.deps.permissionGate) {
       await this.deps.permissionGate.assertAllowed({
         serverId,

@@ -26,7 +26,8 @@ import {
   type Tool
 } from '@modelcontextprotocol/sdk/types.js'
 import { AppError } from '@shared/errors'
-import type { McpServerConfig } from '@shared/types/mcp'
+import { describeExit, watchExit, type ProcessExit } from './processExit'
+import type { McpCompletionRequest, McpCompletionResult, McpServerConfig } from '@shared/types/mcp'
 import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
 import type { McpClientHandlers } from './clientHandlers'
 import { killProcesses, listDescendants } from './killTree'
@@ -105,6 +106,9 @@ export class McpClient {
     private readonly deps: McpClientDeps
   ) {}
 
+  /** How the stdio server's process ended, once it has. */
+  private exitOf?: () => ProcessExit | undefined
+
   get serverInfo(): Implementation | undefined {
     return this.client?.getServerVersion()
   }
@@ -122,7 +126,12 @@ export class McpClient {
       case 'stdio': {
         const transport = await createStdioTransport(this.config, this.deps)
         this.pipeStderr(transport)
-        await this.connectWith(transport, 'stdio')
+        this.exitOf = watchExit(transport)
+        try {
+          await this.connectWith(transport, 'stdio')
+        } catch (error) {
+          throw withExit(error, describeExit(this.exitOf()))
+        }
         return
       }
       case 'inmemory': {
@@ -223,7 +232,9 @@ export class McpClient {
     client.onclose = () => {
       if (!this.closing)
         this.deps.events.onUnexpectedClose(
-          kind === 'stdio' ? 'the server process exited' : 'the connection was closed'
+          kind === 'stdio'
+            ? `the server process ${describeExit(this.exitOf?.()) || 'exited'}`
+            : 'the connection was closed'
         )
     }
     client.onerror = (error) => this.deps.events.onTransportError?.(error)
@@ -355,6 +366,24 @@ export class McpClient {
     )
   }
 
+  async complete(request: Omit<McpCompletionRequest, 'serverId'>): Promise<McpCompletionResult> {
+    const { completion } = await this.withReauthorization(() =>
+      this.requireClient().complete(
+        {
+          ref: request.ref,
+          argument: request.argument,
+          ...(request.context ? { context: { arguments: request.context } } : {})
+        },
+        { timeout: this.config.timeoutMs }
+      )
+    )
+    return {
+      values: completion.values.slice(0, 100),
+      ...(completion.total !== undefined ? { total: completion.total } : {}),
+      ...(completion.hasMore !== undefined ? { hasMore: completion.hasMore } : {})
+    }
+  }
+
   async ping(timeoutMs: number): Promise<void> {
     await this.requireClient().ping({ timeout: timeoutMs })
   }
@@ -382,4 +411,11 @@ export class McpClient {
     if (pid) await killProcesses([pid])
     await this.inMemoryServer?.close().catch(() => {})
   }
+}
+
+/** A failed start of a process that exited says how it exited (`… (the process exited with code 3)`). */
+function withExit(error: unknown, exit: string): unknown {
+  if (!exit || !(error instanceof Error) || error.message.includes(exit)) return error
+  error.message = `${error.message} (the process ${exit})`
+  return error
 }

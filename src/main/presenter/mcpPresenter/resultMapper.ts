@@ -46,7 +46,7 @@ export function mapContentItem(item: RawItem): ToolContentItem {
 }
 
 /**
- * A tools/call result → McpCallResult. When a server returns only `structuredContent`, its JSON
+ * A tools/call result → McpCallResult. When a server returns `structuredContent` and no text, its JSON
  * becomes the text too, so a model that ignores structured data still sees the answer.
  */
 export function mapCallResult(raw: Record<string, unknown>): McpCallResult {
@@ -55,7 +55,9 @@ export function mapCallResult(raw: Record<string, unknown>): McpCallResult {
   const result: McpCallResult = { content, isError: raw.isError === true }
   if (raw.structuredContent !== undefined) {
     result.structuredContent = raw.structuredContent
-    if (content.length === 0) content.push({ type: 'text', text: JSON.stringify(raw.structuredContent) })
+    // The model reads text: without a text item (the spec asks servers for one), the JSON is it.
+    if (!content.some((item) => item.type === 'text'))
+      content.push({ type: 'text', text: JSON.stringify(raw.structuredContent) })
   }
   // Legacy (2024-10-07) servers answer with `toolResult` instead of content.
   if (content.length === 0 && raw.toolResult !== undefined) {

@@ -19,6 +19,8 @@ export const DEFAULT_RECONNECT: ReconnectPolicy = {
 }
 
 const STDERR_TAIL_LINES = 40
+/** stderr lines quoted in a failure reason: enough for a stack trace's head. */
+const REASON_STDERR_LINES = 5
 const STDERR_LINE_CHARS = 500
 
 export interface ServerManagerDeps {
@@ -38,6 +40,12 @@ interface ServerRuntime {
   lastError?: string
   stderrTail: string[]
   reconnectAttempt?: number
+  /**
+   * Crashes in a row: failed reconnects and connections that dropped before `stableMs`. Only a
+   * connection that stays up that long resets it, so a server exiting a second after each
+   * connect still runs out of attempts.
+   */
+  failures: number
   client?: McpClient
   connectedAt?: number
   /** Bumped on every start/stop so events from an old connection are ignored. */
@@ -113,6 +121,7 @@ export class ServerManager {
     }
     clearTimeout(runtime.reconnectTimer)
     runtime.reconnectAttempt = undefined
+    runtime.failures = 0
     await this.connect(runtime)
     return this.status(id)
   }
@@ -126,6 +135,7 @@ export class ServerManager {
     runtime.client = undefined
     runtime.starting = undefined
     runtime.reconnectAttempt = undefined
+    runtime.failures = 0
     runtime.lastError = undefined
     if (client) this.deps.onDisconnected(id)
     this.setState(runtime, 'stopped')
@@ -156,7 +166,7 @@ export class ServerManager {
   private runtime(id: string): ServerRuntime {
     let runtime = this.runtimes.get(id)
     if (!runtime) {
-      runtime = { id, name: id, state: 'stopped', stderrTail: [], generation: 0 }
+      runtime = { id, name: id, state: 'stopped', stderrTail: [], generation: 0, failures: 0 }
       this.runtimes.set(id, runtime)
     }
     return runtime
@@ -196,15 +206,16 @@ export class ServerManager {
       if (runtime.generation !== generation) return
       runtime.client = undefined
       runtime.lastError = this.describeFailure(runtime, error)
-      if (runtime.reconnectAttempt) this.scheduleReconnect(runtime, runtime.lastError)
+      if (runtime.failures > 0) this.scheduleReconnect(runtime, runtime.lastError)
       else this.setState(runtime, 'error')
     }
   }
 
+  /** The error, then the last lines of stderr (the usual place for the real reason). */
   private describeFailure(runtime: ServerRuntime, error: unknown): string {
     const message = error instanceof Error ? error.message : String(error)
-    const lastStderr = runtime.stderrTail.at(-1)
-    return lastStderr && !message.includes(lastStderr) ? `${message} — stderr: ${lastStderr}` : message
+    const tail = runtime.stderrTail.slice(-REASON_STDERR_LINES).filter((line) => !message.includes(line))
+    return tail.length ? `${message} — stderr:\n${tail.join('\n')}` : message
   }
 
   private clientEvents(runtime: ServerRuntime, generation: number): McpClientEvents {
@@ -244,19 +255,21 @@ export class ServerManager {
     this.deps.onDisconnected(runtime.id)
     const healthy =
       runtime.connectedAt !== undefined && Date.now() - runtime.connectedAt >= this.policy.stableMs
-    if (healthy) runtime.reconnectAttempt = undefined
+    if (healthy) runtime.failures = 0
     runtime.lastError = this.describeFailure(runtime, new Error(reason[0].toUpperCase() + reason.slice(1)))
     this.scheduleReconnect(runtime, runtime.lastError)
   }
 
   private scheduleReconnect(runtime: ServerRuntime, reason: string): void {
-    const attempt = (runtime.reconnectAttempt ?? 0) + 1
+    const attempt = runtime.failures + 1
     if (attempt > this.policy.maxAttempts) {
       runtime.reconnectAttempt = undefined
+      runtime.failures = 0
       runtime.lastError = `Gave up after ${this.policy.maxAttempts} reconnect attempts: ${reason}`
       this.setState(runtime, 'error')
       return
     }
+    runtime.failures = attempt
     runtime.reconnectAttempt = attempt
     const delay = Math.min(this.policy.maxDelayMs, this.policy.baseDelayMs * 2 ** (attempt - 1))
     runtime.lastError = `${reason} — reconnecting (attempt ${attempt}/${this.policy.maxAttempts})`

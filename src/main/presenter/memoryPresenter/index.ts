@@ -157,6 +157,38 @@ export class MemoryPresenter {
     return rows.map(toRecord)
   }
 
+  /** The user rewrote a memory (the Memory page): its text and search index change together. */
+  update(agentId: string, memoryId: string, content: string): MemoryRecord {
+    const text = RememberInput.shape.content.safeParse(content)
+    if (!text.success) throw new AppError('invalid_input', 'A memory needs 1 to 4000 characters of text')
+    const db = this.deps.sqlite.db
+    return this.deps.sqlite.transaction(() => {
+      const key = contentKey(text.data)
+      const twin = db
+        .prepare('SELECT id FROM agent_memories WHERE agent_id = ? AND content_key = ? AND id != ?')
+        .get(agentId, key, memoryId)
+      if (twin) throw new AppError('conflict', 'Another memory already says exactly this')
+      const changed = db
+        .prepare(
+          'UPDATE agent_memories SET content = ?, content_key = ?, updated_at = ? WHERE id = ? AND agent_id = ?'
+        )
+        .run(text.data, key, this.now(), memoryId, agentId).changes
+      if (changed === 0) throw new AppError('not_found', `No memory ${memoryId}`)
+      db.prepare('DELETE FROM agent_memories_fts WHERE memory_id = ?').run(memoryId)
+      db.prepare('INSERT INTO agent_memories_fts (content, memory_id, agent_id) VALUES (?, ?, ?)').run(
+        text.data,
+        memoryId,
+        agentId
+      )
+      const row = db
+        .prepare(
+          'SELECT id, kind, category, content, importance, created_at, updated_at FROM agent_memories WHERE id = ?'
+        )
+        .get(memoryId) as MemoryRow
+      return toRecord(row)
+    })
+  }
+
   /** False when the agent has no such memory (another agent's id is never touched). */
   forget(agentId: string, memoryId: string): boolean {
     return this.deps.sqlite.transaction(() => {

@@ -30,6 +30,8 @@ interface Grant {
   id: string
   key: string
   once: boolean
+  /** A session grant for everything this rule allows (e.g. every tool of one MCP server). */
+  rule?: RuleDraft
 }
 
 /** What ToolPresenter needs from the permission side. */
@@ -63,7 +65,10 @@ export class PermissionPresenter implements PermissionGate {
       this.deps.log?.(`full_access allowed ${request.tool}: ${request.reason}`)
       return { status: 'allow', via: 'full_access' }
     }
-    const grant = this.grants.get(request.sessionId)?.find((g) => g.key === requestKey(request))
+    const key = requestKey(request)
+    const grant = this.grants
+      .get(request.sessionId)
+      ?.find((g) => (g.rule ? this.sessionRuleMatches(g.rule, request) : g.key === key))
     if (grant)
       return grant.once
         ? { status: 'allow', onceGrant: grant.id, via: 'once' }
@@ -76,6 +81,10 @@ export class PermissionPresenter implements PermissionGate {
     return { status: 'ask' }
   }
 
+  private sessionRuleMatches(rule: RuleDraft, request: PermissionRequest): boolean {
+    return ruleMatches({ ...rule, id: 'session', effect: 'allow', createdAt: 0 }, request, this.home)
+  }
+
   consume(sessionId: string, grantId: string): void {
     const list = this.grants.get(sessionId)
     if (!list) return
@@ -86,7 +95,8 @@ export class PermissionPresenter implements PermissionGate {
   }
 
   /**
-   * Records the user's answer. `once` and `session` live in memory for this session only;
+   * Records the user's answer. `once` and `session` live in memory for this session only (a
+   * `session` answer with a rule allows all the rule covers, e.g. `mcp: github/*`);
    * `always` stores a rule (the request's suggested one unless `rule` overrides it).
    */
   decide(request: PermissionRequest, decision: PermissionDecision, rule?: RuleDraft): PermissionRule | null {
@@ -103,7 +113,8 @@ export class PermissionPresenter implements PermissionGate {
       return this.deps.rules.add({ ...draft, effect: draft.effect ?? 'allow' })
     }
     const list = this.grants.get(request.sessionId) ?? []
-    list.push({ id: randomUUID(), key: requestKey(request), once: decision === 'once' })
+    const scope = decision === 'session' && rule ? { rule } : {}
+    list.push({ id: randomUUID(), key: requestKey(request), once: decision === 'once', ...scope })
     this.grants.set(request.sessionId, list)
     return null
   }

@@ -35,6 +35,8 @@ export interface SessionSettingsDeps {
   mcpServers: () => McpServerView[]
   /** A running turn re-reads its tool list before its next provider request. */
   toolsChanged: (sessionId: string) => void
+  /** The chat's folder changed (MCP servers it used are told their new roots). */
+  workspaceChanged?: (sessionId: string, workspaceDir: string) => void
   /** A folder the user chose, normalised; throws `invalid_workspace` for a missing one or the app's data folder. */
   validateWorkspace: (path: string) => string
   events: EventSink
@@ -120,6 +122,8 @@ export class SessionSettings {
       if (offServers) this.deps.state.setDisabledMcpServers(sessionId, offServers)
     })
     if (toolState || offServers) this.deps.toolsChanged(sessionId)
+    if (workspaceDir !== undefined)
+      this.deps.workspaceChanged?.(sessionId, this.deps.sessions.require(sessionId).workspaceDir)
     this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
     return this.get(sessionId)
   }

@@ -1,8 +1,10 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises'
-import { isAbsolute, join, relative, sep } from 'node:path'
+import { cp, readdir, readFile, realpath, stat } from 'node:fs/promises'
+import { basename, isAbsolute, join, relative, sep } from 'node:path'
+import { z } from 'zod'
 import fg from 'fast-glob'
 import { AppError } from '@shared/errors'
 import type { SessionToolState, SkillSummary, SkillView } from '../toolPresenter/runtimePorts'
+import type { ConfigPresenter } from '../configPresenter'
 import { allowedToolsOf, parseFrontMatter } from './frontMatter'
 
 export const SKILL_FILE = 'SKILL.md'
@@ -37,7 +39,12 @@ export interface SkillPresenterDeps {
     get(sessionId: string): SessionToolState
     update(sessionId: string, patch: Partial<SessionToolState>): SessionToolState
   }
+  /** Where the names of skills the user switched off are kept (Settings › Skills). */
+  config?: Pick<ConfigPresenter, 'getDocument' | 'setDocument'>
 }
+
+const DISABLED_KEY = 'skills.disabled'
+const DisabledSkills = z.object({ names: z.array(z.string().max(64)).max(1000) })
 
 /**
  * Skills are folders with a SKILL.md. Later sources win on a name clash: built-in, then the
@@ -70,8 +77,49 @@ export class SkillPresenter {
     return { skills: [...byName.values()].sort((a, b) => a.name.localeCompare(b.name)), problems }
   }
 
-  async list(sessionId: string): Promise<SkillSummary[]> {
+  /** Names the user switched off: chats neither list nor load them. */
+  disabledNames(): string[] {
+    return this.deps.config?.getDocument(DISABLED_KEY, DisabledSkills, { names: [] }).names ?? []
+  }
+
+  setEnabled(name: string, enabled: boolean): string[] {
+    if (!this.deps.config) throw new AppError('unavailable', 'Skills cannot be switched off here')
+    const others = this.disabledNames().filter((n) => n !== name)
+    const names = enabled ? others : [...others, name]
+    return this.deps.config.setDocument(DISABLED_KEY, DisabledSkills, { names }).names
+  }
+
+  /** Copies a skill folder (with its SKILL.md) into the app's skills folder. */
+  async addFromFolder(folder: string): Promise<Skill> {
+    if (!isAbsolute(folder)) throw new AppError('invalid_input', 'Give the absolute path of a skill folder')
+    const name = basename(folder)
+    const skill = await loadSkill(folder, name, 'app').catch((error: unknown) => {
+      throw new AppError('invalid_input', error instanceof Error ? error.message : String(error))
+    })
+    if (!skill) throw new AppError('invalid_input', `${folder} has no ${SKILL_FILE}`)
+    const target = join(this.deps.appDir, name)
+    if (await stat(target).catch(() => null))
+      throw new AppError('conflict', `A skill folder named "${name}" already exists`)
+    await cp(folder, target, { recursive: true, dereference: false })
+    return { ...skill, root: target }
+  }
+
+  /** A skill's SKILL.md text (for the Skills page), enabled or not. */
+  async read(name: string): Promise<string> {
+    const skill = (await this.discover(null)).skills.find((s) => s.name === name)
+    if (!skill) throw new AppError('skill_not_found', `No skill named "${name}"`)
+    return parseFrontMatter(await readCapped(join(skill.root, SKILL_FILE), SKILL_MD_MAX_BYTES)).body
+  }
+
+  /** The skills a session sees: discovered, minus the ones switched off. */
+  private async enabledFor(sessionId: string): Promise<Skill[]> {
+    const off = new Set(this.disabledNames())
     const { skills } = await this.discover(this.deps.workspaceOf(sessionId))
+    return skills.filter((s) => !off.has(s.name))
+  }
+
+  async list(sessionId: string): Promise<SkillSummary[]> {
+    const skills = await this.enabledFor(sessionId)
     const active = new Set(this.activeSkills(sessionId))
     return skills.map((s) => ({
       name: s.name,
@@ -90,7 +138,7 @@ export class SkillPresenter {
   async allowedToolsFor(sessionId: string): Promise<Set<string>> {
     const active = new Set(this.activeSkills(sessionId))
     if (active.size === 0) return new Set()
-    const { skills } = await this.discover(this.deps.workspaceOf(sessionId))
+    const skills = await this.enabledFor(sessionId)
     return new Set(skills.filter((s) => active.has(s.name)).flatMap((s) => s.allowedTools))
   }
 
@@ -109,7 +157,7 @@ export class SkillPresenter {
   }
 
   async find(sessionId: string, name: string): Promise<Skill> {
-    const { skills } = await this.discover(this.deps.workspaceOf(sessionId))
+    const skills = await this.enabledFor(sessionId)
     const skill = skills.find((s) => s.name === name)
     if (!skill) {
       const known = skills.map((s) => s.name).join(', ') || 'none'

@@ -1,4 +1,4 @@
-import type { SubagentSlot, SubagentSlotConfig } from '@shared/types/subagents'
+import { MAX_AGENT_SLOTS, type SubagentSlot, type SubagentSlotConfig } from '@shared/types/subagents'
 
 /** An enabled ACP agent as a subagent slot, offered to every chat that may start subagents. */
 export function agentSlot(agent: { id: string; name: string; description: string }): SubagentSlot {
@@ -21,6 +21,8 @@ export function withAgentSlots(
 ): SubagentSlotConfig {
   const ids = new Set(config.slots.map((s) => s.id))
   const agentIds = new Set(config.slots.flatMap((s) => (s.agentId ? [s.agentId] : [])))
-  const extra = agents.filter((a) => !ids.has(a.id) && !agentIds.has(a.agentId ?? ''))
+  const extra = agents
+    .filter((a) => !ids.has(a.id) && !agentIds.has(a.agentId ?? ''))
+    .slice(0, MAX_AGENT_SLOTS)
   return extra.length ? { ...config, slots: [...config.slots, ...extra] } : config
 }

@@ -34,6 +34,9 @@ import {
 import { BackgroundProcessManager } from './agentTools/processManager'
 import { describeZodError, parseToolArguments } from './argumentParsing'
 import { guardOutput, safeName } from './outputGuard'
+import { DEFAULT_TOOL_SEARCH_LIMITS, DeferredTools, type ToolSearchLimits } from './deferredTools'
+
+const TOOL_SEARCH = 'tool_search'
 import { buildToolSystemPrompt } from './systemPrompt'
 
 /** What the loop tells ToolPresenter about the session a call belongs to. */
@@ -86,6 +89,10 @@ export interface ToolPresenterDeps {
   /** MCP servers the user switched off for one session: their tools are neither offered nor run there. */
   disabledMcpServers?: (sessionId: string) => readonly string[]
   log?: (message: string) => void
+  /** When MCP tools are deferred behind `tool_search` (default: over 100 tools or ~30k tokens). */
+  toolSearchLimits?: Partial<ToolSearchLimits>
+  /** A session's MCP tools were deferred behind `tool_search` (emit `mcp.tools.deferred`). */
+  onToolsDeferred?: (info: { sessionId: string; total: number; limit: number }) => void
 }
 
 type Prepared =
@@ -113,14 +120,21 @@ export class ToolPresenter {
   private readonly toolsChanged = new Set<string>()
   /** Per session: tool name -> server name of MCP tools left out because the server is off there. */
   private readonly hiddenMcpTools = new Map<string, Map<string, string>>()
+  /** Per session: every MCP name it was ever offered, so a call to an old name resolves or says why not. */
+  private readonly knownMcpRoutes = new Map<string, Map<string, ToolRoute>>()
   private readonly files: FilePermissionService
   private readonly commands: CommandPermissionService
+  private readonly deferredTools: DeferredTools
 
   constructor(private readonly deps: ToolPresenterDeps) {
     this.agentTools = new AgentToolManager(deps.agentTools)
     this.processes = deps.processes ?? new BackgroundProcessManager()
     this.files = deps.files ?? new FilePermissionService()
     this.commands = deps.commands ?? new CommandPermissionService()
+    this.deferredTools = new DeferredTools(
+      { ...DEFAULT_TOOL_SEARCH_LIMITS, ...deps.toolSearchLimits },
+      deps.onToolsDeferred
+    )
   }
 
   async getAllToolDefinitions(ctx: ToolSessionContext): Promise<MCPToolDefinition[]> {
@@ -141,9 +155,9 @@ export class ToolPresenter {
     const hidden = new Map<string, string>()
     const definitions: MCPToolDefinition[] = []
     for (const tool of mcpTools) {
-      if (switchedOff.has(tool.serverId)) hidden.set(tool.name, tool.serverName)
+      if (switchedOff.has(tool.serverId)) hidden.set(tool.exposedName, tool.serverName)
       if (switchedOff.has(tool.serverId) || (enabled && !enabled.has(tool.serverId))) continue
-      const name = mapper.registerMcpTool(tool.serverId, tool.serverName, tool.name, {
+      const name = mapper.registerMcpTool(tool, {
         readOnlyHint: tool.annotations?.readOnlyHint,
         destructiveHint: tool.annotations?.destructiveHint
       })
@@ -161,13 +175,48 @@ export class ToolPresenter {
         annotations: tool.annotations
       })
     }
+    // A catalog too big to send is deferred: found tools are offered, the rest via tool_search.
+    const { offered, deferred } = this.deferredTools.offer(ctx.sessionId, definitions)
+    definitions.splice(0, definitions.length, ...offered)
     for (const definition of agentDefinitions) {
       mapper.registerAgentTool(definition.function.name, definition.server.id)
+      if (definition.function.name === TOOL_SEARCH && !deferred) continue
       definitions.push(definition)
     }
     this.mappers.set(ctx.sessionId, mapper)
     this.hiddenMcpTools.set(ctx.sessionId, hidden)
+    this.rememberMcpRoutes(ctx.sessionId, mapper)
     return definitions
+  }
+
+  private rememberMcpRoutes(sessionId: string, mapper: ToolMapper): void {
+    const known = this.knownMcpRoutes.get(sessionId) ?? new Map<string, ToolRoute>()
+    for (const [name, route] of mapper.entries()) if (route.source === 'mcp') known.set(name, route)
+    this.knownMcpRoutes.set(sessionId, known)
+  }
+
+  /**
+   * A name that is not in the session's current list: an MCP tool it was offered before (the
+   * server's slug was renamed: same tool, new name) still resolves; otherwise the model is told
+   * the tool is no longer available and why (the server is off, stopped, failed, or dropped it).
+   */
+  private resolveStale(
+    name: string,
+    mapper: ToolMapper | undefined,
+    sessionId: string
+  ): { route: ToolRoute } | { unavailable: string } | null {
+    const known = this.knownMcpRoutes.get(sessionId)?.get(name)
+    if (known) {
+      const current = mapper?.nameOf(known.serverId, known.originalName)
+      const route = current ? mapper?.resolve(current) : undefined
+      if (route) return { route }
+    }
+    const reason = this.deps.mcp.explainUnavailable?.({
+      exposedName: name,
+      serverId: known?.serverId,
+      toolName: known?.originalName
+    })
+    return reason ? { unavailable: reason } : null
   }
 
   buildToolSystemPrompt(definitions: MCPToolDefinition[]): string {
@@ -251,6 +300,8 @@ export class ToolPresenter {
   /** Whether a session could have the built-in tool `name`, its switches aside (the tools popover shows it). */
   agentToolAvailable(sessionId: string, name: string): boolean {
     const tool = this.agentTools.get(name)
+    // tool_search is there only while the chat's MCP catalog is too big to send whole.
+    if (name === TOOL_SEARCH) return this.deferredTools.isDeferred(sessionId)
     return !!tool && this.agentTools.available(tool, { sessionId, runtime: this.deps.runtime })
   }
 
@@ -282,6 +333,8 @@ export class ToolPresenter {
   clearSessionToolMapping(sessionId: string): void {
     this.mappers.delete(sessionId)
     this.hiddenMcpTools.delete(sessionId)
+    this.knownMcpRoutes.delete(sessionId)
+    this.deferredTools.clear(sessionId)
     this.agentTools.clearSession(sessionId)
   }
 
@@ -305,11 +358,18 @@ export class ToolPresenter {
 
   private async prepare(call: MCPToolCall, ctx: ToolSessionContext): Promise<Prepared> {
     if (!this.mappers.has(ctx.sessionId)) await this.getAllToolDefinitions(ctx)
-    const route = this.mappers.get(ctx.sessionId)?.resolve(call.name)
+    const mapper = this.mappers.get(ctx.sessionId)
+    let route = mapper?.resolve(call.name)
     const offServer = this.switchedOffServerOf(call.name, route, ctx.sessionId)
     if (offServer) {
       const message = `Tool ${call.name} belongs to the MCP server ${offServer}, which the user switched off for this chat. Do not call it.`
       return { kind: 'error', result: errorResult(call, route ?? null, 'mcp_server_disabled', message) }
+    }
+    const stale = route ? null : this.resolveStale(call.name, mapper, ctx.sessionId)
+    if (stale && 'route' in stale) route = stale.route
+    else if (stale) {
+      const message = `Tool ${call.name} is no longer available: ${stale.unavailable}. Do not call it again unless it is offered.`
+      return { kind: 'error', result: errorResult(call, null, 'tool_unavailable', message) }
     }
     if (!route) {
       return {
@@ -408,7 +468,9 @@ export class ToolPresenter {
   }
 
   private toolContext(call: MCPToolCall, ctx: ToolSessionContext, sandboxAvailable = false): ToolContext {
+    const toolSearch = this.deferredTools.port(ctx.sessionId)
     return {
+      ...(toolSearch ? { toolSearch } : {}),
       sessionId: ctx.sessionId,
       toolCallId: call.id,
       workspaceDir: ctx.workspaceDir,
@@ -448,7 +510,8 @@ export class ToolPresenter {
     try {
       const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, {
         signal: ctx.signal,
-        onProgress: ctx.onProgress
+        onProgress: ctx.onProgress,
+        session: { sessionId: ctx.sessionId, workspaceDirs: [ctx.workspaceDir] }
       })
       const text = result.content
         .filter((c): c is { type: 'text'; text: string } => c.type === 'text')

@@ -8,6 +8,8 @@ export interface McpServerTool {
   serverDescription?: string
   /** The tool's name on its server. */
   name: string
+  /** The name the model calls it by (`<slug>__<tool>`), stable for as long as the server's slug is. */
+  exposedName: string
   description: string
   inputSchema: MCPToolDefinition['function']['parameters']
   annotations?: MCPToolDefinition['annotations']
@@ -21,6 +23,8 @@ export interface McpCallResult {
 
 export interface McpCallOptions {
   signal?: AbortSignal
+  /** The chat the call comes from: its workspace becomes the server's roots (see RootsTracker). */
+  session?: { sessionId: string; workspaceDirs: string[] }
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
 }
 
@@ -30,6 +34,11 @@ export interface McpCallOptions {
  */
 export interface McpToolSource {
   listTools(): Promise<McpServerTool[]>
+  /**
+   * Why a tool the model knows by `exposedName` (and, if known, where it lived) cannot be
+   * called now, e.g. `MCP server "GitHub" is stopped`; null when the name means nothing.
+   */
+  explainUnavailable?(ref: { exposedName: string; serverId?: string; toolName?: string }): string | null
   callTool(
     serverId: string,
     toolName: string,

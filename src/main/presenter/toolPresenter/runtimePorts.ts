@@ -3,13 +3,15 @@ import type { PermissionMode } from '@shared/types/permission'
 import type { SubagentRunView } from '@shared/types/subagents'
 import type { TapeEntryKind } from '@shared/types/tape'
 
-/** The content a file had before `write` or `edit` changed it (null: it did not exist). */
+/** The content a file had before `write`, `edit` or a shell command changed it (null: it did not exist). */
 export interface FileSnapshot {
   sessionId: string
   toolCallId: string
-  tool: 'write' | 'edit'
+  tool: 'write' | 'edit' | 'exec'
   path: string
   previousContent: string | null
+  /** A shell command changed it but its old content was not kept (too large, not text). */
+  notKept?: 'too_large' | 'binary'
 }
 
 export interface TapeSearchHit {

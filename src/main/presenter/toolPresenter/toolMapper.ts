@@ -14,9 +14,10 @@ export interface ToolRoute {
 export const MAX_TOOL_NAME = 64
 
 /**
- * One session's map from the names the model sees to where each tool really lives. A taken name
- * is never overwritten: an MCP tool that collides (with a built-in or another server's tool) is
- * exposed as `<server>__<tool>`, made unique, so nothing is shadowed and nothing is dropped.
+ * One session's map from the names the model sees to where each tool really lives. MCP tools
+ * arrive already named (`<slug>__<tool>`, see mcpPresenter/toolNames.ts): a name that depends
+ * only on the server's slug and the tool's own name. A taken name is never overwritten: should
+ * one ever meet a built-in or another tool, it gets a hash suffix, so nothing is shadowed or dropped.
  */
 export class ToolMapper {
   private readonly routes = new Map<string, ToolRoute>()
@@ -30,28 +31,28 @@ export class ToolMapper {
     return name
   }
 
-  /** Registers an MCP tool and returns the name the model will call it by. */
+  /** Registers an MCP tool under its exposed name and returns the name the model will call it by. */
   registerMcpTool(
-    serverId: string,
-    serverName: string,
-    toolName: string,
+    tool: { serverId: string; name: string; exposedName: string },
     hints: Pick<ToolRoute, 'readOnlyHint' | 'destructiveHint'> = {}
   ): string {
-    const identity = `${serverId}/${toolName}`
-    const plain = sanitizeToolName(toolName)
-    let exposed = plain ? fitName(plain, identity) : ''
-    if (!exposed || this.isTaken(exposed)) {
-      const qualified = `${sanitizeToolName(serverName) || sanitizeToolName(serverId) || 'mcp'}__${plain || 'tool'}`
-      exposed = fitName(qualified, identity)
-      for (let attempt = 1; this.isTaken(exposed); attempt++)
-        exposed = fitName(qualified, `${identity}#${attempt}`, true)
-    }
-    this.routes.set(exposed, { source: 'mcp', serverId, originalName: toolName, ...hints })
+    let exposed = tool.exposedName
+    for (let attempt = 0; this.isTaken(exposed); attempt++)
+      exposed = withHash(tool.exposedName, `${tool.serverId}/${tool.name}#${attempt}`)
+    this.routes.set(exposed, { source: 'mcp', serverId: tool.serverId, originalName: tool.name, ...hints })
     return exposed
   }
 
   resolve(name: string): ToolRoute | undefined {
     return this.routes.get(name)
+  }
+
+  /** The name an MCP tool is exposed under in this mapping, if it is offered. */
+  nameOf(serverId: string, originalName: string): string | undefined {
+    for (const [name, route] of this.routes)
+      if (route.source === 'mcp' && route.serverId === serverId && route.originalName === originalName)
+        return name
+    return undefined
   }
 
   has(name: string): boolean {
@@ -71,14 +72,7 @@ export class ToolMapper {
   }
 }
 
-/** Provider APIs accept `[a-zA-Z0-9_-]{1,64}`. */
-export function sanitizeToolName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_-]+/g, '_').replace(/^_+|_+$/g, '')
-}
-
-/** Cuts to 64 characters with a stable hash suffix when too long (or when forced unique). */
-function fitName(name: string, identity: string, forceSuffix = false): string {
-  if (name.length <= MAX_TOOL_NAME && !forceSuffix) return name
+function withHash(name: string, identity: string): string {
   const hash = createHash('sha1').update(identity).digest('hex').slice(0, 8)
   return `${name.slice(0, MAX_TOOL_NAME - hash.length - 1)}_${hash}`
 }

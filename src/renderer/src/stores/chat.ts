@@ -20,6 +20,7 @@ import {
   chatStreamPaused,
   chatStreamRetrying
 } from '@shared/contracts/events/chat.events'
+import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
 import { sessionsInteractionsChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import {
   sessionsFork,
@@ -62,6 +63,8 @@ export const useChatStore = defineStore('chat', () => {
   const watchedSessionIds = ref<string[]>([])
   /** Messages whose provider request waits to be retried (the countdown), by message id. */
   const retrying = reactive<Record<string, RetryNotice>>({})
+  /** The open chat's MCP tools went behind tool search (`mcp.tools.deferred`), until dismissed. */
+  const toolsDeferred = ref<{ sessionId: string; total: number; limit: number } | null>(null)
   const byId = new Map<string, ChatMessageView>()
   const refetching = new Map<string, DeltaPayload[]>()
   let unsubscribers: Array<() => void> = []
@@ -83,6 +86,9 @@ export const useChatStore = defineStore('chat', () => {
       bridge.on(chatStreamDelta, onDelta),
       bridge.on(chatStreamCompleted, (p) => onTerminal(p.sessionId, p.messageId, p.status)),
       bridge.on(chatStreamFailed, (p) => onTerminal(p.sessionId, p.messageId, p.status)),
+      bridge.on(mcpToolsDeferred, (p) => {
+        if (p.sessionId === sessionId.value) toolsDeferred.value = p
+      }),
       bridge.on(chatStreamRetrying, (p) => {
         if (p.sessionId === sessionId.value) retrying[p.messageId] = p
       }),
@@ -129,6 +135,7 @@ export const useChatStore = defineStore('chat', () => {
     subscribe()
     const token = ++openToken
     sessionId.value = id
+    toolsDeferred.value = null
     byId.clear()
     messages.value = []
     interactions.value = []
@@ -366,6 +373,7 @@ export const useChatStore = defineStore('chat', () => {
   return {
     sessionId,
     retrying,
+    toolsDeferred,
     messages,
     visibleMessages,
     activeAssistant,

@@ -9,6 +9,7 @@ import {
   sessionsSearchHistory
 } from '@shared/contracts/routes/sessions.routes'
 import { sessionsStatusChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import { chatMessageCreated } from '@shared/contracts/events/chat.events'
 import type { SessionRecord, SessionSearchHit, SessionStatus } from '@shared/types/session'
 import { useBridge } from '@renderer/api/bridge'
 import { useLoadState } from './lib/loadState'
@@ -68,8 +69,15 @@ export const useSessionsStore = defineStore('sessions', () => {
       bridge.on(sessionsUpdated, () => scheduleReload()),
       bridge.on(sessionsStatusChanged, ({ sessionId, status, version }) =>
         applyStatus(sessionId, status, version)
-      )
+      ),
+      bridge.on(chatMessageCreated, ({ sessionId, message }) => noteActivity(sessionId, message.createdAt))
     ]
+  }
+
+  /** A new message moves its chat up the list at once (main does not re-send the list for it). */
+  function noteActivity(sessionId: string, at: number): void {
+    const session = sessions.value.find((s) => s.id === sessionId)
+    if (session && at > session.lastActivityAt) session.lastActivityAt = at
   }
 
   function applyStatus(sessionId: string, status: SessionStatus, version: number): void {

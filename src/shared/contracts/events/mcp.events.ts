@@ -26,6 +26,15 @@ export const mcpElicitationRequested = defineEvent({
   payload: z.object({ request: McpElicitationRequest })
 })
 
+/**
+ * A chat's MCP catalog is too big to send whole: its tools are found with `tool_search` from now
+ * on (sent once, when the chat goes over the limit). The chat shows a short notice.
+ */
+export const mcpToolsDeferred = defineEvent({
+  name: 'mcp.tools.deferred',
+  payload: z.object({ sessionId: z.string(), total: z.number().int(), limit: z.number().int() })
+})
+
 /** A server asks to run the model; answer with mcp.answerSampling. */
 export const mcpSamplingRequested = defineEvent({
   name: 'mcp.sampling.requested',

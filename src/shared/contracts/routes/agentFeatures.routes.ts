@@ -26,6 +26,22 @@ export const memoryForget = defineRoute({
   output: z.object({ removed: z.boolean() })
 })
 
+/** The user edits a memory's text on the Memory page. */
+export const memoryUpdate = defineRoute({
+  name: 'memory.update',
+  input: z
+    .object({ agentId: AgentId, memoryId: z.string().min(1).max(100), content: z.string().min(1).max(4000) })
+    .strict(),
+  output: z.object({ memory: MemoryView })
+})
+
+/** Memories matching a query as `memory_recall` finds them, best first. */
+export const memorySearch = defineRoute({
+  name: 'memory.search',
+  input: z.object({ agentId: AgentId, query: z.string().trim().min(1).max(500) }).strict(),
+  output: z.object({ memories: z.array(MemoryView) })
+})
+
 /** Memory on or off for everyone, or (with agentId) for one agent. */
 export const memorySetEnabled = defineRoute({
   name: 'memory.setEnabled',
@@ -47,8 +63,31 @@ export const skillsList = defineRoute({
   input: z.object({ workspaceDir: z.string().max(4096).nullable().default(null) }).strict(),
   output: z.object({
     skills: z.array(SkillView),
-    problems: z.array(z.object({ path: z.string(), message: z.string() }))
+    problems: z.array(z.object({ path: z.string(), message: z.string() })),
+    /** Names switched off in Settings › Skills: chats do not see them. */
+    disabled: z.array(z.string())
   })
+})
+
+const SkillName = z.string().min(1).max(64)
+
+export const skillsSetEnabled = defineRoute({
+  name: 'skills.setEnabled',
+  input: z.object({ name: SkillName, enabled: z.boolean() }).strict(),
+  output: z.object({ disabled: z.array(z.string()) })
+})
+
+/** Copies a skill folder (absolute path, with a SKILL.md) into the app's skills folder. */
+export const skillsAddFromFolder = defineRoute({
+  name: 'skills.addFromFolder',
+  input: z.object({ folder: z.string().min(1).max(4096) }).strict(),
+  output: z.object({ skill: SkillView })
+})
+
+export const skillsRead = defineRoute({
+  name: 'skills.read',
+  input: z.object({ name: SkillName }).strict(),
+  output: z.object({ body: z.string() })
 })
 
 const ImageModel = z.object({ providerId: z.string().min(1).max(64), modelId: z.string().min(1).max(200) })

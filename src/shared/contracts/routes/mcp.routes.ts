@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { defineRoute } from '../define'
 import {
   McpCallResultView,
+  McpCompletionRequest,
+  McpCompletionResult,
   McpElicitationAnswer,
   McpOAuthState,
   McpPromptResult,
@@ -69,9 +71,13 @@ export const mcpCallTool = defineRoute({
   output: z.object({ result: McpCallResultView })
 })
 
+/** Words matched against name, title, description (and uri): the composer's `/` and `@` search. */
+const query = z.string().trim().max(200).optional()
+
+/** Prompts of running servers (all of them without serverId), optionally searched. */
 export const mcpListPrompts = defineRoute({
   name: 'mcp.listPrompts',
-  input: z.object({ serverId: serverId.optional() }).strict(),
+  input: z.object({ serverId: serverId.optional(), query }).strict(),
   output: z.object({ prompts: z.array(McpPromptView) })
 })
 
@@ -83,9 +89,10 @@ export const mcpGetPrompt = defineRoute({
   output: z.object({ prompt: McpPromptResult })
 })
 
+/** Resources and resource templates of running servers, optionally searched. */
 export const mcpListResources = defineRoute({
   name: 'mcp.listResources',
-  input: z.object({ serverId: serverId.optional() }).strict(),
+  input: z.object({ serverId: serverId.optional(), query }).strict(),
   output: z.object({ resources: z.array(McpResourceView), templates: z.array(McpResourceTemplateView) })
 })
 
@@ -93,6 +100,13 @@ export const mcpReadResource = defineRoute({
   name: 'mcp.readResource',
   input: z.object({ serverId, uri: z.string().min(1).max(4_000) }).strict(),
   output: z.object({ contents: z.array(McpResourceContents) })
+})
+
+/** Suggestions for a prompt argument or a resource template variable (`completion/complete`). */
+export const mcpComplete = defineRoute({
+  name: 'mcp.complete',
+  input: McpCompletionRequest.strict(),
+  output: z.object({ completion: McpCompletionResult })
 })
 
 export const mcpImportJson = defineRoute({

@@ -1,6 +1,11 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { SubagentInteraction, SubagentRunView, SubagentSlotConfig } from '../../types/subagents'
+import {
+  EffectiveSlotConfig,
+  SubagentInteraction,
+  SubagentRunView,
+  SubagentSlotConfig
+} from '../../types/subagents'
 
 const Id = z.string().min(1).max(100)
 
@@ -49,7 +54,7 @@ export const subagentsRespond = defineRoute({
 export const subagentsGetSlots = defineRoute({
   name: 'subagents.getSlots',
   input: z.object({ sessionId: Id }).strict(),
-  output: z.object({ config: SubagentSlotConfig })
+  output: z.object({ config: EffectiveSlotConfig })
 })
 
 export const subagentsSetSlots = defineRoute({

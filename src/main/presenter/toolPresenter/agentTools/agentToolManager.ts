@@ -14,6 +14,7 @@ import { memoryTools } from './memoryTools'
 import { skillTools } from './skillTools'
 import { chatSettingsTools } from './chatSettingsTools'
 import { imageGenerateTool } from './imageGenerate'
+import { toolSearchTool } from './toolSearch'
 import { subagentOrchestratorTool } from './subagentOrchestrator'
 
 const GROUP_LABELS: Record<AgentToolGroup, string> = {
@@ -63,6 +64,7 @@ export class AgentToolManager {
       processTool,
       questionTool,
       createUpdatePlanTool(this.planRevisions),
+      toolSearchTool,
       ...tapeTools,
       ...memoryTools,
       ...skillTools,

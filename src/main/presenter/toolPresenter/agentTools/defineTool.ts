@@ -5,6 +5,7 @@ import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import type { FilePermissionService, FileAccess, FileScope } from '../../permission/filePermissionService'
 import type { CommandPermissionService } from '../../permission/commandPermissionService'
 import type { AgentToolRuntimePort } from '../runtimePorts'
+import type { ToolSearchPort } from '../deferredTools'
 import type { BackgroundProcessManager } from './processManager'
 
 export const FILESYSTEM_SERVER = 'agent-filesystem'
@@ -63,6 +64,8 @@ export interface ToolContext {
   /** Whether the OS sandbox works here (unasked commands run in it; `sandboxed` mode needs it). */
   sandboxAvailable: boolean
   processes: BackgroundProcessManager
+  /** This session's deferred MCP tools, when its catalog is too big to send (see `tool_search`). */
+  toolSearch?: ToolSearchPort
 }
 
 export interface AgentToolResult {

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { z } from 'zod'
 import description from './descriptions/exec.md?raw'
 import {
@@ -14,6 +15,7 @@ import { TAIL_CHARS } from './processManager'
 import { realPathOf } from '../../permission/paths'
 import { sandboxWritesWorkspace } from '../../permission/commandPermissionService'
 import type { SandboxPlan } from '../../sandbox'
+import { startShellCapture, type ShellChange } from '../../checkpoints/shellCapture'
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
 export const EXEC_MAX_TIMEOUT_MS = 600_000
@@ -79,40 +81,65 @@ export const execTool = defineAgentTool({
         `Working directory does not exist or is not a folder: ${cwd}. Update the session workspace or pass an existing cwd.`
       )
     }
-    const timeoutMs = args.timeout_ms ?? (args.background ? undefined : EXEC_DEFAULT_TIMEOUT_MS)
-    const started = await ctx.processes.start({
-      sandbox: sandboxPlan(ctx, args.command, args.cwd),
-      sessionId: ctx.sessionId,
-      command: args.command,
-      cwd,
-      logDir: ctx.sessionDataDir,
-      timeoutMs,
-      keepStdin: args.background,
-      onChange: (p) =>
-        ctx.runtime.notifyProcessChanged?.({
-          sessionId: ctx.sessionId,
-          processId: p.processId,
-          command: p.command,
-          status: p.status,
-          exitCode: p.exitCode
-        })
-    })
-    if (args.background) return running(started.processId, args.command, 'started in the background')
-    const outcome = await ctx.processes.waitForExitOrYield(
-      ctx.sessionId,
-      started.processId,
-      args.yield_ms,
-      ctx.signal
-    )
-    if (outcome === 'aborted') {
-      await ctx.processes.remove(ctx.sessionId, started.processId)
-      throw new ToolError('aborted', 'The command was cancelled and its processes were killed')
+    // What a foreground command changes in the workspace is recorded for the turn's checkpoint.
+    const capture = args.background ? null : await startShellCapture(shadowDir(ctx), ctx.workspaceDir)
+    try {
+      return await runCommand(args, ctx, cwd)
+    } finally {
+      if (capture) await recordShellChanges(ctx, await capture.finish())
     }
-    if (outcome === 'yielded')
-      return running(started.processId, args.command, `still running after ${args.yield_ms} ms`)
-    return finished(ctx, started.processId)
   }
 })
+
+async function runCommand(args: z.infer<typeof input>, ctx: ToolContext, cwd: string) {
+  const timeoutMs = args.timeout_ms ?? (args.background ? undefined : EXEC_DEFAULT_TIMEOUT_MS)
+  const started = await ctx.processes.start({
+    sandbox: sandboxPlan(ctx, args.command, args.cwd),
+    sessionId: ctx.sessionId,
+    command: args.command,
+    cwd,
+    logDir: ctx.sessionDataDir,
+    timeoutMs,
+    keepStdin: args.background,
+    onChange: (p) =>
+      ctx.runtime.notifyProcessChanged?.({
+        sessionId: ctx.sessionId,
+        processId: p.processId,
+        command: p.command,
+        status: p.status,
+        exitCode: p.exitCode
+      })
+  })
+  if (args.background) return running(started.processId, args.command, 'started in the background')
+  const outcome = await ctx.processes.waitForExitOrYield(
+    ctx.sessionId,
+    started.processId,
+    args.yield_ms,
+    ctx.signal
+  )
+  if (outcome === 'aborted') {
+    await ctx.processes.remove(ctx.sessionId, started.processId)
+    throw new ToolError('aborted', 'The command was cancelled and its processes were killed')
+  }
+  if (outcome === 'yielded')
+    return running(started.processId, args.command, `still running after ${args.yield_ms} ms`)
+  return finished(ctx, started.processId)
+}
+
+const shadowDir = (ctx: ToolContext) => join(ctx.sessionDataDir, 'shell-checkpoints')
+
+async function recordShellChanges(ctx: ToolContext, changes: ShellChange[]): Promise<void> {
+  const root = realPathOf(ctx.workspaceDir)
+  for (const change of changes)
+    await ctx.runtime.recordFileSnapshot({
+      sessionId: ctx.sessionId,
+      toolCallId: ctx.toolCallId,
+      tool: 'exec',
+      path: join(root, change.path),
+      previousContent: change.previousContent,
+      ...(change.notKept ? { notKept: change.notKept } : {})
+    })
+}
 
 function commandScope(ctx: ToolContext, cwd: string | undefined) {
   return {

@@ -6,8 +6,8 @@ import { findCall, useSubagentsStore } from '@renderer/stores/subagents'
 interface Sources {
   /** The open chat (the parent when a child asks). */
   sessionId: Ref<string | null>
-  /** The request the dialog shows now. */
-  current: Ref<PendingInteraction | null>
+  /** The request the card shows. */
+  current: Readonly<Ref<PendingInteraction | null>>
   /** The open chat's loaded messages. */
   messages: () => readonly ChatMessageView[]
   /** A known session by id (the sidebar's list, children included). */
@@ -15,7 +15,7 @@ interface Sources {
 }
 
 /**
- * What a permission or question dialog needs beyond the request itself: who asks (a child's
+ * What a permission or question card needs beyond the request itself: who asks (a child's
  * label, "slot · task title"), the call's arguments and its server's display name.
  */
 export function useInteractionContext(sources: Sources): {

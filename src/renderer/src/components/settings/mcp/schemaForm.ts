@@ -1,19 +1,54 @@
 /**
- * Turns a tool's JSON Schema into form fields and the filled form back into arguments. Only
- * flat scalar properties get their own widget; anything nested is edited as JSON.
+ * Turns a tool's (or an elicitation's) JSON Schema into form fields and the filled form back
+ * into arguments. Every primitive kind has its widget: text (by `format`: email, url, date,
+ * date-time), number, integer, boolean, a single choice (`enum`, `oneOf` of consts) and a
+ * multiple choice (an array of such choices, shown as checkboxes); anything else is JSON.
  */
-export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'json'
+export type FieldKind = 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'multi' | 'json'
 
 export interface SchemaField {
   name: string
   kind: FieldKind
   required: boolean
+  title?: string
   description?: string
   options?: string[]
+  /** Shown instead of the option value (`oneOf`/`anyOf` titles, legacy `enumNames`). */
+  optionLabels?: Record<string, string>
+  /** Of a string field: picks the input type. */
+  format?: 'email' | 'uri' | 'date' | 'date-time'
+  minimum?: number
+  maximum?: number
   defaultValue?: unknown
 }
 
-export type RawValue = string | boolean
+export type RawValue = string | number | boolean | string[]
+
+const FORMATS = new Set(['email', 'uri', 'date', 'date-time'])
+
+/** The choices of a schema: `enum` (with `enumNames`), or `oneOf`/`anyOf` of string consts with titles. */
+function choicesOf(schema: JsonSchema): Pick<SchemaField, 'options' | 'optionLabels'> | undefined {
+  if (Array.isArray(schema.enum) && schema.enum.every((v) => typeof v === 'string')) {
+    const options = schema.enum as string[]
+    const names = Array.isArray(schema.enumNames) ? (schema.enumNames as unknown[]) : []
+    const optionLabels = Object.fromEntries(
+      options.flatMap((o, i) => (typeof names[i] === 'string' ? [[o, names[i] as string]] : []))
+    )
+    return { options, ...(Object.keys(optionLabels).length ? { optionLabels } : {}) }
+  }
+  const alternatives = (schema.oneOf ?? schema.anyOf) as JsonSchema[] | undefined
+  if (!Array.isArray(alternatives) || alternatives.length === 0) return undefined
+  if (!alternatives.every((a) => a && typeof a.const === 'string')) return undefined
+  const options = alternatives.map((a) => a.const as string)
+  const optionLabels = Object.fromEntries(
+    alternatives.flatMap((a) => (typeof a.title === 'string' ? [[a.const as string, a.title]] : []))
+  )
+  return { options, ...(Object.keys(optionLabels).length ? { optionLabels } : {}) }
+}
+
+function numberOf(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined
+}
 
 type JsonSchema = Record<string, unknown>
 
@@ -31,16 +66,27 @@ export function fieldsOf(schema: JsonSchema): SchemaField[] {
     const base = {
       name,
       required: required.has(name),
+      ...(typeof prop.title === 'string' ? { title: prop.title } : {}),
       description: typeof prop.description === 'string' ? prop.description : undefined,
       defaultValue: prop.default
     }
-    if (Array.isArray(prop.enum) && prop.enum.every((v) => typeof v === 'string')) {
-      return { ...base, kind: 'enum', options: prop.enum as string[] }
-    }
     const type = scalarType(prop)
+    const choices = choicesOf(prop)
+    if (choices && type !== 'array') return { ...base, kind: 'enum', ...choices }
+    const itemChoices = type === 'array' ? choicesOf((prop.items ?? {}) as JsonSchema) : undefined
+    if (itemChoices) return { ...base, kind: 'multi', ...itemChoices }
     const kind: FieldKind =
       type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' ? type : 'json'
-    return { ...base, kind }
+    const format = typeof prop.format === 'string' && FORMATS.has(prop.format) ? prop.format : undefined
+    const minimum = numberOf(prop.minimum)
+    const maximum = numberOf(prop.maximum)
+    return {
+      ...base,
+      kind,
+      ...(kind === 'string' && format ? { format: format as SchemaField['format'] } : {}),
+      ...(minimum !== undefined ? { minimum } : {}),
+      ...(maximum !== undefined ? { maximum } : {})
+    }
   })
 }
 
@@ -48,6 +94,10 @@ export function initialValues(fields: SchemaField[]): Record<string, RawValue> {
   const values: Record<string, RawValue> = {}
   for (const field of fields) {
     if (field.kind === 'boolean') values[field.name] = field.defaultValue === true
+    else if (field.kind === 'multi')
+      values[field.name] = Array.isArray(field.defaultValue)
+        ? field.defaultValue.filter((v): v is string => field.options!.includes(v as string))
+        : []
     else if (field.defaultValue === undefined) values[field.name] = ''
     else
       values[field.name] =
@@ -70,7 +120,14 @@ export function buildArgs(fields: SchemaField[], values: Record<string, RawValue
       args[field.name] = raw === true
       continue
     }
-    const text = typeof raw === 'string' ? raw.trim() : ''
+    if (field.kind === 'multi') {
+      const chosen = Array.isArray(raw) ? raw : []
+      if (chosen.length) args[field.name] = field.options!.filter((o) => chosen.includes(o))
+      else if (field.required) errors[field.name] = 'required'
+      continue
+    }
+    // Vue's v-model hands a number input's value over as a number once edited.
+    const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
     if (text === '') {
       if (field.required) errors[field.name] = 'required'
       continue
@@ -86,6 +143,9 @@ export function buildArgs(fields: SchemaField[], values: Record<string, RawValue
       } catch {
         errors[field.name] = 'json'
       }
+    } else if (field.format === 'date-time' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(text)) {
+      // A datetime-local input has no zone; the schema's date-time wants RFC 3339.
+      args[field.name] = new Date(text).toISOString()
     } else {
       // Keep the user's exact text (spaces included) for strings.
       args[field.name] = raw

@@ -25,6 +25,8 @@ export default {
     },
     reasoning: { thinking: 'Thinking for {n}s…', thought: 'Thought for {n}s' },
     tool: { arguments: 'Arguments', result: 'Result' },
+    toolsDeferred:
+      'This chat has {total} MCP tools, more than the {limit} sent with each request: the model now finds the ones it needs with tool search.',
     plan: {
       title: 'Plan · {done}/{total} done',
       pending: 'pending',

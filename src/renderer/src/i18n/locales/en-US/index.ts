@@ -7,6 +7,12 @@ import mcp from './mcp'
 import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
+import approvals from './approvals'
+import layout from './layout'
+import checkpoints from './checkpoints'
+import image from './image'
+import memory from './memory'
+import skills from './skills'
 import acp from './acp'
 import composer from './composer'
 import messages from './messages'
@@ -22,6 +28,12 @@ export default {
   ...permissions,
   ...agentTools,
   ...desktop,
+  ...approvals,
+  ...layout,
+  ...checkpoints,
+  ...image,
+  ...memory,
+  ...skills,
   ...acp,
   ...composer,
   ...messages

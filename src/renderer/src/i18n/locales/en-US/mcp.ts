@@ -65,7 +65,12 @@ export default {
       rowName: '{field}: name {n}',
       rowValue: '{field}: value {n}',
       show: 'Show',
-      hide: 'Hide'
+      hide: 'Hide',
+      slug: 'Short name',
+      slugHint:
+        'Letters and digits joined by single “-” or “_”. The model sees this server’s tools as {example}; left empty, it is made from the server’s id.',
+      slugWarning:
+        'Changing it renames every tool of this server that the model sees. Chats under way keep working.'
     },
     import: {
       open: 'Import JSON',
@@ -85,6 +90,12 @@ export default {
       copyFailed: 'Could not copy; select the text and copy it by hand.'
     },
     tools: {
+      exposedAs: 'Model sees it as',
+      nameFlags: {
+        invalid_chars: 'Characters the model’s API refuses were replaced.',
+        shortened: 'Cut to 64 characters.',
+        deduplicated: 'Made unique with a suffix.'
+      },
       filter: 'Filter tools',
       none: 'This server offers no tools.',
       enabled: 'On',

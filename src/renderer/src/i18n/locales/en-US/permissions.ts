@@ -8,15 +8,15 @@ export default {
     modes: {
       default: {
         label: 'Ask before acting',
-        hint: 'Read-only commands run in the sandbox; ask before commands that change things, protected files and tools.'
+        hint: 'Read-only commands run in the sandbox; ask before commands that change things, protected files and tools. MCP tools ask too, read-only ones included, unless allowed for this chat or by a rule.'
       },
       accept_edits: {
         label: 'Accept edits',
-        hint: 'Also edit files in the workspace and run commands that only change workspace files, in the sandbox; still ask for everything else.'
+        hint: 'Also edit files in the workspace and run commands that only change workspace files, in the sandbox; still ask for everything else. MCP tools ask too, read-only ones included, unless allowed for this chat or by a rule.'
       },
       sandboxed: {
         label: 'Auto in sandbox',
-        hint: 'Any command runs unasked inside the sandbox: workspace writable except protected files, no network. Ask only for network, outside writes and protected files.'
+        hint: 'Any command runs unasked inside the sandbox: workspace writable except protected files, no network. Ask only for network, outside writes and protected files. MCP tools ask too, read-only ones included, unless allowed for this chat or by a rule.'
       },
       full_access: {
         label: 'Full access',

@@ -23,10 +23,12 @@ export default {
       copy: '复制',
       retry: '重试',
       fork: '从这里分叉',
-      usage: '输入 {input} · 输出 {output} tokens'
+      usage: '输入 {input} · 输出 {output}（token）'
     },
     reasoning: { thinking: '思考中 {n} 秒…', thought: '思考了 {n} 秒' },
     tool: { arguments: '参数', result: '结果' },
+    toolsDeferred:
+      '此对话有 {total} 个 MCP 工具，超过每次请求发送的上限 {limit} 个：模型现在通过工具搜索查找所需的工具。',
     plan: {
       title: '计划 · 已完成 {done}/{total}',
       pending: '待办',

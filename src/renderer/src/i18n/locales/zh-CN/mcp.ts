@@ -63,7 +63,11 @@ export default {
       rowName: '{field}：第 {n} 个名称',
       rowValue: '{field}：第 {n} 个值',
       show: '显示',
-      hide: '隐藏'
+      hide: '隐藏',
+      slug: '短名称',
+      slugHint:
+        '由字母和数字组成，可用单个“-”或“_”连接。模型看到的此服务器工具名为 {example}；留空时根据服务器 ID 生成。',
+      slugWarning: '修改后，模型看到的此服务器所有工具都会改名。进行中的对话仍可继续。'
     },
     import: {
       open: '导入 JSON',
@@ -83,6 +87,12 @@ export default {
       copyFailed: '无法复制，请手动选中文本复制。'
     },
     tools: {
+      exposedAs: '模型看到的名称',
+      nameFlags: {
+        invalid_chars: '模型 API 不接受的字符已被替换。',
+        shortened: '已截断为 64 个字符。',
+        deduplicated: '已添加后缀以保持唯一。'
+      },
       filter: '筛选工具',
       none: '此服务器没有提供工具。',
       enabled: '启用',

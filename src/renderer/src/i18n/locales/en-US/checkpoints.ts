@@ -1,0 +1,20 @@
+// Turn checkpoints in the chat (#19).
+export default {
+  checkpoints: {
+    filesChanged: '1 file changed | {n} files changed',
+    modified: 'modified',
+    created: 'created',
+    changedLater: 'A later turn changed some of these files too: reverting this turn also undoes that.',
+    revertTurn: 'Revert this turn',
+    reverted: 'Reverted: {restored} file(s) put back as before this turn.',
+    revertedBefore: 'This turn was reverted.',
+    restoreBefore: 'Restore files to before this',
+    restoreConfirm: 'Put back every file the chat changed from here on?',
+    restore: 'Restore',
+    restored: 'Restored {n} file(s).',
+    notKept: {
+      too_large: 'changed by a command; too big to keep, a revert leaves it as it is',
+      binary: 'changed by a command; not text, a revert leaves it as it is'
+    }
+  }
+}

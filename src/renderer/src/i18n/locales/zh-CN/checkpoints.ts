@@ -1,0 +1,20 @@
+// 对话中的轮次检查点 (#19)。
+export default {
+  checkpoints: {
+    filesChanged: '改动了 1 个文件 | 改动了 {n} 个文件',
+    modified: '已修改',
+    created: '新建',
+    changedLater: '之后的轮次也改动了其中一些文件：撤销本轮也会撤销那些改动。',
+    revertTurn: '撤销本轮',
+    reverted: '已撤销：{restored} 个文件恢复为本轮之前的状态。',
+    revertedBefore: '本轮已被撤销。',
+    restoreBefore: '将文件恢复到此消息之前',
+    restoreConfirm: '把对话从这里起改动的所有文件恢复原样？',
+    restore: '恢复',
+    restored: '已恢复 {n} 个文件。',
+    notKept: {
+      too_large: '由命令改动；文件过大未保留，撤销时保持原样',
+      binary: '由命令改动；非文本文件未保留，撤销时保持原样'
+    }
+  }
+}
