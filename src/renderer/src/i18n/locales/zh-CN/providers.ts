@@ -54,7 +54,7 @@ export default {
       deployment: '部署名称',
       deploymentHint: '请求使用的是你的部署名；可在服务商页面添加更多。',
       deploymentUrls: '使用部署 URL（/openai/deployments/…?api-version=）而不是 /openai/v1',
-      apiVersion: 'api-version'
+      apiVersion: 'API 版本（api-version）'
     },
     vertex: {
       project: '项目',
