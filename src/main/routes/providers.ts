@@ -20,9 +20,7 @@ export function registerProviderRoutes(
     providers: await llmProviders.listProviders(),
     defaultModel: llmProviders.getDefaultModel()
   }))
-  router.handle(providersAdd, async ({ provider }) => ({
-    provider: await llmProviders.addProvider(provider)
-  }))
+  router.handle(providersAdd, ({ provider }) => llmProviders.addProviderWithModels(provider))
   router.handle(providersUpdate, async ({ id, patch }) => ({
     provider: await llmProviders.updateProvider(id, patch)
   }))

@@ -10,7 +10,10 @@ export const ProviderKind = z.enum([
   'groq',
   'mistral',
   'xai',
-  'deepseek'
+  'deepseek',
+  'azure',
+  'vertex',
+  'bedrock'
 ])
 export type ProviderKind = z.infer<typeof ProviderKind>
 
@@ -29,6 +32,40 @@ export type ModelConfigInput = z.input<typeof ModelConfigSchema>
 
 const HttpUrl = z.url({ protocol: /^https?$/ })
 
+/**
+ * Settings some kinds need besides a base URL and a key (secrets are never here).
+ * Azure: `apiVersion` (default `v1`), `deploymentUrls` (the older
+ * `/openai/deployments/<deployment>/…?api-version=` URLs instead of `/openai/v1/…`).
+ */
+export const ProviderSettingsSchema = z
+  .object({
+    apiVersion: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,40}$/, 'apiVersion: like 2024-10-21 or v1')
+      .optional(),
+    deploymentUrls: z.boolean().optional(),
+    /** Google Vertex: the project (default: the key file's) and location (default us-central1). */
+    project: z
+      .string()
+      .regex(/^[a-z][a-z0-9-]{4,61}[a-z0-9]$/, 'project: a Google Cloud project id')
+      .optional(),
+    location: z
+      .string()
+      .regex(/^[a-z0-9-]{2,40}$/, 'location: like us-central1 or global')
+      .optional(),
+    /** Amazon Bedrock: the region and the access key id (the secret key is a secret). */
+    region: z
+      .string()
+      .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, 'region: like us-east-1')
+      .optional(),
+    accessKeyId: z
+      .string()
+      .regex(/^[A-Z0-9]{16,128}$/, 'accessKeyId: like AKIA… (letters and digits)')
+      .optional()
+  })
+  .strict()
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>
+
 /** A provider as stored in the config document. The API key is NOT here: it is a secret. */
 export const StoredProviderSchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'id: lowercase letters, digits, - and _'),
@@ -40,7 +77,8 @@ export const StoredProviderSchema = z.object({
   /** True for providers the user created; presets can be edited but are not "custom". */
   custom: z.boolean().default(false),
   /** Retries for rate_limit/server errors before the first token. */
-  maxRetries: z.number().int().min(0).max(10).default(2)
+  maxRetries: z.number().int().min(0).max(10).default(2),
+  settings: ProviderSettingsSchema.default({})
 })
 export type StoredProvider = z.infer<typeof StoredProviderSchema>
 
@@ -48,7 +86,9 @@ export type StoredProvider = z.infer<typeof StoredProviderSchema>
 export const ProviderViewSchema = StoredProviderSchema.extend({
   hasApiKey: z.boolean(),
   apiKeyMasked: z.string().nullable(),
-  requiresApiKey: z.boolean()
+  requiresApiKey: z.boolean(),
+  /** Amazon Bedrock: whether a session token is stored (never the token). */
+  hasSessionToken: z.boolean().optional()
 })
 export type ProviderView = z.infer<typeof ProviderViewSchema>
 
@@ -60,10 +100,15 @@ export const ProviderAddInput = z
     kind: ProviderKind.optional(),
     name: z.string().min(1).max(100).optional(),
     baseUrl: HttpUrl.optional(),
-    apiKey: z.string().max(4096).optional(),
+    apiKey: z.string().max(16_384).optional(),
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
-    maxRetries: z.number().int().min(0).max(10).optional()
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    settings: ProviderSettingsSchema.optional(),
+    /** Amazon Bedrock: a temporary credential's session token (stored as a secret). */
+    sessionToken: z.string().max(16_384).optional(),
+    /** Ask the provider for its models right after adding. Default: yes unless `models` is given. */
+    fetchModels: z.boolean().optional()
   })
   .strict()
   .refine(
@@ -80,10 +125,13 @@ export const ProviderPatch = z
     name: z.string().min(1).max(100).optional(),
     baseUrl: HttpUrl.optional(),
     /** A new key; `null` deletes the stored key; omitted keeps it. */
-    apiKey: z.string().max(4096).nullable().optional(),
+    apiKey: z.string().max(16_384).nullable().optional(),
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
-    maxRetries: z.number().int().min(0).max(10).optional()
+    maxRetries: z.number().int().min(0).max(10).optional(),
+    settings: ProviderSettingsSchema.optional(),
+    /** Like `apiKey`: a string sets, `null` deletes, omitted keeps. */
+    sessionToken: z.string().max(16_384).nullable().optional()
   })
   .strict()
 export type ProviderPatch = z.input<typeof ProviderPatch>
@@ -118,3 +166,17 @@ export const ListedModelSchema = ModelConfigSchema.extend({
   known: z.boolean()
 })
 export type ListedModel = z.infer<typeof ListedModelSchema>
+
+/** What the automatic model fetch on add did; `null` when it was not attempted (no key yet). */
+export const ModelFetchReportSchema = z
+  .object({
+    ok: z.boolean(),
+    /** Models the provider listed. */
+    listed: z.number().int(),
+    /** Of the stored models, how many are enabled. */
+    enabled: z.number().int(),
+    /** Why the fetch failed (the provider is added anyway). */
+    message: z.string().optional()
+  })
+  .nullable()
+export type ModelFetchReport = z.infer<typeof ModelFetchReportSchema>

@@ -49,6 +49,9 @@ describe('provider routes', () => {
       'moonshot',
       'minimax',
       'doubao',
+      'azure',
+      'vertex',
+      'bedrock',
       'custom'
     ])
     expect(presets.find((p) => p.presetId === 'ollama')).toMatchObject({
@@ -218,7 +221,7 @@ describe('verify and listModels', () => {
     const { router } = harness()
     const server = await fake({ kind: 'openai', models: ['gpt-4o-2024-08-06', 'o4-mini', 'my-finetune'] })
     await router.call(providersAdd, {
-      provider: { kind: 'openai', name: 'OAI', baseUrl: server.baseUrl, apiKey: KEY }
+      provider: { kind: 'openai', name: 'OAI', baseUrl: server.baseUrl, apiKey: KEY, fetchModels: false }
     })
     const { models } = await router.call(providersListModels, { id: 'oai' })
     expect(models.map((m) => m.id)).toEqual(['gpt-4o-2024-08-06', 'my-finetune', 'o4-mini'])
@@ -235,7 +238,7 @@ describe('verify and listModels', () => {
       models: ['claude-sonnet-4-5-20250929', 'claude-new-thing']
     })
     await router.call(providersAdd, {
-      provider: { kind: 'anthropic', name: 'A', baseUrl: server.baseUrl, apiKey: KEY }
+      provider: { kind: 'anthropic', name: 'A', baseUrl: server.baseUrl, apiKey: KEY, fetchModels: false }
     })
     const { models } = await router.call(providersListModels, { id: 'a' })
     expect(models.map((m) => [m.id, m.known, m.reasoning])).toEqual([
@@ -250,7 +253,7 @@ describe('verify and listModels', () => {
     const { router } = harness()
     const server = await fake({ kind: 'gemini', models: ['gemini-2.5-flash', 'embedding-001', 'gemini-exp'] })
     await router.call(providersAdd, {
-      provider: { kind: 'gemini', name: 'G', baseUrl: server.baseUrl, apiKey: KEY }
+      provider: { kind: 'gemini', name: 'G', baseUrl: server.baseUrl, apiKey: KEY, fetchModels: false }
     })
     const { models } = await router.call(providersListModels, { id: 'g' })
     expect(models.map((m) => m.id)).toEqual(['gemini-2.5-flash', 'gemini-exp'])

@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { AppError } from '@shared/errors'
 import { providersDefaultChanged, providersListChanged } from '@shared/contracts/events/providers.events'
 import { LLMRequestSchema, type LLMCoreStreamEvent, type LLMRequest } from '@shared/types/llm'
@@ -7,6 +8,7 @@ import {
   StoredProviderSchema,
   type DefaultModel,
   type ListedModel,
+  type ModelFetchReport,
   type ProviderPreset,
   type ProviderView,
   type StoredProvider,
@@ -15,14 +17,19 @@ import {
 import type { EventSink } from '../../bridge/events'
 import { PROVIDER_PRESETS, findPreset, kindRequiresApiKey } from './presets'
 import { ProviderStore, type ProviderConfigPort } from './providerStore'
-import { fetchProviderModels, mergeModelMetadata } from './modelListing'
+import { fetchProviderModels, listsRequestModelIds, mergeModelMetadata } from './modelListing'
+import { mergeFetchedModels, withDefaultEnablement } from './modelDefaults'
 import { classifyError } from './errors'
-import { createLanguageModel, reasoningOptions } from './modelFactory'
+import { parseVertexSecret } from './vertex'
+import { createLanguageModel, isGeminiWire, reasoningOptions } from './modelFactory'
 import { toModelPrompt, toToolSet } from './messageMapper'
 import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
 import { generateImages, type GeneratedImageData, type ImageGenerationRequest } from './imageGeneration'
 
 export { maskApiKey } from './providerStore'
+
+/** The automatic fetch on add must not keep the add dialog waiting long. */
+const AUTO_FETCH_TIMEOUT_MS = 10_000
 
 export interface LlmProviderDeps {
   config: ProviderConfigPort
@@ -55,7 +62,41 @@ export class LlmProviderPresenter {
   }
 
   async addProvider(rawInput: ProviderAddInput): Promise<ProviderView> {
+    return (await this.addProviderWithModels(rawInput)).provider
+  }
+
+  /**
+   * Adds a provider, then asks it for its models (unless models were given or no key is set
+   * where one is needed). A failed fetch does not fail the add: it is reported.
+   */
+  async addProviderWithModels(
+    rawInput: ProviderAddInput
+  ): Promise<{ provider: ProviderView; modelFetch: ModelFetchReport }> {
     const input = ProviderAddInput.parse(rawInput)
+    const added = await this.insertProvider(input)
+    const wanted = input.fetchModels ?? (input.models === undefined && listsRequestModelIds(added.kind))
+    if (!wanted || (!added.hasApiKey && added.requiresApiKey)) return { provider: added, modelFetch: null }
+    return this.fetchModelsOnAdd(added)
+  }
+
+  private async fetchModelsOnAdd(
+    added: ProviderView
+  ): Promise<{ provider: ProviderView; modelFetch: ModelFetchReport }> {
+    let listed: ListedModel[]
+    try {
+      listed = await this.listModels(added.id, AbortSignal.timeout(AUTO_FETCH_TIMEOUT_MS))
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const enabled = added.models.filter((m) => m.enabled).length
+      return { provider: added, modelFetch: { ok: false, listed: 0, enabled, message } }
+    }
+    const models = mergeFetchedModels(listed, added.models)
+    const provider = await this.updateProvider(added.id, { models })
+    const enabled = models.filter((m) => m.enabled).length
+    return { provider, modelFetch: { ok: true, listed: listed.length, enabled } }
+  }
+
+  private async insertProvider(input: z.output<typeof ProviderAddInput>): Promise<ProviderView> {
     const preset = input.presetId !== undefined ? findPreset(input.presetId) : undefined
     if (input.presetId !== undefined && !preset)
       throw new AppError('not_found', `No provider preset "${input.presetId}"`)
@@ -71,10 +112,13 @@ export class LlmProviderPresenter {
       enabled: input.enabled ?? true,
       models: input.models ?? preset?.models ?? [],
       custom: !preset || preset.presetId === 'custom',
-      maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries
+      maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries,
+      settings: input.settings ?? {}
     })
+    checkSecret(provider.kind, input.apiKey)
     this.store.save([...existing, provider])
     if (input.apiKey) await this.store.setApiKey(id, input.apiKey)
+    if (input.sessionToken) await this.store.setSessionToken(id, input.sessionToken)
     await this.emitList()
     return this.store.view(provider)
   }
@@ -82,10 +126,12 @@ export class LlmProviderPresenter {
   async updateProvider(id: string, rawPatch: ProviderPatch): Promise<ProviderView> {
     const patch = ProviderPatch.parse(rawPatch)
     const current = this.requireProvider(id)
-    const { apiKey, ...fields } = patch
+    const { apiKey, sessionToken, ...fields } = patch
     const updated = StoredProviderSchema.parse({ ...current, ...stripUndefined(fields) })
+    checkSecret(updated.kind, apiKey)
     this.store.save(this.store.all().map((p) => (p.id === id ? updated : p)))
     if (apiKey !== undefined) await this.store.setApiKey(id, apiKey)
+    if (sessionToken !== undefined) await this.store.setSessionToken(id, sessionToken)
     const defaultModel = this.getDefaultModel()
     if (defaultModel?.providerId === id && !updated.models.some((m) => m.id === defaultModel.modelId)) {
       this.setDefaultModel(null)
@@ -99,6 +145,7 @@ export class LlmProviderPresenter {
     if (!all.some((p) => p.id === id)) return false
     this.store.save(all.filter((p) => p.id !== id))
     await this.store.setApiKey(id, null)
+    await this.store.setSessionToken(id, null)
     if (this.getDefaultModel()?.providerId === id) this.setDefaultModel(null)
     await this.emitList()
     return true
@@ -121,7 +168,7 @@ export class LlmProviderPresenter {
     const provider = this.requireProvider(id)
     try {
       const raw = await fetchProviderModels(provider, { apiKey: await this.store.apiKey(id), signal })
-      return mergeModelMetadata(raw, provider.models)
+      return withDefaultEnablement(mergeModelMetadata(raw, provider.models), provider.models)
     } catch (error) {
       const failure = classifyError(error)
       throw new AppError(`provider_${failure.code}`, failure.message, {
@@ -141,7 +188,7 @@ export class LlmProviderPresenter {
       return { ok: false, code: 'auth', message: 'No API key is set for this provider', latencyMs: 0 }
     }
     try {
-      const models = await fetchProviderModels({ kind: provider.kind, baseUrl }, { apiKey })
+      const models = await fetchProviderModels({ ...provider, baseUrl }, { apiKey })
       return {
         ok: true,
         message: `Connected: ${models.length} models available`,
@@ -208,10 +255,15 @@ export class LlmProviderPresenter {
     return {
       policy,
       input: {
-        model: createLanguageModel(provider, request.modelId, apiKey),
+        model: createLanguageModel(
+          provider,
+          request.modelId,
+          apiKey,
+          await this.store.sessionToken(provider.id)
+        ),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
         ...toModelPrompt(request.messages, {
-          imagesInToolResults: provider.kind === 'anthropic' || provider.kind === 'gemini'
+          imagesInToolResults: provider.kind === 'anthropic' || isGeminiWire(provider.kind)
         }),
         tools: toToolSet(request.tools),
         temperature: request.temperature,
@@ -231,6 +283,16 @@ export class LlmProviderPresenter {
 
   private async emitList(): Promise<void> {
     this.deps.events.emit(providersListChanged, { providers: await this.listProviders() })
+  }
+}
+
+/** A Vertex service-account key that is not one is refused before it is stored. */
+function checkSecret(kind: StoredProvider['kind'], secret: string | null | undefined): void {
+  if (kind !== 'vertex' || !secret) return
+  try {
+    parseVertexSecret(secret)
+  } catch (error) {
+    throw new AppError('invalid_input', (error as Error).message)
   }
 }
 

@@ -7,9 +7,12 @@ import { createGroq } from '@ai-sdk/groq'
 import { createMistral } from '@ai-sdk/mistral'
 import { createXai } from '@ai-sdk/xai'
 import { createDeepSeek } from '@ai-sdk/deepseek'
+import { createAzure } from '@ai-sdk/azure'
 import type { LLMRequestOptions, ProviderOptions } from '@shared/types/llm'
 import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
+import { vertexModel } from './vertex'
+import { bedrockModel } from './bedrock'
 
 // The SDK prints compatibility warnings to the console on every call; they are for
 // developers of the SDK integration, not users of the app.
@@ -22,7 +25,9 @@ export const COMPATIBLE_PROVIDER_NAME = 'compatible'
 export function createLanguageModel(
   provider: StoredProvider,
   modelId: string,
-  apiKey: string | undefined
+  apiKey: string | undefined,
+  /** Amazon Bedrock's optional session token. */
+  sessionToken?: string
 ): LanguageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   // Local servers accept any key, but the SDKs insist on one being present.
@@ -50,7 +55,49 @@ export function createLanguageModel(
       return createXai({ baseURL, apiKey: key, fetch }).chat(modelId)
     case 'deepseek':
       return createDeepSeek({ baseURL, apiKey: key, fetch })(modelId)
+    case 'azure':
+      return azureModel(provider, modelId, key, fetch)
+    case 'vertex':
+      return vertexModel(provider, modelId, key, fetch)
+    case 'bedrock':
+      // Bedrock streams AWS event-stream frames, not SSE: nothing for the coalescer to merge.
+      return bedrockModel(
+        provider,
+        modelId,
+        { secretAccessKey: apiKey ?? '', sessionToken },
+        globalThis.fetch
+      )
   }
+}
+
+/** api-version for the older deployment URLs (the v1 URLs need none). */
+export const AZURE_DEFAULT_API_VERSION = '2024-10-21'
+
+/**
+ * The model id is the deployment name; `.chat()` is chat completions (the default would be
+ * Responses). The SDK picks URLs by host name; passing `…/openai/v1` (or asking for deployment
+ * URLs) gives the same paths on Azure and on a gateway or test server in front of it.
+ */
+function azureModel(
+  provider: StoredProvider,
+  deployment: string,
+  apiKey: string,
+  fetch: typeof globalThis.fetch
+) {
+  const root = azureRoot(provider.baseUrl)
+  const deploymentUrls = provider.settings.deploymentUrls ?? false
+  return createAzure({
+    baseURL: deploymentUrls ? root : `${root}/v1`,
+    apiKey,
+    apiVersion: deploymentUrls ? (provider.settings.apiVersion ?? AZURE_DEFAULT_API_VERSION) : undefined,
+    useDeploymentBasedUrls: deploymentUrls,
+    fetch
+  }).chat(deployment)
+}
+
+/** `https://res.openai.azure.com/openai[/v1][/]` → `https://res.openai.azure.com/openai`. */
+export function azureRoot(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '').replace(/\/v1$/i, '')
 }
 
 function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
@@ -64,6 +111,10 @@ function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof g
   })
 }
 
+export function isGeminiWire(kind: StoredProvider['kind']): boolean {
+  return kind === 'gemini' || kind === 'vertex'
+}
+
 const DEFAULT_THINKING_BUDGET = 4096
 
 /** Per-request provider options that turn reasoning on or off in each provider's terms. */
@@ -73,7 +124,7 @@ export function reasoningOptions(
   reasoning: LLMRequestOptions['reasoning']
 ): ProviderOptions | undefined {
   if (!reasoning) {
-    return provider.kind === 'gemini' && model?.reasoning
+    return isGeminiWire(provider.kind) && model?.reasoning
       ? { google: { thinkingConfig: { includeThoughts: true } } }
       : undefined
   }
@@ -86,6 +137,8 @@ export function reasoningOptions(
         }
       }
     case 'gemini':
+    case 'vertex':
+      // The Vertex model reads `google` options when it has no `vertex` ones.
       return {
         google: {
           thinkingConfig: reasoning.enabled
@@ -94,6 +147,8 @@ export function reasoningOptions(
         }
       }
     case 'openai':
+    case 'azure':
+      // @ai-sdk/azure reads its options under the `openai` key too.
       return reasoning.enabled && reasoning.effort
         ? { openai: { reasoningEffort: reasoning.effort } }
         : undefined
@@ -101,6 +156,7 @@ export function reasoningOptions(
     case 'mistral':
     case 'xai':
     case 'deepseek':
+    case 'bedrock':
       // Reasoning is the model's choice on these (their reasoning still streams as reasoning).
       return undefined
     default:

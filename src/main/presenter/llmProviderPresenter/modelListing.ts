@@ -45,6 +45,15 @@ export interface ListOptions {
 
 const MAX_PAGES = 20
 
+/**
+ * Whether the list holds the ids chat requests take. Azure lists models, but requests name
+ * the user's deployments, so its models are typed in rather than fetched on add; Vertex
+ * models are typed in too.
+ */
+export function listsRequestModelIds(kind: StoredProvider['kind']): boolean {
+  return kind !== 'azure' && kind !== 'vertex' && kind !== 'bedrock'
+}
+
 /** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
 export async function fetchProviderModels(
   provider: Pick<StoredProvider, 'kind' | 'baseUrl'>,
@@ -102,6 +111,22 @@ export async function fetchProviderModels(
       }
       return models
     }
+    case 'azure': {
+      // The v1 API lists the resource's models (not its deployments): enough to check the key.
+      const url = `${base.replace(/\/v1$/i, '')}/v1/models`
+      const body = parse(OpenAiModels, await get(url, { 'api-key': key }))
+      return body.data.map((m) => ({ id: m.id }))
+    }
+    case 'vertex':
+      throw new ProviderRequestError({
+        code: 'invalid_request',
+        message: 'Google Vertex models are not listed here: add model ids such as gemini-2.5-flash'
+      })
+    case 'bedrock':
+      throw new ProviderRequestError({
+        code: 'invalid_request',
+        message: 'Amazon Bedrock models are not listed here: add model or inference-profile ids'
+      })
     case 'ollama': {
       const body = parse(OllamaTags, await get(`${base}/api/tags`, {}))
       return body.models.map((m) => ({ id: m.name }))

@@ -89,6 +89,19 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
     'https://ark.cn-beijing.volces.com/api/v3',
     []
   ),
+  // The user's resource and deployments: the URL is edited (or built from the resource name)
+  // and each model id is a deployment name.
+  preset('azure', 'azure', 'Azure OpenAI', 'https://your-resource.openai.azure.com/openai', []),
+  // A googleapis.com URL means Google's endpoint, built from project and location.
+  preset('vertex', 'vertex', 'Google Vertex AI', 'https://aiplatform.googleapis.com', [
+    'gemini-2.5-pro',
+    'gemini-2.5-flash'
+  ]),
+  // An amazonaws.com URL means AWS's endpoint for the region in the settings.
+  preset('bedrock', 'bedrock', 'Amazon Bedrock', 'https://bedrock-runtime.us-east-1.amazonaws.com', [
+    'us.anthropic.claude-sonnet-4-20250514-v1:0',
+    'amazon.nova-pro-v1:0'
+  ]),
   preset('custom', 'openai-compatible', 'Custom (OpenAI-compatible)', 'http://localhost:8000/v1', [])
 ]
 

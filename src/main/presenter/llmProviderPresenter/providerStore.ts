@@ -7,6 +7,7 @@ import {
   type StoredProvider
 } from '@shared/types/provider'
 import { kindRequiresApiKey } from './presets'
+import { maskVertexSecret } from './vertex'
 
 /** The part of ConfigPresenter the provider store needs. */
 export interface ProviderConfigPort {
@@ -54,19 +55,31 @@ export class ProviderStore {
     else await this.config.setSecret(secretKey(id), key)
   }
 
+  sessionToken(id: string): Promise<string | undefined> {
+    return this.config.getSecret(secretKey(id, 'sessionToken'))
+  }
+
+  async setSessionToken(id: string, token: string | null): Promise<void> {
+    if (token === null || token === '') await this.config.deleteSecret(secretKey(id, 'sessionToken'))
+    else await this.config.setSecret(secretKey(id, 'sessionToken'), token)
+  }
+
   async view(provider: StoredProvider): Promise<ProviderView> {
     const key = await this.apiKey(provider.id)
+    const session =
+      provider.kind === 'bedrock' ? { hasSessionToken: Boolean(await this.sessionToken(provider.id)) } : {}
     return {
+      ...session,
       ...provider,
       hasApiKey: Boolean(key),
-      apiKeyMasked: key ? maskApiKey(key) : null,
+      apiKeyMasked: key ? (provider.kind === 'vertex' && maskVertexSecret(key)) || maskApiKey(key) : null,
       requiresApiKey: kindRequiresApiKey(provider.kind, provider.baseUrl)
     }
   }
 }
 
-function secretKey(providerId: string): string {
-  return `provider:${providerId}:apiKey`
+function secretKey(providerId: string, name: 'apiKey' | 'sessionToken' = 'apiKey'): string {
+  return `provider:${providerId}:${name}`
 }
 
 /** `sk-proj-abcdef…wxyz` → `sk-…wxyz`. Short keys show nothing of themselves. */

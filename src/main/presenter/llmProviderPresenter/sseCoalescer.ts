@@ -23,7 +23,7 @@ interface Mergeable {
 
 export function wireFormatOf(kind: ProviderKind): WireFormat {
   if (kind === 'anthropic') return 'anthropic'
-  if (kind === 'gemini') return 'gemini'
+  if (kind === 'gemini' || kind === 'vertex') return 'gemini'
   return 'openai'
 }
 

@@ -3,6 +3,7 @@ import { defineRoute } from '../define'
 import {
   DefaultModelSchema,
   ListedModelSchema,
+  ModelFetchReportSchema,
   ProviderAddInput,
   ProviderPatch,
   ProviderPresetSchema,
@@ -27,7 +28,8 @@ export const providersList = defineRoute({
 export const providersAdd = defineRoute({
   name: 'providers.add',
   input: z.object({ provider: ProviderAddInput }).strict(),
-  output: z.object({ provider: ProviderViewSchema })
+  /** `modelFetch`: the automatic model list fetch (see docs/providers.md). */
+  output: z.object({ provider: ProviderViewSchema, modelFetch: ModelFetchReportSchema.optional() })
 })
 
 export const providersUpdate = defineRoute({

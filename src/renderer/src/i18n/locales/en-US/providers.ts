@@ -42,7 +42,32 @@ export default {
       groq: 'Groq API',
       mistral: 'Mistral API',
       xai: 'xAI API',
-      deepseek: 'DeepSeek API'
+      deepseek: 'DeepSeek API',
+      azure: 'Azure OpenAI',
+      vertex: 'Google Vertex AI',
+      bedrock: 'Amazon Bedrock'
+    },
+    azure: {
+      resource: 'Resource name',
+      resourceHint: 'Fills the URL as https://<resource>.openai.azure.com/openai; or edit the URL.',
+      deployment: 'Deployment name',
+      deploymentHint: 'Requests name your deployments; add more on the provider page.',
+      deploymentUrls: 'Use deployment URLs (/openai/deployments/…?api-version=) instead of /openai/v1',
+      apiVersion: 'api-version'
+    },
+    vertex: {
+      project: 'Project',
+      projectPlaceholder: 'from the key file',
+      location: 'Location',
+      keyHint:
+        'Paste the service-account key file (JSON) in the key field, or an express-mode API key. Only the account’s e-mail is shown afterwards.'
+    },
+    bedrock: {
+      region: 'Region',
+      accessKeyId: 'Access key ID',
+      sessionToken: 'Session token (temporary credentials only)',
+      sessionTokenStored: 'A session token is stored. Leave empty to keep it.',
+      keyHint: 'Put the secret access key in the key field. Requests are signed with AWS Signature V4.'
     },
     remove: 'Remove',
     removeTitle: 'Remove provider',

@@ -43,7 +43,31 @@ export default {
       groq: 'Groq API',
       mistral: 'Mistral API',
       xai: 'xAI API',
-      deepseek: 'DeepSeek API'
+      deepseek: 'DeepSeek API',
+      azure: 'Azure OpenAI',
+      vertex: 'Google Vertex AI',
+      bedrock: 'Amazon Bedrock'
+    },
+    azure: {
+      resource: '资源名称',
+      resourceHint: '自动填写 URL：https://<资源名>.openai.azure.com/openai；也可直接修改 URL。',
+      deployment: '部署名称',
+      deploymentHint: '请求使用的是你的部署名；可在服务商页面添加更多。',
+      deploymentUrls: '使用部署 URL（/openai/deployments/…?api-version=）而不是 /openai/v1',
+      apiVersion: 'API 版本（api-version）'
+    },
+    vertex: {
+      project: '项目',
+      projectPlaceholder: '取自密钥文件',
+      location: '区域',
+      keyHint: '在密钥栏粘贴服务账号密钥文件（JSON），或快速模式的 API 密钥。保存后只显示账号邮箱。'
+    },
+    bedrock: {
+      region: '区域',
+      accessKeyId: '访问密钥 ID',
+      sessionToken: '会话令牌（仅临时凭证需要）',
+      sessionTokenStored: '已保存会话令牌。留空则保持不变。',
+      keyHint: '在密钥栏填写私有访问密钥（Secret Access Key）。请求使用 AWS Signature V4 签名。'
     },
     remove: '删除',
     removeTitle: '删除服务商',
