@@ -67,6 +67,12 @@ describe('checkpoints in the chat', () => {
     await expect.poll(() => changes.getByTestId('turn-changes-count').textContent()).toBe('2 files changed')
     await changes.getByTestId('turn-changes-count').click()
     expect(await changes.getByTestId('turn-changes-file').count()).toBe(2)
+    // The file the shell command changed expands to its diff over the turn.
+    const shellFile = changes.getByTestId('turn-changes-file').filter({ hasText: 'b.txt' })
+    await shellFile.getByTestId('turn-file-toggle').click()
+    const diff = shellFile.getByTestId('turn-file-diff').getByTestId('tool-diff')
+    await expect.poll(() => diff.textContent(), { timeout: 10_000 }).toMatch(/-\s*b1[\s\S]*\+\s*b2/)
+    expect(await shellFile.getByTestId('turn-file-toggle').getAttribute('aria-expanded')).toBe('true')
     await page.screenshot({ path: artifactPath('checkpoints-turn.png') })
     expect(await seriousA11yViolations(page)).toEqual([])
 

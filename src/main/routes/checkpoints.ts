@@ -2,7 +2,8 @@ import {
   checkpointsListTurn,
   checkpointsPreviewWrite,
   checkpointsRestoreBefore,
-  checkpointsRevertTurn
+  checkpointsRevertTurn,
+  checkpointsTurnDiffs
 } from '@shared/contracts/routes/checkpoints.routes'
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
@@ -19,6 +20,9 @@ export function registerCheckpointRoutes(
   }))
   router.handle(checkpointsRestoreBefore, async ({ sessionId, messageId }) => ({
     result: await checkpoints.restoreBefore(sessionId, messageId)
+  }))
+  router.handle(checkpointsTurnDiffs, async ({ sessionId, messageId }) => ({
+    files: await checkpoints.turnDiffs(sessionId, messageId)
   }))
   router.handle(checkpointsPreviewWrite, async ({ sessionId, interactionId }) => ({
     files: await checkpoints.previewWrite(sessionId, interactionId)

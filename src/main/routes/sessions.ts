@@ -4,6 +4,7 @@ import {
   sessionsFork,
   sessionsGet,
   sessionsGetSettings,
+  sessionsOfferedTools,
   sessionsList,
   sessionsListInteractions,
   sessionsPin,
@@ -17,7 +18,7 @@ import type { Presenters } from '../presenter'
 
 export function registerSessionRoutes(
   router: Router,
-  { sessions, sessionSettings }: Pick<Presenters, 'sessions' | 'sessionSettings'>
+  { sessions, sessionSettings, tools }: Pick<Presenters, 'sessions' | 'sessionSettings' | 'tools'>
 ): void {
   router.handle(sessionsCreate, ({ session }) => ({ session: sessions.create(session) }))
   router.handle(sessionsList, (input) => sessions.list(input))
@@ -40,6 +41,10 @@ export function registerSessionRoutes(
   router.handle(sessionsSearchHistory, ({ query, ...options }) => {
     if (!query) throw new AppError('invalid_query', 'The search query is empty')
     return { hits: sessions.searchHistory(query, options) }
+  })
+  router.handle(sessionsOfferedTools, ({ sessionId }) => {
+    const { id, workspaceDir, permissionMode } = sessions.require(sessionId)
+    return tools.offeredTools({ sessionId: id, workspaceDir, permissionMode })
   })
   router.handle(sessionsGetSettings, ({ sessionId }) => ({ settings: sessionSettings.get(sessionId) }))
   router.handle(sessionsUpdateSettings, async ({ sessionId, patch }) => ({

@@ -46,3 +46,17 @@ export const WritePreviewFile = z.object({
   size: z.number().int().nonnegative().optional()
 })
 export type WritePreviewFile = z.infer<typeof WritePreviewFile>
+
+/**
+ * One side of a changed file's diff: its text, or why there is none (`absent`: the file did not
+ * exist; `too_large`/`binary`: the checkpoint did not keep it, or it is too big to show).
+ */
+export const FileVersion = z.object({
+  state: z.enum(['text', 'absent', 'too_large', 'binary']),
+  content: z.string().nullable()
+})
+export type FileVersion = z.infer<typeof FileVersion>
+
+/** A file a turn changed: its content before the turn's first change and after its last one. */
+export const TurnFileDiff = z.object({ path: z.string(), before: FileVersion, after: FileVersion })
+export type TurnFileDiff = z.infer<typeof TurnFileDiff>

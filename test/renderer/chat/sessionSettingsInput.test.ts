@@ -225,6 +225,43 @@ describe('chat input on an existing chat', () => {
     expect(offeringServers.size).toBeGreaterThan(0)
   }, 30_000)
 
+  it("counts each server's tools as the chat's next request carries them, with friendly names", async () => {
+    const { wrapper, presenters, sessionId, workspace } = await openExistingChat()
+    await presenters.mcp.addServer({
+      id: 't',
+      name: 'Test server',
+      type: 'stdio',
+      command: process.execPath,
+      args: [TEST_SERVER],
+      enabled: false
+    })
+    await presenters.mcp.startServer('t')
+    await serversSettled(presenters)
+    await wrapper.get('[data-testid="tools-button"]').trigger('click')
+    const definitions = await presenters.tools.getAllToolDefinitions({ sessionId, workspaceDir: workspace })
+    const perServer = (id: string) =>
+      definitions.filter((d) => d.source === 'mcp' && d.server.id === id).length
+    expect(perServer('t')).toBeGreaterThan(3)
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-count-t"]').text()).toBe(`${perServer('t')} tools`)
+    )
+    for (const server of presenters.mcp.listServers().filter((s) => perServer(s.id) > 0))
+      expect(wrapper.get(`[data-testid="mcp-count-${server.id}"]`).text()).toBe(
+        `${perServer(server.id)} tools`
+      )
+    expect(wrapper.get('[data-testid="tools-offered-count"]').text()).toBe(
+      `The model gets ${definitions.length} tools in this chat.`
+    )
+    expect(wrapper.get('[data-testid="tool-label-write"]').text()).toBe('Write file')
+
+    // Switched off for the chat: the server carries nothing and the total drops by its tools.
+    await wrapper.get('[data-testid="mcp-toggle-t"]').setValue(false)
+    await eventually(() => expect(wrapper.get('[data-testid="mcp-count-t"]').text()).toBe('0 tools'))
+    expect(wrapper.get('[data-testid="tools-offered-count"]').text()).toBe(
+      `The model gets ${definitions.length - perServer('t')} tools in this chat.`
+    )
+  }, 30_000)
+
   it('before the first message, marks the diagnostic tools no new chat gets', async () => {
     bridge = useRealBridge()
     const { presenters } = bridge

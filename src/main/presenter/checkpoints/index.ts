@@ -6,11 +6,13 @@ import type {
   RevertResult,
   TurnCheckpoint,
   TurnFileChange,
+  TurnFileDiff,
   WritePreviewFile
 } from '@shared/types/checkpoints'
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
+import { revertFacts, turnFileDiff, type ContentFact } from './turnDiff'
 import { previewPendingWrite, type WritePreviewDeps } from './writePreview'
 
 export const FILE_SNAPSHOT = 'file/snapshot'
@@ -58,6 +60,19 @@ export class CheckpointPresenter {
       files: summarize(snapshots, later),
       revertEntryIds: reverts.map((r) => r.entry_id)
     }
+  }
+
+  /** Each file the turn changed with its content before and after the turn, for its diff. */
+  async turnDiffs(sessionId: string, messageId: string): Promise<TurnFileDiff[]> {
+    const { session, snapshots } = this.load(sessionId, messageId)
+    const own: ContentFact[] = snapshots.map((s) => ({ ...s, content: s.previousContent }))
+    const all = this.snapshotRows(session.tapeId).flatMap(({ row, snapshot }): ContentFact[] => {
+      if (snapshot) return [{ ...snapshot, entryId: row.entry_id, content: snapshot.previousContent }]
+      if (row.name !== FILE_REVERT) return []
+      return revertFacts(row.entry_id, (JSON.parse(row.payload_json) as { data?: unknown }).data)
+    })
+    const paths = [...new Set(snapshots.map((s) => s.path))]
+    return Promise.all(paths.map((path) => turnFileDiff(path, own, all)))
   }
 
   /** The current content of the files a pending write request would change (see writePreview.ts). */

@@ -38,6 +38,7 @@ import { DEFAULT_TOOL_SEARCH_LIMITS, DeferredTools, type ToolSearchLimits } from
 
 const TOOL_SEARCH = 'tool_search'
 import { buildToolSystemPrompt } from './systemPrompt'
+import { offeredTool } from './offeredTools'
 
 /** What the loop tells ToolPresenter about the session a call belongs to. */
 export interface ToolSessionContext {
@@ -187,6 +188,22 @@ export class ToolPresenter {
     this.hiddenMcpTools.set(ctx.sessionId, hidden)
     this.rememberMcpRoutes(ctx.sessionId, mapper)
     return definitions
+  }
+
+  /**
+   * The tools the session's next provider request carries: the very list the chat loop builds
+   * (same function, same context), with friendly names, and whether MCP tools wait behind
+   * `tool_search`.
+   */
+  async offeredTools(ctx: Pick<ToolSessionContext, 'sessionId' | 'workspaceDir' | 'permissionMode'>) {
+    const definitions = await this.getAllToolDefinitions(ctx)
+    const total = this.deferredTools.port(ctx.sessionId)?.total()
+    return {
+      tools: definitions.map((d) =>
+        offeredTool(d, d.source === 'agent' ? this.agentTools.get(d.function.name)?.labelKey : undefined)
+      ),
+      deferred: total === undefined ? null : { total }
+    }
   }
 
   private rememberMcpRoutes(sessionId: string, mapper: ToolMapper): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { RevertResult, TurnCheckpoint, WritePreviewFile } from '../../types/checkpoints'
+import { RevertResult, TurnCheckpoint, TurnFileDiff, WritePreviewFile } from '../../types/checkpoints'
 
 const Turn = z
   .object({ sessionId: z.string().min(1).max(100), messageId: z.string().min(1).max(100) })
@@ -34,4 +34,11 @@ export const checkpointsRestoreBefore = defineRoute({
   name: 'checkpoints.restoreBefore',
   input: Turn,
   output: z.object({ result: RevertResult })
+})
+
+/** Each file the turn changed with its content before and after the turn (for per-file diffs). */
+export const checkpointsTurnDiffs = defineRoute({
+  name: 'checkpoints.turnDiffs',
+  input: Turn,
+  output: z.object({ files: z.array(TurnFileDiff) })
 })

@@ -10,6 +10,7 @@ import {
 import { TapeEntryKind, TapeTimeBound } from '../../types/tape'
 import { PermissionMode } from '../../types/permission'
 import { McpServerState } from '../../types/mcp'
+import { OfferedTools } from '../../types/agentTools'
 
 const SessionId = z.string().min(1).max(100)
 const MessageId = z.string().min(1).max(100)
@@ -178,4 +179,14 @@ export const sessionsUpdateSettings = defineRoute({
   name: 'sessions.updateSettings',
   input: z.object({ sessionId: SessionId, patch: SessionSettingsPatch }).strict(),
   output: z.object({ settings: SessionSettingsView })
+})
+
+/**
+ * The tools the chat's next provider request will carry (built-ins after availability and the
+ * chat's switches, MCP tools by their exposed names), for the tools popover.
+ */
+export const sessionsOfferedTools = defineRoute({
+  name: 'sessions.offeredTools',
+  input: z.object({ sessionId: SessionId }).strict(),
+  output: OfferedTools
 })

@@ -1,6 +1,6 @@
 import type { SessionSettingsView } from '@shared/contracts/routes/sessions.routes'
-import type { AgentToolInfo } from '@shared/types/agentTools'
 import type { McpServerState, McpServerView } from '@shared/types/mcp'
+import type { AgentToolInfo, OfferedTool, OfferedTools } from '@shared/types/agentTools'
 
 /** Why the model does not get a tool or server whatever its switch says. */
 export type NotOfferedReason = 'unavailable' | 'perChatOnly' | 'serverOff' | 'notRunning'
@@ -83,4 +83,27 @@ function serverRow(server: McpServerView, on: boolean, blockedBy: NotOfferedReas
     ...(server.status.lastError ? { lastError: server.status.lastError } : {}),
     ...switchRow(on, blockedBy)
   }
+}
+
+/**
+ * Marks as offered exactly the built-in tools of the back end's list for the next request (the
+ * switch rows stay, so switched-off tools can be switched back on).
+ */
+export function offeredToolRows(rows: readonly ToolSwitchRow[], offered: OfferedTools): ToolSwitchRow[] {
+  const names = new Set(offered.tools.map((t) => t.name))
+  return rows.map((row) => ({ ...row, offered: names.has(row.name) }))
+}
+
+/**
+ * Each server with the tools of it the next request carries. While the catalog waits behind
+ * `tool_search` none is carried; a running server then still offers its tools through the search.
+ */
+export function offeredServerRows(
+  rows: readonly ServerSwitchRow[],
+  offered: OfferedTools
+): Array<ServerSwitchRow & { tools: OfferedTool[] }> {
+  return rows.map((row) => {
+    const tools = offered.tools.filter((t) => t.source === 'mcp' && t.serverId === row.id)
+    return { ...row, tools, offered: tools.length > 0 || (offered.deferred !== null && row.offered) }
+  })
 }

@@ -129,6 +129,9 @@ export default {
       chooseFolder: 'Choose folder…',
       chooseFolderTitle: 'Workspace folder for this chat',
       toolsScopeSession: 'Switches for this chat only. They apply from its next request.',
+      offeredCount: 'The model gets 1 tool in this chat. | The model gets {n} tools in this chat.',
+      offeredDeferred: '{n} MCP tools are too many to send: the model finds them with tool_search.',
+      serverToolCount: '1 tool | {n} tools',
       toolGroups: {
         'agent-filesystem': 'Files and commands',
         'agent-core': 'Agent',

@@ -12,6 +12,11 @@ export default {
     restoreConfirm: 'Put back every file the chat changed from here on?',
     restore: 'Restore',
     restored: 'Restored {n} file(s).',
+    showDiff: 'Show or hide the diff',
+    noDiff: {
+      too_large: 'No diff: the file is too big to keep.',
+      binary: 'No diff: the file is not text.'
+    },
     notKept: {
       too_large: 'changed by a command; too big to keep, a revert leaves it as it is',
       binary: 'changed by a command; not text, a revert leaves it as it is'

@@ -129,6 +129,9 @@ export default {
       chooseFolder: '选择文件夹…',
       chooseFolderTitle: '此对话的工作目录',
       toolsScopeSession: '这些开关只对此对话生效，从下一次请求起应用。',
+      offeredCount: '模型在此对话中可用 {n} 个工具。 | 模型在此对话中可用 {n} 个工具。',
+      offeredDeferred: '{n} 个 MCP 工具过多无法全部发送：模型通过 tool_search 查找它们。',
+      serverToolCount: '{n} 个工具 | {n} 个工具',
       toolGroups: {
         'agent-filesystem': '文件与命令',
         'agent-core': '智能体',

@@ -12,6 +12,11 @@ export default {
     restoreConfirm: '把对话从这里起改动的所有文件恢复原样？',
     restore: '恢复',
     restored: '已恢复 {n} 个文件。',
+    showDiff: '显示或隐藏差异',
+    noDiff: {
+      too_large: '无差异可显示：文件过大，未保留。',
+      binary: '无差异可显示：文件不是文本。'
+    },
     notKept: {
       too_large: '由命令改动；文件过大未保留，撤销时保持原样',
       binary: '由命令改动；非文本文件未保留，撤销时保持原样'
