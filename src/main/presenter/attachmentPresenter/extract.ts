@@ -54,8 +54,8 @@ type Cell = string | number | boolean | Date | null | undefined | { [key: string
 async function spreadsheetText(bytes: Buffer): Promise<string> {
   const ExcelJS = (await import('exceljs')).default
   const workbook = new ExcelJS.Workbook()
-  // exceljs's own Buffer type predates Node's generic one.
-  await workbook.xlsx.load(bytes as unknown as ArrayBuffer)
+  // A plain ArrayBuffer copy: exceljs's own Buffer type predates Node's generic one.
+  await workbook.xlsx.load(new Uint8Array(bytes).buffer)
   const sheets: string[] = []
   workbook.eachSheet((sheet) => {
     const rows: string[][] = []

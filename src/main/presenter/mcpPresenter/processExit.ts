@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process'
+import { ChildProcess } from 'node:child_process'
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 export interface ProcessExit {
@@ -15,8 +15,9 @@ export function watchExit(transport: StdioClientTransport): () => ProcessExit | 
   const start = transport.start.bind(transport)
   transport.start = async () => {
     await start()
-    const child = (transport as unknown as { _process?: ChildProcess })._process
-    child?.once('exit', (code, signal) => (exit = { code, signal }))
+    // Checked at run time: if a new SDK renames the field, exits are just not described.
+    const child: unknown = Reflect.get(transport, '_process')
+    if (child instanceof ChildProcess) child.once('exit', (code, signal) => (exit = { code, signal }))
   }
   return () => exit
 }
