@@ -222,6 +222,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     mcpAutoApprove: (serverId, toolName) => mcp.isAutoApproved(serverId, toolName),
     disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
     onToolsDeferred: (info) => events.emit(mcpToolsDeferred, info),
+    toolSearchLimits: () => ({ maxTools: config.getSettings().mcpToolSearchThreshold }),
     // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({
       baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),

@@ -35,7 +35,9 @@ const settingFields = {
   /** Shows the desktop app's window from anywhere; '' means no shortcut. */
   globalShortcut: GlobalShortcut,
   /** Instructions and parameters a new chat starts with (an assistant chosen for it replaces them). */
-  defaultGenerationSettings: GenerationSettings
+  defaultGenerationSettings: GenerationSettings,
+  /** Above this many MCP tools a chat's model finds them with tool search instead of getting all. */
+  mcpToolSearchThreshold: z.number().int().min(10).max(2000)
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
@@ -47,7 +49,8 @@ export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(ty
   autoTitle: true,
   autoUpdate: true,
   globalShortcut: 'CommandOrControl+Shift+D',
-  defaultGenerationSettings: {}
+  defaultGenerationSettings: {},
+  mcpToolSearchThreshold: 100
 }
 
 /**

@@ -80,4 +80,32 @@ describe('tool search for big MCP catalogs', () => {
     expect(names.filter((n: string) => n.startsWith('small__'))).toHaveLength(5)
     expect(names).not.toContain('tool_search')
   }, 30_000)
+
+  it('defers a smaller catalog once the user lowers the threshold in Settings', async () => {
+    const h = await harness([textReply('Hi.'), textReply('Again.')])
+    await h.presenters.mcp.addServer({
+      id: 'mid',
+      name: 'Mid',
+      type: 'stdio',
+      command: process.execPath,
+      args: [BIG_SERVER],
+      env: { TOOL_COUNT: '40' },
+      enabled: false
+    })
+    await h.presenters.mcp.startServer('mid')
+    const names = (i: number) => ((h.bodies()[i] as any).tools as any[]).map((t) => t.function.name)
+    const { sessionId } = await h.send('hi', { permissionMode: 'full_access' })
+    await h.idle(sessionId)
+    expect(names(0)).toContain('mid__tool_1')
+    expect(names(0)).not.toContain('tool_search')
+
+    h.presenters.config.updateSettings({ mcpToolSearchThreshold: 10 })
+    await h.send('again', { sessionId, permissionMode: 'full_access' })
+    await h.idle(sessionId)
+    expect(names(1)).toContain('tool_search')
+    expect(names(1)).not.toContain('mid__tool_1')
+    expect(eventsNamed(h, 'mcp.tools.deferred')).toEqual([
+      { sessionId, total: expect.any(Number), limit: 10 }
+    ])
+  }, 30_000)
 })

@@ -25,6 +25,21 @@ describe('Settings > MCP servers', () => {
     expect(wrapper.find('[data-testid="mcp-card-deepchat-time"]').exists()).toBe(false)
   })
 
+  it('saves the tool search threshold to the settings, and refuses one out of range', async () => {
+    const { wrapper, bridge } = await mountPage(McpSettings)
+    const field = wrapper.get('[data-testid="mcp-tool-search-threshold"]')
+    await eventually(() => expect((field.element as HTMLInputElement).value).toBe('100'))
+    await field.setValue('40')
+    await wrapper.get('[data-testid="mcp-tool-search"]').trigger('submit')
+    await eventually(() => expect(bridge.presenters.config.getSettings().mcpToolSearchThreshold).toBe(40))
+    await field.setValue('3')
+    await wrapper.get('[data-testid="mcp-tool-search"]').trigger('submit')
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="mcp-tool-search-status"]').text()).toMatch(/10|too small|>=/i)
+    )
+    expect(bridge.presenters.config.getSettings().mcpToolSearchThreshold).toBe(40)
+  })
+
   it('switching a server off stops it, and the card follows', async () => {
     const { wrapper, bridge } = await mountPage(McpSettings)
     await eventually(() =>

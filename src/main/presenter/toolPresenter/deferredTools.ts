@@ -54,7 +54,8 @@ export class DeferredTools {
   private readonly sessions = new Map<string, { all: MCPToolDefinition[]; loaded: Set<string> }>()
 
   constructor(
-    private readonly limits: ToolSearchLimits = DEFAULT_TOOL_SEARCH_LIMITS,
+    /** Read at each offer, so a changed setting applies to the next request. */
+    private readonly limitsNow: () => ToolSearchLimits = () => DEFAULT_TOOL_SEARCH_LIMITS,
     /** Told once per session when it goes over the limits (the user sees a notice). */
     private readonly onDeferred?: (info: { sessionId: string; total: number; limit: number }) => void
   ) {}
@@ -64,12 +65,13 @@ export class DeferredTools {
    * those found so far. `deferred` tells whether `tool_search` must be offered.
    */
   offer(sessionId: string, mcp: MCPToolDefinition[]): { offered: MCPToolDefinition[]; deferred: boolean } {
-    if (mcp.length <= this.limits.maxTools && schemaTokens(mcp) <= this.limits.maxSchemaTokens) {
+    const limits = this.limitsNow()
+    if (mcp.length <= limits.maxTools && schemaTokens(mcp) <= limits.maxSchemaTokens) {
       this.sessions.delete(sessionId)
       return { offered: mcp, deferred: false }
     }
     const previous = this.sessions.get(sessionId)
-    if (!previous) this.onDeferred?.({ sessionId, total: mcp.length, limit: this.limits.maxTools })
+    if (!previous) this.onDeferred?.({ sessionId, total: mcp.length, limit: limits.maxTools })
     const loaded = previous?.loaded ?? new Set<string>()
     this.sessions.set(sessionId, { all: [...mcp], loaded })
     return { offered: mcp.filter((d) => loaded.has(d.function.name)), deferred: true }

@@ -91,7 +91,7 @@ export interface ToolPresenterDeps {
   disabledMcpServers?: (sessionId: string) => readonly string[]
   log?: (message: string) => void
   /** When MCP tools are deferred behind `tool_search` (default: over 100 tools or ~30k tokens). */
-  toolSearchLimits?: Partial<ToolSearchLimits>
+  toolSearchLimits?: () => Partial<ToolSearchLimits>
   /** A session's MCP tools were deferred behind `tool_search` (emit `mcp.tools.deferred`). */
   onToolsDeferred?: (info: { sessionId: string; total: number; limit: number }) => void
 }
@@ -133,7 +133,7 @@ export class ToolPresenter {
     this.files = deps.files ?? new FilePermissionService()
     this.commands = deps.commands ?? new CommandPermissionService()
     this.deferredTools = new DeferredTools(
-      { ...DEFAULT_TOOL_SEARCH_LIMITS, ...deps.toolSearchLimits },
+      () => ({ ...DEFAULT_TOOL_SEARCH_LIMITS, ...deps.toolSearchLimits?.() }),
       deps.onToolsDeferred
     )
   }

@@ -3,6 +3,12 @@ export default {
     nav: 'MCP servers',
     title: 'MCP servers',
     subtitle: 'Servers that give the agent extra tools, prompts and resources.',
+    toolSearch: {
+      label: 'Tool search above',
+      hint: 'With more MCP tools than this in a chat, the model finds the ones it needs with tool search instead of getting all of them.',
+      save: 'Save',
+      saved: 'Saved: applies from the next request.'
+    },
     add: 'Add server',
     search: 'Search servers',
     filterLabel: 'Show servers',

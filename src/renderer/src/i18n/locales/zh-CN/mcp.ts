@@ -5,6 +5,12 @@ export default {
     nav: 'MCP 服务器',
     title: 'MCP 服务器',
     subtitle: '为智能体提供额外工具、提示词和资源的服务器。',
+    toolSearch: {
+      label: '工具搜索阈值',
+      hint: '对话中的 MCP 工具多于此数时，模型通过工具搜索查找所需工具，而不是一次获得全部工具。',
+      save: '保存',
+      saved: '已保存：从下一次请求起生效。'
+    },
     add: '添加服务器',
     search: '搜索服务器',
     filterLabel: '显示服务器',
