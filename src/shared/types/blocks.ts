@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ProviderErrorCategory, ProviderOptionsSchema } from './llm'
 import { PermissionRequest } from './permission'
 import { AcpToolCallBlockData } from './acp'
+import { McpNonTextItem } from './mcp'
 
 /**
  * The parts of an assistant message. `MessageBlock` is a union discriminated by `kind`; each
@@ -56,26 +57,7 @@ export type ToolCallData = z.infer<typeof ToolCallData>
  * can send it again (images to vision models). The result's text is `toolCall.response`.
  * Media `data` is base64 without a `data:` prefix. Same shape as `ToolContentItem`.
  */
-export const ToolResultItem = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
-  z.object({ type: z.literal('audio'), data: z.string(), mimeType: z.string() }),
-  z.object({
-    type: z.literal('resource'),
-    resource: z.object({
-      uri: z.string(),
-      mimeType: z.string().optional(),
-      text: z.string().optional(),
-      blob: z.string().optional()
-    })
-  }),
-  z.object({
-    type: z.literal('resource_link'),
-    uri: z.string(),
-    name: z.string().optional(),
-    mimeType: z.string().optional(),
-    description: z.string().optional()
-  })
-])
+export const ToolResultItem = McpNonTextItem
 export type ToolResultItem = z.infer<typeof ToolResultItem>
 
 /** `tool_call` block data. */

@@ -191,8 +191,8 @@ export const McpResourceTemplateView = z.object({
 })
 export type McpResourceTemplateView = z.infer<typeof McpResourceTemplateView>
 
-export const McpContentItem = z.union([
-  z.object({ type: z.literal('text'), text: z.string() }),
+/** MCP's non-text content items (tool results, prompt messages); media `data` is base64. */
+export const McpNonTextItem = z.discriminatedUnion('type', [
   z.object({ type: z.literal('image'), data: z.string(), mimeType: z.string() }),
   z.object({ type: z.literal('audio'), data: z.string(), mimeType: z.string() }),
   z.object({
@@ -211,6 +211,11 @@ export const McpContentItem = z.union([
     mimeType: z.string().optional(),
     description: z.string().optional()
   })
+])
+
+export const McpContentItem = z.union([
+  z.object({ type: z.literal('text'), text: z.string() }),
+  McpNonTextItem
 ])
 
 export const McpCallResultView = z.object({
