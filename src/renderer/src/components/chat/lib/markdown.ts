@@ -1,5 +1,6 @@
 import { ref } from 'vue'
 import type { RenderEnv } from './markdownEngine'
+import { escapeHtml } from './rich/richRenderers'
 
 export type { RenderEnv }
 
@@ -22,12 +23,6 @@ export function loadMarkdown(): Promise<Engine> {
   })
   return loading
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
-  )
 
 /** HTML for model markdown; plain escaped text (and the engine starts loading) before it is ready. */
 export function renderMarkdown(text: string, env: RenderEnv = {}): string {

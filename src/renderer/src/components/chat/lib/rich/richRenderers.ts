@@ -9,7 +9,8 @@ import { grammarName, LANGUAGE_LOADERS } from './hljsLanguages'
  * Finished markdown is rendered once, so each placeholder is filled once.
  */
 
-const escapeHtml = (text: string) =>
+/** Text as HTML: the five characters that could open markup, escaped. */
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!
