@@ -3,6 +3,7 @@ import type { BlockOf } from '@shared/types/blocks'
 import type { ChatMessageView, MessageBlock } from '@shared/types/chat'
 import { applyOps, judgeDelta } from '@renderer/stores/lib/applyDelta'
 import { MarkdownSplitter } from '@renderer/components/chat/lib/markdown'
+import { forgetAppends, logAppend, readAppended } from '@renderer/stores/lib/appendLog'
 import { renderMarkdown } from '@renderer/components/chat/lib/markdownEngine'
 import { summarizeArgs } from '@renderer/components/chat/lib/toolSummary'
 import { groupSessions } from '@renderer/stores/sessions'
@@ -62,14 +63,38 @@ describe('delta application', () => {
 describe('streaming markdown', () => {
   it('ends chunks at blank lines outside code fences, and only there', () => {
     const splitter = new MarkdownSplitter()
-    const text = 'Para one.\n\n```js\nconst a = 1\n\nconst b = 2\n```\nAfter code\n\nTail'
+    const text = 'Para one.\n\n```js\nconst a = 1\n\nconst b = 2\n```\nAfter code\n\n\n\nTail'
     // Fed in small pieces, as a stream arrives.
-    for (let i = 1; i <= text.length; i += 3) expect(splitter.update(text.slice(0, i))).toBe(true)
-    splitter.update(text)
-    const chunks = splitter.boundaries.map((end, i) => text.slice(splitter.boundaries[i - 1] ?? 0, end))
+    const chunks: string[] = []
+    for (let i = 0; i < text.length; i += 3) {
+      splitter.append(text.slice(i, i + 3))
+      chunks.push(...splitter.takeFinished())
+    }
     expect(chunks).toEqual(['Para one.\n\n', '```js\nconst a = 1\n\nconst b = 2\n```\n', 'After code\n\n'])
-    expect(text.slice(splitter.stableEnd)).toBe('Tail')
-    expect(splitter.update('something else')).toBe(false) // not an append: the view starts over
+    expect(splitter.boundaries.map((end, i) => text.slice(splitter.boundaries[i - 1] ?? 0, end))).toEqual(
+      chunks
+    )
+    // Extra blank lines stay with the tail rather than making empty chunks.
+    expect(splitter.tail).toBe('\n\nTail')
+    expect(splitter.stableEnd + splitter.tail.length).toBe(text.length)
+  })
+
+  it('hands out exactly the text appended to a block since an offset, and nothing once it was replaced', () => {
+    const block = { text: 'start ' }
+    const append = (piece: string) => {
+      logAppend(block, block.text.length, piece)
+      block.text += piece
+    }
+    for (const piece of ['one ', 'two ', 'three ', 'four']) append(piece)
+    expect(readAppended(block, 6, block.text.length)).toBe('one two three four')
+    expect(readAppended(block, 8, block.text.length)).toBe('e two three four') // mid-piece
+    expect(readAppended(block, block.text.length, block.text.length)).toBe('')
+    expect(readAppended(block, 0, block.text.length)).toBeNull() // before the log began
+    expect(readAppended(block, 6, block.text.length - 1)).toBeNull() // not the current end
+    for (let i = 0; i < 5000; i++) append(`${i},`) // compaction keeps every character
+    expect(readAppended(block, 6, block.text.length)).toBe(block.text.slice(6))
+    forgetAppends(block)
+    expect(readAppended(block, 6, block.text.length)).toBeNull()
   })
 
   it('escapes raw HTML, renders tables and marks known languages for highlighting', () => {

@@ -1,3 +1,4 @@
+import { forgetAppends, logAppend } from './appendLog'
 import type { ChatMessageView, DeltaOp, MessageBlock } from '@shared/types/chat'
 
 /**
@@ -11,9 +12,13 @@ export function applyOps(message: ChatMessageView, ops: readonly DeltaOp[]): voi
       const block = findBlock(message, op.blockId)
       if (!block) continue
       if (op.field === 'params' && block.kind === 'tool_call') block.toolCall.params += op.text
-      else block.text += op.text
+      else {
+        logAppend(block, block.text.length, op.text)
+        block.text += op.text
+      }
     } else {
       const block = findBlock(message, op.block.id)
+      if (block && op.block.text !== block.text) forgetAppends(block)
       if (block) Object.assign(block, op.block)
       else message.blocks.push(op.block)
     }

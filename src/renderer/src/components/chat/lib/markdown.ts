@@ -34,67 +34,67 @@ export function renderMarkdown(text: string, env: RenderEnv = {}): string {
 /**
  * Splits streaming markdown into finished chunks and a live tail. A chunk ends at a blank line
  * outside a code fence, or right after a closing fence, so finished chunks never change and are
- * rendered once; only the tail is re-rendered per delta. Scanning resumes where it stopped, so
- * the cost of a delta does not grow with the length of the reply.
+ * rendered once; only the tail is re-rendered per delta. It is fed only the appended text and
+ * keeps only the tail, so the cost of a delta does not grow with the length of the reply.
  */
 export class MarkdownSplitter {
-  /** End offsets of finished chunks. */
+  /** Length of all text fed so far. */
+  length = 0
+  /** Text after the last finished chunk. */
+  tail = ''
+  /** End offsets (in all text) of finished chunks. */
   readonly boundaries: number[] = []
+  /** Finished chunks not yet taken. */
+  private finished: string[] = []
+  /** Offset in `tail` of the first line not scanned yet. */
   private scanned = 0
   private fence: string | null = null
-  private text = ''
 
-  /** Feeds the whole current text; returns false when it was not an append (caller resets). */
-  update(next: string): boolean {
-    if (!this.isAppend(next)) return false
-    this.text = next
-    let lineStart = this.scanned
+  append(piece: string): void {
+    if (!piece) return
+    this.tail += piece
+    this.length += piece.length
     for (;;) {
-      const newline = next.indexOf('\n', lineStart)
+      const newline = this.tail.indexOf('\n', this.scanned)
       if (newline < 0) break
-      this.scanLine(next.slice(lineStart, newline), newline + 1)
-      lineStart = newline + 1
+      const line = this.tail.slice(this.scanned, newline)
+      this.scanned = newline + 1
+      if (this.endsChunk(line)) {
+        this.finished.push(this.tail.slice(0, this.scanned))
+        this.boundaries.push(this.length - this.tail.length + this.scanned)
+        this.tail = this.tail.slice(this.scanned)
+        this.scanned = 0
+      }
     }
-    this.scanned = lineStart
-    return true
   }
 
-  /**
-   * A stream only appends; a replacement (a retry, an edit) differs in length or at the ends.
-   * Comparing the ends, not the whole text, keeps a delta's cost independent of the reply's length.
-   */
-  private isAppend(next: string): boolean {
-    const old = this.text
-    if (next.length < old.length) return false
-    const probe = Math.min(64, old.length)
-    return (
-      next.startsWith(old.slice(0, probe)) &&
-      next.startsWith(old.slice(old.length - probe), old.length - probe)
-    )
+  /** The chunks finished since the last call, in order. */
+  takeFinished(): string[] {
+    const taken = this.finished
+    this.finished = []
+    return taken
   }
 
   get stableEnd(): number {
-    return this.boundaries[this.boundaries.length - 1] ?? 0
+    return this.length - this.tail.length
   }
 
-  private scanLine(line: string, nextLineStart: number): void {
+  private endsChunk(line: string): boolean {
     const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
     if (this.fence) {
-      if (
+      const closes =
         fenceMatch &&
         fenceMatch[1][0] === this.fence[0] &&
         fenceMatch[1].length >= this.fence.length &&
         !line.trim().slice(fenceMatch[1].length)
-      ) {
-        this.fence = null
-        this.boundaries.push(nextLineStart)
-      }
-      return
+      if (closes) this.fence = null
+      return Boolean(closes)
     }
     if (fenceMatch) {
       this.fence = fenceMatch[1]
-      return
+      return false
     }
-    if (line.trim() === '' && nextLineStart - 1 > this.stableEnd) this.boundaries.push(nextLineStart)
+    // A blank line ends a chunk unless nothing but blank lines came since the last one.
+    return line.trim() === '' && this.tail.slice(0, this.scanned).trim() !== ''
   }
 }

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { defineComponent, h, nextTick, reactive } from 'vue'
+import { mount } from '@vue/test-utils'
+import MarkdownView from '@renderer/components/chat/blocks/MarkdownView.vue'
+import { loadMarkdown } from '@renderer/components/chat/lib/markdown'
+import { applyOps } from '@renderer/stores/lib/applyDelta'
+import { createAppI18n } from '@renderer/i18n'
+import type { ChatMessageView } from '@shared/types/chat'
+
+function streamingMessage(): ChatMessageView {
+  return reactive<ChatMessageView>({
+    id: 'm1',
+    sessionId: 's1',
+    role: 'assistant',
+    status: 'streaming',
+    orderSeq: 1,
+    content: null,
+    metadata: {},
+    tapeEntryId: null,
+    createdAt: 0,
+    updatedAt: 0,
+    stream: null,
+    blocks: [{ id: 'b1', kind: 'content', status: 'loading', text: '', createdAt: 0, updatedAt: 0 }]
+  })
+}
+
+// The view as ContentBlock uses it: the block is the source of its append log.
+const Host = defineComponent({
+  props: { message: { type: Object, required: true } },
+  setup: (props) => () => {
+    const block = (props.message as ChatMessageView).blocks[0] as { text: string }
+    return h(MarkdownView, { text: block.text, source: block, live: true })
+  }
+})
+
+describe('a streaming reply rendered from its appended pieces', () => {
+  it('ends up as the same markdown as the whole text rendered at once, keeping finished chunks', async () => {
+    await loadMarkdown()
+    const text = Array.from({ length: 40 }, (_, i) =>
+      i % 7 === 3
+        ? `\`\`\`ts\nconst n${i} = ${i}\n\n// still code\n\`\`\`\n`
+        : `Paragraph **${i}** with words.\n\n`
+    ).join('')
+    const message = streamingMessage()
+    const wrapper = mount(Host, { props: { message }, global: { plugins: [createAppI18n('en-US')] } })
+    let firstChunk: Element | null = null
+    for (let i = 0, seq = 1; i < text.length; i += 17, seq++) {
+      applyOps(message, [{ op: 'append', blockId: 'b1', field: 'text', text: text.slice(i, i + 17) }])
+      await nextTick()
+      firstChunk ??= wrapper.element.querySelector('.md-chunk')
+    }
+    const whole = mount(MarkdownView, { props: { text }, global: { plugins: [createAppI18n('en-US')] } })
+    expect(wrapper.findAll('.md-chunk').length).toBeGreaterThan(30)
+    expect(wrapper.text()).toBe(whole.text())
+    // The first finished chunk is the same element as when it appeared: never rendered again.
+    expect(wrapper.element.querySelector('.md-chunk')).toBe(firstChunk)
+    whole.unmount()
+    wrapper.unmount()
+  })
+
+  it('starts over when the block is replaced rather than appended to', async () => {
+    await loadMarkdown()
+    const message = streamingMessage()
+    const wrapper = mount(Host, { props: { message }, global: { plugins: [createAppI18n('en-US')] } })
+    applyOps(message, [{ op: 'append', blockId: 'b1', field: 'text', text: 'First answer.\n\nMore of it' }])
+    await nextTick()
+    // Same length, other words: replaced, not mistaken for "nothing appended".
+    const block = { ...message.blocks[0], text: 'Other answer.\n\nMore of it', status: 'success' as const }
+    applyOps(message, [{ op: 'upsert', block }])
+    await nextTick()
+    expect(wrapper.text()).toContain('Other answer.')
+    expect(wrapper.text()).not.toContain('First')
+    applyOps(message, [{ op: 'upsert', block: { ...block, text: 'Third, of another length' } }])
+    await nextTick()
+    expect(wrapper.text()).toBe('Third, of another length')
+    wrapper.unmount()
+  })
+
+  it('skips old text off screen through a few page and book elements, not one per paragraph', async () => {
+    await loadMarkdown()
+    // 1,100 paragraphs: 34 full pages of 32 chunks, two full books of 16 pages.
+    const text = Array.from({ length: 1100 }, (_, i) => `Paragraph ${i}.\n\n`).join('')
+    const wrapper = mount(MarkdownView, { props: { text }, global: { plugins: [createAppI18n('en-US')] } })
+    expect(wrapper.findAll('.md-chunk')).toHaveLength(1100)
+    expect(wrapper.findAll('.md-book')).toHaveLength(2)
+    // Only the full pages of the unfinished book carry their own skip.
+    expect(wrapper.findAll('.md-page')).toHaveLength(2)
+    expect(wrapper.text()).toContain('Paragraph 1099.')
+    wrapper.unmount()
+  })
+})
