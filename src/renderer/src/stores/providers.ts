@@ -15,6 +15,7 @@ import type {
   DefaultModel,
   ListedModel,
   ModelConfig,
+  ModelFetchReport,
   ProviderAddInput,
   ProviderPatch,
   ProviderPreset,
@@ -69,8 +70,12 @@ export const useProvidersStore = defineStore('providers', () => {
     return view
   }
 
-  async function add(input: ProviderAddInput): Promise<ProviderView> {
-    return replace((await useBridge().call(providersAdd, plain({ provider: input }))).provider)
+  /** Adds a provider; `modelFetch` says what the automatic model list fetch found. */
+  async function add(
+    input: ProviderAddInput
+  ): Promise<{ provider: ProviderView; modelFetch: ModelFetchReport }> {
+    const added = await useBridge().call(providersAdd, plain({ provider: input }))
+    return { provider: replace(added.provider), modelFetch: added.modelFetch ?? null }
   }
 
   async function update(id: string, patch: ProviderPatch): Promise<ProviderView> {

@@ -74,6 +74,10 @@ export default {
     removeConfirm: 'Remove “{name}” and its stored key? This cannot be undone.',
     models: 'Models',
     modelsHint: 'Switch models on to offer them in chats.',
+    addedModels:
+      'Added. The provider listed no models; add them by id below. | Added. The provider listed 1 model; {enabled} switched on. | Added. The provider listed {listed} models; {enabled} switched on.',
+    addedModelsFailed:
+      'Added, but its models could not be listed: {message}. Check the key, then fetch them below or add them by id.',
     fetchModels: 'Fetch models',
     fetching: 'Fetching…',
     modelsFetched:

@@ -74,6 +74,9 @@ export default {
     removeConfirm: '删除“{name}”及其保存的密钥？此操作无法撤销。',
     models: '模型',
     modelsHint: '启用的模型会出现在对话中供选择。',
+    addedModels: '已添加。服务商列出了 {listed} 个模型，其中 {enabled} 个已启用。',
+    addedModelsFailed:
+      '已添加，但无法获取模型列表：{message}。请检查密钥后在下方重新获取，或按 ID 添加模型。',
     fetchModels: '获取模型',
     fetching: '正在获取…',
     modelsFetched: '服务商返回了 {n} 个模型。',
