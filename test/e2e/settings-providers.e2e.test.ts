@@ -51,6 +51,8 @@ describe('providers settings in the browser', () => {
     await shootAndCheck(page, 'providers-add-light')
     await page.getByTestId('provider-add-submit').click()
     await expect.poll(() => page.getByTestId('provider-detail-name').textContent()).toBe('Fake LLM')
+    // The models were fetched on add, and the page says so.
+    expect(await page.getByTestId('provider-fetch-notice').textContent()).toContain('listed 2 models')
 
     // The key is stored but never comes back in clear.
     expect(await page.getByTestId('provider-detail-key').inputValue()).toBe('')
