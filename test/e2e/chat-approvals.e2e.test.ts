@@ -6,12 +6,13 @@ import type { FakeResponse } from '../fixtures/llm/fakeLlm'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
-  seriousA11yViolations,
+  type ChatHost,
+  lastUserText,
   sendFromInput,
+  seriousA11yViolations,
   startChatHost,
   textReply,
-  toolCall,
-  type ChatHost
+  toolCall
 } from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -19,11 +20,6 @@ import {
 let chat: ChatHost
 let browser: Browser
 let outside: string
-
-function lastUserText(body: any): string {
-  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
-  return typeof user?.content === 'string' ? user.content : ''
-}
 
 /** Each chat names the file it writes; after the tool answered, the model says what it got. */
 function reply(body: any): FakeResponse {

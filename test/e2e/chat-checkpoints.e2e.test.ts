@@ -7,13 +7,14 @@ import type { FakeResponse } from '../fixtures/llm/fakeLlm'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
+  type ChatHost,
+  lastUserText,
   openChat,
-  seriousA11yViolations,
   sendFromInput,
+  seriousA11yViolations,
   startChatHost,
   textReply,
-  toolCall,
-  type ChatHost
+  toolCall
 } from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -24,8 +25,7 @@ let browser: Browser
 /** One turn: an edit and a shell command, each changing a file in the workspace. */
 function reply(body: any): FakeResponse {
   if (body.messages.at(-1).role === 'tool') return textReply('Files changed.')
-  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
-  const text = typeof user?.content === 'string' ? user.content : ''
+  const text = lastUserText(body)
   const at = (name: string) => join(chat.workspace, name)
   if (text === 'first step')
     return callsReply(toolCall('e2', 'edit', { path: at('c.txt'), old_string: 'c1', new_string: 'c2' }))

@@ -4,7 +4,14 @@ import { sessionsGet } from '@shared/contracts/routes/sessions.routes'
 import type { FakeResponse } from '../fixtures/llm/fakeLlm'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import { settled } from './settings-helpers'
-import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+import {
+  type ChatHost,
+  lastUserText,
+  openChat,
+  sendFromInput,
+  startChatHost,
+  textReply
+} from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
 
@@ -14,8 +21,7 @@ let answers = 0
 let failedOnce = false
 
 function reply(body: any): FakeResponse {
-  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
-  const text = typeof user.content === 'string' ? user.content : ''
+  const text = lastUserText(body)
   if (text.includes('many lines')) {
     // About 8 s of steady output, tall enough to scroll.
     const steps: FakeResponse = { steps: [] }

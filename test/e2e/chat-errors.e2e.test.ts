@@ -4,12 +4,13 @@ import { providersUpdate } from '@shared/contracts/routes/providers.routes'
 import type { FakeResponse } from '../fixtures/llm/fakeLlm'
 import { launchBrowser } from './helpers/browser'
 import {
+  type ChatHost,
   FAKE_PROVIDER_ID,
+  lastUserText,
   openChat,
   sendFromInput,
   startChatHost,
-  textReply,
-  type ChatHost
+  textReply
 } from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -24,8 +25,7 @@ let browser: Browser
 const rateLimited = new Set<string>()
 
 function reply(body: any): FakeResponse {
-  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
-  const text = typeof user.content === 'string' ? user.content : ''
+  const text = lastUserText(body)
   if (text.includes('bad key')) return { status: 401, message: 'Incorrect API key provided: sk-te****' }
   if (text.includes('bad request')) return { status: 400, message: "'temperature' must be at most 2" }
   if (text.includes('rate limit') && !rateLimited.has(text)) {

@@ -8,13 +8,14 @@ import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
+  type ChatHost,
+  lastUserText,
   openChat,
-  seriousA11yViolations,
   sendFromInput,
+  seriousA11yViolations,
   startChatHost,
   textReply,
-  toolCall,
-  type ChatHost
+  toolCall
 } from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -58,11 +59,6 @@ function thinkingReply(body: any): FakeResponse {
 let outside: string
 
 /** Text of the newest user message in an OpenAI request body. */
-function lastUserText(body: any): string {
-  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
-  if (!user) return ''
-  return typeof user.content === 'string' ? user.content : user.content.map((p: any) => p.text ?? '').join('')
-}
 
 /** The fake model answers by keyword, so each test drives its own conversation. */
 function reply(body: any): FakeResponse {

@@ -4,23 +4,21 @@ import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { sessionsList } from '@shared/contracts/routes/sessions.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
+  type ChatHost,
+  lastUserText,
   openChat,
-  seriousA11yViolations,
   sendFromInput,
+  seriousA11yViolations,
   startChatHost,
-  textReply,
-  type ChatHost
+  textReply
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
 
 let chat: ChatHost
 let browser: Browser
 
 beforeAll(async () => {
   chat = await startChatHost((request) => {
-    const user = [...(request.body as any).messages].reverse().find((m: any) => m.role === 'user')
-    return textReply(`Echo: ${typeof user.content === 'string' ? user.content : ''}`)
+    return textReply(`Echo: ${lastUserText(request.body)}`)
   })
   browser = await launchBrowser()
 })

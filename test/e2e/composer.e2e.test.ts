@@ -5,7 +5,14 @@ import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { mcpAdd, mcpStart } from '@shared/contracts/routes/mcp.routes'
 import { librarySaveAssistant, librarySavePrompt } from '@shared/contracts/routes/library.routes'
 import { launchBrowser } from './helpers/browser'
-import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+import {
+  type ChatHost,
+  lastUserText,
+  openChat,
+  sendFromInput,
+  startChatHost,
+  textReply
+} from './helpers/chatHost'
 import { makeDocx, makePdf, makeXlsx, PIXEL_PNG } from '../fixtures/documents'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -17,11 +24,6 @@ let chat: ChatHost
 let browser: Browser
 
 /** The text of the last user message in an OpenAI request body, its parts joined. */
-function lastUserText(body: any): string {
-  const user = [...(body.messages as any[])].reverse().find((m) => m.role === 'user')
-  if (typeof user?.content === 'string') return user.content
-  return ((user?.content ?? []) as any[]).map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('\n')
-}
 
 beforeAll(async () => {
   chat = await startChatHost((request) =>

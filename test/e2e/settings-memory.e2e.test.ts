@@ -5,13 +5,14 @@ import type { FakeResponse } from '../fixtures/llm/fakeLlm'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
+  type ChatHost,
+  lastUserText,
   openChat,
-  seriousA11yViolations,
   sendFromInput,
+  seriousA11yViolations,
   startChatHost,
   textReply,
-  toolCall,
-  type ChatHost
+  toolCall
 } from './helpers/chatHost'
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
@@ -22,11 +23,10 @@ let browser: Browser
 function reply(body: any): FakeResponse {
   const last = body.messages.at(-1)
   if (last.role === 'tool') return textReply(`Recalled: ${String(last.content).slice(0, 300)}`)
-  const user = [...body.messages].reverse().find((m: any) => m.role === 'user')
-  if (user?.content === 'remember tea')
+  const text = lastUserText(body)
+  if (text === 'remember tea')
     return callsReply(toolCall('m1', 'memory_remember', { content: 'The user drinks tea every morning' }))
-  if (user?.content === 'recall coffee')
-    return callsReply(toolCall('m2', 'memory_recall', { query: 'coffee' }))
+  if (text === 'recall coffee') return callsReply(toolCall('m2', 'memory_recall', { query: 'coffee' }))
   return textReply('ok')
 }
 

@@ -149,6 +149,18 @@ export function toolCall(id: string, name: string, args: Record<string, unknown>
   return { id, name, argumentChunks: [json.slice(0, half), json.slice(half)] }
 }
 
+/**
+ * The text of the last user message in an OpenAI chat request body ('' when there is none).
+ * Content parts are joined by newlines, other parts shown as `[type]` (an image: `[image_url]`).
+ */
+export function lastUserText(body: unknown): string {
+  const messages = (body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? []
+  const user = [...messages].reverse().find((m) => m.role === 'user')
+  if (typeof user?.content === 'string') return user.content
+  const parts = Array.isArray(user?.content) ? (user.content as Array<{ type: string; text?: string }>) : []
+  return parts.map((p) => (p.type === 'text' ? (p.text ?? '') : `[${p.type}]`)).join('\n')
+}
+
 export function textReply(text: string, delayMs = 0) {
   const words = text.split(/(?<= )/)
   if (!delayMs) return { steps: [{ type: 'text' as const, text: words }] }
