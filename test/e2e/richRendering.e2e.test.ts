@@ -1,54 +1,66 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Browser, Page } from 'playwright-core'
 import { artifactPath, launchBrowser } from './helpers/browser'
-import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+import {
+  lastUserText,
+  openChat,
+  sendFromInput,
+  startChatHost,
+  textReply,
+  type ChatHost
+} from './helpers/chatHost'
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- provider request bodies are read by shape */
+// A real listener the artifact's image points at: the frame must never reach it. (Whether the
+// browser reports a request it then blocks by CSP depends on timing; a hit here does not.)
+const pixelHits: string[] = []
+const pixelServer: Server = createServer((request, response) => {
+  pixelHits.push(request.url ?? '')
+  response.end()
+})
 
-const RICH_REPLY = [
-  'Inline math $e^{i\\pi}+1=0$ and a block:',
-  '',
-  '$$',
-  '\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}',
-  '$$',
-  '',
-  'A broken formula $\\frac{1}{$ stays readable.',
-  '',
-  '```mermaid',
-  'graph TD',
-  '  Start --> Finish',
-  '```',
-  '',
-  '```mermaid',
-  'graph TD',
-  '  this is -> not a diagram ((',
-  '```',
-  '',
-  '```html',
-  '<h1 id="art">Artifact</h1><img src="http://127.0.0.1:9/pixel.png">',
-  '```',
-  '',
-  '| a | b |',
-  '|---|---|',
-  '| 1 | 2 |',
-  '',
-  'The end.'
-].join('\n')
+const richReply = (pixelUrl: string) =>
+  [
+    'Inline math $e^{i\\pi}+1=0$ and a block:',
+    '',
+    '$$',
+    '\\sum_{k=1}^{n} k = \\frac{n(n+1)}{2}',
+    '$$',
+    '',
+    'A broken formula $\\frac{1}{$ stays readable.',
+    '',
+    '```mermaid',
+    'graph TD',
+    '  Start --> Finish',
+    '```',
+    '',
+    '```mermaid',
+    'graph TD',
+    '  this is -> not a diagram ((',
+    '```',
+    '',
+    '```html',
+    `<h1 id="art">Artifact</h1><img src="${pixelUrl}">`,
+    '```',
+    '',
+    '| a | b |',
+    '|---|---|',
+    '| 1 | 2 |',
+    '',
+    'The end.'
+  ].join('\n')
 
 let chat: ChatHost
 let browser: Browser
 let page: Page
 let errors: string[]
 
-function lastUser(body: any): string {
-  const users = (body.messages as any[]).filter((m) => m.role === 'user')
-  const content = users[users.length - 1]?.content
-  return typeof content === 'string' ? content : JSON.stringify(content)
-}
-
 beforeAll(async () => {
+  await new Promise<void>((resolve) => pixelServer.listen(0, '127.0.0.1', resolve))
+  const pixelUrl = `http://127.0.0.1:${(pixelServer.address() as AddressInfo).port}/pixel.png`
   chat = await startChatHost((request) =>
-    lastUser(request.body).includes('rich') ? textReply(RICH_REPLY) : textReply('plain answer')
+    lastUserText(request.body).includes('rich') ? textReply(richReply(pixelUrl)) : textReply('plain answer')
   )
   browser = await launchBrowser()
   ;({ page, errors } = await openChat(browser, chat.host))
@@ -56,6 +68,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await chat?.stop()
+  pixelServer.close()
 })
 
 describe('rich rendering in the chat', () => {
@@ -91,8 +104,6 @@ describe('rich rendering in the chat', () => {
 
   it('previews HTML in a sandboxed frame that cannot reach the network or the app', async () => {
     const answer = page.getByTestId('assistant-message').last()
-    const outgoing: string[] = []
-    page.on('request', (request) => outgoing.push(request.url()))
     await answer.locator('[data-preview-artifact="html"]').click()
     const frameElement = answer.getByTestId('artifact-preview')
     await frameElement.waitFor()
@@ -102,7 +113,9 @@ describe('rich rendering in the chat', () => {
     expect(await frame.locator('#art').textContent()).toBe('Artifact')
     // Opaque origin: the frame cannot read the app's document or storage.
     expect(await frame.evaluate(() => origin)).toBe('null')
-    expect(outgoing.filter((u) => u.includes(':9/pixel.png'))).toEqual([])
+    // After the frame's load event its image has been fetched or refused.
+    await frame.waitForLoadState('load')
+    expect(pixelHits).toEqual([])
     await page.screenshot({ path: artifactPath('rich-artifact.png'), fullPage: true })
     expect(errors.filter((e) => !/Content Security Policy|pixel\.png/.test(e))).toEqual([])
   })
