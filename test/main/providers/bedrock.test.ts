@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net'
 import { EventStreamCodec } from '@smithy/eventstream-codec'
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8'
 import { AwsV4Signer } from 'aws4fetch'
-import { providersAdd, providersList, providersUpdate } from '@shared/contracts/routes/providers.routes'
+import {
+  providersAdd,
+  providersList,
+  providersUpdate,
+  providersVerify
+} from '@shared/contracts/routes/providers.routes'
 import { collect, request, textOf, useHarness } from './helpers'
 
 const harness = useHarness()
@@ -55,19 +60,33 @@ const servers: Server[] = []
 afterEach(async () => {
   for (const server of servers.splice(0)) await new Promise((resolve) => server.close(resolve))
 })
-async function startFakeBedrock(answer: (res: ServerResponse) => void) {
+/**
+ * A fake Bedrock: `answer` serves the runtime (`/model/…`), `control` the control plane's model
+ * lists (by default, an account with no models).
+ */
+async function startFakeBedrock(
+  answer: (res: ServerResponse) => void,
+  control: (path: string, res: ServerResponse) => void = (_path, res) => json(res, {})
+) {
   const requests: Recorded[] = []
   const server = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString()))
     req.on('end', () => {
       requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body })
-      answer(res)
+      if (req.url?.startsWith('/model/')) answer(res)
+      else control(req.url ?? '', res)
     })
   })
   servers.push(server)
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests }
+  const runtime = () => requests.filter((r) => r.path.startsWith('/model/'))
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, runtime }
+}
+
+function json(res: ServerResponse, body: unknown, status = 200): void {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(body))
 }
 
 async function bedrockAgainst(origin: string, sessionToken?: string) {
@@ -118,7 +137,7 @@ describe('Amazon Bedrock (@ai-sdk/amazon-bedrock)', () => {
     })
     expect(events.at(-1)).toEqual({ type: 'stop', stop_reason: 'complete' })
 
-    const [sent] = fake.requests
+    const [sent] = fake.runtime()
     expect(sent.method).toBe('POST')
     expect(sent.path).toBe(`/model/${encodeURIComponent(MODEL)}/converse-stream`)
     expect(sent.headers.authorization).toMatch(
@@ -135,7 +154,7 @@ describe('Amazon Bedrock (@ai-sdk/amazon-bedrock)', () => {
     const fake = await startFakeBedrock((res) => converseStream(res, ['ok']))
     const { stream } = await bedrockAgainst(fake.origin, SESSION_TOKEN)
     expect(textOf(await stream())).toBe('ok')
-    const [sent] = fake.requests
+    const [sent] = fake.runtime()
     expect(sent.headers['x-amz-security-token']).toBe(SESSION_TOKEN)
     expect(sent.headers.authorization).toContain('x-amz-security-token')
     expect(sent.headers.authorization).toBe(await expectedAuthorization(fake.origin, sent, SESSION_TOKEN))
@@ -173,5 +192,149 @@ describe('Amazon Bedrock (@ai-sdk/amazon-bedrock)', () => {
 
     const cleared = await router.call(providersUpdate, { id: 'bedrock', patch: { sessionToken: null } })
     expect(cleared.provider.hasSessionToken).toBe(false)
+  })
+})
+
+describe('Amazon Bedrock model list', () => {
+  const CLAUDE = 'anthropic.claude-3-5-haiku-20241022-v1:0'
+  const foundationModels = {
+    modelSummaries: [
+      {
+        modelId: CLAUDE,
+        modelName: 'Claude 3.5 Haiku',
+        inputModalities: ['TEXT', 'IMAGE'],
+        outputModalities: ['TEXT'],
+        inferenceTypesSupported: ['ON_DEMAND'],
+        modelLifecycle: { status: 'ACTIVE' }
+      },
+      {
+        modelId: 'amazon.nova-micro-v1:0',
+        modelName: 'Nova Micro',
+        inputModalities: ['TEXT'],
+        inferenceTypesSupported: ['ON_DEMAND'],
+        modelLifecycle: { status: 'ACTIVE' }
+      },
+      // Callable only through an inference profile, or retired: not listed as such.
+      {
+        modelId: 'anthropic.claude-sonnet-4-20250514-v1:0',
+        inputModalities: ['TEXT', 'IMAGE'],
+        inferenceTypesSupported: ['INFERENCE_PROFILE'],
+        modelLifecycle: { status: 'ACTIVE' }
+      },
+      {
+        modelId: 'anthropic.claude-v2:1',
+        inputModalities: ['TEXT'],
+        inferenceTypesSupported: ['ON_DEMAND'],
+        modelLifecycle: { status: 'LEGACY' }
+      }
+    ]
+  }
+  const profilePages: Record<string, unknown> = {
+    first: {
+      inferenceProfileSummaries: [
+        {
+          inferenceProfileId: 'eu.anthropic.claude-sonnet-4-20250514-v1:0',
+          inferenceProfileName: 'EU Claude Sonnet 4',
+          status: 'ACTIVE',
+          type: 'SYSTEM_DEFINED',
+          models: [
+            {
+              modelArn: 'arn:aws:bedrock:us-east-1::foundation-model/anthropic.claude-sonnet-4-20250514-v1:0'
+            }
+          ]
+        }
+      ],
+      nextToken: 'page+2/='
+    },
+    second: {
+      inferenceProfileSummaries: [
+        {
+          inferenceProfileId: 'eu.amazon.nova-lite-v1:0',
+          inferenceProfileName: 'EU Nova Lite',
+          status: 'ACTIVE'
+        }
+      ]
+    }
+  }
+  function controlPlane(path: string, res: ServerResponse): void {
+    const url = new URL(path, 'http://x')
+    if (url.pathname === '/foundation-models') return json(res, foundationModels)
+    if (url.pathname === '/inference-profiles')
+      return json(res, profilePages[url.searchParams.get('nextToken') === 'page+2/=' ? 'second' : 'first'])
+    json(res, { message: 'not found' }, 404)
+  }
+
+  it('lists on-demand text models and active inference profiles when the provider is added, signed with SigV4', async () => {
+    const fake = await startFakeBedrock((res) => converseStream(res, ['ok']), controlPlane)
+    const { router } = harness()
+    const { provider, modelFetch } = await router.call(providersAdd, {
+      provider: {
+        presetId: 'bedrock',
+        baseUrl: fake.origin,
+        apiKey: SECRET,
+        settings: { region: 'eu-west-1', accessKeyId: ACCESS_KEY_ID }
+      }
+    })
+
+    expect(fake.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /foundation-models?byOutputModality=TEXT',
+      'GET /inference-profiles?maxResults=1000',
+      `GET /inference-profiles?maxResults=1000&nextToken=${encodeURIComponent('page+2/=')}`
+    ])
+    for (const sent of fake.requests)
+      expect(sent.headers.authorization).toBe(await expectedAuthorization(fake.origin, sent))
+
+    const listed = new Map(provider.models.map((m) => [m.id, m]))
+    // The four listed, and the preset's two (kept though this account does not list them).
+    expect([...listed.keys()].sort()).toEqual(
+      [
+        'amazon.nova-micro-v1:0',
+        'amazon.nova-pro-v1:0',
+        CLAUDE,
+        'eu.amazon.nova-lite-v1:0',
+        'eu.anthropic.claude-sonnet-4-20250514-v1:0',
+        MODEL
+      ].sort()
+    )
+    expect(modelFetch).toMatchObject({ ok: true, listed: 4 })
+    // Capabilities: images from the API (a profile inherits its model's), the rest from the
+    // known-model table under the id without its region and vendor prefixes.
+    expect(listed.get(CLAUDE)).toMatchObject({
+      name: 'Claude 3.5 Haiku',
+      vision: true,
+      contextLength: 200_000
+    })
+    expect(listed.get('amazon.nova-micro-v1:0')).toMatchObject({ vision: false })
+    expect(listed.get('eu.anthropic.claude-sonnet-4-20250514-v1:0')).toMatchObject({
+      name: 'EU Claude Sonnet 4',
+      vision: true,
+      reasoning: true,
+      maxOutputTokens: 64_000
+    })
+  })
+
+  it('checks the keys with the model list, and reports a refused signature as auth', async () => {
+    const fake = await startFakeBedrock(
+      (res) => converseStream(res, ['ok']),
+      (path, res) => json(res, { message: 'The security token included in the request is invalid.' }, 403)
+    )
+    const { router } = harness()
+    const { modelFetch } = await router.call(providersAdd, {
+      provider: {
+        presetId: 'bedrock',
+        baseUrl: fake.origin,
+        apiKey: SECRET,
+        sessionToken: SESSION_TOKEN,
+        settings: { region: 'eu-west-1', accessKeyId: ACCESS_KEY_ID }
+      }
+    })
+    // The preset's models are kept when the list cannot be read.
+    expect(modelFetch).toMatchObject({ ok: false, listed: 0, enabled: 2 })
+    expect(modelFetch?.message).toMatch(/security token/)
+    const verified = await router.call(providersVerify, { id: 'bedrock' })
+    expect(verified).toMatchObject({ ok: false, code: 'auth' })
+    const [sent] = fake.requests
+    expect(sent.headers['x-amz-security-token']).toBe(SESSION_TOKEN)
+    expect(sent.headers.authorization).toBe(await expectedAuthorization(fake.origin, sent, SESSION_TOKEN))
   })
 })

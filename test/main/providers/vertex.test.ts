@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net'
 import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { createVerify, generateKeyPairSync } from 'node:crypto'
-import { providersAdd, providersList, providersUpdate } from '@shared/contracts/routes/providers.routes'
+import {
+  providersAdd,
+  providersList,
+  providersUpdate,
+  providersVerify
+} from '@shared/contracts/routes/providers.routes'
 import { collect, request, textOf, useFakeLlms, useHarness } from './helpers'
 
 const harness = useHarness()
@@ -142,5 +147,85 @@ describe('Google Vertex (@ai-sdk/google-vertex)', () => {
     ).rejects.toThrow(/service-account key/)
     expect((await router.call(providersList, {})).providers).toHaveLength(0)
     expect(await presenters.config.getSecret('provider:vertex:apiKey')).toBeUndefined()
+  })
+})
+
+/** Model Garden's ListPublisherModels, two pages; records each request's path and headers. */
+async function startPublisherModels() {
+  const requests: Array<{ path: string; headers: Record<string, string | string[] | undefined> }> = []
+  const pages: Record<string, unknown> = {
+    first: {
+      publisherModels: [
+        { name: 'publishers/google/models/gemini-2.5-flash', versionId: '001', launchStage: 'GA' },
+        { name: 'publishers/google/models/imagen-4.0-generate-001' },
+        { name: 'publishers/google/models/gemini-embedding-001' }
+      ],
+      nextPageToken: 'next/page=2'
+    },
+    second: { publisherModels: [{ name: 'publishers/google/models/gemini-2.5-pro' }] }
+  }
+  const server = createServer((req, res) => {
+    requests.push({ path: req.url ?? '', headers: req.headers })
+    const url = new URL(req.url ?? '', 'http://x')
+    res.writeHead(url.pathname === '/models' ? 200 : 404, { 'content-type': 'application/json' })
+    res.end(JSON.stringify(pages[url.searchParams.get('pageToken') === 'next/page=2' ? 'second' : 'first']))
+  })
+  tokenServers.push(server)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests }
+}
+
+describe('Google Vertex model list', () => {
+  it("lists Google's Gemini models when added, with the service account's token and project", async () => {
+    const tokens = await startTokenServer()
+    const account = serviceAccount(tokens.url)
+    const garden = await startPublisherModels()
+    const { router } = harness()
+    const { provider, modelFetch } = await router.call(providersAdd, {
+      provider: { presetId: 'vertex', baseUrl: garden.baseUrl, apiKey: account.json }
+    })
+    expect(garden.requests.map((r) => r.path)).toEqual([
+      '/models?pageSize=100',
+      `/models?pageSize=100&pageToken=${encodeURIComponent('next/page=2')}`
+    ])
+    for (const sent of garden.requests) {
+      expect(sent.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`)
+      expect(sent.headers['x-goog-user-project']).toBe('my-project-123')
+    }
+    // One token exchange for both pages; image and embedding models are not chat models.
+    expect(tokens.bodies).toHaveLength(1)
+    expect(provider.models.map((m) => m.id).sort()).toEqual(['gemini-2.5-flash', 'gemini-2.5-pro'])
+    expect(provider.models.find((m) => m.id === 'gemini-2.5-pro')).toMatchObject({
+      contextLength: 1_048_576,
+      vision: true
+    })
+    expect(modelFetch).toMatchObject({ ok: true, listed: 2 })
+  })
+
+  it('lists with an express-mode key, and reports a refused service account as auth', async () => {
+    const garden = await startPublisherModels()
+    const { router } = harness()
+    const key = 'AQ.vertex-express-key-0123456789'
+    const { modelFetch } = await router.call(providersAdd, {
+      provider: { presetId: 'vertex', baseUrl: garden.baseUrl, apiKey: key }
+    })
+    expect(modelFetch).toMatchObject({ ok: true, listed: 2 })
+    expect(garden.requests[0].headers['x-goog-api-key']).toBe(key)
+    expect(garden.requests[0].headers.authorization).toBeUndefined()
+
+    // A token endpoint that refuses the key: the list is not asked for, and the cause is named.
+    const refusing = createServer((req, res) => {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'Invalid JWT Signature.' }))
+    })
+    tokenServers.push(refusing)
+    await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve))
+    const revoked = serviceAccount(`http://127.0.0.1:${(refusing.address() as AddressInfo).port}/token`)
+    const before = garden.requests.length
+    await router.call(providersUpdate, { id: 'vertex', patch: { apiKey: revoked.json } })
+    const verified = await router.call(providersVerify, { id: 'vertex' })
+    expect(verified).toMatchObject({ ok: false, code: 'auth' })
+    expect(verified.message).toMatch(/invalid_grant|Invalid JWT/)
+    expect(garden.requests).toHaveLength(before)
   })
 })

@@ -167,7 +167,11 @@ export class LlmProviderPresenter {
   async listModels(id: string, signal?: AbortSignal): Promise<ListedModel[]> {
     const provider = this.requireProvider(id)
     try {
-      const raw = await fetchProviderModels(provider, { apiKey: await this.store.apiKey(id), signal })
+      const raw = await fetchProviderModels(provider, {
+        apiKey: await this.store.apiKey(id),
+        sessionToken: await this.store.sessionToken(id),
+        signal
+      })
       return withDefaultEnablement(mergeModelMetadata(raw, provider.models), provider.models)
     } catch (error) {
       const failure = classifyError(error)
@@ -188,7 +192,10 @@ export class LlmProviderPresenter {
       return { ok: false, code: 'auth', message: 'No API key is set for this provider', latencyMs: 0 }
     }
     try {
-      const models = await fetchProviderModels({ ...provider, baseUrl }, { apiKey })
+      const models = await fetchProviderModels(
+        { ...provider, baseUrl },
+        { apiKey, sessionToken: await this.store.sessionToken(input.id) }
+      )
       return {
         ok: true,
         message: `Connected: ${models.length} models available`,

@@ -2,8 +2,9 @@ import type { ModelConfigInput } from '@shared/types/provider'
 
 /**
  * What we know about popular models that provider model lists do not say (context length,
- * vision, reasoning). Matched by exact id, then by the id without an `org/` prefix, then by
- * the longest known prefix (so `gpt-4o-2024-08-06` inherits `gpt-4o`).
+ * vision, reasoning). Matched by exact id, then by the id without an `org/` prefix (or
+ * Bedrock's `us.anthropic.` region and vendor prefix), then by the longest known prefix (so
+ * `gpt-4o-2024-08-06` inherits `gpt-4o`).
  */
 const KNOWN: ModelConfigInput[] = [
   { id: 'gpt-4.1', name: 'GPT-4.1', contextLength: 1_047_576, maxOutputTokens: 32_768, vision: true },
@@ -36,6 +37,14 @@ const KNOWN: ModelConfigInput[] = [
   {
     id: 'claude-sonnet-4.5',
     name: 'Claude Sonnet 4.5',
+    contextLength: 200_000,
+    maxOutputTokens: 64_000,
+    vision: true,
+    reasoning: true
+  },
+  {
+    id: 'claude-sonnet-4',
+    name: 'Claude Sonnet 4',
     contextLength: 200_000,
     maxOutputTokens: 64_000,
     vision: true,
@@ -95,10 +104,16 @@ const KNOWN: ModelConfigInput[] = [
 ]
 
 const BY_ID = new Map(KNOWN.map((m) => [m.id.toLowerCase(), m]))
+// Bedrock ids: an optional cross-region prefix, then the vendor (`eu.anthropic.claude-…`).
+const BEDROCK_PREFIX =
+  /^(?:(?:us|eu|apac|jp|au|ca|us-gov|global)\.)?(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|openai|qwen|writer)\./
 
 export function knownModel(id: string): ModelConfigInput | undefined {
   const lower = id.toLowerCase()
-  const bare = lower.includes('/') ? lower.slice(lower.lastIndexOf('/') + 1) : lower
+  const bare = (lower.includes('/') ? lower.slice(lower.lastIndexOf('/') + 1) : lower).replace(
+    BEDROCK_PREFIX,
+    ''
+  )
   const exact = BY_ID.get(lower) ?? BY_ID.get(bare)
   if (exact) return { ...exact, id }
   let best: ModelConfigInput | undefined

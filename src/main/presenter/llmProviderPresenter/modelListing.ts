@@ -5,7 +5,9 @@ import {
   type ModelConfig,
   type StoredProvider
 } from '@shared/types/provider'
-import { classifyError, classifyHttpStatus, ProviderRequestError } from './errors'
+import { getJson, parse, type ListRequestOptions } from './listingHttp'
+import { listBedrockModels } from './bedrock'
+import { listVertexModels } from './vertex'
 import { knownModel } from './knownModels'
 
 const OpenAiModels = z.object({ data: z.array(z.looseObject({ id: z.string() })) })
@@ -30,33 +32,35 @@ const GeminiModels = z.object({
 })
 const OllamaTags = z.object({ models: z.array(z.looseObject({ name: z.string() })).default([]) })
 
-interface RawModel {
+/** A model as a provider's API describes it, before our known-model table fills the gaps. */
+export interface RawModel {
   id: string
   name?: string
   contextLength?: number
   maxOutputTokens?: number
+  /** Whether the API says the model takes images (Bedrock does). */
+  vision?: boolean
 }
 
-export interface ListOptions {
+export interface ListOptions extends ListRequestOptions {
   apiKey: string | undefined
-  signal?: AbortSignal
-  fetch?: typeof fetch
+  /** Amazon Bedrock's session token, for temporary credentials. */
+  sessionToken?: string
 }
 
 const MAX_PAGES = 20
 
 /**
  * Whether the list holds the ids chat requests take. Azure lists models, but requests name
- * the user's deployments, so its models are typed in rather than fetched on add; Vertex
- * models are typed in too.
+ * the user's deployments, so its models are typed in rather than fetched on add.
  */
 export function listsRequestModelIds(kind: StoredProvider['kind']): boolean {
-  return kind !== 'azure' && kind !== 'vertex' && kind !== 'bedrock'
+  return kind !== 'azure'
 }
 
 /** Asks the provider which models exist. Throws ProviderRequestError with a typed code. */
 export async function fetchProviderModels(
-  provider: Pick<StoredProvider, 'kind' | 'baseUrl'>,
+  provider: Pick<StoredProvider, 'kind' | 'baseUrl' | 'settings'>,
   options: ListOptions
 ): Promise<RawModel[]> {
   const base = provider.baseUrl.replace(/\/+$/, '')
@@ -118,15 +122,13 @@ export async function fetchProviderModels(
       return body.data.map((m) => ({ id: m.id }))
     }
     case 'vertex':
-      throw new ProviderRequestError({
-        code: 'invalid_request',
-        message: 'Google Vertex models are not listed here: add model ids such as gemini-2.5-flash'
-      })
+      return listVertexModels(provider, key, options)
     case 'bedrock':
-      throw new ProviderRequestError({
-        code: 'invalid_request',
-        message: 'Amazon Bedrock models are not listed here: add model or inference-profile ids'
-      })
+      return listBedrockModels(
+        provider,
+        { secretAccessKey: key, sessionToken: options.sessionToken },
+        options
+      )
     case 'ollama': {
       const body = parse(OllamaTags, await get(`${base}/api/tags`, {}))
       return body.models.map((m) => ({ id: m.name }))
@@ -156,46 +158,10 @@ export function mergeModelMetadata(raw: RawModel[], configured: ModelConfig[]): 
       id: model.id,
       name: model.name ?? known?.name ?? model.id,
       contextLength: model.contextLength ?? known?.contextLength,
-      maxOutputTokens: model.maxOutputTokens ?? known?.maxOutputTokens
+      maxOutputTokens: model.maxOutputTokens ?? known?.maxOutputTokens,
+      vision: model.vision ?? known?.vision
     })
     result.push({ ...merged, known: known !== undefined })
   }
   return result.sort((a, b) => a.id.localeCompare(b.id))
-}
-
-async function getJson(url: string, headers: Record<string, string>, options: ListOptions): Promise<unknown> {
-  const signal = options.signal
-    ? AbortSignal.any([options.signal, AbortSignal.timeout(15_000)])
-    : AbortSignal.timeout(15_000)
-  let response: Response
-  try {
-    response = await (options.fetch ?? fetch)(url, {
-      headers: { accept: 'application/json', ...headers },
-      signal
-    })
-  } catch (error) {
-    throw new ProviderRequestError(classifyError(error))
-  }
-  const text = await response.text().catch(() => '')
-  if (!response.ok) {
-    throw new ProviderRequestError(
-      classifyHttpStatus(response.status, text, Object.fromEntries(response.headers))
-    )
-  }
-  try {
-    return JSON.parse(text)
-  } catch {
-    throw new ProviderRequestError({ code: 'invalid_response', message: 'The model list is not JSON' })
-  }
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value)
-  if (!parsed.success) {
-    throw new ProviderRequestError({
-      code: 'invalid_response',
-      message: `Unexpected model list shape: ${parsed.error.issues[0]?.message}`
-    })
-  }
-  return parsed.data
 }

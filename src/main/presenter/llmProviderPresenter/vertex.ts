@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto'
 import { createVertex } from '@ai-sdk/google-vertex'
 import type { LanguageModel } from 'ai'
 import { z } from 'zod'
+import { GoogleAuth, type AuthClient } from 'google-auth-library'
 import type { StoredProvider } from '@shared/types/provider'
+import { classifyError, ProviderRequestError } from './errors'
+import { getJson, parse, type ListRequestOptions } from './listingHttp'
+import type { RawModel } from './modelListing'
 
 /** The fields of a Google service-account key file we need (the file has more). */
 const ServiceAccountSchema = z.looseObject({
@@ -47,9 +51,13 @@ export function maskVertexSecret(secret: string): string | null {
   }
 }
 
-// One provider per key and settings, so google-auth-library's cached access token is reused
-// across requests instead of a new token exchange for each one.
-const cache = new Map<string, ReturnType<typeof createVertex>>()
+// One SDK provider per Vertex provider, rebuilt when its key or settings change.
+const providers = new Map<string, { key: string; vertex: ReturnType<typeof createVertex> }>()
+// One auth client per service account, shared by chat and model listing, so its access token
+// is reused across requests instead of a new token exchange for each one.
+const authClients = new Map<string, AuthClient>()
+const MAX_AUTH_CLIENTS = 8
+const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform'
 
 /**
  * A Vertex model. A URL on googleapis.com means "Google's own endpoint", which the SDK builds
@@ -62,15 +70,13 @@ export function vertexModel(
   secret: string,
   fetch: typeof globalThis.fetch
 ): LanguageModel {
-  const cacheKey = createHash('sha256')
-    .update(JSON.stringify([provider.id, provider.baseUrl, provider.settings, secret]))
-    .digest('hex')
-  let vertex = cache.get(cacheKey)
-  if (!vertex) {
-    vertex = createVertexProvider(provider, secret, fetch)
-    cache.set(cacheKey, vertex)
+  const key = sha256(JSON.stringify([provider.baseUrl, provider.settings, secret]))
+  let cached = providers.get(provider.id)
+  if (cached?.key !== key) {
+    cached = { key, vertex: createVertexProvider(provider, secret, fetch) }
+    providers.set(provider.id, cached)
   }
-  return vertex(modelId)
+  return cached.vertex(modelId)
 }
 
 function createVertexProvider(provider: StoredProvider, secret: string, fetch: typeof globalThis.fetch) {
@@ -84,11 +90,26 @@ function createVertexProvider(provider: StoredProvider, secret: string, fetch: t
     location: provider.settings.location ?? VERTEX_DEFAULT_LOCATION,
     baseURL,
     fetch,
-    googleAuthOptions: {
-      credentials: account,
-      clientOptions: { transporterOptions: { fetchImplementation: tokenUriFetch(account.token_uri) } }
-    }
+    googleAuthOptions: { authClient: authClientFor(account) }
   })
+}
+
+function authClientFor(account: ServiceAccount): AuthClient {
+  const key = sha256(JSON.stringify(account))
+  let client = authClients.get(key)
+  if (!client) {
+    client = new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] }).fromJSON(account, {
+      transporterOptions: { fetchImplementation: tokenUriFetch(account.token_uri) }
+    })
+    // Keys are rarely replaced; a bound keeps old ones from piling up.
+    if (authClients.size >= MAX_AUTH_CLIENTS) authClients.delete(authClients.keys().next().value!)
+    authClients.set(key, client)
+  }
+  return client
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
 }
 
 /**
@@ -101,4 +122,65 @@ function tokenUriFetch(tokenUri: string | undefined): typeof globalThis.fetch {
     const target = tokenUri && url === GOOGLE_TOKEN_URL ? tokenUri : url
     return globalThis.fetch(target, init)
   }
+}
+
+const PublisherModels = z.object({
+  publisherModels: z.array(z.looseObject({ name: z.string() })).default([]),
+  nextPageToken: z.string().optional()
+})
+const MAX_PAGES = 20
+
+/**
+ * Google's models on Vertex (Model Garden's ListPublisherModels), kept to the Gemini chat
+ * models. A service account is exchanged for an access token first; an express-mode key is
+ * sent as it is.
+ */
+export async function listVertexModels(
+  provider: Pick<StoredProvider, 'baseUrl' | 'settings'>,
+  secret: string,
+  options: ListRequestOptions
+): Promise<RawModel[]> {
+  const account = parseVertexSecret(secret)
+  const location = provider.settings.location ?? VERTEX_DEFAULT_LOCATION
+  const google = new URL(provider.baseUrl).hostname.endsWith('googleapis.com')
+  const host =
+    account && location !== 'global' ? `${location}-aiplatform.googleapis.com` : 'aiplatform.googleapis.com'
+  // A gateway or test server stands where the SDK's `…/publishers/google` base would be.
+  const base = google ? `https://${host}/v1beta1/publishers/google` : provider.baseUrl.replace(/\/+$/, '')
+  const headers: Record<string, string> = account
+    ? {
+        authorization: `Bearer ${await accessToken(account)}`,
+        'x-goog-user-project': provider.settings.project ?? account.project_id ?? ''
+      }
+    : { 'x-goog-api-key': secret }
+  const models: RawModel[] = []
+  let token: string | undefined
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const url = `${base}/models?pageSize=100${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`
+    const body = parse(PublisherModels, await getJson(url, headers, options))
+    for (const model of body.publisherModels) {
+      const id = model.name.slice(model.name.lastIndexOf('/') + 1)
+      if (id.startsWith('gemini-') && !id.includes('embedding')) models.push({ id })
+    }
+    if (!body.nextPageToken) break
+    token = body.nextPageToken
+  }
+  return models
+}
+
+async function accessToken(account: ServiceAccount): Promise<string> {
+  try {
+    const { token } = await authClientFor(account).getAccessToken()
+    if (token) return token
+  } catch (error) {
+    // An answer from the token endpoint is a refusal of the key; no answer is a network fault.
+    const status = (error as { response?: { status?: number } }).response?.status
+    if (status === undefined) throw new ProviderRequestError(classifyError(error))
+    throw new ProviderRequestError({
+      code: 'auth',
+      status,
+      message: `Google refused the service account: ${error instanceof Error ? error.message : String(error)}`
+    })
+  }
+  throw new ProviderRequestError({ code: 'auth', message: 'Google returned no access token' })
 }
