@@ -31,7 +31,7 @@ const END_WINDOW = [0.95, 1] as const
 const KEYSTROKE_EVERY_MS = 100
 
 // A deterministic reply that looks like model prose: paragraphs, a list, now and then code.
-function replySteps(): ScriptStep[] {
+function replyTokens(): string[] {
   const words = [
     'the',
     'renderer',
@@ -55,6 +55,11 @@ function replySteps(): ScriptStep[] {
     else if (i % 150 === 20) tokens.push('\n\n- ', 'item ')
     else tokens.push(`${words[i % words.length]} `)
   }
+  return tokens
+}
+
+function replySteps(): ScriptStep[] {
+  const tokens = replyTokens()
   const steps: ScriptStep[] = []
   for (let i = 0; i < REPLY_TOKENS; i += TOKENS_PER_CHUNK) {
     steps.push(
@@ -149,6 +154,7 @@ async function measureStream(
   end: Record<Metric, number>
   batches: number
   keystrokes: number[]
+  nodes: number
 }> {
   await page.getByTestId('new-chat').click()
   const input = page.getByTestId('chat-input-text')
@@ -185,15 +191,35 @@ async function measureStream(
   await typing
   const keystrokes = await page.evaluate(() => (window as unknown as { __latencies: number[] }).__latencies)
   const total = samples[samples.length - 1].deltas
-  const text = await page.getByTestId('assistant-message').last().textContent()
-  if (!text || text.length < REPLY_TOKENS)
-    throw new Error(`the reply did not render fully (${text?.length ?? 0} chars)`)
+  const { metrics } = await cdp.send('Performance.getMetrics')
+  const nodes = metrics.find((m) => m.name === 'Nodes')?.value ?? 0
+  await checkRendered(page)
   return {
     start: perBatch(samples, total, ...START_WINDOW),
     end: perBatch(samples, total, ...END_WINDOW),
     batches: total,
-    keystrokes: keystrokes.sort((a, b) => a - b)
+    keystrokes: keystrokes.sort((a, b) => a - b),
+    nodes
   }
+}
+
+/**
+ * The reply's last line is on screen, and its first comes back when the list is scrolled to the
+ * top (the far parts of a long reply leave the DOM and return when scrolled near).
+ */
+async function checkRendered(page: Page): Promise<void> {
+  const lines = replyTokens()
+    .join('')
+    .split('\n')
+    .map((line) => line.replace(/^- /, '').trim())
+    .filter((line) => line && !line.startsWith('```'))
+  const message = page.getByTestId('assistant-message').last()
+  const shows = (line: string) => message.evaluate((el, wanted) => el.textContent!.includes(wanted), line)
+  if (!(await shows(lines.at(-1)!))) throw new Error('the end of the reply is not rendered')
+  // Scrolled as a user does (a programmatic scroll would be taken back by following the stream).
+  await page.getByTestId('message-list').focus()
+  await page.keyboard.press('Home')
+  await message.locator('.md-chunk').first().filter({ hasText: lines[0] }).waitFor({ timeout: 10_000 })
 }
 
 async function measureOpen(page: Page, sessionId: string, lastMessageId: string): Promise<number[]> {
@@ -283,8 +309,12 @@ async function main(): Promise<void> {
     const ratios: number[] = []
     const keystrokes: number[] = []
     for (let run = 1; run <= STREAM_RUNS; run++) {
+      // The previous run's garbage (its whole reply) is not this run's cost.
+      await cdp.send('HeapProfiler.collectGarbage')
       const stream = await measureStream(page, cdp)
-      console.log(`run ${run}: ${REPLY_TOKENS} tokens in ${stream.batches} delta batches`)
+      console.log(
+        `run ${run}: ${REPLY_TOKENS} tokens in ${stream.batches} delta batches, ${stream.nodes} DOM nodes at the end`
+      )
       for (const metric of METRICS) {
         console.log(
           `  ${metric.padEnd(20)} per batch: start ${stream.start[metric].toFixed(2)} ms, end ${stream.end[metric].toFixed(2)} ms`

@@ -97,6 +97,21 @@ describe('streaming markdown', () => {
     expect(readAppended(block, 6, block.text.length)).toBeNull()
   })
 
+  it('logs an upsert that extends the text as an append, and forgets the log when it replaces it', () => {
+    const message = {
+      blocks: [{ id: 'b', kind: 'content', status: 'loading', text: '', createdAt: 0, updatedAt: 0 }]
+    } as unknown as ChatMessageView
+    const block = message.blocks[0] as { text: string }
+    applyOps(message, [{ op: 'append', blockId: 'b', field: 'text', text: 'Hello ' }])
+    // The stream's last upsert carries an append the renderer had not seen.
+    applyOps(message, [
+      { op: 'upsert', block: { ...message.blocks[0], text: 'Hello world', status: 'success' } }
+    ])
+    expect(readAppended(block, 6, block.text.length)).toBe('world')
+    applyOps(message, [{ op: 'upsert', block: { ...message.blocks[0], text: 'Other text entirely' } }])
+    expect(readAppended(block, 6, block.text.length)).toBeNull()
+  })
+
   it('escapes raw HTML, renders tables and marks known languages for highlighting', () => {
     const html = renderMarkdown(
       '<img src=x onerror=alert(1)>\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1\n```',

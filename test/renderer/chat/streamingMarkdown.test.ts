@@ -58,6 +58,26 @@ describe('a streaming reply rendered from its appended pieces', () => {
     wrapper.unmount()
   })
 
+  it('renders the new end when the last upsert carries appends not yet seen', async () => {
+    await loadMarkdown()
+    const message = streamingMessage()
+    const wrapper = mount(Host, { props: { message }, global: { plugins: [createAppI18n('en-US')] } })
+    const streamed = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.\n\n`).join('')
+    applyOps(message, [{ op: 'append', blockId: 'b1', field: 'text', text: streamed }])
+    await nextTick()
+    // The stream's end: an upsert whose text holds the appends queued with it.
+    const block = {
+      ...message.blocks[0],
+      text: `${streamed}Paragraph 40.\n\nThe end.`,
+      status: 'success' as const
+    }
+    applyOps(message, [{ op: 'upsert', block }])
+    await nextTick()
+    expect(wrapper.text()).toContain('The end.')
+    expect(wrapper.findAll('.md-chunk')).toHaveLength(41)
+    wrapper.unmount()
+  })
+
   it('starts over when the block is replaced rather than appended to', async () => {
     await loadMarkdown()
     const message = streamingMessage()
@@ -76,15 +96,14 @@ describe('a streaming reply rendered from its appended pieces', () => {
     wrapper.unmount()
   })
 
-  it('skips old text off screen through a few page and book elements, not one per paragraph', async () => {
+  it('groups finished chunks in pages of 32, every one rendered when there is no scroll root', async () => {
     await loadMarkdown()
-    // 1,100 paragraphs: 34 full pages of 32 chunks, two full books of 16 pages.
     const text = Array.from({ length: 1100 }, (_, i) => `Paragraph ${i}.\n\n`).join('')
     const wrapper = mount(MarkdownView, { props: { text }, global: { plugins: [createAppI18n('en-US')] } })
     expect(wrapper.findAll('.md-chunk')).toHaveLength(1100)
-    expect(wrapper.findAll('.md-book')).toHaveLength(2)
-    // Only the full pages of the unfinished book carry their own skip.
-    expect(wrapper.findAll('.md-page')).toHaveLength(2)
+    // 34 full pages and the start of a 35th; which are far is decided in the chat list (longReply.e2e).
+    expect(wrapper.findAll('[data-page]')).toHaveLength(35)
+    expect(wrapper.findAll('[data-far]')).toHaveLength(0)
     expect(wrapper.text()).toContain('Paragraph 1099.')
     wrapper.unmount()
   })

@@ -18,11 +18,23 @@ export function applyOps(message: ChatMessageView, ops: readonly DeltaOp[]): voi
       }
     } else {
       const block = findBlock(message, op.block.id)
-      if (block && op.block.text !== block.text) forgetAppends(block)
+      if (block && op.block.text !== block.text) noteReplacedText(block, op.block.text)
       if (block) Object.assign(block, op.block)
       else message.blocks.push(op.block)
     }
   }
+}
+
+/**
+ * An upsert that carries appends the renderer has not seen (the block's last upsert, which
+ * holds the appends queued with it) extends the text: logged as one more append, so a view
+ * renders the new end instead of the whole reply again. Any other change is a replacement.
+ */
+function noteReplacedText(block: MessageBlock, text: string): void {
+  const current = block.text
+  if (text.length > current.length && text.startsWith(current))
+    logAppend(block, current.length, text.slice(current.length))
+  else forgetAppends(block)
 }
 
 function findBlock(message: ChatMessageView, blockId: string): MessageBlock | undefined {

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { artifactPath, launchBrowser } from './helpers/browser'
+import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+
+// Each paragraph is one finished markdown chunk (the last one stays the tail); 32 chunks make a
+// page, so this reply has 40 full pages, each about a thousand pixels tall at this width.
+const PARAGRAPHS = 1300
+const FULL_PAGES = 40
+const paragraph = (i: number) =>
+  `Paragraph ${i}: a sentence long enough to wrap once or twice in the chat column.`
+const longReply = Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(i)).join('\n\n')
+
+let chat: ChatHost
+let browser: Browser
+let page: Page
+let errors: string[]
+
+beforeAll(async () => {
+  chat = await startChatHost(() => textReply(longReply))
+  browser = await launchBrowser()
+  ;({ page, errors } = await openChat(browser, chat.host))
+})
+afterAll(async () => {
+  await browser?.close()
+  await chat?.stop()
+})
+
+const list = () => page.getByTestId('message-list')
+const scrollHeight = () => list().evaluate((el) => el.scrollHeight)
+const renderedChunks = (answer: Locator) => answer.locator('.md-chunk').count()
+const farPages = (answer: Locator) => answer.locator('[data-far]').count()
+
+describe('a very long reply', () => {
+  it('keeps only the pages near the viewport in the DOM, and brings back the start when scrolled to', async () => {
+    await sendFromInput(page, 'write a very long answer')
+    const answer = page.locator('[data-testid="assistant-message"][data-status="sent"]').last()
+    await answer.waitFor({ timeout: 60_000 })
+    await answer.getByText(paragraph(PARAGRAPHS - 1)).waitFor()
+
+    // At the bottom, the pages more than a few screens up are boxes of their height.
+    await expect.poll(() => farPages(answer)).toBeGreaterThanOrEqual(FULL_PAGES - 8)
+    expect(await renderedChunks(answer)).toBeLessThanOrEqual(8 * 32 + 19)
+    expect(await answer.getByText(paragraph(0), { exact: true }).count()).toBe(0)
+    const height = await scrollHeight()
+
+    // Scrolled to the top (as a user does: the list stops following the stream), the first
+    // page is back, the last full one is far, and the list kept its height to the pixel.
+    await list().focus()
+    await page.keyboard.press('Home')
+    await answer.getByText(paragraph(0), { exact: true }).waitFor()
+    expect(await answer.locator('[data-page="0"]').getAttribute('data-far')).toBeNull()
+    expect(await answer.locator(`[data-page="${FULL_PAGES - 1}"]`).getAttribute('data-far')).not.toBeNull()
+    expect(Math.abs((await scrollHeight()) - height)).toBeLessThanOrEqual(2)
+    // A page boundary (paragraphs 31 | 32) is spaced like any other paragraph break.
+    const tops = await answer.evaluate((el) =>
+      [30, 31, 32].map(
+        (i) =>
+          [...el.querySelectorAll('p')]
+            .find((p) => p.textContent!.startsWith(`Paragraph ${i}:`))!
+            .getBoundingClientRect().top
+      )
+    )
+    expect(tops[2] - tops[1]).toBeCloseTo(tops[1] - tops[0], 0)
+    await page.screenshot({ path: artifactPath('long-reply-top.png') })
+
+    // Scrolled to the middle, the pages there are rendered again.
+    await list().evaluate((el) => (el.scrollTop = el.scrollHeight / 2))
+    await answer.getByText(paragraph(700), { exact: true }).waitFor()
+    expect(errors).toEqual([])
+  })
+
+  it('does the same for a long reply opened from history', async () => {
+    await page.reload()
+    const answer = page.locator('[data-testid="assistant-message"][data-status="sent"]').last()
+    await answer.getByText(paragraph(PARAGRAPHS - 1)).waitFor()
+    await expect.poll(() => farPages(answer)).toBeGreaterThanOrEqual(FULL_PAGES - 8)
+    expect(await renderedChunks(answer)).toBeLessThanOrEqual(8 * 32 + 19)
+    await page.screenshot({ path: artifactPath('long-reply-bottom.png') })
+  })
+})
