@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { artifactPath, launchBrowser } from './helpers/browser'
-import { openChat, sendFromInput, startChatHost, textReply, type ChatHost } from './helpers/chatHost'
+import {
+  lastUserText,
+  openChat,
+  sendFromInput,
+  startChatHost,
+  textReply,
+  type ChatHost
+} from './helpers/chatHost'
 
 // Each paragraph is one finished markdown chunk (the last one stays the tail); 32 chunks make a
 // page, so this reply has 40 full pages, each about a thousand pixels tall at this width.
@@ -10,6 +17,22 @@ const FULL_PAGES = 40
 const paragraph = (i: number) =>
   `Paragraph ${i}: a sentence long enough to wrap once or twice in the chat column.`
 const longReply = Array.from({ length: PARAGRAPHS }, (_, i) => paragraph(i)).join('\n\n')
+// A code block and a list far longer than the pieces they are split into (40 and 60 lines).
+const codeLines = Array.from({ length: 100 }, (_, i) => `const value${i} = ${i} // line ${i}`)
+const listItems = Array.from({ length: 130 }, (_, i) => `${i + 1}. item number ${i + 1}`)
+const codeAndList = [
+  'Code:',
+  '',
+  '```ts',
+  ...codeLines,
+  '```',
+  '',
+  'List:',
+  '',
+  ...listItems,
+  '',
+  'Done.'
+].join('\n')
 
 let chat: ChatHost
 let browser: Browser
@@ -17,7 +40,9 @@ let page: Page
 let errors: string[]
 
 beforeAll(async () => {
-  chat = await startChatHost(() => textReply(longReply))
+  chat = await startChatHost((request) =>
+    textReply(lastUserText(request.body).includes('code') ? codeAndList : longReply)
+  )
   browser = await launchBrowser()
   ;({ page, errors } = await openChat(browser, chat.host))
 })
@@ -77,5 +102,37 @@ describe('a very long reply', () => {
     await expect.poll(() => farPages(answer)).toBeGreaterThanOrEqual(FULL_PAGES - 8)
     expect(await renderedChunks(answer)).toBeLessThanOrEqual(8 * 32 + 19)
     await page.screenshot({ path: artifactPath('long-reply-bottom.png') })
+  })
+  it('shows a long code block and a long list as one block each, split where the eye cannot see', async () => {
+    await page.getByTestId('new-chat').click()
+    await sendFromInput(page, 'show code and a list')
+    const answer = page.locator('[data-testid="assistant-message"][data-status="sent"]').last()
+    await answer.getByText('Done.').waitFor()
+    const codeBoxes = answer.locator('.md-code')
+    expect(await codeBoxes.count()).toBe(3)
+    // One header (language and copy) for the whole block, and no gap at the seams.
+    expect(await answer.locator('.md-code-head:visible').count()).toBe(1)
+    const rects = await codeBoxes.evaluateAll((boxes) => boxes.map((b) => b.getBoundingClientRect()))
+    for (let i = 1; i < rects.length; i++) expect(rects[i].top).toBeCloseTo(rects[i - 1].bottom, 0)
+    const lines = await answer
+      .locator('.md-code pre')
+      .evaluateAll((pres) => pres.flatMap((pre) => pre.textContent!.split('\n').filter(Boolean)))
+    expect(lines).toEqual(codeLines)
+    // The numbered list keeps counting across its pieces.
+    expect(await answer.locator('ol').count()).toBe(3)
+    expect(await answer.locator('ol').nth(1).getAttribute('start')).toBe('61')
+    const items = await answer
+      .locator('ol')
+      .evaluateAll((lists) => lists.map((list) => list.getBoundingClientRect()))
+    for (let i = 1; i < items.length; i++) expect(items[i].top).toBeCloseTo(items[i - 1].bottom, 0)
+    // To the first seam, scrolling as a user does (else the list keeps following the reply).
+    await list().focus()
+    await page.keyboard.press('Home')
+    await page.mouse.move(700, 400)
+    await page.mouse.wheel(0, rects[1].top - rects[0].top)
+    await expect
+      .poll(() => codeBoxes.nth(1).evaluate((box) => box.getBoundingClientRect().top))
+      .toBeLessThan(600)
+    await page.screenshot({ path: artifactPath('long-code-seam.png') })
   })
 })

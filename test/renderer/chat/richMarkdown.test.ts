@@ -76,6 +76,21 @@ describe('code blocks', () => {
     wrapper.unmount()
   })
 
+  it('splits a long code block into joined pieces and copies the whole block from the first', async () => {
+    const code = Array.from({ length: 100 }, (_, i) => `print(${i})\n`).join('')
+    for (const text of [`\`\`\`py\n${code}\`\`\`\n\nAfter.`, `\`\`\`py\n${code}`]) {
+      // Closed, or still streaming (the last lines are the live tail).
+      const wrapper = mount(MarkdownView, { props: { text }, attachTo: document.body, ...plugins })
+      await settled(wrapper)
+      expect(wrapper.findAll('.md-joined').length).toBeGreaterThanOrEqual(2)
+      expect(wrapper.findAll('.md-code').length).toBeGreaterThanOrEqual(3)
+      await wrapper.get('[data-copy-code]').trigger('click')
+      await flushPromises()
+      expect(await navigator.clipboard.readText()).toBe(code)
+      wrapper.unmount()
+    }
+  })
+
   it('shows a diagram fence as its source until Mermaid draws it', () => {
     const html = renderMarkdown('```mermaid\ngraph TD; A-->B\n```')
     expect(html).toContain('data-rich="mermaid"')

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { BlockOf } from '@shared/types/blocks'
 import type { ChatMessageView, MessageBlock } from '@shared/types/chat'
 import { applyOps, judgeDelta } from '@renderer/stores/lib/applyDelta'
-import { MarkdownSplitter } from '@renderer/components/chat/lib/markdown'
+import { fencedCode, MarkdownSplitter, type FinishedChunk } from '@renderer/components/chat/lib/markdown'
 import { forgetAppends, logAppend, readAppended } from '@renderer/stores/lib/appendLog'
 import { renderMarkdown } from '@renderer/components/chat/lib/markdownEngine'
 import { summarizeArgs } from '@renderer/components/chat/lib/toolSummary'
@@ -68,7 +68,7 @@ describe('streaming markdown', () => {
     const chunks: string[] = []
     for (let i = 0; i < text.length; i += 3) {
       splitter.append(text.slice(i, i + 3))
-      chunks.push(...splitter.takeFinished())
+      chunks.push(...splitter.takeFinished().map((chunk) => chunk.text))
     }
     expect(chunks).toEqual(['Para one.\n\n', '```js\nconst a = 1\n\nconst b = 2\n```\n', 'After code\n\n'])
     expect(splitter.boundaries.map((end, i) => text.slice(splitter.boundaries[i - 1] ?? 0, end))).toEqual(
@@ -95,6 +95,48 @@ describe('streaming markdown', () => {
     expect(readAppended(block, 6, block.text.length)).toBe(block.text.slice(6))
     forgetAppends(block)
     expect(readAppended(block, 6, block.text.length)).toBeNull()
+  })
+
+  it('splits a long code block into joined pieces, each closed and reopened with its fence line', () => {
+    const code = Array.from({ length: 130 }, (_, i) => `line ${i}`).join('\n')
+    const text = `Intro:\n~~~~python title\n${code}\n~~~~\nAfter.\n\nTail`
+    const splitter = new MarkdownSplitter()
+    const chunks: FinishedChunk[] = []
+    for (let i = 0; i < text.length; i += 7) {
+      splitter.append(text.slice(i, i + 7))
+      chunks.push(...splitter.takeFinished())
+    }
+    // 130 lines: pieces of 40, 40, 40 and the last 10 with the closing fence.
+    expect(chunks.map((c) => c.joined)).toEqual([false, true, true, true, false])
+    expect(chunks[0].text).toBe(
+      `Intro:\n~~~~python title\n${code.split('\n').slice(0, 40).join('\n')}\n~~~~\n`
+    )
+    for (const piece of chunks.slice(1, 4))
+      expect(piece.text.startsWith('~~~~python title\nline ')).toBe(true)
+    expect(
+      chunks
+        .slice(0, 4)
+        .map((c) => fencedCode(c.text))
+        .join('')
+    ).toBe(`${code}\n`)
+    // Boundaries stay offsets in the text itself: the reopened fences are not counted.
+    const pieces = splitter.boundaries.map((end, i) => text.slice(splitter.boundaries[i - 1] ?? 0, end))
+    expect(pieces.join('') + splitter.tail).toBe(text)
+    expect(fencedCode(text.slice(0, splitter.boundaries[3]))).toBe(`${code}\n`)
+    expect(splitter.tail).toBe('Tail')
+  })
+
+  it('splits a long list without blank lines before an item, and numbered lists keep counting', () => {
+    const items = Array.from({ length: 150 }, (_, i) => `${i + 1}. item ${i + 1}`)
+    const splitter = new MarkdownSplitter()
+    splitter.append(items.join('\n') + '\n')
+    const chunks = splitter.takeFinished()
+    expect(chunks.map((c) => c.joined)).toEqual([false, true])
+    expect(chunks[0].text.split('\n')[0]).toBe('1. item 1')
+    expect(chunks[1].text.split('\n')[0]).toBe('61. item 61')
+    expect(splitter.tail.split('\n')[0]).toBe('121. item 121')
+    expect(splitter.continuesTail).toBe(true)
+    expect(renderMarkdown(chunks[1].text)).toContain('<ol start="61">')
   })
 
   it('logs an upsert that extends the text as an append, and forgets the log when it replaces it', () => {

@@ -31,24 +31,58 @@ export function renderMarkdown(text: string, env: RenderEnv = {}): string {
   return `<p class="whitespace-pre-wrap">${escapeHtml(text)}</p>`
 }
 
+/** A finished chunk: its markdown, and whether it continues the block the chunk before ended. */
+export interface FinishedChunk {
+  text: string
+  /** A piece of a long code block or list split at a line (see MarkdownSplitter). */
+  joined: boolean
+}
+
+// A long code block or list without a blank line would stay in the live tail, re-rendered on
+// every delta, so its cost would grow with it: it is split at a line after this many lines.
+const CODE_PIECE_LINES = 40
+const LIST_PIECE_LINES = 60
+const LIST_ITEM = /^(?:[-*+]|\d{1,9}[.)])[ \t]/
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/** Whether `line` closes a code block opened with `marker` (same character, at least as long). */
+function closesFence(line: string, marker: string): boolean {
+  const match = FENCE.exec(line)
+  return (
+    match !== null &&
+    match[1][0] === marker[0] &&
+    match[1].length >= marker.length &&
+    !line.trim().slice(match[1].length)
+  )
+}
+
 /**
  * Splits streaming markdown into finished chunks and a live tail. A chunk ends at a blank line
  * outside a code fence, or right after a closing fence, so finished chunks never change and are
- * rendered once; only the tail is re-rendered per delta. It is fed only the appended text and
- * keeps only the tail, so the cost of a delta does not grow with the length of the reply.
+ * rendered once; only the tail is re-rendered per delta. A code block longer than
+ * CODE_PIECE_LINES is split into pieces (each closed and the next reopened with the same fence
+ * line), and a list longer than LIST_PIECE_LINES before a top-level item; the pieces are marked
+ * `joined` so they read as one block. It is fed only the appended text and keeps only the tail,
+ * so the cost of a delta does not grow with the length of the reply.
  */
 export class MarkdownSplitter {
   /** Length of all text fed so far. */
   length = 0
-  /** Text after the last finished chunk. */
+  /** Text after the last finished chunk (after a code split, starting with the reopened fence). */
   tail = ''
   /** End offsets (in all text) of finished chunks. */
   readonly boundaries: number[] = []
   /** Finished chunks not yet taken. */
-  private finished: string[] = []
+  private finished: FinishedChunk[] = []
   /** Offset in `tail` of the first line not scanned yet. */
   private scanned = 0
-  private fence: string | null = null
+  /** Offset (in all text) where the tail's own text starts. */
+  private tailStart = 0
+  /** Length of the reopened fence line at the start of the tail (not in the text fed). */
+  private reopened = 0
+  private tailLines = 0
+  private tailJoined = false
+  private fence: { marker: string; line: string; lines: number } | null = null
 
   append(piece: string): void {
     if (!piece) return
@@ -57,44 +91,82 @@ export class MarkdownSplitter {
     for (;;) {
       const newline = this.tail.indexOf('\n', this.scanned)
       if (newline < 0) break
-      const line = this.tail.slice(this.scanned, newline)
+      const lineStart = this.scanned
+      const line = this.tail.slice(lineStart, newline)
       this.scanned = newline + 1
-      if (this.endsChunk(line)) {
-        this.finished.push(this.tail.slice(0, this.scanned))
-        this.boundaries.push(this.length - this.tail.length + this.scanned)
-        this.tail = this.tail.slice(this.scanned)
-        this.scanned = 0
+      if (!this.fence && this.tailLines >= LIST_PIECE_LINES && LIST_ITEM.test(line)) {
+        this.finish(lineStart, '', true)
+        this.scanned = newline + 1 - lineStart
       }
+      this.tailLines++
+      if (this.endsChunk(line)) this.finish(this.scanned, '', false)
+      else if (this.fence && this.fence.lines >= CODE_PIECE_LINES) this.splitCode()
     }
   }
 
   /** The chunks finished since the last call, in order. */
-  takeFinished(): string[] {
+  takeFinished(): FinishedChunk[] {
     const taken = this.finished
     this.finished = []
     return taken
   }
 
   get stableEnd(): number {
-    return this.length - this.tail.length
+    return this.tailStart
+  }
+
+  /** Whether the tail continues the last finished chunk's code block or list. */
+  get continuesTail(): boolean {
+    return this.tailJoined
+  }
+
+  /** Finishes the tail up to `end` (a tail offset), plus `closing`; the next chunk is `joinedNext`. */
+  private finish(end: number, closing: string, joinedNext: boolean): void {
+    this.finished.push({ text: this.tail.slice(0, end) + closing, joined: this.tailJoined })
+    this.tailStart += end - this.reopened
+    this.boundaries.push(this.tailStart)
+    this.tail = this.tail.slice(end)
+    this.scanned = 0
+    this.reopened = 0
+    this.tailLines = 0
+    this.tailJoined = joinedNext
+  }
+
+  /** Closes the code block here and reopens it in the tail with the same fence line. */
+  private splitCode(): void {
+    const fence = this.fence!
+    this.finish(this.scanned, `${fence.marker}\n`, true)
+    this.tail = `${fence.line}\n${this.tail}`
+    this.reopened = this.scanned = fence.line.length + 1
+    fence.lines = 0
   }
 
   private endsChunk(line: string): boolean {
-    const fenceMatch = /^ {0,3}(`{3,}|~{3,})/.exec(line)
     if (this.fence) {
-      const closes =
-        fenceMatch &&
-        fenceMatch[1][0] === this.fence[0] &&
-        fenceMatch[1].length >= this.fence.length &&
-        !line.trim().slice(fenceMatch[1].length)
+      const closes = closesFence(line, this.fence.marker)
       if (closes) this.fence = null
-      return Boolean(closes)
+      else this.fence.lines++
+      return closes
     }
+    const fenceMatch = FENCE.exec(line)
     if (fenceMatch) {
-      this.fence = fenceMatch[1]
+      this.fence = { marker: fenceMatch[1], line, lines: 0 }
       return false
     }
     // A blank line ends a chunk unless nothing but blank lines came since the last one.
-    return line.trim() === '' && this.tail.slice(0, this.scanned).trim() !== ''
+    return line.trim() === '' && this.tail.slice(this.reopened, this.scanned).trim() !== ''
   }
+}
+
+/** The code inside the first fenced block of `markdown` (to its closing fence or the end), as markdown-it gives it. */
+export function fencedCode(markdown: string): string {
+  const lines = markdown.split('\n')
+  const open = lines.findIndex((line) => FENCE.test(line))
+  if (open < 0) return ''
+  const marker = FENCE.exec(lines[open])![1]
+  const close = lines.findIndex((line, i) => i > open && closesFence(line, marker))
+  // As markdown-it gives a fence's content: each line with its newline.
+  const body = lines.slice(open + 1, close < 0 ? undefined : close)
+  if (close < 0 && body.at(-1) === '') body.pop()
+  return body.map((line) => `${line}\n`).join('')
 }
