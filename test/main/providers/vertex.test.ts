@@ -10,6 +10,7 @@ import {
   providersUpdate,
   providersVerify
 } from '@shared/contracts/routes/providers.routes'
+import { listVertexModels } from '../../../src/main/presenter/llmProviderPresenter/vertex'
 import { collect, request, textOf, useFakeLlms, useHarness } from './helpers'
 
 const harness = useHarness()
@@ -227,5 +228,21 @@ describe('Google Vertex model list', () => {
     expect(verified).toMatchObject({ ok: false, code: 'auth' })
     expect(verified.message).toMatch(/invalid_grant|Invalid JWT/)
     expect(garden.requests).toHaveLength(before)
+  })
+})
+
+describe('Google Vertex model list against a token endpoint that never answers', () => {
+  it('gives up at the deadline with a network error instead of holding the caller', async () => {
+    const silent = createServer(() => {}) // accepts, never answers
+    tokenServers.push(silent)
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve))
+    const account = serviceAccount(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/token`)
+    const started = Date.now()
+    const listing = listVertexModels({ baseUrl: 'http://127.0.0.1:9/v1', settings: {} }, account.json, {
+      signal: AbortSignal.timeout(300)
+    })
+    await expect(listing).rejects.toMatchObject({ classified: { code: 'network', category: 'timeout' } })
+    expect(Date.now() - started).toBeLessThan(5_000)
+    silent.closeAllConnections()
   })
 })

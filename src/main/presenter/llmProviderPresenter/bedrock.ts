@@ -3,7 +3,7 @@ import type { LanguageModel } from 'ai'
 import { AwsV4Signer } from 'aws4fetch'
 import { z } from 'zod'
 import type { StoredProvider } from '@shared/types/provider'
-import { getJson, parse, type ListRequestOptions } from './listingHttp'
+import { getJson, MAX_LIST_PAGES, parse, type ListRequestOptions } from './listingHttp'
 import type { RawModel } from './modelListing'
 
 export const BEDROCK_DEFAULT_REGION = 'us-east-1'
@@ -65,7 +65,6 @@ const InferenceProfiles = z.object({
   nextToken: z.string().nullish()
 })
 
-const MAX_PROFILE_PAGES = 20
 /**
  * The models a Bedrock account can call: foundation models that answer on demand with text,
  * then inference profiles (newer models are called only through one). Both lists come from
@@ -105,7 +104,7 @@ export async function listBedrockModels(
       vision: takesImages.get(m.modelId)
     }))
   let next: string | undefined
-  for (let page = 0; page < MAX_PROFILE_PAGES; page++) {
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
     const url = `${base}/inference-profiles?maxResults=1000${next ? `&nextToken=${encodeURIComponent(next)}` : ''}`
     const body = parse(InferenceProfiles, await get(url))
     for (const profile of body.inferenceProfileSummaries) {

@@ -5,7 +5,7 @@ import {
   type ModelConfig,
   type StoredProvider
 } from '@shared/types/provider'
-import { getJson, parse, type ListRequestOptions } from './listingHttp'
+import { getJson, MAX_LIST_PAGES, parse, type ListRequestOptions } from './listingHttp'
 import { listBedrockModels } from './bedrock'
 import { listVertexModels } from './vertex'
 import { knownModel } from './knownModels'
@@ -48,8 +48,6 @@ export interface ListOptions extends ListRequestOptions {
   sessionToken?: string
 }
 
-const MAX_PAGES = 20
-
 /**
  * Whether the list holds the ids chat requests take. Azure lists models, but requests name
  * the user's deployments, so its models are typed in rather than fetched on add.
@@ -82,7 +80,7 @@ export async function fetchProviderModels(
     case 'anthropic': {
       const models: RawModel[] = []
       let after: string | undefined
-      for (let page = 0; page < MAX_PAGES; page++) {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const url = `${base}/models?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ''}`
         const body = parse(
           AnthropicModels,
@@ -97,7 +95,7 @@ export async function fetchProviderModels(
     case 'gemini': {
       const models: RawModel[] = []
       let token: string | undefined
-      for (let page = 0; page < MAX_PAGES; page++) {
+      for (let page = 0; page < MAX_LIST_PAGES; page++) {
         const url = `${base}/models?pageSize=1000${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`
         const body = parse(GeminiModels, await get(url, { 'x-goog-api-key': key }))
         for (const m of body.models) {

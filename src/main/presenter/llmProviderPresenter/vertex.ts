@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { GoogleAuth, type AuthClient } from 'google-auth-library'
 import type { StoredProvider } from '@shared/types/provider'
 import { classifyError, ProviderRequestError } from './errors'
-import { getJson, parse, type ListRequestOptions } from './listingHttp'
+import { beforeDeadline, getJson, MAX_LIST_PAGES, parse, type ListRequestOptions } from './listingHttp'
 import type { RawModel } from './modelListing'
 
 /** The fields of a Google service-account key file we need (the file has more). */
@@ -128,7 +128,6 @@ const PublisherModels = z.object({
   publisherModels: z.array(z.looseObject({ name: z.string() })).default([]),
   nextPageToken: z.string().optional()
 })
-const MAX_PAGES = 20
 
 /**
  * Google's models on Vertex (Model Garden's ListPublisherModels), kept to the Gemini chat
@@ -149,13 +148,13 @@ export async function listVertexModels(
   const base = google ? `https://${host}/v1beta1/publishers/google` : provider.baseUrl.replace(/\/+$/, '')
   const headers: Record<string, string> = account
     ? {
-        authorization: `Bearer ${await accessToken(account)}`,
+        authorization: `Bearer ${await beforeDeadline(accessToken(account), options)}`,
         'x-goog-user-project': provider.settings.project ?? account.project_id ?? ''
       }
     : { 'x-goog-api-key': secret }
   const models: RawModel[] = []
   let token: string | undefined
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; page < MAX_LIST_PAGES; page++) {
     const url = `${base}/models?pageSize=100${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`
     const body = parse(PublisherModels, await getJson(url, headers, options))
     for (const model of body.publisherModels) {
