@@ -126,6 +126,23 @@ describe('streaming markdown', () => {
     expect(splitter.tail).toBe('Tail')
   })
 
+  it('splits a code block inside a list item without leaving the item or adding empty blocks', () => {
+    const code = Array.from({ length: 50 }, (_, i) => `  x${i}()`).join('\n')
+    const splitter = new MarkdownSplitter()
+    splitter.append(`- Step one:\n  \`\`\`js\n${code}\n  \`\`\`\n\nEnd.\n\n`)
+    const chunks = splitter.takeFinished()
+    expect(chunks.map((c) => c.joined)).toEqual([false, true, false])
+    const first = renderMarkdown(chunks[0].text)
+    expect(first.match(/<pre>/g)).toHaveLength(1)
+    expect(first).toContain('<li>')
+    expect(first).toContain('x39()')
+    const second = renderMarkdown(chunks[1].text)
+    expect(second.match(/<pre>/g)).toHaveLength(1)
+    expect(second).toContain('x40()')
+    expect(second).not.toContain('  x40()') // the item's indentation is not part of the code
+    expect(fencedCode(chunks[0].text).split('\n')[0]).toBe('x0()')
+  })
+
   it('splits a long list without blank lines before an item, and numbered lists keep counting', () => {
     const items = Array.from({ length: 150 }, (_, i) => `${i + 1}. item ${i + 1}`)
     const splitter = new MarkdownSplitter()

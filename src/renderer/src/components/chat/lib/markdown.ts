@@ -135,7 +135,10 @@ export class MarkdownSplitter {
   /** Closes the code block here and reopens it in the tail with the same fence line. */
   private splitCode(): void {
     const fence = this.fence!
-    this.finish(this.scanned, `${fence.marker}\n`, true)
+    // Closed at the opener's indentation: inside a list item a closer at column 0 would end
+    // the item and open a new, empty code block instead.
+    const indent = /^ */.exec(fence.line)![0]
+    this.finish(this.scanned, `${indent}${fence.marker}\n`, true)
     this.tail = `${fence.line}\n${this.tail}`
     this.reopened = this.scanned = fence.line.length + 1
     fence.lines = 0
@@ -168,5 +171,7 @@ export function fencedCode(markdown: string): string {
   // As markdown-it gives a fence's content: each line with its newline.
   const body = lines.slice(open + 1, close < 0 ? undefined : close)
   if (close < 0 && body.at(-1) === '') body.pop()
-  return body.map((line) => `${line}\n`).join('')
+  // An indented fence (in a list item) has that indentation removed from its lines.
+  const indent = /^ */.exec(lines[open])![0].length
+  return body.map((line) => `${line.slice(Math.min(indent, /^ */.exec(line)![0].length))}\n`).join('')
 }
