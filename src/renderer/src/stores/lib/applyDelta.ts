@@ -18,7 +18,7 @@ export function applyOps(message: ChatMessageView, ops: readonly DeltaOp[]): voi
       }
     } else {
       const block = findBlock(message, op.block.id)
-      if (block && op.block.text !== block.text) noteReplacedText(block, op.block.text)
+      if (block && op.block.text !== block.text) noteTextChange(block, op.block.text)
       if (block) Object.assign(block, op.block)
       else message.blocks.push(op.block)
     }
@@ -30,7 +30,7 @@ export function applyOps(message: ChatMessageView, ops: readonly DeltaOp[]): voi
  * holds the appends queued with it) extends the text: logged as one more append, so a view
  * renders the new end instead of the whole reply again. Any other change is a replacement.
  */
-function noteReplacedText(block: MessageBlock, text: string): void {
+function noteTextChange(block: MessageBlock, text: string): void {
   const current = block.text
   if (text.length > current.length && text.startsWith(current))
     logAppend(block, current.length, text.slice(current.length))

@@ -31,11 +31,13 @@ export function renderMarkdown(text: string, env: RenderEnv = {}): string {
   return `<p class="whitespace-pre-wrap">${escapeHtml(text)}</p>`
 }
 
-/** A finished chunk: its markdown, and whether it continues the block the chunk before ended. */
+/** A finished chunk, and whether it is a piece of a long code block or list split at a line. */
 export interface FinishedChunk {
   text: string
-  /** A piece of a long code block or list split at a line (see MarkdownSplitter). */
+  /** It continues the block the chunk before ended. */
   joined: boolean
+  /** Its last block goes on in the next chunk (or the tail). */
+  continues: boolean
 }
 
 // A long code block or list without a blank line would stay in the live tail, re-rendered on
@@ -122,7 +124,11 @@ export class MarkdownSplitter {
 
   /** Finishes the tail up to `end` (a tail offset), plus `closing`; the next chunk is `joinedNext`. */
   private finish(end: number, closing: string, joinedNext: boolean): void {
-    this.finished.push({ text: this.tail.slice(0, end) + closing, joined: this.tailJoined })
+    this.finished.push({
+      text: this.tail.slice(0, end) + closing,
+      joined: this.tailJoined,
+      continues: joinedNext
+    })
     this.tailStart += end - this.reopened
     this.boundaries.push(this.tailStart)
     this.tail = this.tail.slice(end)
