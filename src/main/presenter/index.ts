@@ -23,7 +23,7 @@ import { BackgroundProcessManager } from './toolPresenter/agentTools/processMana
 import { Sandbox, sweepLeftoverStubs } from './sandbox'
 import { startProcessHygiene } from './hygiene'
 import { McpPresenter } from './mcpPresenter'
-import { createShellEnvResolver } from './mcpPresenter/shellEnv'
+import { createShellEnvResolver, withAllowedVariables } from './mcpPresenter/shellEnv'
 import { createMcpPermissionGate } from './mcpPresenter/permissionGate'
 import { createCoreStreamSampler } from './mcpPresenter/samplingRunner'
 import { AgentRuntimePresenter, LoopRuntimePort } from './agentRuntimePresenter'
@@ -139,8 +139,10 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const sandbox = new Sandbox({ appData, stubJournal })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
-  // One login-shell resolution for stdio MCP servers and exec.
-  const shellEnv = options.shellEnv ?? createShellEnvResolver()
+  // One login-shell resolution for stdio MCP servers, ACP agents and exec; each gets only the
+  // allowlisted variables and the names the user allowed in Settings.
+  const allowedVariables = () => config.getSettings().allowedEnvVariables
+  const shellEnv = withAllowedVariables(options.shellEnv ?? createShellEnvResolver(), allowedVariables)
   if (options.resolveShellEnvAtLaunch) void shellEnv()
   const mcp = new McpPresenter({
     config,
@@ -223,9 +225,10 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
     onToolsDeferred: (info) => events.emit(mcpToolsDeferred, info),
     toolSearchLimits: () => ({ maxTools: config.getSettings().mcpToolSearchThreshold }),
-    // exec sees the user's whole environment, with the login shell's PATH (nvm, Homebrew, ...).
+    // exec sees the allowlisted environment, with the login shell's PATH (nvm, Homebrew, ...).
     processes: new BackgroundProcessManager({
-      baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
+      baseEnv: shellEnv,
+      allowedVariables,
       sandbox,
       groups: hygiene.groups,
       log
@@ -422,7 +425,8 @@ function createAcpPresenter(parts: {
     files: new FilePermissionService(homedir(), { appData: parts.appData }),
     commands: new CommandPermissionService({ appData: parts.appData }),
     processes: new BackgroundProcessManager({
-      baseEnv: async () => ({ ...process.env, PATH: (await shellEnv()).PATH }),
+      baseEnv: shellEnv,
+      allowedVariables: () => parts.config.getSettings().allowedEnvVariables,
       sandbox,
       groups: hygiene.groups,
       log

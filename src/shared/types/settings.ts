@@ -18,6 +18,12 @@ export const GlobalShortcut = z
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   })
 
+/** An environment variable's name as a shell writes it (`MY_TOOL_HOME`). */
+export const EnvVariableName = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'letters, digits and _, not starting with a digit')
+
 /** The value type of every setting; defaults live in SETTINGS_DEFAULTS. */
 const settingFields = {
   language: Language,
@@ -37,7 +43,12 @@ const settingFields = {
   /** Instructions and parameters a new chat starts with (an assistant chosen for it replaces them). */
   defaultGenerationSettings: GenerationSettings,
   /** Above this many MCP tools a chat's model finds them with tool search instead of getting all. */
-  mcpToolSearchThreshold: z.number().int().min(10).max(2000)
+  mcpToolSearchThreshold: z.number().int().min(10).max(2000),
+  /**
+   * Variables of the app's environment that commands, MCP servers and agents also get, besides
+   * the built-in allowlist (`childEnvironment`); every other variable is absent for them.
+   */
+  allowedEnvVariables: z.array(EnvVariableName).max(200)
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
@@ -50,7 +61,8 @@ export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(ty
   autoUpdate: true,
   globalShortcut: 'CommandOrControl+Shift+D',
   defaultGenerationSettings: {},
-  mcpToolSearchThreshold: 100
+  mcpToolSearchThreshold: 100,
+  allowedEnvVariables: []
 }
 
 /**

@@ -202,9 +202,15 @@ describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS an
     expect(inside.output).not.toContain(SECRET_ENV_VALUE)
     expect(inside.output).not.toMatch(/^CDPATH=/m)
     expect(inside.output).toMatch(new RegExp(`^HOME=${world.home}$`, 'm'))
-    // The same command run on the host (approved) sees them: the check above can fail.
+    // Run on the host (approved) it gets only the allowlist too; a name the user allowed passes.
     const onHost = await run(manager, world, 'env', undefined)
-    expect(onHost.output).toContain(`OPENAI_API_KEY=${SECRET_ENV_VALUE}`)
+    expect(onHost.output).not.toContain(SECRET_ENV_VALUE)
+    const allowing = managerFor(world, { GITHUB_TOKEN: SECRET_ENV_VALUE }, ['GITHUB_TOKEN'])
+    const allowed = await run(allowing, world, 'env', {
+      workspaceDir: world.project,
+      writableWorkspace: false
+    })
+    expect(allowed.output).toContain(`GITHUB_TOKEN=${SECRET_ENV_VALUE}`)
   })
 
   describe('network', () => {

@@ -60,12 +60,20 @@ export interface Run extends ProcessInfo {
   output: string
 }
 
-/** A process manager whose sandbox sees `world`'s home and data folder; the parent env carries a secret. */
-export function managerFor(world: World, env: NodeJS.ProcessEnv = {}): BackgroundProcessManager {
+/**
+ * A process manager whose sandbox sees `world`'s home and data folder; the parent env carries a
+ * secret; `allowedVariables` are the names the user allowed in Settings.
+ */
+export function managerFor(
+  world: World,
+  env: NodeJS.ProcessEnv = {},
+  allowedVariables: string[] = []
+): BackgroundProcessManager {
   const sandbox = new Sandbox({ home: world.home, appData: world.appData })
   return new BackgroundProcessManager({
     sandbox,
-    baseEnv: async () => ({ ...process.env, OPENAI_API_KEY: SECRET_ENV_VALUE, CDPATH: '/', ...env })
+    baseEnv: async () => ({ ...process.env, OPENAI_API_KEY: SECRET_ENV_VALUE, CDPATH: '/', ...env }),
+    allowedVariables: () => allowedVariables
   })
 }
 

@@ -1,47 +1,7 @@
 import { spawn } from 'node:child_process'
 import { delimiter } from 'node:path'
 import { homedir } from 'node:os'
-
-/** Env vars a stdio server inherits from the app; the rest of the app's env stays private. */
-const INHERITED =
-  process.platform === 'win32'
-    ? [
-        'APPDATA',
-        'HOMEDRIVE',
-        'HOMEPATH',
-        'LOCALAPPDATA',
-        'PATH',
-        'PATHEXT',
-        'PROCESSOR_ARCHITECTURE',
-        'SYSTEMDRIVE',
-        'SYSTEMROOT',
-        'TEMP',
-        'TMP',
-        'USERNAME',
-        'USERPROFILE',
-        'PROGRAMFILES',
-        'COMSPEC'
-      ]
-    : [
-        'HOME',
-        'LOGNAME',
-        'PATH',
-        'SHELL',
-        'TERM',
-        'USER',
-        'LANG',
-        'LC_ALL',
-        'TMPDIR',
-        'XDG_RUNTIME_DIR',
-        'NVM_DIR',
-        'NODE_EXTRA_CA_CERTS',
-        'HTTP_PROXY',
-        'HTTPS_PROXY',
-        'NO_PROXY',
-        'http_proxy',
-        'https_proxy',
-        'no_proxy'
-      ]
+import { childEnvironment } from '../permission/childEnvironment'
 
 const MARKER = '__DEEPCHAT_PATH__'
 
@@ -111,24 +71,35 @@ export function mergePaths(...paths: (string | undefined)[]): string {
   return parts.join(delimiter)
 }
 
-/** Resolves the base env for stdio servers once and caches it (the shell is slow to start). */
+/**
+ * The environment children start with (stdio servers, ACP agents, `exec`): the allowlisted
+ * variables of the app's env (`childEnvironment`) with PATH from the login shell. The shell is
+ * read once and cached (it is slow to start).
+ */
 export function createShellEnvResolver(
   options: { timeoutMs?: number } = {}
 ): () => Promise<Record<string, string>> {
-  let cached: Promise<Record<string, string>> | undefined
-  return () => {
-    cached ??= (async () => {
-      const loginPath = await readLoginShellPath(options.timeoutMs)
-      const env: Record<string, string> = {}
-      for (const name of INHERITED) {
-        const value = process.env[name]
-        if (value !== undefined) env[name] = value
-      }
-      env.PATH = mergePaths(loginPath, process.env.PATH)
-      return env
-    })()
-    return cached
+  let loginPath: Promise<string | undefined> | undefined
+  return async () => {
+    loginPath ??= readLoginShellPath(options.timeoutMs)
+    const path = await loginPath
+    const env = childEnvironment(process.env)
+    // Windows spells it `Path`; one PATH key, whatever the case.
+    for (const name of Object.keys(env)) if (name.toUpperCase() === 'PATH') delete env[name]
+    env.PATH = mergePaths(path, process.env.PATH)
+    return env
   }
+}
+
+/**
+ * `resolve`'s environment plus the app's variables the user allowed by name in Settings, read
+ * on every call, so a change counts from the next start.
+ */
+export function withAllowedVariables(
+  resolve: () => Promise<Record<string, string>>,
+  allowedVariables: () => readonly string[]
+): () => Promise<Record<string, string>> {
+  return async () => ({ ...childEnvironment(process.env, allowedVariables()), ...(await resolve()) })
 }
 
 /** Expands `~`, `${VAR}` and `$VAR` in a stdio command or argument. */

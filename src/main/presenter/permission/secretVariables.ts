@@ -1,7 +1,9 @@
 /**
  * Environment variable names that look like they hold a secret: API keys, tokens, passwords,
- * cloud credentials, agent sockets. Expanding one in a command asks; the sandbox never passes
- * them to a command that runs unasked.
+ * cloud credentials, agent sockets. Expanding one in a command asks. This is the second wall:
+ * children get only allowlisted variables (`childEnvironment`), so this list matters for names
+ * the user allowed in Settings and variables a line sets itself (`source .env; echo $X`). It
+ * cannot be complete, which is why it is not the first wall.
  */
 const SECRET_WORDS =
   /(^|_)(KEY|APIKEY|PASS|PASSWD|PIN)$|TOKEN|SECRET|PASSWORD|PASSPHRASE|CREDENTIAL|PRIVATE|AUTH|COOKIE|SESSION_ID|SIGNING/i
@@ -12,11 +14,4 @@ const CLOUD_PREFIXES =
 
 export function isSecretVariableName(name: string): boolean {
   return SECRET_WORDS.test(name) || CONNECTION_STRINGS.test(name) || CLOUD_PREFIXES.test(name)
-}
-
-/** A copy of `env` without the secret-looking variables. */
-export function withoutSecretVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(env)) if (!isSecretVariableName(name)) out[name] = value
-  return out
 }

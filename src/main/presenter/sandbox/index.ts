@@ -2,7 +2,6 @@ import { realpathSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AppDataBoundary } from '../permission/boundary'
-import { withoutSecretVariables } from '../permission/secretVariables'
 import { bwrapArgs } from './bwrap'
 import { detectSandbox, type DetectedSandbox } from './detect'
 import { buildProfile, SECRET_HOME_PATHS, type SandboxProfile } from './profile'
@@ -129,13 +128,16 @@ function stubbedEntries(profile: SandboxProfile, ledger: StubLedger): string[] {
   return [...profile.protectedMissing, ...profile.protectedExisting.filter((path) => ledger.isHeld(path))]
 }
 
-/** The environment inside: no secret-looking variables, no shell hooks, HOME at the hidden home. */
+/**
+ * The environment inside: the one given (already built from the allowlist, `childEnvironment`),
+ * without shell hooks, HOME at the hidden home.
+ */
 export function sandboxEnvironment(
   env: NodeJS.ProcessEnv,
   home: string,
   privateTmp: boolean
 ): NodeJS.ProcessEnv {
-  const out = withoutSecretVariables(env)
+  const out = { ...env }
   for (const name of SHELL_HOOK_VARIABLES) delete out[name]
   out.HOME = home
   // The host's TMPDIR may lie in a folder hidden inside; /tmp is private and writable.

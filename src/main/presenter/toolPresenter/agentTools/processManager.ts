@@ -7,6 +7,7 @@ import { SpillLog } from './spillLog'
 import type { Sandbox, SandboxPlan } from '../../sandbox'
 import { dieWithHost } from '../../hygiene/dieWithHost'
 import { HOST_MARK_VARIABLE, type ProcessGroupRegistry } from '../../hygiene/processGroups'
+import { childEnvironment } from '../../permission/childEnvironment'
 
 export type ProcessStatus = 'running' | 'done' | 'error' | 'killed'
 
@@ -77,15 +78,19 @@ const KILL_GRACE_MS = 2_000
 export class BackgroundProcessManager {
   private readonly bySession = new Map<string, Map<string, ManagedProcess>>()
 
-  private environment?: Promise<NodeJS.ProcessEnv>
   private toldNoSandbox = false
 
   constructor(
     private readonly options: {
       shell?: string
       killGraceMs?: number
-      /** The environment commands run with (e.g. with the login shell's PATH); read once, lazily. */
+      /**
+       * Where commands' variables come from (the app's env with the login shell's PATH). Only the
+       * allowlisted ones reach a command (`childEnvironment`), on the host as in the sandbox.
+       */
       baseEnv?: () => Promise<NodeJS.ProcessEnv>
+      /** Names the user allowed in Settings, passed besides the built-in allowlist. */
+      allowedVariables?: () => readonly string[]
       /** The OS sandbox for `StartOptions.sandbox` plans. */
       sandbox?: Sandbox
       /** Where process groups are recorded, so the next start can reap what a crashed host left. */
@@ -97,11 +102,9 @@ export class BackgroundProcessManager {
   ) {}
 
   async start(options: StartOptions): Promise<ProcessInfo> {
-    this.environment ??= (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
-    const { child, sandboxed, sandboxUnavailable, cleanup } = await this.spawn(
-      options,
-      await this.environment
-    )
+    const source = await (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
+    const environment = childEnvironment(source, this.options.allowedVariables?.() ?? [])
+    const { child, sandboxed, sandboxUnavailable, cleanup } = await this.spawn(options, environment)
     const managed: ManagedProcess = {
       processId: `proc_${randomBytes(6).toString('hex')}`,
       sessionId: options.sessionId,
@@ -169,8 +172,7 @@ export class BackgroundProcessManager {
       if (sandbox && status.available) {
         const wrapped = await sandbox.wrap(shell, options.sandbox, { cwd: options.cwd, env })
         try {
-          // The sandbox's environment is complete: nothing of this process's may leak in.
-          const child = this.execShell(wrapped, options, wrapped.env, false)
+          const child = this.execShell(wrapped, options, wrapped.env)
           return { child, sandboxed: true, cleanup: wrapped.cleanup }
         } catch (error) {
           wrapped.cleanup()
@@ -184,15 +186,14 @@ export class BackgroundProcessManager {
         )
       this.toldNoSandbox = true
     }
-    const child = this.execShell(await dieWithHost(shell), options, env, true)
+    const child = this.execShell(await dieWithHost(shell), options, env)
     return { child, sandboxed: false, sandboxUnavailable, cleanup: () => {} }
   }
 
   private execShell(
     command: { file: string; args: string[] },
     options: StartOptions,
-    env: NodeJS.ProcessEnv,
-    extendEnv: boolean
+    env: NodeJS.ProcessEnv
   ): ResultPromise {
     return execa(command.file, command.args, {
       cwd: options.cwd,
@@ -204,7 +205,8 @@ export class BackgroundProcessManager {
       detached: process.platform !== 'win32',
       windowsHide: true,
       env,
-      extendEnv
+      // The environment given is complete: nothing of this process's may leak in.
+      extendEnv: false
     })
   }
 
