@@ -7,7 +7,7 @@ import { useTempDirs } from '../helpers/tempDir'
 const tempDir = useTempDirs()
 
 describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', () => {
-  it('widens PATH entries under home to their tool folder, keeps ~/bin itself, and ignores entries outside hidden folders', () => {
+  it('widens known toolchain layouts under home to their root, keeps ~/bin itself, and ignores entries outside hidden folders', () => {
     const home = realpathSync(tempDir())
     const dirs = [
       '.nvm/versions/node/v20/bin',
@@ -33,6 +33,33 @@ describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', (
         join(home, 'bin')
       ].sort()
     )
+  })
+
+  it('shows ~/.local/bin with its Python packages only, never the rest of ~/.local, and home itself never', () => {
+    const home = realpathSync(tempDir())
+    for (const dir of [
+      '.local/bin',
+      '.local/lib/python3.12/site-packages',
+      '.local/lib/other',
+      '.local/share/x'
+    ])
+      mkdirSync(join(home, dir), { recursive: true })
+    mkdirSync(join(home, '.local/state'))
+    const targets = (pathEnv: string): string[] =>
+      toolchainFolders(pathEnv, [home], join(home, 'project'))
+        .map((bind) => bind.target)
+        .sort()
+    expect(targets(`${join(home, '.local/bin')}:${home}:/usr/bin`)).toEqual([
+      join(home, '.local/bin'),
+      join(home, '.local/lib/python3.12')
+    ])
+    // An unknown bin folder is shown alone, whatever its parent holds.
+    mkdirSync(join(home, 'tools/app/bin'), { recursive: true })
+    expect(targets(join(home, 'tools/app/bin'))).toEqual([join(home, 'tools/app/bin')])
+    // A virtualenv's bin runs its root's lib.
+    mkdirSync(join(home, 'venv/bin'), { recursive: true })
+    writeFileSync(join(home, 'venv/pyvenv.cfg'), 'home = /usr/bin\n')
+    expect(targets(join(home, 'venv/bin'))).toEqual([join(home, 'venv')])
   })
 
   it('shows a PATH entry spelled through a symlink into a hidden folder at that spelling (NixOS /run/current-system)', () => {

@@ -1,8 +1,11 @@
 import { lstatSync, realpathSync, type Stats } from 'node:fs'
-import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
 import { PROTECTED_WORKSPACE_ENTRIES, type AppDataBoundary } from '../permission/boundary'
 import { isInside } from '../permission/paths'
+import { outermost, toolchainFolders, type ToolchainBind } from './toolchains'
 import type { SandboxPlan } from './types'
+
+export { toolchainFolders, type ToolchainBind } from './toolchains'
 
 /**
  * Files and folders under home that hold credentials, keys, tokens, cookies or shell history.
@@ -59,12 +62,6 @@ export const SECRET_HOME_PATHS = [
   '.mysql_history'
 ]
 
-/** A toolchain folder brings its companion along (cargo's binaries are rustup proxies). */
-const TOOLCHAIN_COMPANIONS: Record<string, string[]> = { '.cargo': ['.rustup'] }
-
-/** PATH entries named like this are bound through their parent (`~/.nvm/versions/node/vX/bin` -> `vX`). */
-const BIN_FOLDER_NAMES = new Set(['bin', 'shims'])
-
 /** Everything a sandbox needs to know about one command, as real paths. OS-neutral. */
 export interface SandboxProfile {
   workspaceDir: string
@@ -87,11 +84,6 @@ export interface SandboxProfile {
   /** Secret folders (masked by an empty folder) and files (masked by an empty file) that would be visible. */
   maskedDirs: string[]
   maskedFiles: string[]
-}
-
-export interface ToolchainBind {
-  source: string
-  target: string
 }
 
 export interface ProfileContext {
@@ -149,50 +141,6 @@ function isScratchWorkspace(workspaceDir: string, appData: AppDataBoundary | und
   if (!appData) return false
   const scratchRoot = realOrSelf(appData.scratchRoot)
   return workspaceDir !== scratchRoot && isInside(workspaceDir, scratchRoot)
-}
-
-/**
- * Folders on PATH that lie in a hidden area (and not in the workspace), widened to their tool's
- * root. A PATH entry spelled through a symlink (NixOS `/run/current-system/sw/bin`) is shown
- * both where it really is and where PATH names it.
- */
-export function toolchainFolders(
-  pathEnv: string,
-  hiddenAreas: string[],
-  workspaceDir: string
-): ToolchainBind[] {
-  const binds: ToolchainBind[] = []
-  const needed = (path: string): boolean =>
-    hiddenAreas.some((area) => isInside(path, area)) && !isInside(path, workspaceDir)
-  for (const entry of pathEnv.split(delimiter)) {
-    if (!entry || !isAbsolute(entry) || !existing(entry)) continue
-    const realRoot = toolRoot(realOrSelf(entry), hiddenAreas)
-    const roots = [
-      realRoot,
-      ...(TOOLCHAIN_COMPANIONS[basename(realRoot)] ?? [])
-        .map((c) => join(dirname(realRoot), c))
-        .filter(existing)
-        .map(realOrSelf)
-    ]
-    for (const root of roots) if (needed(root)) binds.push({ source: root, target: root })
-    const viewRoot = toolRoot(resolve(entry), hiddenAreas)
-    if (viewRoot !== realRoot && needed(viewRoot))
-      binds.push({ source: realOrSelf(viewRoot), target: viewRoot })
-  }
-  return outermost(binds)
-}
-
-/** `…/bin` and `…/shims` widen to their parent, except right under a hidden folder (`~/bin` would show all of home). */
-function toolRoot(path: string, hiddenAreas: string[]): string {
-  const parent = dirname(path)
-  return BIN_FOLDER_NAMES.has(basename(path)) && !hiddenAreas.includes(parent) ? parent : path
-}
-
-/** Keeps only binds whose target is not inside another one's, one per target. */
-function outermost(binds: ToolchainBind[]): ToolchainBind[] {
-  const byTarget = new Map(binds.map((bind) => [bind.target, bind]))
-  const unique = [...byTarget.values()].sort((a, b) => a.target.length - b.target.length)
-  return unique.filter((bind, i) => !unique.slice(0, i).some((other) => isInside(bind.target, other.target)))
 }
 
 function outermostDirs(dirs: string[]): string[] {
