@@ -25,11 +25,23 @@ export const TurnCheckpoint = z.object({
 })
 export type TurnCheckpoint = z.infer<typeof TurnCheckpoint>
 
+/**
+ * Why a revert left a file alone: it now leads outside the workspace, or through a link (the
+ * file or a folder above it became one), it is no longer a regular file, or the system refused.
+ */
+export const SkipReason = z.enum(['outside_workspace', 'link', 'not_a_file', 'failed'])
+export type SkipReason = z.infer<typeof SkipReason>
+
 export const RevertResult = z.object({
   sessionId: z.string(),
   messageId: z.string(),
   files: z.array(
-    z.object({ path: z.string(), action: z.enum(['restored', 'deleted', 'unchanged', 'not_kept']) })
+    z.object({
+      path: z.string(),
+      action: z.enum(['restored', 'deleted', 'unchanged', 'not_kept', 'skipped']),
+      /** Set when `action` is `skipped`. */
+      reason: SkipReason.optional()
+    })
   ),
   revertEntryId: z.number().int()
 })

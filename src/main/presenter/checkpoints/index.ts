@@ -1,5 +1,3 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import type {
@@ -12,6 +10,7 @@ import type {
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { TapePresenter } from '../tapePresenter'
+import { putBack } from './putBack'
 import { revertFacts, turnFileDiff, type ContentFact } from './turnDiff'
 import { previewPendingWrite, type WritePreviewDeps } from './writePreview'
 
@@ -87,7 +86,7 @@ export class CheckpointPresenter {
     const files = summarize(snapshots, [])
     if (files.length === 0) throw new AppError('nothing_to_revert', 'This turn changed no files')
     const first = files.map((f) => snapshots.find((s) => s.entryId === f.snapshotEntryId)!)
-    const { results, replaced } = await putBack(first)
+    const { files: results, replaced } = await putBack(session.workspaceDir, first)
     const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, {
       messageId,
       files: results,
@@ -117,7 +116,7 @@ export class CheckpointPresenter {
         firstByPath.set(snapshot.path, snapshot)
     if (firstByPath.size === 0)
       throw new AppError('nothing_to_revert', 'No file was changed after this message')
-    const { results, replaced } = await putBack([...firstByPath.values()])
+    const { files: results, replaced } = await putBack(session.workspaceDir, [...firstByPath.values()])
     const entry = this.deps.tape.appendEvent(session.tapeId, FILE_REVERT, {
       restoreBefore: messageId,
       files: results,
@@ -197,40 +196,6 @@ function summarize(
 }
 
 type Snapshot = z.infer<typeof Snapshot>
-
-/** Writes each file's earlier content back (or deletes a file that did not exist). */
-async function putBack(snapshots: readonly Snapshot[]) {
-  const results: RevertResult['files'] = []
-  const replaced: { path: string; contentBeforeRevert: string | null }[] = []
-  for (const { path, previousContent: before, notKept } of snapshots) {
-    if (notKept) {
-      results.push({ path, action: 'not_kept' })
-      continue
-    }
-    const current = await readOrNull(path)
-    replaced.push({ path, contentBeforeRevert: current })
-    if (current === before) {
-      results.push({ path, action: 'unchanged' })
-    } else if (before === null) {
-      await rm(path, { force: true })
-      results.push({ path, action: 'deleted' })
-    } else {
-      await mkdir(dirname(path), { recursive: true })
-      await writeFile(path, before, 'utf8')
-      results.push({ path, action: 'restored' })
-    }
-  }
-  return { results, replaced }
-}
-
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await readFile(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-}
 
 /** The session's messages from `orderSeq` on, read page by page from the newest (oldest first). */
 export function messagesSince(

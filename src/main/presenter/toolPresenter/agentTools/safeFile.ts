@@ -1,6 +1,6 @@
 import { constants } from 'node:fs'
 import { lstat, mkdir, open, readlink, realpath, unlink, type FileHandle } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path'
 import type { PermissionRequest } from '@shared/types/permission'
 import { secretsRefusal, type FileAccess } from '../../permission/filePermissionService'
 import { ToolError, fileScope, type ToolContext } from './defineTool'
@@ -10,6 +10,9 @@ import { fsToolError } from './fsErrors'
 const NO_FOLLOW = constants.O_NOFOLLOW ?? 0
 // A FIFO or device must not block the tool while opening; regular files ignore the flag.
 const NON_BLOCK = constants.O_NONBLOCK ?? 0
+// Linux names an open folder in /proc/self/fd: a path through that name reaches the very folder
+// opened, as unlinkat/mkdirat would, so a parent swapped for a link afterwards changes nothing.
+const FOLDER_HANDLES = process.platform === 'linux'
 
 /** How a tool opens a file: read it, read and rewrite it, or create it (it must not exist). */
 export type OpenPurpose = 'read' | 'update' | 'create'
@@ -110,8 +113,9 @@ async function removeCreated(handle: FileHandle): Promise<void> {
 }
 
 /**
- * Creates the missing folders above `real` one at a time, each checked to be its own real path
- * right after it is made, so a folder swapped for a link on the way stops the write.
+ * Creates the missing folders above `real` one at a time, each made inside its verified parent
+ * and checked to be its own real path right after, so a folder swapped for a link on the way
+ * stops the write.
  */
 export async function ensureParentFolders(real: string, shown: string): Promise<void> {
   const missing: string[] = []
@@ -128,12 +132,94 @@ export async function ensureParentFolders(real: string, shown: string): Promise<
     dir = parent
   }
   for (const folder of missing.reverse()) {
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw fsToolError(error, shown)
-    })
+    await inVerifiedFolder(dirname(folder), shown, (at) =>
+      mkdir(at(basename(folder))).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw fsToolError(error, shown)
+      })
+    )
     if ((await realpath(folder).catch(() => null)) !== folder) throw pathChanged(shown, folder)
   }
 }
+
+/**
+ * Deletes the regular file `real` (a real path) without following a link: the entry is removed
+ * from its verified folder, and a link found there is refused rather than removed or followed.
+ * False when there was nothing to delete.
+ */
+export async function removeVerified(real: string, shown: string): Promise<boolean> {
+  return inVerifiedFolder(dirname(real), shown, async (at) => {
+    const entry = at(basename(real))
+    const info = await lstat(entry).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null
+      throw fsToolError(error, shown)
+    })
+    if (!info) return false
+    if (info.isSymbolicLink()) throw pathChanged(shown)
+    if (info.isDirectory()) throw new ToolError('is_directory', `${shown} is a directory`)
+    await unlink(entry).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw fsToolError(error, shown)
+    })
+    return true
+  })
+}
+
+/**
+ * Runs `use` with names inside the folder `real`, which must be its own real path (no link on the
+ * way). On Linux the names go through the folder's open handle, opened without following a final
+ * link and proven by the kernel's name for it; elsewhere they are plain paths after a re-check.
+ */
+async function inVerifiedFolder<T>(
+  real: string,
+  shown: string,
+  use: (at: (name: string) => string) => Promise<T>
+): Promise<T> {
+  if (!FOLDER_HANDLES) {
+    if ((await realpath(real).catch(() => null)) !== real) throw pathChanged(shown, real)
+    return use((name) => join(real, name))
+  }
+  let folder: FileHandle
+  try {
+    folder = await open(real, constants.O_RDONLY | constants.O_DIRECTORY | NO_FOLLOW)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw pathChanged(shown, real)
+    throw fsToolError(error, shown)
+  }
+  try {
+    if ((await openedPath(folder)) !== real) throw pathChanged(shown, real)
+    return await use((name) => `/proc/self/fd/${folder.fd}/${name}`)
+  } finally {
+    await folder.close()
+  }
+}
+
+/** Why a path cannot be touched by a checkpoint: it leads outside the workspace, or through a link. */
+export type InsideRefusal = 'outside_workspace' | 'link'
+
+/**
+ * `path` placed under the workspace's real root `root`, when it is inside it (by name, under
+ * `root` or `shownRoot`, the workspace as the user gave it) and no part of it that exists is a
+ * link; otherwise why not. The path returned may not exist yet.
+ */
+export async function realInside(
+  root: string,
+  shownRoot: string,
+  path: string
+): Promise<{ real: string } | { refused: InsideRefusal }> {
+  if (!isAbsolute(path)) return { refused: 'outside_workspace' }
+  const rel = [root, shownRoot].map((base) => relative(base, path)).find(isBelow)
+  if (rel === undefined) return { refused: 'outside_workspace' }
+  let at = root
+  for (const part of rel.split(sep)) {
+    at = join(at, part)
+    const info = await lstat(at).catch(() => null)
+    if (!info) break
+    if (info.isSymbolicLink()) return { refused: 'link' }
+  }
+  return { real: join(root, rel) }
+}
+
+const isBelow = (rel: string) => rel !== '' && !isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`)
 
 /** Opens an existing file for rewriting, or creates it; `created` says which. */
 export async function openForWrite(

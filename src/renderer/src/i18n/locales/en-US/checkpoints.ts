@@ -12,6 +12,13 @@ export default {
     restoreConfirm: 'Put back every file the chat changed from here on?',
     restore: 'Restore',
     restored: 'Restored {n} file(s).',
+    skipped: 'Left as they are, not followed: {files}',
+    skipReason: {
+      outside_workspace: 'outside the workspace',
+      link: 'now a link, or inside a folder that became one',
+      not_a_file: 'no longer a regular file',
+      failed: 'the system refused'
+    },
     showDiff: 'Show or hide the diff',
     noDiff: {
       too_large: 'No diff: the file is too big to keep.',

@@ -12,6 +12,13 @@ export default {
     restoreConfirm: '把对话从这里起改动的所有文件恢复原样？',
     restore: '恢复',
     restored: '已恢复 {n} 个文件。',
+    skipped: '以下文件保持原样，未跟随链接：{files}',
+    skipReason: {
+      outside_workspace: '在工作区之外',
+      link: '现在是链接，或位于已变成链接的文件夹中',
+      not_a_file: '已不是普通文件',
+      failed: '系统拒绝了操作'
+    },
     showDiff: '显示或隐藏差异',
     noDiff: {
       too_large: '无差异可显示：文件过大，未保留。',
