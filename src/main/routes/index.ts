@@ -8,6 +8,7 @@ import { registerTapeRoutes } from './tape'
 import { registerPermissionRoutes } from './permissions'
 import { registerAgentToolRoutes } from './agentTools'
 import { registerMcpRoutes } from './mcp'
+import { registerMcpToolPinRoutes } from './mcpToolPins'
 import { registerChatRoutes } from './chat'
 import { registerCheckpointRoutes } from './checkpoints'
 import { registerAgentFeatureRoutes } from './agentFeatures'
@@ -32,6 +33,7 @@ export function createRouter(
   registerAgentToolRoutes(router, presenters)
   registerMcpRoutes(router, presenters)
   registerChatRoutes(router, presenters)
+  registerMcpToolPinRoutes(router, presenters)
   registerCheckpointRoutes(router, presenters)
   registerAgentFeatureRoutes(router, presenters)
   registerSubagentRoutes(router, presenters)

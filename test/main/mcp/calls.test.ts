@@ -116,13 +116,18 @@ describe('McpPresenter tool calls against an SDK server over stdio', () => {
     expect(failed).toEqual({ isError: true, content: [{ type: 'text', text: 'it broke' }] })
   })
 
-  it('refreshes the tool list on tools/list_changed', async () => {
+  it('refreshes the tool list on tools/list_changed; a new tool waits for review (tool pinning)', async () => {
     const { mcp } = await startTestServer()
     expect((await mcp.listTools()).some((t) => t.name === 'added_1')).toBe(false)
     const before = h!.eventsNamed(mcpCatalogChanged).length
     await mcp.callTool('t', 'add_tool', {})
     await h!.waitForEvent(mcpCatalogChanged.name, () => h!.eventsNamed(mcpCatalogChanged).length > before)
-    await until(async () => (await mcp.listTools()).some((t) => t.name === 'added_1'))
+    await until(() => mcp.listToolViews('t').some((t) => t.name === 'added_1'))
+    expect((await mcp.listTools()).some((t) => t.name === 'added_1')).toBe(false)
+    const [change] = mcp.toolChanges('t')
+    expect(change).toMatchObject({ name: 'added_1', kind: 'new' })
+    mcp.acceptToolChanges('t', [{ name: 'added_1', hash: change.hash }])
+    expect((await mcp.listTools()).some((t) => t.name === 'added_1')).toBe(true)
     expect((await mcp.callTool('t', 'added_1', {})).content).toEqual([{ type: 'text', text: 'added_1' }])
   })
 

@@ -51,6 +51,9 @@ import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
 import { RootsTracker } from './rootsTracker'
+import { ToolPins } from './toolPins'
+import { mcpToolPinsChanged } from '@shared/contracts/events/mcpToolPins.events'
+import type { McpToolChange } from '@shared/types/mcpToolPins'
 import { exposeToolNames, slugOfExposedName, type ExposedToolName } from './toolNames'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 
@@ -102,6 +105,7 @@ export class McpPresenter implements McpToolSource {
   private readonly servers: ServerManager
   private readonly catalog: ToolManager
   private readonly roots: RootsTracker
+  private readonly pins: ToolPins
   private disposed = false
   /** Exposed names per tool list (a refresh makes a new list) and slug. */
   private readonly names = new WeakMap<
@@ -124,9 +128,15 @@ export class McpPresenter implements McpToolSource {
       sampler: deps.sampler,
       answerTimeoutMs: deps.interactionTimeoutMs
     })
-    this.catalog = new ToolManager((serverId, kinds) =>
-      deps.events.emit(mcpCatalogChanged, { serverId, kinds })
+    this.pins = new ToolPins(
+      deps.config,
+      (serverId, pending) => deps.events.emit(mcpToolPinsChanged, { serverId, pending }),
+      deps.log
     )
+    this.catalog = new ToolManager((serverId, kinds) => {
+      if (kinds.includes('tools')) this.observePins(serverId)
+      deps.events.emit(mcpCatalogChanged, { serverId, kinds })
+    })
     this.servers = new ServerManager({
       resolveConfig: (id) => this.store.resolve(id),
       createClient: (config, events) =>
@@ -191,6 +201,7 @@ export class McpPresenter implements McpToolSource {
     await this.servers.remove(id)
     this.roots.forget(id)
     await this.store.remove(id)
+    this.pins.forget(id)
     await McpOAuthProvider.forget(id, this.deps.config)
     this.deps.events.emit(mcpConfigChanged, { serverIds: [id] })
   }
@@ -340,10 +351,11 @@ export class McpPresenter implements McpToolSource {
       const tools = this.catalog.catalog(server.id).tools
       const names = this.exposedNames(server.slug, tools)
       return tools
-        .filter((tool) => !server.disabledTools.includes(tool.name))
+        .filter((tool) => !server.disabledTools.includes(tool.name) && !held.has(tool.name))
         .map((tool) => toServerTool(server, tool, names.get(tool.name)!))
     })
   }
+      const held = this.heldTools(server)
 
   /** Every tool, disabled ones included, for the settings page, with the name the model sees. */
   listToolViews(serverId?: string): McpToolView[] {
@@ -375,6 +387,7 @@ export class McpPresenter implements McpToolSource {
 
   private toolNamed(server: StoredServerConfig, exposedName: string): string | undefined {
     const tools = this.catalog.catalog(server.id).tools
+    if (tool && this.heldTools(server).has(tool)) return heldReason(label, tool)
     for (const [name, exposed] of this.exposedNames(server.slug, tools))
       if (exposed.name === exposedName) return name
     return undefined
@@ -505,6 +518,8 @@ export class McpPresenter implements McpToolSource {
         throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
       const { session: _session, ...callOptions } = options
       return await client.callTool(toolName, args, { ...callOptions, timeoutMs: server.timeoutMs })
+      if (this.heldTools(server).has(toolName))
+        throw new AppError('mcp_tool_changed', heldReason(`MCP server "${server.name}"`, toolName))
     } catch (error) {
       // Let the close handler record why the server went away before the message is built.
       await new Promise((resolve) => setImmediate(resolve))
@@ -553,3 +568,60 @@ export class McpPresenter implements McpToolSource {
     this.interactions.answerSampling(requestId, decision)
   }
 }
+
+  // ---- tool pins (toolPins.ts) ----------------------------------------------------------
+
+  /** Built-in servers are the app's own code: their tools are not pinned. */
+  private pinnable(serverId: string): StoredServerConfig | undefined {
+    const server = this.store.get(serverId)
+    return server && server.type !== 'inmemory' ? server : undefined
+  }
+
+  /** A fresh tool list: the first one of a server pins it; later ones may hold changed tools. */
+  private observePins(serverId: string): void {
+    if (!this.pinnable(serverId) || !this.catalog.has(serverId)) return
+    const catalog = this.catalog.catalog(serverId)
+    if (catalog.errors.tools) return // nothing listed: do not pin an empty list
+    this.pins.observe(serverId, catalog.tools)
+  }
+
+  private heldTools(server: StoredServerConfig): Map<string, unknown> {
+    if (server.type === 'inmemory') return new Map()
+    return this.pins.held(server.id, this.catalog.catalog(server.id).tools)
+  }
+
+  /** Tools held off for review (changed since pinned, or new), with their diffs. */
+  toolChanges(serverId?: string): McpToolChange[] {
+    if (serverId) this.store.require(serverId)
+    return this.runningServers(serverId)
+      .filter((s) => s.type !== 'inmemory')
+      .flatMap((s) => this.pins.changes(s.id, this.catalog.catalog(s.id).tools))
+  }
+
+  /** The user accepted these definitions (by the hash shown): they are pinned and offered again. */
+  acceptToolChanges(serverId: string, tools: { name: string; hash: string }[]): McpToolChange[] {
+    this.requirePinnable(serverId)
+    this.pins.accept(serverId, this.catalog.catalog(serverId).tools, tools)
+    // Chats rebuild their tool lists: the accepted tools are offered again.
+    this.deps.events.emit(mcpCatalogChanged, { serverId, kinds: ['tools'] })
+    return this.toolChanges(serverId)
+  }
+
+  keepToolsOff(serverId: string, names: string[]): McpToolChange[] {
+    this.requirePinnable(serverId)
+    this.pins.keepOff(serverId, this.catalog.catalog(serverId).tools, names)
+    return this.toolChanges(serverId)
+  }
+
+  private requirePinnable(serverId: string): void {
+    this.store.require(serverId)
+    if (!this.pinnable(serverId))
+      throw new AppError('mcp_tool_not_held', 'Tools of built-in servers are not pinned')
+  }
+}
+
+function heldReason(serverLabel: string, tool: string): string {
+  return (
+    `${serverLabel} changed the tool "${tool}" (or added it) since you allowed the server; ` +
+    'it is off until you review the change in Settings › MCP'
+  )

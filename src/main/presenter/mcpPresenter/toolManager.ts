@@ -49,6 +49,11 @@ export class ToolManager {
     const key = `${serverId}:${kind}`
     const inFlight = this.refreshing.get(key)
     if (inFlight) {
+  /** Whether the server's first listing arrived (and it has not disconnected since). */
+  has(serverId: string): boolean {
+    return this.catalogs.has(serverId)
+  }
+
       this.dirty.add(key)
       return inFlight
     }
