@@ -122,6 +122,11 @@ export const SandboxStatus = z.object({
   kind: z.enum(['bwrap', 'seatbelt', 'none']),
   available: z.boolean(),
   /** Why there is no sandbox (platform, bwrap missing, user namespaces off). */
-  reason: z.string().optional()
+  reason: z.string().optional(),
+  /**
+   * What keeps Unix sockets outside the sandbox out of reach: a seccomp filter under bwrap, the
+   * seatbelt profile on macOS, or nothing (no sandbox, or bwrap without seccomp on this machine).
+   */
+  socketGuard: z.enum(['seccomp', 'seatbelt', 'none'])
 })
 export type SandboxStatus = z.infer<typeof SandboxStatus>

@@ -26,7 +26,7 @@ const visibleTempDir = useVisibleTempDirs()
 
 describe.skipIf(!onLinux)('sandbox escapes (Linux; bwrap is Linux-only, macOS and Windows skip)', () => {
   it('finds a working bubblewrap (CI installs it; missing bwrap fails here instead of skipping)', async () => {
-    expect(await new Sandbox().status()).toEqual({ kind: 'bwrap', available: true })
+    expect(await new Sandbox().status()).toEqual({ kind: 'bwrap', available: true, socketGuard: 'seccomp' })
   })
 
   it('cannot write outside a writable workspace', async () => {

@@ -13,12 +13,14 @@ describe('without a sandbox', () => {
     expect(await detectSandbox({ platform: 'win32' })).toEqual({
       kind: 'none',
       available: false,
-      reason: 'no sandbox on win32: commands are judged by the classifier alone'
+      reason: 'no sandbox on win32: commands are judged by the classifier alone',
+      socketGuard: 'none'
     })
     expect(await detectSandbox({ platform: 'linux', pathEnv: tempDir() })).toEqual({
       kind: 'none',
       available: false,
-      reason: 'bubblewrap (bwrap) is not installed'
+      reason: 'bubblewrap (bwrap) is not installed',
+      socketGuard: 'none'
     })
   })
 

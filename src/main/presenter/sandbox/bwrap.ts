@@ -11,7 +11,7 @@ export function bwrapArgs(
   profile: SandboxProfile,
   shell: { file: string; args: string[] },
   cwd: string,
-  extras: { gitExclude?: string } = {}
+  extras: { gitExclude?: string; seccompFd?: number } = {}
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   const hidden = [...profile.hiddenDirs, ...(profile.home ? [profile.home] : [])].sort(
@@ -45,6 +45,8 @@ export function bwrapArgs(
     // The sandbox dies with the host; a new session keeps it off the host's terminal.
     '--die-with-parent',
     '--new-session',
+    // The socket filter (seccomp.ts), read from this fd: no Unix socket outside reachable.
+    ...(extras.seccompFd === undefined ? [] : ['--seccomp', String(extras.seccompFd)]),
     '--chdir',
     cwd,
     '--',

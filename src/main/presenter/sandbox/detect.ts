@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { execFile } from 'node:child_process'
+import { spawn, type StdioOptions } from 'node:child_process'
+import { seccompSupported, socketGuardFilter } from './seccomp'
 import { SANDBOX_EXEC } from './seatbelt'
 import type { SandboxStatus } from './types'
 
@@ -17,7 +18,8 @@ const cache = new Map<string, Promise<DetectedSandbox>>()
 
 /**
  * Which sandbox this machine offers. Linux: bwrap on PATH and a probe run that works (user
- * namespaces may be off); macOS: sandbox-exec; elsewhere none. The probe runs once per process.
+ * namespaces may be off), with the socket filter when a probe with it works too; macOS:
+ * sandbox-exec; elsewhere none. The probe runs once per process.
  */
 export function detectSandbox(options: DetectOptions = {}): Promise<DetectedSandbox> {
   const platform = options.platform ?? process.platform
@@ -34,32 +36,54 @@ export function detectSandbox(options: DetectOptions = {}): Promise<DetectedSand
 async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<DetectedSandbox> {
   if (platform === 'darwin') {
     return isExecutable(SANDBOX_EXEC)
-      ? { kind: 'seatbelt', available: true, program: SANDBOX_EXEC }
-      : { kind: 'none', available: false, reason: `${SANDBOX_EXEC} is missing` }
+      ? { kind: 'seatbelt', available: true, program: SANDBOX_EXEC, socketGuard: 'seatbelt' }
+      : { kind: 'none', available: false, reason: `${SANDBOX_EXEC} is missing`, socketGuard: 'none' }
   }
   if (platform !== 'linux')
     return {
       kind: 'none',
       available: false,
-      reason: `no sandbox on ${platform}: commands are judged by the classifier alone`
+      reason: `no sandbox on ${platform}: commands are judged by the classifier alone`,
+      socketGuard: 'none'
     }
   const bwrap = findOnPath('bwrap', pathEnv)
-  if (!bwrap) return { kind: 'none', available: false, reason: 'bubblewrap (bwrap) is not installed' }
-  // child_process rather than execa: its timeout needs no AbortSignal (the renderer tests run this under happy-dom's).
-  const run = await new Promise<{ ok: boolean; stderr: string }>((resolve) =>
-    execFile(bwrap, ['--ro-bind', '/', '/', 'true'], { timeout: 10_000 }, (error, _stdout, stderr) =>
-      resolve({ ok: !error, stderr: String(stderr || error?.message || '') })
-    )
-  )
+  if (!bwrap)
+    return {
+      kind: 'none',
+      available: false,
+      reason: 'bubblewrap (bwrap) is not installed',
+      socketGuard: 'none'
+    }
+  if (seccompSupported() && (await probeBwrap(bwrap, socketGuardFilter())).ok)
+    return { kind: 'bwrap', available: true, program: bwrap, socketGuard: 'seccomp' }
+  const run = await probeBwrap(bwrap)
   if (!run.ok) {
     const detail = run.stderr.trim().split('\n')[0]
     return {
       kind: 'none',
       available: false,
-      reason: `bwrap does not work here (user namespaces off?): ${detail}`
+      reason: `bwrap does not work here (user namespaces off?): ${detail}`,
+      socketGuard: 'none'
     }
   }
-  return { kind: 'bwrap', available: true, program: bwrap }
+  return { kind: 'bwrap', available: true, program: bwrap, socketGuard: 'none' }
+}
+
+/** Runs `true` under bwrap, with `filter` loaded from fd 3 when given. */
+function probeBwrap(bwrap: string, filter?: Buffer): Promise<{ ok: boolean; stderr: string }> {
+  const args = ['--ro-bind', '/', '/', ...(filter ? ['--seccomp', '3'] : []), 'true']
+  // child_process rather than execa: its timeout needs no AbortSignal (the renderer tests run this under happy-dom's).
+  return new Promise((resolve) => {
+    const stdio: StdioOptions = filter ? ['ignore', 'ignore', 'pipe', 'pipe'] : ['ignore', 'ignore', 'pipe']
+    const child = spawn(bwrap, args, { timeout: 10_000, stdio })
+    let stderr = ''
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const fd3 = child.stdio[3] as NodeJS.WritableStream | undefined
+    fd3?.on('error', () => {})
+    if (filter) fd3?.end(filter)
+    child.on('error', (error) => resolve({ ok: false, stderr: error.message }))
+    child.on('close', (code) => resolve({ ok: code === 0, stderr }))
+  })
 }
 
 export function findOnPath(program: string, pathEnv: string): string | null {

@@ -6,6 +6,7 @@ import { bwrapArgs } from './bwrap'
 import { detectSandbox, type DetectedSandbox } from './detect'
 import { buildProfile, SECRET_HOME_PATHS, type SandboxProfile } from './profile'
 import { seatbeltArgs, seatbeltProfile } from './seatbelt'
+import { socketGuardFilter } from './seccomp'
 import { StubLedger } from './stubs'
 export { sweepLeftoverStubs } from './stubs'
 import { gitExcludeWithStubs } from './gitExclude'
@@ -34,6 +35,8 @@ export interface WrappedCommand {
   args: string[]
   env: NodeJS.ProcessEnv
   kind: Exclude<SandboxKind, 'none'>
+  /** Bytes the spawner pipes in on fds 3, 4, … (bwrap reads its seccomp filter from fd 3). */
+  fdInputs: Uint8Array[]
   cleanup(): void
 }
 
@@ -43,6 +46,9 @@ export class SandboxUnavailableError extends Error {
     this.name = 'SandboxUnavailableError'
   }
 }
+
+/** The first fd after stdio: where the spawner pipes `fdInputs[0]` in. */
+const SECCOMP_FD = 3
 
 /** Variables that change what a shell or `cd` does before the command runs. */
 const SHELL_HOOK_VARIABLES = ['CDPATH', 'BASH_ENV', 'ENV']
@@ -63,8 +69,8 @@ export class Sandbox {
   }
 
   async status(): Promise<SandboxStatus> {
-    const { kind, available, reason } = await this.detect()
-    return reason === undefined ? { kind, available } : { kind, available, reason }
+    const { kind, available, reason, socketGuard } = await this.detect()
+    return reason === undefined ? { kind, available, socketGuard } : { kind, available, reason, socketGuard }
   }
 
   /** `shell` (e.g. `bash -c <line>`) wrapped to run under `plan`. Throws SandboxUnavailableError when there is no sandbox. */
@@ -91,18 +97,24 @@ export class Sandbox {
         args: seatbeltArgs(text, shell),
         env,
         kind: 'seatbelt',
+        fdInputs: [],
         cleanup: () => {}
       }
     }
     const stubbed = stubbedEntries(profile, this.stubs)
     const exclude = gitExcludeWithStubs(profile.workspaceDir, stubbed)
     const release = this.stubs.hold(stubbed)
-    const args = bwrapArgs(profile, shell, options.cwd, { gitExclude: exclude?.file })
+    const seccomp = detected.socketGuard === 'seccomp'
+    const args = bwrapArgs(profile, shell, options.cwd, {
+      gitExclude: exclude?.file,
+      seccompFd: seccomp ? SECCOMP_FD : undefined
+    })
     const cleanup = (): void => {
       release()
       exclude?.remove()
     }
-    return { file: detected.program, args, env, kind: 'bwrap', cleanup }
+    const fdInputs = seccomp ? [socketGuardFilter()] : []
+    return { file: detected.program, args, env, kind: 'bwrap', fdInputs, cleanup }
   }
 
   private detect(): Promise<DetectedSandbox> {

@@ -191,15 +191,14 @@ export class BackgroundProcessManager {
   }
 
   private execShell(
-    command: { file: string; args: string[] },
+    command: { file: string; args: string[]; fdInputs?: Uint8Array[] },
     options: StartOptions,
     env: NodeJS.ProcessEnv
   ): ResultPromise {
     return execa(command.file, command.args, {
       cwd: options.cwd,
-      stdin: options.keepStdin ? 'pipe' : 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
+      // fds 3, 4, … carry what the sandbox reads at start (bwrap's seccomp filter).
+      stdio: [options.keepStdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(command.fdInputs ?? [])],
       buffer: false,
       reject: false,
       detached: process.platform !== 'win32',
