@@ -40,7 +40,7 @@ function lineOf(profile: string, text: string): number {
 describe.skipIf(process.platform === 'win32')(
   'seatbelt profile (macOS; generated and checked on any POSIX system)',
   () => {
-    it('denies network, home contents, writes outside a writable workspace, protected entries, the data folder and secrets', () => {
+    it('denies network, Unix sockets, home contents, writes outside a writable workspace, protected entries, the data folder and secrets', () => {
       const l = layout()
       const profile = seatbeltProfile(
         buildProfile(
@@ -72,6 +72,11 @@ describe.skipIf(process.platform === 'win32')(
       expect(writeAllow).toBeLessThan(protectedDeny)
       expect(protectedDeny).toBeLessThan(dataDeny)
       expect(dataDeny).toBeLessThan(secretsDeny)
+      // Unix sockets are refused by the last rule, after every allow.
+      expect(profile.trimEnd().split('\n').at(-1)).toBe(
+        '(deny network* (local unix-socket) (remote unix-socket))'
+      )
+      expect(profile).not.toMatch(/\(allow network/)
       for (const entry of ['.git', '.deepchat', '.vscode', '.idea', '.envrc'])
         expect(profile).toContain(`(subpath "${join(l.ws, entry)}")`)
     })

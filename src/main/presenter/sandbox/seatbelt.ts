@@ -3,6 +3,9 @@ import type { SandboxProfile } from './profile'
 
 export const SANDBOX_EXEC = '/usr/bin/sandbox-exec'
 
+/** The profile's last rule: connecting, sending or binding to any Unix socket path is refused. */
+export const SEATBELT_SOCKET_GUARD = '(deny network* (local unix-socket) (remote unix-socket))'
+
 export interface SeatbeltExtras {
   /** The app's data folder: always denied (the scratch workspace inside it excepted). */
   dataDir: string | null
@@ -46,6 +49,9 @@ export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras)
   if (dataDir && !workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
   if (extras.secretPaths.length)
     lines.push(`(deny file-read* file-write* ${extras.secretPaths.map(subpath).join(' ')})`)
+  // No Unix socket anywhere, the workspace's included (as under bwrap's seccomp filter): network*
+  // above covers them already; said last so that no rule added later can reopen them.
+  lines.push(SEATBELT_SOCKET_GUARD)
   return `${lines.join('\n')}\n`
 }
 
