@@ -3,10 +3,20 @@ import { isInside } from './paths'
 /**
  * Entries of a workspace that configure programs which run later without asking: git config
  * and hooks (fsmonitor, pagers, diff drivers), our own skills and settings, editor task and
- * launch configs, direnv. Writing them asks (high) in every mode but full access, and the
- * sandbox mounts them read-only.
+ * launch configs, direnv, the hooks folders of husky and of `core.hooksPath=.githooks`. They are
+ * protected at any depth (`sub/.git`, `a/b/.vscode`), together with git directories and the
+ * files git reads through its config (`protectedPaths.ts`). Writing them asks (high) in every
+ * mode but full access, and the sandbox mounts them read-only.
  */
-export const PROTECTED_WORKSPACE_ENTRIES = ['.git', '.deepchat', '.vscode', '.idea', '.envrc'] as const
+export const PROTECTED_WORKSPACE_ENTRIES = [
+  '.git',
+  '.deepchat',
+  '.vscode',
+  '.idea',
+  '.envrc',
+  '.husky',
+  '.githooks'
+] as const
 export type ProtectedEntry = (typeof PROTECTED_WORKSPACE_ENTRIES)[number]
 
 /** The protected entry `realPath` is or lies in (`.git` for `<ws>/.git/config`), or null. Both paths real and absolute. */

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { relative, sep } from 'node:path'
 import type { PermissionRequest, RiskLevel } from '@shared/types/permission'
-import { PROTECTED_WORKSPACE_ENTRIES, appDataAccess, type AppDataBoundary } from './boundary'
+import { appDataAccess, type AppDataBoundary } from './boundary'
 import { isInside, isSensitivePath, realPathOf, resolveRealPath, resolveUserPath, tildify } from './paths'
+import { protectedWriteOf } from './protectedPaths'
 import { reasonOf, type Reason } from './reasonText'
 
 export type FileAccess = 'read' | 'write'
@@ -73,7 +73,8 @@ export class FilePermissionService {
     if (appDataAccess(real, this.appData)) return { kind: 'app_data', real }
     const workspace = resolveRealPath(scope.workspaceDir)
     if (!workspace.ok || !isInside(real, workspace.real)) return { kind: 'outside', real }
-    if (access === 'write' && protectedEntryIn(real, workspace.real)) return { kind: 'protected', real }
+    if (access === 'write' && protectedEntryIn(real, workspace.real, this.home))
+      return { kind: 'protected', real }
     return { kind: 'inside', real }
   }
 
@@ -168,18 +169,12 @@ export function secretsRefusal(shown: string): string {
 }
 
 /**
- * The protected entry a write lands in: a top-level one (`.git`, `.deepchat`, ...) or the same
- * name deeper down (`sub/.git/hooks` runs when git runs in `sub`, `sub/.envrc` when direnv enters it).
+ * The protected entry a write lands in, in words (`sub/.git`, `sub2 (a git directory)`, ...), or
+ * null: see `protectedWriteOf` (names at any depth, git directories and their creation, files
+ * git reads through its config).
  */
-export function protectedEntryIn(real: string, workspaceReal: string): string | null {
-  const parts = relative(workspaceReal, real).split(sep)
-  const caseless = process.platform === 'win32' || process.platform === 'darwin'
-  for (const part of parts) {
-    const name = caseless ? part.toLowerCase() : part
-    const entry = PROTECTED_WORKSPACE_ENTRIES.find((e) => e === name)
-    if (entry) return entry
-  }
-  return null
+export function protectedEntryIn(real: string, workspaceReal: string, home = homedir()): string | null {
+  return protectedWriteOf(real, workspaceReal, home)?.entry ?? null
 }
 
 function reasonFor(

@@ -1,7 +1,7 @@
 import { basename, resolve } from 'node:path'
 import type { Assignment, Command, Redirection, Word } from 'unbash'
 import type { CommandCategory, RiskLevel, SubCommand } from '@shared/types/permission'
-import { appDataAccess, protectedEntryOf, type AppDataBoundary } from './boundary'
+import { appDataAccess, type AppDataBoundary } from './boundary'
 import {
   DESTRUCTIVE_PROGRAMS,
   INTERPRETERS,
@@ -14,6 +14,7 @@ import { repositoryRootOf, useOfGit } from './gitRules'
 import type { Arg } from './optionParser'
 import { expandHome, isInside, isSensitivePath } from './paths'
 import type { ProgramUse } from './programUse'
+import { protectedWriteOf } from './protectedPaths'
 import { useOfReadOnlyProgram } from './readOnlyPrograms'
 import { ReasonList, reasonOf, type Reason } from './reasonText'
 import { DECLARING_BUILTINS, changesWhatRuns, dumpsEnvironment } from './shellEnvironment'
@@ -307,11 +308,10 @@ export class SubCommandJudge {
   }
 
   private checkProtected(raw: string, real: string, sensitive: boolean): void {
-    // Folded: on macOS and Windows `.VSCODE` is `.vscode` (a missing folder keeps the case it was written in).
-    const workspace = this.scope.workspace
-    const entry = protectedEntryOf(workspace + real.slice(workspace.length).toLowerCase(), workspace)
-    if (entry) {
-      this.raise('high', reasonOf('protected_write', { path: raw, entry }))
+    // At any depth, git directories and what git reads through its config too (names fold case on macOS and Windows).
+    const hit = protectedWriteOf(real, this.scope.workspace, this.scope.home)
+    if (hit) {
+      this.raise('high', reasonOf('protected_write', { path: raw, entry: hit.entry }))
       this.needs.add('write_protected')
     }
     if (sensitive) this.raise('high', reasonOf('sensitive_write', { path: raw }))
