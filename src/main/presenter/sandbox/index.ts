@@ -7,12 +7,14 @@ import { detectSandbox, type DetectedSandbox } from './detect'
 import { buildProfile, SECRET_HOME_PATHS, type SandboxProfile } from './profile'
 import { seatbeltArgs, seatbeltProfile } from './seatbelt'
 import { socketGuardFilter } from './seccomp'
+import { ProtectedGuard, type UndoneEntry } from './protectedGuard'
 import { StubLedger } from './stubs'
 export { sweepLeftoverStubs } from './stubs'
 import { gitExcludeWithStubs } from './gitExclude'
 import type { SandboxKind, SandboxPlan, SandboxStatus } from './types'
 
 export type { SandboxPlan, SandboxStatus } from './types'
+export type { UndoneEntry } from './protectedGuard'
 
 export interface SandboxOptions {
   /** The app's data folder and secrets files: never visible inside. */
@@ -37,6 +39,11 @@ export interface WrappedCommand {
   kind: Exclude<SandboxKind, 'none'>
   /** Bytes the spawner pipes in on fds 3, 4, … (bwrap reads its seccomp filter from fd 3). */
   fdInputs: Uint8Array[]
+  /**
+   * Once the command has exited, before `cleanup()`: moves the protected entries it created
+   * (nested `.git`, `.envrc`, git directories, ...) out of the workspace and says which.
+   */
+  undoProtected(): UndoneEntry[]
   cleanup(): void
 }
 
@@ -77,13 +84,22 @@ export class Sandbox {
   async wrap(
     shell: { file: string; args: string[] },
     plan: SandboxPlan,
-    options: { cwd: string; env: NodeJS.ProcessEnv }
+    options: {
+      cwd: string
+      env: NodeJS.ProcessEnv
+      /** Where protected entries the command created are moved (the session's data folder); else deleted. */
+      quarantineDir?: string
+    }
   ): Promise<WrappedCommand> {
     const detected = await this.detect()
     if (!detected.available || !detected.program || detected.kind === 'none')
       throw new SandboxUnavailableError(detected.reason ?? 'unknown')
     const linux = detected.kind === 'bwrap'
+    const guard = plan.writableWorkspace
+      ? ProtectedGuard.before(realOrSelf(plan.workspaceDir), this.home)
+      : null
     const profile = buildProfile(plan, {
+      nestedProtected: guard ?? undefined,
       home: this.home,
       appData: this.options.appData,
       pathEnv: options.env.PATH,
@@ -98,6 +114,7 @@ export class Sandbox {
         env,
         kind: 'seatbelt',
         fdInputs: [],
+        undoProtected: () => guard?.undoNew(options.quarantineDir, () => false) ?? [],
         cleanup: () => {}
       }
     }
@@ -114,7 +131,15 @@ export class Sandbox {
       exclude?.remove()
     }
     const fdInputs = seccomp ? [socketGuardFilter()] : []
-    return { file: detected.program, args, env, kind: 'bwrap', fdInputs, cleanup }
+    // The stand-ins bwrap leaves for missing top-level entries are the ledger's, not the command's.
+    const undoProtected = (): UndoneEntry[] =>
+      profile.writableWorkspace
+        ? (guard?.undoNew(
+            options.quarantineDir,
+            (path) => stubbed.includes(path) || this.stubs.isHeld(path)
+          ) ?? [])
+        : []
+    return { file: detected.program, args, env, kind: 'bwrap', fdInputs, undoProtected, cleanup }
   }
 
   private detect(): Promise<DetectedSandbox> {

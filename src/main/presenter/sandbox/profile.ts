@@ -94,6 +94,11 @@ export interface ProfileContext {
   pathEnv?: string
   /** Folders made private besides home (`/tmp`, `/run` on Linux; none on macOS). */
   privateDirs: string[]
+  /**
+   * Of a writable workspace: protected entries below the top, git directories, files git reads
+   * through its config and folders beyond the scan's cap (`ProtectedGuard`), mounted read-only.
+   */
+  nestedProtected?: { readOnly: string[]; hasSymlink: boolean }
 }
 
 export function buildProfile(plan: SandboxPlan, context: ProfileContext): SandboxProfile {
@@ -103,7 +108,9 @@ export function buildProfile(plan: SandboxPlan, context: ProfileContext): Sandbo
   const hiddenDirs = context.privateDirs.map(realOrSelf).filter((dir) => dir !== '/')
   const hiddenAreas = home ? [home, ...hiddenDirs] : hiddenDirs
   const toolchains = toolchainFolders(context.pathEnv ?? '', hiddenAreas, workspaceDir)
-  const protectedEntries = plan.writableWorkspace ? protectedEntriesOf(workspaceDir) : null
+  const protectedEntries = plan.writableWorkspace
+    ? protectedEntriesOf(workspaceDir, context.nestedProtected)
+    : null
   const writableWorkspace = plan.writableWorkspace && !protectedEntries?.hasSymlink
   const visible = (path: string): boolean =>
     isInside(path, workspaceDir) ||
@@ -153,8 +160,19 @@ interface ProtectedEntries {
   hasSymlink: boolean
 }
 
-function protectedEntriesOf(workspaceDir: string): ProtectedEntries {
-  const result: ProtectedEntries = { existing: [], missing: [], hasSymlink: false }
+/** More read-only mounts than this and the whole workspace is read-only instead. */
+const MAX_PROTECTED_MOUNTS = 2000
+
+/**
+ * Top-level protected entries (existing ones mounted read-only, missing ones stubbed), plus the
+ * nested ones the guard found. A symlinked entry, or too many to mount, sets `hasSymlink`:
+ * the workspace is then read-only.
+ */
+function protectedEntriesOf(
+  workspaceDir: string,
+  nested: ProfileContext['nestedProtected']
+): ProtectedEntries {
+  const result: ProtectedEntries = { existing: [], missing: [], hasSymlink: !!nested?.hasSymlink }
   for (const entry of PROTECTED_WORKSPACE_ENTRIES) {
     const path = join(workspaceDir, entry)
     const stats = lstatOrNull(path)
@@ -162,6 +180,11 @@ function protectedEntriesOf(workspaceDir: string): ProtectedEntries {
     else if (stats.isSymbolicLink()) result.hasSymlink = true
     else result.existing.push(path)
   }
+  const known = new Set([...result.existing, ...result.missing])
+  for (const path of nested?.readOnly ?? []) if (!known.has(path)) result.existing.push(path)
+  if (result.existing.length > MAX_PROTECTED_MOUNTS) result.hasSymlink = true
+  // Parents before children: a mount inside a read-only mount must come after it.
+  result.existing.sort((a, b) => a.length - b.length)
   return result
 }
 

@@ -11,7 +11,7 @@ import {
   resolvePath,
   type ToolContext
 } from './defineTool'
-import { TAIL_CHARS } from './processManager'
+import { TAIL_CHARS, type ProcessInfo } from './processManager'
 import { realPathOf } from '../../permission/paths'
 import { sandboxWritesWorkspace } from '../../permission/commandPermissionService'
 import type { SandboxPlan } from '../../sandbox'
@@ -168,6 +168,12 @@ function sandboxPlan(ctx: ToolContext, command: string, cwd: string | undefined)
 const SANDBOX_NOTE =
   'Ran in the sandbox without asking: no network, home folder and app data hidden, files outside the workspace read-only (and the workspace too unless the mode allows edits). If it needs more, run it again with outside_sandbox: true and say why in description: the user will be asked.'
 
+/** Tells the model (and the user, in the tool block) which planted entries were taken out again. */
+function undoneNote(undone: NonNullable<ProcessInfo['protectedUndone']>): string {
+  const items = undone.map((u) => (u.movedTo ? `${u.path} (moved to ${u.movedTo})` : `${u.path} (deleted)`))
+  return `The sandbox undid what this command created in protected places (git directories, .git, .envrc, editor and hook folders, files git reads through its config), because they make programs run later on the host: ${items.join(', ')}. Ask the user to run such a change outside the sandbox if it is really needed.`
+}
+
 function workingDir(ctx: ToolContext, cwd: string | undefined): string {
   return cwd && cwd.trim() ? resolvePath(ctx, cwd) : resolvePath(ctx, '.')
 }
@@ -197,6 +203,7 @@ function finished(ctx: ToolContext, processId: string) {
   if (info.logFile) lines.push(`Full output (${info.outputLength} characters): ${info.logFile}`)
   // The model should know why a write failed with "Read-only file system" or a connection was refused.
   if (info.sandboxed) lines.push(SANDBOX_NOTE)
+  if (info.protectedUndone?.length) lines.push(undoneNote(info.protectedUndone))
   const content = lines.filter((l) => l !== '').join('\n')
   const success = info.exitCode === 0 && !info.timedOut
   const summary = info.timedOut
@@ -207,7 +214,8 @@ function finished(ctx: ToolContext, processId: string) {
     timedOut: info.timedOut,
     outputLength: info.outputLength,
     logFile: info.logFile,
-    sandboxed: info.sandboxed
+    sandboxed: info.sandboxed,
+    ...(info.protectedUndone?.length ? { protectedUndone: info.protectedUndone } : {})
   }
   if (success) return ok(summary, content, data)
   return {

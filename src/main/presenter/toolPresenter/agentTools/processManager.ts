@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { execa, type ResultPromise } from 'execa'
 import { userShell } from './userShell'
 import { SpillLog } from './spillLog'
-import type { Sandbox, SandboxPlan } from '../../sandbox'
+import type { Sandbox, SandboxPlan, UndoneEntry } from '../../sandbox'
 import { dieWithHost } from '../../hygiene/dieWithHost'
 import { HOST_MARK_VARIABLE, type ProcessGroupRegistry } from '../../hygiene/processGroups'
 import { childEnvironment } from '../../permission/childEnvironment'
@@ -26,6 +26,8 @@ export interface ProcessInfo {
   sandboxed: boolean
   /** Set when a sandbox was asked for but none is available, so the command ran on the host. */
   sandboxUnavailable?: string
+  /** Protected entries the sandboxed command created, moved out of the workspace once it exited. */
+  protectedUndone?: UndoneEntry[]
 }
 
 interface ManagedProcess extends ProcessInfo {
@@ -64,6 +66,8 @@ interface Spawned {
   sandboxUnavailable?: string
   /** Runs once the child has exited (the sandbox removes what it left on the host). */
   cleanup: () => void
+  /** Runs once the child has exited, before `cleanup`: protected entries it created are moved away. */
+  undoProtected?: () => UndoneEntry[]
 }
 
 export const SPILL_THRESHOLD = 10_000
@@ -104,7 +108,10 @@ export class BackgroundProcessManager {
   async start(options: StartOptions): Promise<ProcessInfo> {
     const source = await (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
     const environment = childEnvironment(source, this.options.allowedVariables?.() ?? [])
-    const { child, sandboxed, sandboxUnavailable, cleanup } = await this.spawn(options, environment)
+    const { child, sandboxed, sandboxUnavailable, cleanup, undoProtected } = await this.spawn(
+      options,
+      environment
+    )
     const managed: ManagedProcess = {
       processId: `proc_${randomBytes(6).toString('hex')}`,
       sessionId: options.sessionId,
@@ -135,6 +142,7 @@ export class BackgroundProcessManager {
     const groupId = process.platform !== 'win32' ? child.pid : undefined
     if (groupId) void this.options.groups?.record(groupId)
     managed.exited = this.watchExit(managed, append).finally(() => {
+      if (undoProtected) managed.protectedUndone = undoneOrFailure(undoProtected)
       cleanup()
       if (groupId) void this.options.groups?.release(groupId)
     })
@@ -170,10 +178,14 @@ export class BackgroundProcessManager {
       const sandbox = this.options.sandbox
       const status = sandbox ? await sandbox.status() : { available: false, reason: 'no sandbox configured' }
       if (sandbox && status.available) {
-        const wrapped = await sandbox.wrap(shell, options.sandbox, { cwd: options.cwd, env })
+        const wrapped = await sandbox.wrap(shell, options.sandbox, {
+          cwd: options.cwd,
+          env,
+          quarantineDir: options.logDir
+        })
         try {
           const child = this.execShell(wrapped, options, wrapped.env)
-          return { child, sandboxed: true, cleanup: wrapped.cleanup }
+          return { child, sandboxed: true, cleanup: wrapped.cleanup, undoProtected: wrapped.undoProtected }
         } catch (error) {
           wrapped.cleanup()
           throw error
@@ -427,6 +439,16 @@ function publicInfo(managed: ManagedProcess): ProcessInfo {
     outputLength: managed.outputLength,
     logFile: managed.logFile,
     sandboxed: managed.sandboxed,
-    ...(managed.sandboxUnavailable ? { sandboxUnavailable: managed.sandboxUnavailable } : {})
+    ...(managed.sandboxUnavailable ? { sandboxUnavailable: managed.sandboxUnavailable } : {}),
+    ...(managed.protectedUndone?.length ? { protectedUndone: managed.protectedUndone } : {})
+  }
+}
+
+/** What the sandbox undid; a failure to look is told as such rather than lost. */
+function undoneOrFailure(undo: () => UndoneEntry[]): UndoneEntry[] {
+  try {
+    return undo()
+  } catch (error) {
+    return [{ path: `(could not check for new protected entries: ${String(error)})`, movedTo: null }]
   }
 }
