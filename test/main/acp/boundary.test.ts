@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 import type { AcpPermissionAnswer, AcpPermissionAsk } from '@shared/types/acp'
 import type { PermissionMode } from '@shared/types/permission'
 import { script, type FakeStep } from '../../fixtures/acp/script'
@@ -213,7 +214,7 @@ describe('files the agent writes through us', () => {
 })
 
 describe('terminals the agent runs through us', () => {
-  it('runs a read-only command unasked, in the sandbox', async () => {
+  it.skipIf(withoutBwrap)('runs a read-only command unasked, in the sandbox', NEEDS_BWRAP, async () => {
     writeFileSync(join(world.workspace, 'notes.txt'), 'sandboxed read\n')
     const answers = answering(() => 'reject')
     const events = await run(
@@ -229,23 +230,27 @@ describe('terminals the agent runs through us', () => {
     expect(terminal).toMatchObject({ type: 'terminal', command: 'cat notes.txt', sandboxed: true })
   })
 
-  it('contains what runs unasked: a script that writes outside cannot, the sandbox stops it', async () => {
-    // In `sandboxed` mode an interpreter runs unasked inside the OS sandbox; the classifier cannot
-    // see the path inside the script, the sandbox stops the write (read-only, or a private /tmp).
-    writeFileSync(
-      join(world.workspace, 'escape.js'),
-      `require('fs').writeFileSync(${JSON.stringify(join(world.outside, 'escaped.txt'))}, 'x')`
-    )
-    const answers = answering(() => 'allow_once')
-    const events = await run(
-      [{ terminal: { command: 'node escape.js; echo exit=$?' } }],
-      answers.hooks,
-      'sandboxed'
-    )
-    expect(answers.asks).toEqual([])
-    expect(saidText(events)).toMatch(/(EROFS|ENOENT)[\s\S]*exit=1/)
-    expect(existsSync(join(world.outside, 'escaped.txt'))).toBe(false)
-  })
+  it.skipIf(withoutBwrap)(
+    'contains what runs unasked: a script that writes outside cannot, the sandbox stops it',
+    NEEDS_BWRAP,
+    async () => {
+      // In `sandboxed` mode an interpreter runs unasked inside the OS sandbox; the classifier cannot
+      // see the path inside the script, the sandbox stops the write (read-only, or a private /tmp).
+      writeFileSync(
+        join(world.workspace, 'escape.js'),
+        `require('fs').writeFileSync(${JSON.stringify(join(world.outside, 'escaped.txt'))}, 'x')`
+      )
+      const answers = answering(() => 'allow_once')
+      const events = await run(
+        [{ terminal: { command: 'node escape.js; echo exit=$?' } }],
+        answers.hooks,
+        'sandboxed'
+      )
+      expect(answers.asks).toEqual([])
+      expect(saidText(events)).toMatch(/(EROFS|ENOENT)[\s\S]*exit=1/)
+      expect(existsSync(join(world.outside, 'escaped.txt'))).toBe(false)
+    }
+  )
 
   it('asks before a command that writes, and runs it on the host once allowed', async () => {
     const answers = answering(() => 'allow_once')

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 import type { BlockOf } from '@shared/types/blocks'
 import { script } from '../../fixtures/acp/script'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
@@ -268,36 +269,40 @@ describe('files and commands of an agent turn', () => {
     expect(existsSync(join(chat.workspace, 'new.txt'))).toBe(false)
   })
 
-  it('runs a read-only command unasked in the sandbox, and asks before one that writes', async () => {
-    const chat = await open()
-    writeFileSync(join(chat.workspace, 'a.txt'), 'alpha')
-    const first = await chat.send(
-      script(
-        { tool: { id: 't-1', title: 'cat a.txt', kind: 'execute' } },
-        { terminal: { command: 'cat a.txt', toolCallId: 't-1' } }
+  it.skipIf(withoutBwrap)(
+    'runs a read-only command unasked in the sandbox, and asks before one that writes',
+    NEEDS_BWRAP,
+    async () => {
+      const chat = await open()
+      writeFileSync(join(chat.workspace, 'a.txt'), 'alpha')
+      const first = await chat.send(
+        script(
+          { tool: { id: 't-1', title: 'cat a.txt', kind: 'execute' } },
+          { terminal: { command: 'cat a.txt', toolCallId: 't-1' } }
+        )
       )
-    )
-    await chat.idle(first.sessionId)
-    expect(chat.said(first.assistantMessageId)).toBe('terminal:exit=0:truncated=false:alpha')
-    const [call] = blocksOf(chat.message(first.assistantMessageId).blocks, 'tool_call')
-    expect(call.data?.acp?.content).toEqual([
-      expect.objectContaining({ type: 'terminal', command: 'cat a.txt', output: 'alpha', sandboxed: true })
-    ])
+      await chat.idle(first.sessionId)
+      expect(chat.said(first.assistantMessageId)).toBe('terminal:exit=0:truncated=false:alpha')
+      const [call] = blocksOf(chat.message(first.assistantMessageId).blocks, 'tool_call')
+      expect(call.data?.acp?.content).toEqual([
+        expect.objectContaining({ type: 'terminal', command: 'cat a.txt', output: 'alpha', sandboxed: true })
+      ])
 
-    const second = await chat.send(script({ terminal: { command: 'echo hi > out.txt' } }), {
-      sessionId: first.sessionId
-    })
-    await chat.idle(first.sessionId)
-    const [interaction] = chat.pending(first.sessionId)
-    expect(blocksOf(chat.message(second.assistantMessageId).blocks, 'action')[0].data).toMatchObject({
-      request: { type: 'command', command: 'echo hi > out.txt', tool: 'terminal/create' }
-    })
-    expect(existsSync(join(chat.workspace, 'out.txt'))).toBe(false)
-    await chat.answer(interaction, 'allow_once')
-    await chat.idle(first.sessionId)
-    expect(chat.said(second.assistantMessageId)).toBe('terminal:exit=0:truncated=false:')
-    expect(readFileSync(join(chat.workspace, 'out.txt'), 'utf8')).toBe('hi\n')
-  })
+      const second = await chat.send(script({ terminal: { command: 'echo hi > out.txt' } }), {
+        sessionId: first.sessionId
+      })
+      await chat.idle(first.sessionId)
+      const [interaction] = chat.pending(first.sessionId)
+      expect(blocksOf(chat.message(second.assistantMessageId).blocks, 'action')[0].data).toMatchObject({
+        request: { type: 'command', command: 'echo hi > out.txt', tool: 'terminal/create' }
+      })
+      expect(existsSync(join(chat.workspace, 'out.txt'))).toBe(false)
+      await chat.answer(interaction, 'allow_once')
+      await chat.idle(first.sessionId)
+      expect(chat.said(second.assistantMessageId)).toBe('terminal:exit=0:truncated=false:')
+      expect(readFileSync(join(chat.workspace, 'out.txt'), 'utf8')).toBe('hi\n')
+    }
+  )
 })
 
 describe('stop, crashes and restarts', () => {

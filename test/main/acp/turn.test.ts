@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 import type { AcpPermissionAsk, AcpTurnEvent } from '@shared/types/acp'
 import { acpSessionChanged } from '@shared/contracts/events/acp.events'
 import { script } from '../../fixtures/acp/script'
@@ -115,31 +116,35 @@ describe('a turn with an ACP agent', () => {
     expect(events.at(-1)).toEqual({ type: 'stop', stopReason: 'end_turn' })
   })
 
-  it('shows a terminal the agent runs inside its tool call, with the output and exit status', async () => {
-    writeFileSync(join(world.workspace, 'notes.txt'), 'hello from notes\n')
-    const events = await collect(
-      prompt(
-        script(
-          { tool: { id: 'run-1', title: 'cat notes.txt', kind: 'execute' } },
-          { terminal: { command: 'cat notes.txt', toolCallId: 'run-1' } }
+  it.skipIf(withoutBwrap)(
+    'shows a terminal the agent runs inside its tool call, with the output and exit status',
+    NEEDS_BWRAP,
+    async () => {
+      writeFileSync(join(world.workspace, 'notes.txt'), 'hello from notes\n')
+      const events = await collect(
+        prompt(
+          script(
+            { tool: { id: 'run-1', title: 'cat notes.txt', kind: 'execute' } },
+            { terminal: { command: 'cat notes.txt', toolCallId: 'run-1' } }
+          )
         )
       )
-    )
-    expect(saidText(events)).toBe('terminal:exit=0:truncated=false:hello from notes\n')
-    const last = toolEvents(events).at(-1)!
-    expect(last.call.status).toBe('completed')
-    expect(last.call.content).toEqual([
-      {
-        type: 'terminal',
-        terminalId: expect.stringMatching(/^term_/),
-        command: 'cat notes.txt',
-        output: 'hello from notes\n',
-        truncated: false,
-        exitStatus: { exitCode: 0, signal: null },
-        sandboxed: true
-      }
-    ])
-  })
+      expect(saidText(events)).toBe('terminal:exit=0:truncated=false:hello from notes\n')
+      const last = toolEvents(events).at(-1)!
+      expect(last.call.status).toBe('completed')
+      expect(last.call.content).toEqual([
+        {
+          type: 'terminal',
+          terminalId: expect.stringMatching(/^term_/),
+          command: 'cat notes.txt',
+          output: 'hello from notes\n',
+          truncated: false,
+          exitStatus: { exitCode: 0, signal: null },
+          sandboxed: true
+        }
+      ])
+    }
+  )
 
   // "Always" is remembered as our rule (the chat loop stores it), so the agent only ever gets
   // allow-once: it keeps asking, and revoking the rule in Settings takes effect.

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { rgPath } from '@vscode/ripgrep'
 import { describe, expect, it } from 'vitest'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 import { useTempDirs } from '../helpers/tempDir'
 import { makeWorld, managerFor, onLinux, run, SECRET_KEY_TEXT, type World } from './harness'
 
@@ -38,8 +39,9 @@ async function projectWorld(): Promise<World> {
   return world
 }
 
-describe.skipIf(!onLinux)(
+describe.skipIf(!onLinux || withoutBwrap)(
   'tools inside the sandbox (Linux; bwrap is Linux-only, macOS and Windows skip)',
+  NEEDS_BWRAP,
   () => {
     for (const writableWorkspace of [false, true]) {
       const mode = writableWorkspace ? 'writable' : 'read-only'

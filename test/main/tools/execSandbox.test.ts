@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 import { CommandPermissionRequiredError } from '../../../src/main/presenter/permission'
 import { createHarness, TEST_SECRET, type Harness } from './helpers'
 
@@ -27,12 +28,16 @@ const asked = (promise: Promise<unknown>) =>
   expect(promise).rejects.toBeInstanceOf(CommandPermissionRequiredError)
 
 describe.runIf(process.platform === 'linux')('exec and the sandbox', () => {
-  it('runs an unasked read-only command in the sandbox, and says so to the model', async () => {
-    const result = await h.call('exec', { command: 'cat notes.txt' })
-    expect(data(result)).toMatchObject({ sandboxed: true, exitCode: 0 })
-    expect(h.text(result)).toContain('workspace file')
-    expect(h.text(result)).toContain('Ran in the sandbox')
-  })
+  it.skipIf(withoutBwrap)(
+    'runs an unasked read-only command in the sandbox, and says so to the model',
+    NEEDS_BWRAP,
+    async () => {
+      const result = await h.call('exec', { command: 'cat notes.txt' })
+      expect(data(result)).toMatchObject({ sandboxed: true, exitCode: 0 })
+      expect(h.text(result)).toContain('workspace file')
+      expect(h.text(result)).toContain('Ran in the sandbox')
+    }
+  )
 
   it('runs a command the user allowed on the host, as approved', async () => {
     const error = await h.call('exec', { command: 'touch made-by-user.txt' }).catch((e) => e)
@@ -43,52 +48,60 @@ describe.runIf(process.platform === 'linux')('exec and the sandbox', () => {
     expect(existsSync(join(h.workspace, 'made-by-user.txt'))).toBe(true)
   })
 
-  it('in sandboxed mode runs any workspace command unasked with the workspace writable, but not .git', async () => {
-    const mode = { permissionMode: 'sandboxed' as const }
-    const build = await h.call(
-      'exec',
-      { command: "node -e \"require('fs').writeFileSync('out.txt', 'built')\" && cat out.txt" },
-      mode
-    )
-    expect(data(build)).toMatchObject({ sandboxed: true, exitCode: 0 })
-    expect(readFileSync(join(h.workspace, 'out.txt'), 'utf8')).toBe('built')
-    // The classifier asks before a protected entry; a program that writes it anyway meets a read-only mount.
-    await asked(h.call('exec', { command: 'echo "[core] fsmonitor = evil" >> .git/config' }, mode))
-    const sneaky = await h.call(
-      'exec',
-      { command: "node -e \"require('fs').appendFileSync('.git/config', 'x')\"" },
-      mode
-    )
-    expect(data(sneaky)).toMatchObject({ sandboxed: true })
-    expect(data(sneaky).exitCode).not.toBe(0)
-    expect(readFileSync(join(h.workspace, '.git', 'config'), 'utf8')).toBe('[core]\n')
-    await asked(h.call('exec', { command: 'curl https://example.com' }, mode))
-  })
-
-  it('keeps home secrets, the data folder and secret variables from a sandboxed command the classifier let through', async () => {
-    const mode = { permissionMode: 'sandboxed' as const }
-    process.env.DEEPCHAT_TEST_API_KEY = TEST_SECRET
-    try {
-      // The paths hide inside a script, where no classifier can see them.
-      const targets = [
-        join(h.home, '.ssh', 'id_rsa'),
-        h.appData!.secretsFiles[0],
-        join(h.dataDir, 'db.sqlite')
-      ]
-      writeFileSync(
-        join(h.workspace, 'probe.js'),
-        `const fs = require('fs')\nfor (const p of ${JSON.stringify(targets)}) { try { fs.readFileSync(p); console.log('READ', p) } catch (e) { console.log('DENIED', e.code) } }\nconsole.log('KEY', process.env.DEEPCHAT_TEST_API_KEY ?? 'none')\n`
+  it.skipIf(withoutBwrap)(
+    'in sandboxed mode runs any workspace command unasked with the workspace writable, but not .git',
+    NEEDS_BWRAP,
+    async () => {
+      const mode = { permissionMode: 'sandboxed' as const }
+      const build = await h.call(
+        'exec',
+        { command: "node -e \"require('fs').writeFileSync('out.txt', 'built')\" && cat out.txt" },
+        mode
       )
-      const probe = await h.call('exec', { command: 'node probe.js' }, mode)
-      expect(data(probe)).toMatchObject({ sandboxed: true })
-      expect(h.text(probe).match(/DENIED/g)).toHaveLength(3)
-      expect(h.text(probe)).not.toContain('READ ')
-      expect(h.text(probe)).toContain('KEY none')
-      expect(h.text(probe)).not.toContain(TEST_SECRET)
-    } finally {
-      delete process.env.DEEPCHAT_TEST_API_KEY
+      expect(data(build)).toMatchObject({ sandboxed: true, exitCode: 0 })
+      expect(readFileSync(join(h.workspace, 'out.txt'), 'utf8')).toBe('built')
+      // The classifier asks before a protected entry; a program that writes it anyway meets a read-only mount.
+      await asked(h.call('exec', { command: 'echo "[core] fsmonitor = evil" >> .git/config' }, mode))
+      const sneaky = await h.call(
+        'exec',
+        { command: "node -e \"require('fs').appendFileSync('.git/config', 'x')\"" },
+        mode
+      )
+      expect(data(sneaky)).toMatchObject({ sandboxed: true })
+      expect(data(sneaky).exitCode).not.toBe(0)
+      expect(readFileSync(join(h.workspace, '.git', 'config'), 'utf8')).toBe('[core]\n')
+      await asked(h.call('exec', { command: 'curl https://example.com' }, mode))
     }
-  })
+  )
+
+  it.skipIf(withoutBwrap)(
+    'keeps home secrets, the data folder and secret variables from a sandboxed command the classifier let through',
+    NEEDS_BWRAP,
+    async () => {
+      const mode = { permissionMode: 'sandboxed' as const }
+      process.env.DEEPCHAT_TEST_API_KEY = TEST_SECRET
+      try {
+        // The paths hide inside a script, where no classifier can see them.
+        const targets = [
+          join(h.home, '.ssh', 'id_rsa'),
+          h.appData!.secretsFiles[0],
+          join(h.dataDir, 'db.sqlite')
+        ]
+        writeFileSync(
+          join(h.workspace, 'probe.js'),
+          `const fs = require('fs')\nfor (const p of ${JSON.stringify(targets)}) { try { fs.readFileSync(p); console.log('READ', p) } catch (e) { console.log('DENIED', e.code) } }\nconsole.log('KEY', process.env.DEEPCHAT_TEST_API_KEY ?? 'none')\n`
+        )
+        const probe = await h.call('exec', { command: 'node probe.js' }, mode)
+        expect(data(probe)).toMatchObject({ sandboxed: true })
+        expect(h.text(probe).match(/DENIED/g)).toHaveLength(3)
+        expect(h.text(probe)).not.toContain('READ ')
+        expect(h.text(probe)).toContain('KEY none')
+        expect(h.text(probe)).not.toContain(TEST_SECRET)
+      } finally {
+        delete process.env.DEEPCHAT_TEST_API_KEY
+      }
+    }
+  )
 
   it('asks before running a command outside the sandbox, then runs it on the host', async () => {
     const error = await h
