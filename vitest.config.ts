@@ -5,8 +5,29 @@ import vue from '@vitejs/plugin-vue'
 const root = import.meta.dirname
 const alias = { '@shared': resolve(root, 'src/shared'), '@renderer': resolve(root, 'src/renderer/src') }
 
+// Files whose assertions measure time (a flush within 800 ms, a stop within 2 s): they run after
+// the rest, one at a time, so the other worker's load cannot make them fail.
+const timingMain = [
+  'test/main/providers/faults.test.ts',
+  'test/main/loop/streaming.test.ts',
+  'test/main/loop/stop.test.ts'
+]
+const timingE2e = ['test/e2e/chat-controls.e2e.test.ts', 'test/e2e/longReply.e2e.test.ts']
+
+const e2e = {
+  environment: 'node' as const,
+  // One Chromium per worker for the whole run (each file gets its own contexts).
+  globalSetup: ['test/e2e/helpers/globalSetup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 60_000
+}
+
 export default defineConfig({
   test: {
+    // Two workers on a 2-core machine (vitest's default there is one): the tests mostly wait on
+    // child processes, servers and the browser, so two keep both cores busy.
+    maxWorkers: 2,
+    reporters: ['default', './test/setup/requirementsReporter.ts'],
     projects: [
       {
         resolve: { alias },
@@ -16,7 +37,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test/main/**/*.test.ts'],
           // Files that mock modules need a fresh module graph each.
-          exclude: ['test/main/electron/**'],
+          exclude: ['test/main/electron/**', ...timingMain],
           // Back-end test files share each worker's module graph: importing it anew per file cost
           // more time than the tests themselves, and nothing here depends on a fresh one.
           isolate: false,
@@ -47,13 +68,37 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
         test: {
-          // Needs `npm run build` first (npm test does it) and Debian chromium.
-          name: 'e2e',
+          name: 'main-timing',
           environment: 'node',
+          include: timingMain,
+          isolate: false,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          testTimeout: 30_000,
+          hookTimeout: 30_000
+        }
+      },
+      {
+        resolve: { alias },
+        test: {
+          // Needs `npm run build` first (npm test does it). The browser: a system Chromium, else
+          // the one npm installed (test/e2e/helpers/browser.ts).
+          name: 'e2e',
           include: ['test/e2e/**/*.e2e.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000
+          exclude: timingE2e,
+          ...e2e
+        }
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e-timing',
+          include: timingE2e,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
+          ...e2e
         }
       }
     ]
