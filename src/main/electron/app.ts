@@ -33,6 +33,7 @@ import {
   type BundledResources
 } from '../appResources'
 import { APP_ID, APP_NAME } from '../appMeta'
+import { shownUrl } from '../platform/externalUrl'
 import { createPresenters, type Presenters } from '../presenter'
 import { createRouter } from '../routes'
 
@@ -109,7 +110,11 @@ class DesktopApp {
     })
     app.on('activate', () => this.showWindow())
     app.on('web-contents-created', (_event, contents) =>
-      hardenWebContents(contents, (url) => isTrustedRendererUrl(url, this.target))
+      hardenWebContents(
+        contents,
+        (url) => isTrustedRendererUrl(url, this.target),
+        (url, reason) => this.linkRefused(url, reason)
+      )
     )
     app.on('window-all-closed', () => {
       if (process.platform !== 'darwin') app.quit()
@@ -177,6 +182,11 @@ class DesktopApp {
   private onSettingsChanged({ settings, changedKeys }: { settings: Settings; changedKeys: string[] }): void {
     this.settings = settings
     if (changedKeys.includes('language')) this.rebuildMenus()
+  }
+
+  /** A link that is not http(s) stays closed; the user is told which and why. */
+  private linkRefused(url: string, reason: string): void {
+    this.presenters?.platform.notify(this.text().linkRefusedTitle, `${shownUrl(url)}: ${reason}`)
   }
 
   private text() {

@@ -1,9 +1,10 @@
-import { app, BrowserWindow, dialog, Notification, safeStorage, shell } from 'electron'
+import { app, BrowserWindow, dialog, Notification, safeStorage } from 'electron'
 import { join } from 'node:path'
 import { FileSecretStore, type SecretCodec } from '../platform/fileSecretStore'
 import type { DesktopPort, PickFolderOptions, Platform } from '../platform/types'
 import { APP_NAME, APP_VERSION } from '../appMeta'
 import { sqliteNativeBinding, type AppLocation } from '../appResources'
+import { openInBrowser } from './openInBrowser'
 
 /** Encrypts each secret with the OS keychain; refuses to store in clear when that is missing. */
 const safeStorageCodec: SecretCodec = {
@@ -37,7 +38,7 @@ export function createElectronPlatform(options: {
     },
     secrets: new FileSecretStore(secretsFile, safeStorageCodec),
     secretsFile,
-    openExternal: (url) => shell.openExternal(url),
+    openExternal: openInBrowser,
     notify(title, body) {
       if (!Notification.isSupported()) return
       const notification = new Notification({ title, body })

@@ -1,8 +1,10 @@
-import { BrowserWindow, session, shell, type WebContents } from 'electron'
+import { BrowserWindow, session, type WebContents } from 'electron'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CONTENT_SECURITY_POLICY } from '../security'
 import { APP_NAME } from '../appMeta'
+import { checkExternalUrl } from '../platform/externalUrl'
+import { openInBrowser } from './openInBrowser'
 import type { RestoredWindowState } from './windowState'
 import type { RunMode } from '../appResources'
 
@@ -38,16 +40,24 @@ export function installContentSecurityPolicy(): void {
   })
 }
 
-function openIfWeb(url: string): void {
-  if (/^https?:\/\//i.test(url)) void shell.openExternal(url)
-}
+/** Why a link was not opened, for the user: the address and the reason. */
+export type RefusedLink = (url: string, reason: string) => void
 
 /**
  * Applied to every webContents the app creates: no new windows (http(s) links open in the
- * user's browser, anything else is dropped), no navigation or redirect away from our page, no
- * <webview>.
+ * user's browser, anything else is refused and `onRefused` tells the user why), no navigation
+ * or redirect away from our page, no <webview>.
  */
-export function hardenWebContents(contents: WebContents, isTrustedUrl: (url: string) => boolean): void {
+export function hardenWebContents(
+  contents: WebContents,
+  isTrustedUrl: (url: string) => boolean,
+  onRefused: RefusedLink = () => {}
+): void {
+  const openIfWeb = (url: string) => {
+    const check = checkExternalUrl(url)
+    if (check.ok) void openInBrowser(check.href).catch(() => undefined)
+    else onRefused(url, check.reason)
+  }
   contents.setWindowOpenHandler(({ url }) => {
     openIfWeb(url)
     return { action: 'deny' }

@@ -14,6 +14,8 @@ export interface ShellText {
   quit: string
   needsAnswerTitle: string
   needsAnswerBody: string
+  /** A clicked link that is not http(s) was not opened (the body names it and why). */
+  linkRefusedTitle: string
 }
 
 const TEXT: Record<Language, ShellText> = {
@@ -29,7 +31,8 @@ const TEXT: Record<Language, ShellText> = {
     hide: 'Hide DeepChat Desk',
     quit: 'Quit DeepChat Desk',
     needsAnswerTitle: 'DeepChat Desk is waiting for you',
-    needsAnswerBody: 'A chat needs your answer before it can go on.'
+    needsAnswerBody: 'A chat needs your answer before it can go on.',
+    linkRefusedTitle: 'Link not opened: only http and https links leave the app'
   },
   'zh-CN': {
     file: '文件',
@@ -43,7 +46,8 @@ const TEXT: Record<Language, ShellText> = {
     hide: '隐藏 DeepChat Desk',
     quit: '退出 DeepChat Desk',
     needsAnswerTitle: 'DeepChat Desk 正在等你',
-    needsAnswerBody: '有一个对话需要你的回复才能继续。'
+    needsAnswerBody: '有一个对话需要你的回复才能继续。',
+    linkRefusedTitle: '链接未打开：只有 http 和 https 链接会在应用外打开'
   }
 }
 

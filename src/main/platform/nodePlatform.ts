@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { FileSecretStore } from './fileSecretStore'
 import type { Platform } from './types'
+import { httpOnlyOpener } from './externalUrl'
 import { APP_NAME, APP_VERSION } from '../appMeta'
 
 /** Platform for the headless host and for tests: plain Node, no Electron. */
@@ -18,16 +19,16 @@ export function createNodePlatform(options: { dataDir: string; log?: (line: stri
     versions: { node: process.versions.node, electron: null, chrome: null },
     secrets: new FileSecretStore(secretsFile),
     secretsFile,
-    async openExternal(url) {
-      // Headless: the user is at a browser already; best effort to open the system one.
+    // Headless: the user is at a browser already; best effort to open the system one.
+    openExternal: httpOnlyOpener(async (href) => {
       const opener =
         process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open'
       try {
-        await execa(opener, [url], { detached: true, stdio: 'ignore' })
+        await execa(opener, [href], { detached: true, stdio: 'ignore' })
       } catch {
-        log(`open this link: ${url}`)
+        log(`open this link: ${href}`)
       }
-    },
+    }),
     notify(title, body) {
       log(`[notice] ${title}: ${body}`)
     }

@@ -71,15 +71,25 @@ describe('the main window’s security settings', () => {
 
   it('opens no windows and navigates nowhere but the app; web links go to the browser', () => {
     opened.length = 0
+    const refused: string[] = []
     const { contents, fire, open } = fakeContents()
-    hardenWebContents(contents as never, trusted)
+    hardenWebContents(contents as never, trusted, (url, reason) => refused.push(`${url} ${reason}`))
     expect(open('https://example.com/docs')).toEqual({ action: 'deny' })
     expect(open('file:///etc/passwd')).toEqual({ action: 'deny' })
     expect(fire('will-navigate', 'https://evil.example/')).toBe(true)
     expect(fire('will-redirect', 'file:///home/me/other.html')).toBe(true)
     expect(fire('will-navigate', 'file:///app/out/renderer/index.html#/settings')).toBe(false)
     expect(fire('will-attach-webview')).toBe(true)
+    expect(open('smb://attacker.example/share')).toEqual({ action: 'deny' })
+    expect(open('https://user:pw@example.com/')).toEqual({ action: 'deny' })
     expect(opened).toEqual(['https://example.com/docs', 'https://evil.example/'])
+    // Refused links are told to the user with the reason (the app shows a notification).
+    expect(refused).toEqual([
+      'file:///etc/passwd only http and https links open outside the app, not file:',
+      'file:///home/me/other.html only http and https links open outside the app, not file:',
+      'smb://attacker.example/share only http and https links open outside the app, not smb:',
+      'https://user:pw@example.com/ the address carries a user name or password'
+    ])
   })
 
   it('loads a dev server only in a development run and only from loopback', () => {

@@ -149,3 +149,32 @@ describe('http servers with a static token', () => {
     expect(opened).toEqual([])
   })
 })
+
+describe('a hostile authorization page', () => {
+  // The OS opener would launch a .desktop file, mount a share or start a program's handler.
+  for (const endpoint of [
+    'file:///home/me/.local/share/applications/x.desktop',
+    'smb://attacker.example/share/run.exe',
+    'x-deepchat-evil://run?cmd=id'
+  ]) {
+    it(`never reaches the opener and names the refused address: ${endpoint.split(':')[0]}:`, async () => {
+      const port = await startOAuthServer({ AUTHORIZATION_ENDPOINT: endpoint })
+      const opened: string[] = []
+      h = createHarness({ oauth: { openUrl: browser(opened), authorizationTimeoutMs: 10_000 } })
+      await h.mcp.addServer({
+        id: 'hostile',
+        name: 'hostile',
+        type: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+        enabled: false
+      })
+      const view = await h.mcp.startServer('hostile')
+      expect(opened).toEqual([])
+      expect(view.status.state).toBe('error')
+      const lastError = (view.status as { lastError?: string }).lastError ?? ''
+      expect(lastError).toContain('sign-in page was not opened')
+      expect(lastError).toContain(endpoint.split('?')[0].slice(0, 30))
+      expect(lastError).toMatch(/only http and https/)
+    })
+  }
+})

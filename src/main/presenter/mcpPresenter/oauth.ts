@@ -8,6 +8,7 @@ import type {
   OAuthTokens
 } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { AppError } from '@shared/errors'
+import { checkExternalUrl, shownUrl } from '../../platform/externalUrl'
 
 export interface OAuthSecretStore {
   getSecret(key: string): Promise<string | undefined>
@@ -145,11 +146,21 @@ export class McpOAuthProvider implements OAuthClientProvider {
     await this.persist()
   }
 
-  /** Starts listening for the redirect, then sends the user to the authorization page. */
+  /**
+   * Starts listening for the redirect, then sends the user to the authorization page. The page
+   * comes from the server's metadata: anything but an http(s) address (file:, smb:, a scheme
+   * that launches a program) is refused here and named in the server's error.
+   */
   async redirectToAuthorization(url: URL): Promise<void> {
+    const check = checkExternalUrl(url.href)
+    if (!check.ok)
+      throw new AppError(
+        'mcp_oauth_failed',
+        `The server's sign-in page was not opened: ${shownUrl(url.href)} (${check.reason})`
+      )
     this.pending?.cancel()
     this.pending = this.listenForCode()
-    await this.options.openUrl(url.toString())
+    await this.options.openUrl(check.href)
   }
 
   /** True after the SDK asked the user to authorize; the code then arrives on the loopback. */
