@@ -2,7 +2,10 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { artifactPath } from './helpers/browser'
+import { settled } from './helpers/settled'
 import type { ServedHost } from './helpers/host'
+
+export { settled }
 
 const AXE = join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
 
@@ -66,22 +69,6 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.targets.join(' ')}`)
-}
-
-/**
- * Resolves once the page looks final: web fonts loaded, every finite animation and transition
- * (a theme switch, a dialog fading in) finished, and a frame painted after them. Endless ones
- * (a pulsing "starting" dot) are left running.
- */
-export async function settled(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await document.fonts.ready
-    const finite = document
-      .getAnimations()
-      .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)))
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
-  })
 }
 
 /** Screenshot plus axe check, in the current theme, once the page has settled. */

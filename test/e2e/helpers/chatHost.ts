@@ -15,6 +15,7 @@ import {
   type ScriptedToolCall
 } from '../../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './host'
+import { settled } from './settled'
 
 const AXE_PATH = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
 export const FAKE_PROVIDER_ID = 'fake-openai'
@@ -126,10 +127,11 @@ export async function sendFromInput(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input-text').press('Enter')
 }
 
-/** Runs axe-core on the page; returns the serious and critical violations. */
+/** Runs axe-core on the page once it has settled; returns the serious and critical violations. */
 export async function seriousA11yViolations(
   page: Page
 ): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
+  await settled(page)
   // Evaluated through the debugger protocol rather than a <script> tag: the app's CSP (no inline
   // scripts) stays on while the check runs.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE_PATH, 'utf8'))
