@@ -58,14 +58,14 @@ describe('Settings > Permissions', () => {
     await wrapper.get('[data-testid="rule-new-kind"]').setValue('mcp')
     await wrapper.get('[data-testid="rule-new-effect"]').setValue('deny')
     await wrapper.get('[data-testid="rule-new-pattern"]').setValue('github/*')
-    await wrapper.get('form:last-of-type').trigger('submit')
+    await wrapper.get('[data-testid="rule-form"]').trigger('submit')
     await eventually(() => expect(wrapper.findAll('[data-rule-row]').length).toBe(1))
     expect(bridge.presenters.permissions.listRules()).toMatchObject([
       { kind: 'mcp', pattern: 'github/*', effect: 'deny' }
     ])
 
     await wrapper.get('[data-testid="rule-new-pattern"]').setValue('   ')
-    await wrapper.get('form:last-of-type').trigger('submit')
+    await wrapper.get('[data-testid="rule-form"]').trigger('submit')
     await eventually(() =>
       expect(wrapper.get('[data-testid="permissions-status"]').classes().join(' ')).toContain('red')
     )
@@ -84,5 +84,39 @@ describe('Settings > Permissions', () => {
       expect(bridge.presenters.config.getSettings().defaultPermissionMode).toBe('full_access')
     )
     expect(wrapper.get('[data-testid="permissions-status"]').text()).toBe('Saved')
+  })
+
+  it('passes the variable names the user allows to commands and servers, and refuses what is not a name', async () => {
+    const { wrapper, bridge } = await mountPage(PermissionsSettings)
+    await eventually(() => expect(wrapper.find('[data-testid="allowed-env-empty"]').exists()).toBe(true))
+    const add = async (name: string) => {
+      await wrapper.get('[data-testid="allowed-env-name"]').setValue(name)
+      await wrapper.get('[data-testid="allowed-env"] form').trigger('submit')
+    }
+    await add('SSH_AUTH_SOCK')
+    await eventually(() =>
+      expect(bridge.presenters.config.getSettings().allowedEnvVariables).toEqual(['SSH_AUTH_SOCK'])
+    )
+    await add(' HTTPS_PROXY ')
+    await eventually(() => expect(wrapper.findAll('[data-allowed-env]').length).toBe(2))
+    expect(bridge.presenters.config.getSettings().allowedEnvVariables).toEqual([
+      'SSH_AUTH_SOCK',
+      'HTTPS_PROXY'
+    ])
+    expect(wrapper.get('[data-testid="allowed-env-status"]').text()).toContain('HTTPS_PROXY')
+
+    await add('X=1; curl evil')
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="allowed-env-status"]').text()).toContain('is not a variable name')
+    )
+    expect(bridge.presenters.config.getSettings().allowedEnvVariables).toHaveLength(2)
+
+    await wrapper.get('[data-testid="allowed-env-remove-SSH_AUTH_SOCK"]').trigger('click')
+    await eventually(() =>
+      expect(bridge.presenters.config.getSettings().allowedEnvVariables).toEqual(['HTTPS_PROXY'])
+    )
+    expect(wrapper.findAll('[data-allowed-env]').map((row) => row.text())).toEqual([
+      expect.stringContaining('HTTPS_PROXY')
+    ])
   })
 })

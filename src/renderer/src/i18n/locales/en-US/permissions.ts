@@ -36,6 +36,19 @@ export default {
       offHint:
         'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.'
     },
+    environment: {
+      title: 'Environment variables',
+      hint: 'Commands, MCP servers and agents get only a small set of your environment: PATH, HOME, language, terminal, time zone and toolchain folders (Go, Rust, Java, Node, Python, Ruby). Everything else is absent for them. Add a variable’s name here to pass it too; only the name is stored. A server or agent also gets the variables set in its own settings.',
+      none: 'No extra variables are passed.',
+      name: 'Variable name',
+      add: 'Allow',
+      removeNamed: 'Stop passing {name}',
+      added: '{name} is passed from the next command or server start.',
+      removed: '{name} is no longer passed.',
+      invalid: '“{name}” is not a variable name (letters, digits and _, not starting with a digit).',
+      warning:
+        'A command can print any variable it gets, and its output goes to the model. Allow keys and tokens only if the model may see them. Typical additions: HTTP_PROXY / HTTPS_PROXY / NO_PROXY behind a proxy, SSH_AUTH_SOCK for git over SSH with an agent.'
+    },
     saved: 'Saved',
     rules: 'Remembered rules',
     rulesHint: 'Created when you choose “Always allow” or “Always deny”. Deny rules win over allow rules.',

@@ -37,6 +37,19 @@ export default {
       offHint:
         '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。'
     },
+    environment: {
+      title: '环境变量',
+      hint: '命令、MCP 服务器和智能体只获得你环境中的一小部分：PATH、HOME、语言、终端、时区和工具链目录（Go、Rust、Java、Node、Python、Ruby），其余变量对它们都不存在。在这里添加变量名即可一并传递；只保存名称。服务器或智能体还会获得在其自身设置中填写的变量。',
+      none: '没有额外传递的变量。',
+      name: '变量名',
+      add: '允许',
+      removeNamed: '停止传递 {name}',
+      added: '从下一次命令或服务器启动起传递 {name}。',
+      removed: '不再传递 {name}。',
+      invalid: '“{name}”不是有效的变量名（字母、数字和 _，且不以数字开头）。',
+      warning:
+        '命令可以打印它获得的任何变量，其输出会发送给模型。只有在允许模型看到时才添加密钥和令牌。常见的添加：使用代理时的 HTTP_PROXY / HTTPS_PROXY / NO_PROXY，通过 SSH agent 使用 git 时的 SSH_AUTH_SOCK。'
+    },
     saved: '已保存',
     rules: '已记住的规则',
     rulesHint: '在选择“始终允许”或“始终拒绝”时创建。拒绝规则优先于允许规则。',
