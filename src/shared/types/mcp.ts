@@ -120,12 +120,18 @@ export const McpServerStatus = z.object({
 })
 export type McpServerStatus = z.infer<typeof McpServerStatus>
 
+/** A tool the server listed but the app left out, because its definition is broken. */
+export const McpSkippedTool = z.object({ name: z.string(), reason: z.string() })
+export type McpSkippedTool = z.infer<typeof McpSkippedTool>
+
 /** What routes return for a server: config with secrets masked, plus its live status. */
 export const McpServerView = McpServerFields.extend({
   id: z.string(),
   slug: z.string(),
   secretKeys: z.object({ env: z.array(z.string()), headers: z.array(z.string()) }),
-  status: McpServerStatus
+  status: McpServerStatus,
+  /** Tools of the running server left out, each with why (shown on its card). */
+  skippedTools: z.array(McpSkippedTool).optional()
 })
 export type McpServerView = z.infer<typeof McpServerView>
 

@@ -23,6 +23,7 @@ import { classifyError } from './errors'
 import { parseVertexSecret } from './vertex'
 import { createLanguageModel, isGeminiWire, reasoningOptions } from './modelFactory'
 import { toModelPrompt, toToolSet } from './messageMapper'
+import { maxImagesPerRequest } from './imageLimits'
 import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
 import { generateImages, type GeneratedImageData, type ImageGenerationRequest } from './imageGeneration'
 
@@ -270,7 +271,8 @@ export class LlmProviderPresenter {
         ),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
         ...toModelPrompt(request.messages, {
-          imagesInToolResults: provider.kind === 'anthropic' || isGeminiWire(provider.kind)
+          imagesInToolResults: provider.kind === 'anthropic' || isGeminiWire(provider.kind),
+          maxImages: maxImagesPerRequest(provider.kind)
         }),
         tools: toToolSet(request.tools),
         temperature: request.temperature,

@@ -2,6 +2,7 @@ import { jsonSchema, tool, type JSONValue, type ModelMessage, type ToolSet } fro
 import { jsonrepair } from 'jsonrepair'
 import type { LLMMessage, LLMToolDefinition, LLMUserContentPart, ProviderOptions } from '@shared/types/llm'
 import { LLMMessageSchema } from '@shared/types/llm'
+import { trimImages } from './imageLimits'
 
 /**
  * Leading system messages become the SDK's `system` option (each provider has its own slot
@@ -9,7 +10,7 @@ import { LLMMessageSchema } from '@shared/types/llm'
  */
 export function toModelPrompt(
   messages: LLMMessage[],
-  options: { imagesInToolResults: boolean } = { imagesInToolResults: true }
+  options: { imagesInToolResults: boolean; maxImages?: number } = { imagesInToolResults: true }
 ): { system?: string; messages: ModelMessage[] } {
   let leading = 0
   while (leading < messages.length && messages[leading].role === 'system') leading++
@@ -17,7 +18,10 @@ export function toModelPrompt(
     .slice(0, leading)
     .map((m) => m.content as string)
     .join('\n\n')
-  const rest = messages.slice(leading)
+  const rest =
+    options.maxImages === undefined
+      ? messages.slice(leading)
+      : trimImages(messages.slice(leading), options.maxImages)
   const mapped = options.imagesInToolResults ? rest : moveToolImagesToUserMessages(rest)
   return { system: system || undefined, messages: toModelMessages(mapped) }
 }

@@ -256,7 +256,12 @@ export class McpPresenter implements McpToolSource {
   }
 
   private view(stored: StoredServerConfig): McpServerView {
-    return { ...stored, status: this.servers.status(stored.id) }
+    const skippedTools = this.catalog.catalog(stored.id).skippedTools
+    return {
+      ...stored,
+      status: this.servers.status(stored.id),
+      ...(skippedTools.length ? { skippedTools } : {})
+    }
   }
 
   /**
@@ -350,12 +355,12 @@ export class McpPresenter implements McpToolSource {
     return this.runningServers().flatMap((server) => {
       const tools = this.catalog.catalog(server.id).tools
       const names = this.exposedNames(server.slug, tools)
+      const held = this.heldTools(server)
       return tools
         .filter((tool) => !server.disabledTools.includes(tool.name) && !held.has(tool.name))
         .map((tool) => toServerTool(server, tool, names.get(tool.name)!))
     })
   }
-      const held = this.heldTools(server)
 
   /** Every tool, disabled ones included, for the settings page, with the name the model sees. */
   listToolViews(serverId?: string): McpToolView[] {
@@ -382,12 +387,12 @@ export class McpPresenter implements McpToolSource {
     }
     const tool = ref.toolName ?? this.toolNamed(server, ref.exposedName)
     if (tool && server.disabledTools.includes(tool)) return `${label} has the tool "${tool}" switched off`
+    if (tool && this.heldTools(server).has(tool)) return heldReason(label, tool)
     return `${label} no longer offers ${tool ? `"${tool}"` : 'this tool'}`
   }
 
   private toolNamed(server: StoredServerConfig, exposedName: string): string | undefined {
     const tools = this.catalog.catalog(server.id).tools
-    if (tool && this.heldTools(server).has(tool)) return heldReason(label, tool)
     for (const [name, exposed] of this.exposedNames(server.slug, tools))
       if (exposed.name === exposedName) return name
     return undefined
@@ -513,13 +518,13 @@ export class McpPresenter implements McpToolSource {
       if (!this.catalog.catalog(serverId).tools.some((t) => t.name === toolName)) {
         throw new AppError('mcp_tool_not_found', `MCP server "${server.name}" has no tool "${toolName}"`)
       }
+      if (this.heldTools(server).has(toolName))
+        throw new AppError('mcp_tool_changed', heldReason(`MCP server "${server.name}"`, toolName))
       if (options.session) await this.roots.useFor(serverId, options.session)
       if (options.signal?.aborted)
         throw new AppError('mcp_cancelled', `Call to "${toolName}" was cancelled before it started`)
       const { session: _session, ...callOptions } = options
       return await client.callTool(toolName, args, { ...callOptions, timeoutMs: server.timeoutMs })
-      if (this.heldTools(server).has(toolName))
-        throw new AppError('mcp_tool_changed', heldReason(`MCP server "${server.name}"`, toolName))
     } catch (error) {
       // Let the close handler record why the server went away before the message is built.
       await new Promise((resolve) => setImmediate(resolve))
@@ -567,7 +572,6 @@ export class McpPresenter implements McpToolSource {
   answerSampling(requestId: string, decision: McpSamplingDecision): void {
     this.interactions.answerSampling(requestId, decision)
   }
-}
 
   // ---- tool pins (toolPins.ts) ----------------------------------------------------------
 
@@ -625,3 +629,4 @@ function heldReason(serverLabel: string, tool: string): string {
     `${serverLabel} changed the tool "${tool}" (or added it) since you allowed the server; ` +
     'it is off until you review the change in Settings › MCP'
   )
+}

@@ -44,12 +44,20 @@ interface Pending<T> {
 const DEFAULT_ANSWER_TIMEOUT_MS = 10 * 60_000
 
 /**
+ * A server may ask the user one thing at a time per kind, and only so often: a flood of
+ * requests would bury the user in dialogs (and wear down their attention until they click yes).
+ */
+export const INTERACTION_LIMITS = { perWindow: 10, windowMs: 60_000 }
+
+/**
  * Answers server-initiated requests by asking the user: each request becomes an event for the
  * renderer and waits for the matching `mcp.answer*` route. A request the server cancels, or
  * nobody answers in time, is withdrawn with `mcp.interaction.cancelled`.
  */
 export class InteractionBroker implements McpClientHandlers {
   private readonly pending = new Map<string, Pending<unknown>>()
+  /** When each server's recent requests of each kind were shown, for the rate limit. */
+  private readonly shownAt = new Map<string, number[]>()
 
   constructor(
     private readonly deps: {
@@ -71,6 +79,7 @@ export class InteractionBroker implements McpClientHandlers {
     request: McpRequester & { message: string; requestedSchema: Record<string, unknown> },
     signal: AbortSignal
   ): Promise<ElicitResult> {
+    this.admit('elicitation', request)
     const full: McpElicitationRequest = { requestId: randomUUID(), ...request }
     this.deps.events.emit(mcpElicitationRequested, { request: full })
     const answer = await this.wait<McpElicitationAnswer>('elicitation', full, signal).catch(
@@ -85,6 +94,7 @@ export class InteractionBroker implements McpClientHandlers {
     signal: AbortSignal
   ): Promise<CreateMessageResult> {
     const messages = toSamplingMessages(request.params.messages)
+    this.admit('sampling', request)
     const full: McpSamplingRequest = {
       requestId: randomUUID(),
       serverId: request.serverId,
@@ -164,6 +174,31 @@ export class InteractionBroker implements McpClientHandlers {
       this.deps.events.emit(mcpInteractionCancelled, { requestId, reason })
       entry.reject(new Error(reason))
     }
+  }
+
+  /**
+   * Refuses a request while the same server has one of that kind waiting for the user, or has
+   * sent too many lately. The server gets an MCP error it can read; the user sees nothing.
+   */
+  private admit(kind: Pending<unknown>['kind'], requester: McpRequester): void {
+    const waiting = [...this.pending.values()].some(
+      (entry) => entry.kind === kind && entry.request.serverId === requester.serverId
+    )
+    if (waiting)
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Refused: another ${kind} request from this server is waiting for the user; send one at a time`
+      )
+    const key = `${requester.serverId}\0${kind}`
+    const now = Date.now()
+    const recent = (this.shownAt.get(key) ?? []).filter((t) => now - t < INTERACTION_LIMITS.windowMs)
+    if (recent.length >= INTERACTION_LIMITS.perWindow)
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Refused: too many ${kind} requests from this server (at most ${INTERACTION_LIMITS.perWindow} a minute)`
+      )
+    recent.push(now)
+    this.shownAt.set(key, recent)
   }
 
   private take(requestId: string, kind: Pending<unknown>['kind']): Pending<unknown> {

@@ -25,15 +25,25 @@ import {
   type ServerCapabilities,
   type Tool
 } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import { describeExit, watchExit, type ProcessExit } from './processExit'
-import type { McpCompletionRequest, McpCompletionResult, McpServerConfig } from '@shared/types/mcp'
+import type {
+  McpCompletionRequest,
+  McpCompletionResult,
+  McpServerConfig,
+  McpSkippedTool
+} from '@shared/types/mcp'
 import type { McpCallOptions, McpCallResult } from '../toolPresenter/mcpToolSource'
 import type { McpClientHandlers } from './clientHandlers'
 import { killProcesses, listDescendants } from './killTree'
 import { LazyJsonSchemaValidator } from './lazySchemaValidator'
 import type { McpOAuthProvider } from './oauth'
 import { mapCallResult } from './resultMapper'
+import { throttleProgress } from './progressThrottle'
+import { sanitizeServerMessage, sanitizeServerText } from './serverText'
+import { guardStdioLines, oversizedText } from './stdioLineGuard'
+import { splitValidTools } from './toolValidation'
 import {
   createHttpTransport,
   createInMemoryTransport,
@@ -44,6 +54,9 @@ import {
 export type CatalogKind = 'tools' | 'prompts' | 'resources'
 
 const CONNECT_TIMEOUT_MS = 30_000
+
+/** A tools/list page read without judging the tools: each is checked on its own (toolValidation). */
+const LenientToolsPage = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() })
 
 export interface McpClientEvents {
   /** The connection ended without close() being called: crash, exit or dropped network. */
@@ -65,6 +78,21 @@ export interface McpClientDeps extends TransportDeps {
 function isUnauthorized(error: unknown): boolean {
   if (error instanceof UnauthorizedError) return true
   return (error instanceof StreamableHTTPError || error instanceof SseError) && error.code === 401
+}
+
+/**
+ * Every message a server sends is cleaned of control and invisible characters before the SDK
+ * (and so anything the model or UI shows) sees it: names, descriptions, schemas, results,
+ * progress, prompts, elicitation and sampling text, instructions. Protocol.connect sets
+ * `onmessage` before it calls `start`, so wrapping at `start` covers the initialize answer too.
+ */
+function sanitizeIncoming(transport: Transport): void {
+  const start = transport.start.bind(transport)
+  transport.start = async () => {
+    const dispatch = transport.onmessage
+    if (dispatch) transport.onmessage = (message, extra) => dispatch(sanitizeServerMessage(message), extra)
+    return start()
+  }
 }
 
 /**
@@ -125,6 +153,10 @@ export class McpClient {
     switch (this.config.type) {
       case 'stdio': {
         const transport = await createStdioTransport(this.config, this.deps)
+        // One huge line fails the request it answers, not the connection (see stdioLineGuard).
+        guardStdioLines(transport, (bytes) =>
+          this.deps.events.onStderrLine(`[DeepChat] ${oversizedText(bytes)}`)
+        )
         this.pipeStderr(transport)
         this.exitOf = watchExit(transport)
         try {
@@ -202,9 +234,12 @@ export class McpClient {
       pending += chunk.toString('utf8')
       const lines = pending.split(/\r?\n/)
       pending = lines.pop() ?? ''
-      for (const line of lines) if (line.trim()) this.deps.events.onStderrLine(line)
+      for (const line of lines) {
+        const clean = sanitizeServerText(line)
+        if (clean.trim()) this.deps.events.onStderrLine(clean)
+      }
       if (pending.length > 4_000) {
-        this.deps.events.onStderrLine(pending.slice(0, 4_000))
+        this.deps.events.onStderrLine(sanitizeServerText(pending.slice(0, 4_000)))
         pending = ''
       }
     })
@@ -223,6 +258,7 @@ export class McpClient {
       jsonSchemaValidator: new LazyJsonSchemaValidator()
     })
     this.registerHandlers(client)
+    sanitizeIncoming(transport)
     // Starting (npx downloading a package, a cold interpreter) can take longer than a tool call.
     await client.connect(transport, { timeout: Math.max(this.config.timeoutMs, CONNECT_TIMEOUT_MS) })
     deliverInArrivalOrder(transport)
@@ -278,12 +314,23 @@ export class McpClient {
     return this.client
   }
 
-  async listTools(): Promise<Tool[]> {
-    if (!this.capabilities?.tools) return []
-    return this.paginate(async (cursor) => {
-      const page = await this.requireClient().listTools({ cursor }, { timeout: this.config.timeoutMs })
+  /** Every tool, the valid ones listed and the broken ones skipped by themselves, with why. */
+  async listTools(): Promise<{ tools: Tool[]; skipped: McpSkippedTool[] }> {
+    if (!this.capabilities?.tools) return { tools: [], skipped: [] }
+    const client = this.requireClient()
+    const raw = await this.paginate(async (cursor) => {
+      const page = await client.request(
+        { method: 'tools/list', params: cursor ? { cursor } : {} },
+        LenientToolsPage,
+        { timeout: this.config.timeoutMs }
+      )
       return { items: page.tools, nextCursor: page.nextCursor }
     })
+    const result = splitValidTools(raw)
+    // What the SDK's listTools would do: remember output schemas so calls check structured results.
+    const remember: unknown = Reflect.get(client, 'cacheToolMetadata')
+    if (typeof remember === 'function') remember.call(client, result.tools)
+    return result
   }
 
   async listPrompts(): Promise<Prompt[]> {
@@ -333,7 +380,7 @@ export class McpClient {
     args: Record<string, unknown>,
     options: CallToolOptions
   ): Promise<McpCallResult> {
-    const onProgress = options.onProgress
+    const progress = options.onProgress ? throttleProgress(options.onProgress) : undefined
     const raw = await this.withReauthorization(() =>
       this.requireClient().callTool({ name, arguments: args }, undefined, {
         signal: options.signal,
@@ -341,16 +388,9 @@ export class McpClient {
         // A tool that reports progress is alive; the total cap still stops a runaway one.
         resetTimeoutOnProgress: true,
         maxTotalTimeout: options.timeoutMs * 10,
-        onprogress: onProgress
-          ? (p) =>
-              onProgress({
-                progress: p.progress,
-                total: p.total,
-                ...(p.message ? { message: p.message } : {})
-              })
-          : undefined
+        onprogress: progress ? (p) => progress.push(p) : undefined
       })
-    )
+    ).finally(() => progress?.flush())
     return mapCallResult(raw as Record<string, unknown>)
   }
 

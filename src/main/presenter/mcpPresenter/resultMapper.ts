@@ -3,6 +3,9 @@ import type { McpCallResult } from '../toolPresenter/mcpToolSource'
 
 type RawItem = { type?: unknown; [key: string]: unknown }
 
+/** Images one result may carry to the model and the block; the rest become one note. */
+export const MAX_IMAGES_PER_RESULT = 20
+
 function str(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined
 }
@@ -66,5 +69,19 @@ export function mapCallResult(raw: Record<string, unknown>): McpCallResult {
       text: typeof raw.toolResult === 'string' ? raw.toolResult : JSON.stringify(raw.toolResult)
     })
   }
+  result.content = capImages(content)
   return result
+}
+
+/** The first MAX_IMAGES_PER_RESULT images stay; a text note at the end says how many were dropped. */
+function capImages(content: ToolContentItem[]): ToolContentItem[] {
+  let images = 0
+  const kept = content.filter((item) => item.type !== 'image' || ++images <= MAX_IMAGES_PER_RESULT)
+  const dropped = images - MAX_IMAGES_PER_RESULT
+  if (dropped > 0)
+    kept.push({
+      type: 'text',
+      text: `[${dropped} more image${dropped > 1 ? 's' : ''} from this result ${dropped > 1 ? 'were' : 'was'} dropped: a tool result carries at most ${MAX_IMAGES_PER_RESULT}]`
+    })
+  return kept
 }

@@ -1,8 +1,11 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { CatalogKind, McpClient } from './mcpClient'
+import type { McpSkippedTool } from '@shared/types/mcp'
 
 export interface ServerCatalog {
   tools: Tool[]
+  /** Tools left out because their definition is broken, each with why. */
+  skippedTools: McpSkippedTool[]
   prompts: Prompt[]
   resources: Resource[]
   resourceTemplates: ResourceTemplate[]
@@ -10,7 +13,20 @@ export interface ServerCatalog {
   errors: Partial<Record<CatalogKind, string>>
 }
 
-const EMPTY: ServerCatalog = { tools: [], prompts: [], resources: [], resourceTemplates: [], errors: {} }
+const EMPTY: ServerCatalog = {
+  tools: [],
+  skippedTools: [],
+  prompts: [],
+  resources: [],
+  resourceTemplates: [],
+  errors: {}
+}
+
+/**
+ * A burst of `list_changed` notifications is answered by one re-list after it settles: the
+ * first waits this long, and while a re-list runs, further notifications only mark it dirty.
+ */
+export const LIST_CHANGED_DEBOUNCE_MS = 250
 
 /**
  * The cached tools, prompts, resources and templates of every running server. Filled when a
@@ -24,14 +40,22 @@ export class ToolManager {
   /** Servers whose first listing is in flight, with the kinds that changed meanwhile. */
   private readonly loading = new Map<string, Set<CatalogKind>>()
 
-  constructor(private readonly onChanged: (serverId: string, kinds: CatalogKind[]) => void = () => {}) {}
+  constructor(
+    private readonly onChanged: (serverId: string, kinds: CatalogKind[]) => void = () => {},
+    private readonly debounceMs = LIST_CHANGED_DEBOUNCE_MS
+  ) {}
 
   catalog(serverId: string): ServerCatalog {
     return this.catalogs.get(serverId) ?? EMPTY
   }
 
+  /** Whether the server's first listing arrived (and it has not disconnected since). */
+  has(serverId: string): boolean {
+    return this.catalogs.has(serverId)
+  }
+
   async load(serverId: string, client: McpClient): Promise<void> {
-    const catalog: ServerCatalog = { ...EMPTY, errors: {} }
+    const catalog: ServerCatalog = { ...EMPTY, skippedTools: [], errors: {} }
     this.loading.set(serverId, new Set())
     await Promise.all(
       (['tools', 'prompts', 'resources'] as const).map((kind) => this.fetchInto(catalog, kind, client))
@@ -49,11 +73,6 @@ export class ToolManager {
     const key = `${serverId}:${kind}`
     const inFlight = this.refreshing.get(key)
     if (inFlight) {
-  /** Whether the server's first listing arrived (and it has not disconnected since). */
-  has(serverId: string): boolean {
-    return this.catalogs.has(serverId)
-  }
-
       this.dirty.add(key)
       return inFlight
     }
@@ -62,12 +81,16 @@ export class ToolManager {
       loading.add(kind)
       return Promise.resolve()
     }
+    const catalog = this.catalogs.get(serverId)
+    if (!catalog) return Promise.resolve()
     const run = (async () => {
       do {
+        // Notifications during the wait are covered by the list fetched after it.
+        await new Promise((resolve) => setTimeout(resolve, this.debounceMs))
         this.dirty.delete(key)
-        const catalog = this.catalogs.get(serverId)
-        if (!catalog) return
+        if (this.catalogs.get(serverId) !== catalog) return // disconnected or reconnected meanwhile
         await this.fetchInto(catalog, kind, client)
+        if (this.catalogs.get(serverId) !== catalog) return
         this.onChanged(serverId, [kind])
       } while (this.dirty.has(key))
     })().finally(() => this.refreshing.delete(key))
@@ -82,8 +105,11 @@ export class ToolManager {
 
   private async fetchInto(catalog: ServerCatalog, kind: CatalogKind, client: McpClient): Promise<void> {
     try {
-      if (kind === 'tools') catalog.tools = await client.listTools()
-      else if (kind === 'prompts') catalog.prompts = await client.listPrompts()
+      if (kind === 'tools') {
+        const { tools, skipped } = await client.listTools()
+        catalog.tools = tools
+        catalog.skippedTools = skipped
+      } else if (kind === 'prompts') catalog.prompts = await client.listPrompts()
       else {
         const [resources, templates] = await Promise.all([
           client.listResources(),
