@@ -69,7 +69,10 @@ export const useMcpStore = defineStore('mcp', () => {
       bridge.on(mcpServerStatusChanged, ({ status }) => applyStatus(status)),
       bridge.on(mcpConfigChanged, () => void refresh()),
       bridge.on(mcpCatalogChanged, ({ serverId, kinds }) => {
-        if (kinds.includes('tools') && tools.value[serverId]) void loadTools(serverId)
+        if (!kinds.includes('tools')) return
+        if (tools.value[serverId]) void loadTools(serverId)
+        // The card lists tools left out of the new list (McpServerView.skippedTools).
+        void refresh()
       })
     )
   }

@@ -26,6 +26,8 @@ export default {
     },
     enableNamed: 'Enable {name}',
     noDescription: 'No description.',
+    skippedTools:
+      '1 tool left out: its definition is broken | {n} tools left out: their definitions are broken',
     details: 'Tools & details',
     restart: 'Restart',
     edit: 'Edit',

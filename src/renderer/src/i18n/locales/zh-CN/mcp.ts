@@ -28,6 +28,7 @@ export default {
     },
     enableNamed: '启用 {name}',
     noDescription: '没有描述。',
+    skippedTools: '1 个工具因定义有误被略过 | {n} 个工具因定义有误被略过',
     details: '工具与详情',
     restart: '重启',
     edit: '编辑',
