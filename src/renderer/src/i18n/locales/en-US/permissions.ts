@@ -34,7 +34,14 @@ export default {
         'They see the workspace and the system read-only, never your home folder, the app’s data or your secrets, and have no network.',
       none: 'Commands that run without asking are not sandboxed',
       offHint:
-        'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.'
+        'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.',
+      socketGuards: {
+        seccomp:
+          'Unix sockets: refused by a seccomp filter. No local service’s socket (Docker, SSH agent, databases) is reachable, and none can be opened in the workspace either.',
+        seatbelt:
+          'Unix sockets: refused by the macOS sandbox profile. No local service’s socket is reachable, and none can be opened in the workspace either.',
+        none: 'Unix sockets: not guarded on this machine (bubblewrap could not load a seccomp filter). A command could reach a local service’s socket, such as Docker’s.'
+      }
     },
     environment: {
       title: 'Environment variables',

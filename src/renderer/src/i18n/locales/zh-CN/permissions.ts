@@ -35,7 +35,14 @@ export default {
       onHint: '它们只能只读地看到工作区和系统，看不到你的主文件夹、应用数据或密钥，也没有网络。',
       none: '无需询问即运行的命令没有沙箱',
       offHint:
-        '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。'
+        '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。',
+      socketGuards: {
+        seccomp:
+          'Unix 套接字：由 seccomp 过滤器拒绝。任何本地服务的套接字（Docker、SSH 代理、数据库）都无法连接，工作区内也不能创建套接字。',
+        seatbelt:
+          'Unix 套接字：由 macOS 沙箱配置拒绝。任何本地服务的套接字都无法连接，工作区内也不能创建套接字。',
+        none: 'Unix 套接字：本机未防护（bubblewrap 无法加载 seccomp 过滤器）。命令可能连接到本地服务的套接字，例如 Docker 的。'
+      }
     },
     environment: {
       title: '环境变量',

@@ -1,0 +1,186 @@
+// Protected entries at any depth and git's own indirections, judged by the file service (write
+// and edit tools) and the command classifier, on a real tree made with real git.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PermissionMode } from '@shared/types/permission'
+import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
+import { FilePermissionService } from '../../../src/main/presenter/permission/filePermissionService'
+import { expectDecision, type Expected } from './commandFixture'
+
+let root: string
+let ws: string
+let plain: string
+let home: string
+let files: FilePermissionService
+let commands: CommandPermissionService
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync('git', ['-c', 'init.defaultBranch=main', ...args], { cwd, stdio: 'ignore' })
+}
+
+function put(path: string, content = ''): void {
+  mkdirSync(dirname(path), { recursive: true })
+  writeFileSync(path, content)
+}
+
+/**
+ *   ws/                 a repository: core.hooksPath=.husky/_, include.path=../.gitconfig,
+ *                       includeIf "onbranch:main".path=../tools/branch.gitconfig
+ *     sub/              a nested repository: include.path=../../shared/sub.gitconfig, core.hooksPath=hooks
+ *     bare.git/         a bare repository
+ *     half/HEAD         one marker: a git directory is one write away
+ *     half2/objects/    another
+ *     broken/           a repository whose config git cannot read
+ *     config/app.json   an ordinary folder that happens to be named like a marker
+ *   plain/              a workspace that is no repository
+ */
+beforeAll(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'protected-depth-')))
+  ws = join(root, 'ws')
+  plain = join(root, 'plain')
+  home = join(root, 'home')
+  mkdirSync(ws)
+  mkdirSync(plain)
+  mkdirSync(home)
+  git(ws, 'init', '-q')
+  git(ws, 'config', 'core.hooksPath', '.husky/_')
+  git(ws, 'config', 'include.path', '../.gitconfig')
+  git(ws, 'config', 'includeIf.onbranch:main.path', '../tools/branch.gitconfig')
+  git(ws, 'init', '-q', 'sub')
+  git(join(ws, 'sub'), 'config', 'include.path', '../../shared/sub.gitconfig')
+  git(join(ws, 'sub'), 'config', 'core.hooksPath', 'hooks')
+  git(ws, 'init', '-q', '--bare', 'bare.git')
+  git(ws, 'init', '-q', 'broken')
+  writeFileSync(join(ws, 'broken', '.git', 'config'), '[core\n\tthis is not = a config\n')
+  put(join(ws, 'half', 'HEAD'), 'ref: refs/heads/main\n')
+  mkdirSync(join(ws, 'half2', 'objects'), { recursive: true })
+  put(join(ws, 'config', 'app.json'), '{}')
+  put(join(ws, 'sub', 'src', 'a.ts'), 'a')
+  files = new FilePermissionService(home)
+  commands = new CommandPermissionService({ home })
+})
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const scope = (workspaceDir: string) => ({
+  sessionId: 's1',
+  workspaceDir,
+  tool: 'write',
+  server: 'agent-filesystem'
+})
+
+describe('the write and edit tools ask (high) for protected paths at any depth', () => {
+  const asks: [path: string, why: RegExp][] = [
+    ['sub/.git/config', /sub\/\.git/],
+    ['sub/.envrc', /sub\/\.envrc/],
+    ['a/b/.vscode/tasks.json', /a\/b\/\.vscode/],
+    ['a/.idea/workspace.xml', /\.idea/],
+    ['a/.deepchat/skills/x/SKILL.md', /\.deepchat/],
+    ['.husky/pre-commit', /\.husky/],
+    ['pkg/.husky/pre-commit', /\.husky/],
+    ['x/.githooks/pre-push', /\.githooks/],
+    ['newrepo/.git', /\.git/],
+    ['.gitconfig', /\.gitconfig \(git reads it/],
+    ['tools/branch.gitconfig', /branch\.gitconfig \(git reads it/],
+    ['shared/sub.gitconfig', /sub\.gitconfig \(git reads it/],
+    ['sub/hooks/pre-commit', /sub\/hooks \(git reads it/],
+    ['bare.git/config', /bare\.git \(a git directory\)/],
+    ['bare.git/hooks/post-update', /bare\.git \(a git directory\)/],
+    ['half/config', /half\/config \(it would make half a git directory\)/],
+    ['half/objects/info/x', /half\/objects/],
+    ['half2/HEAD', /half2\/HEAD/],
+    ['broken/src/a.txt', /broken \(its git config cannot be read\)/]
+  ]
+  it.each(asks)('%s', (path, why) => {
+    const request = files.check('write', [path], scope(ws))
+    expect(request, path).toMatchObject({
+      risk: 'high',
+      reasonCodes: [{ code: 'protected_path' }],
+      paths: [join(ws, path)]
+    })
+    // The classifier names what is protected and why.
+    const line = commands.check(
+      `echo x > ${path}`,
+      { sessionId: 's1', workspaceDir: ws, cwd: ws, tool: 'exec', server: 'agent-filesystem' },
+      'accept_edits',
+      true
+    )
+    expect(line?.reason).toMatch(why)
+  })
+
+  it('asks for the first files of a bare repository made by hand in a workspace that is no repository', () => {
+    expect(files.check('write', ['HEAD'], scope(plain))).toBeNull()
+    put(join(plain, 'HEAD'), 'ref: refs/heads/main\n')
+    try {
+      for (const path of ['config', 'objects/pack/x', 'refs/heads/main', 'commondir'])
+        expect(files.check('write', [path], scope(plain)), path).toMatchObject({ risk: 'high' })
+    } finally {
+      rmSync(join(plain, 'HEAD'))
+    }
+  })
+
+  const free = [
+    'src/deep/x.ts',
+    'sub/src/a.ts',
+    'sub/README.md',
+    'a/b/c.txt',
+    'config/app.json',
+    'half/notes.txt',
+    'husky.txt',
+    'tools/other.gitconfig',
+    '.github/workflows/ci.yml'
+  ]
+  it.each(free)('writes %s unasked', (path) => {
+    expect(files.check('write', [path], scope(ws))).toBeNull()
+  })
+
+  it('still reads protected entries unasked', () => {
+    expect(files.check('read', ['sub/.git/config', '.gitconfig', 'bare.git/HEAD'], scope(ws))).toBeNull()
+  })
+})
+
+describe('the classifier agrees: a line writing such a path asks in every mode but full access', () => {
+  const check = (line: string, mode: PermissionMode) =>
+    commands.check(
+      line,
+      { sessionId: 's1', workspaceDir: ws, cwd: ws, tool: 'exec', server: 'agent-filesystem' },
+      mode,
+      true
+    )
+  const rows: [line: string, expected: Expected, code?: string][] = [
+    ["printf '[core]\\n\\tfsmonitor = touch x\\n' >> sub/.git/config", 'high', 'protected_write'],
+    ['echo "touch x" > sub/.envrc', 'high', 'protected_write'],
+    ['mkdir -p a/b/.vscode', 'high', 'protected_write'],
+    ['echo {} > a/b/.vscode/tasks.json', 'high', 'protected_write'],
+    ['cp src/a.ts .husky/pre-commit', 'high', 'protected_write'],
+    ['echo x > pkg/.husky/pre-commit', 'high', 'protected_write'],
+    ['echo "[core] fsmonitor = x" >> .gitconfig', 'high', 'protected_write'],
+    ['tee tools/branch.gitconfig < src/a.ts', 'high', 'protected_write'],
+    ['echo x > sub/hooks/pre-commit', 'high', 'protected_write'],
+    ['echo x >> bare.git/config', 'high', 'protected_write'],
+    ['echo "ref: refs/heads/main" > half2/HEAD', 'high', 'protected_write'],
+    ['mv notes.txt sub/.git/hooks/pre-commit', 'high', 'protected_write'],
+    ['git -C sub config core.fsmonitor x', 'high', 'git_config_write'],
+    ['git init -q sub2', 'medium', 'git_writes_repository']
+  ]
+  for (const mode of ['default', 'accept_edits', 'sandboxed'] as PermissionMode[]) {
+    it.each(rows)(`${mode}: %s -> %s %s`, (line, expected, code) => {
+      expectDecision(check(line, mode), line, expected, code)
+    })
+  }
+
+  const unasked: [line: string, modes: PermissionMode[]][] = [
+    ['git status', ['default', 'accept_edits', 'sandboxed']],
+    ['git -C sub status --short', ['default', 'accept_edits', 'sandboxed']],
+    ['git log --oneline -5 && git diff --stat', ['default', 'accept_edits', 'sandboxed']],
+    ['cat sub/.git/config .gitconfig', ['default', 'accept_edits', 'sandboxed']],
+    ['echo x > sub/notes.txt', ['accept_edits', 'sandboxed']],
+    ['mkdir -p deep/er && echo x > deep/er/y.txt', ['accept_edits', 'sandboxed']],
+    ['echo "{}" > config/app.json', ['accept_edits', 'sandboxed']]
+  ]
+  for (const [line, modes] of unasked)
+    for (const mode of modes)
+      it(`${mode}: ${line} runs unasked`, () => expectDecision(check(line, mode), line, 'allow'))
+})
