@@ -15,10 +15,21 @@ describe('Settings > Permissions', () => {
       )
     )
     if (real.available) expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('Sandbox on')
+    const socketGuardText = () => wrapper.get('[data-testid="sandbox-socket-guard"]').text()
+    // Where there is a sandbox, sockets are guarded too (bwrap here loads the seccomp filter).
+    if (real.available)
+      expect(socketGuardText()).toContain(
+        real.kind === 'seatbelt' ? 'refused by the macOS sandbox profile' : 'refused by a seccomp filter'
+      )
+    usePermissionsStore().sandbox = { kind: 'bwrap', available: true, socketGuard: 'none' }
+    await eventually(() => expect(socketGuardText()).toContain('not guarded on this machine'))
+    usePermissionsStore().sandbox = { kind: 'seatbelt', available: true, socketGuard: 'seatbelt' }
+    await eventually(() => expect(socketGuardText()).toContain('refused by the macOS sandbox profile'))
     usePermissionsStore().sandbox = {
       kind: 'none',
       available: false,
-      reason: 'bubblewrap (bwrap) is not installed.'
+      reason: 'bubblewrap (bwrap) is not installed.',
+      socketGuard: 'none'
     }
     await eventually(() =>
       expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('No sandbox')
@@ -29,6 +40,7 @@ describe('Settings > Permissions', () => {
     expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain(
       'Only the command classifier guards them'
     )
+    expect(wrapper.find('[data-testid="sandbox-socket-guard"]').exists()).toBe(false)
   })
 
   it('lists remembered rules from the back end and revokes one', async () => {
