@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Browser, type LaunchOptions } from 'playwright-core'
 import { npmChromium } from './npmChromium'
@@ -33,10 +33,19 @@ export function findBrowser(): FoundBrowser {
     return { executablePath: explicit, env: {}, source: 'CHROMIUM_PATH' }
   }
   if (process.env.DEEPCHAT_E2E_NPM_CHROMIUM !== '1') {
-    const system = SYSTEM_CHROMIUMS.find((p) => existsSync(p))
+    const system = SYSTEM_CHROMIUMS.find(isExecutable)
     if (system) return { executablePath: system, env: {}, source: 'system' }
   }
   return { ...npmChromium(), source: 'npm' }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** The browser's path alone (the render bench launches its own). */
