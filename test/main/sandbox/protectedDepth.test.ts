@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/tempDir'
-import { makeWorld, managerFor, onLinux, run, type World } from './harness'
+import { makeWorld, managerFor, onLinux, run, until, type World } from './harness'
 
 const tempDir = useTempDirs()
 
@@ -154,6 +154,29 @@ describe.skipIf(!onLinux)('protected entries at any depth in the sandbox (real b
     expect(result.protectedUndone?.map((u) => u.path).sort()).toEqual(['.gitconfig', 'pkg/.husky'])
     expect(existsSync(join(ws, '.gitconfig'))).toBe(false)
     expect(userGitStatusRunsPayload(ws, marker)).toBe(false)
+  })
+
+  it('takes out what a command still running creates, without waiting for it to exit', async () => {
+    const { world: w, ws, marker } = world()
+    const manager = managerFor(w)
+    const started = await manager.start({
+      sessionId: 'test',
+      command: `mkdir sub && echo "touch ${marker}" > sub/.envrc && echo planted && sleep 60`,
+      cwd: ws,
+      logDir: w.logDir,
+      keepStdin: false,
+      sandbox: writable(ws)
+    })
+    await until(
+      () => (manager.info('test', started.processId).protectedUndone?.length ?? 0) > 0,
+      'the plant is undone'
+    )
+    expect(manager.info('test', started.processId).status).toBe('running')
+    expect(manager.info('test', started.processId).protectedUndone?.map((u) => u.path)).toEqual([
+      'sub/.envrc'
+    ])
+    expect(existsSync(join(ws, 'sub', '.envrc'))).toBe(false)
+    await manager.kill('test', started.processId)
   })
 
   it('lets ordinary work in a nested repository run: edits, git status, log and diff', async () => {

@@ -73,6 +73,11 @@ interface Spawned {
 export const SPILL_THRESHOLD = 10_000
 export const TAIL_CHARS = 12_000
 const KILL_GRACE_MS = 2_000
+/**
+ * How often a writable sandboxed command that is still running is checked for protected entries
+ * it created: the user may run git in the workspace long before a dev server exits.
+ */
+const PROTECTED_CHECK_MS = 2_000
 
 /**
  * Child processes started by `exec`, per session. Each runs in its own process group so a kill
@@ -141,8 +146,16 @@ export class BackgroundProcessManager {
     })
     const groupId = process.platform !== 'win32' ? child.pid : undefined
     if (groupId) void this.options.groups?.record(groupId)
+    const undo = (): void => {
+      if (!undoProtected) return
+      const undone = undoneOrFailure(undoProtected)
+      if (undone.length) managed.protectedUndone = [...(managed.protectedUndone ?? []), ...undone]
+    }
+    const watch = undoProtected ? setInterval(undo, PROTECTED_CHECK_MS) : undefined
+    watch?.unref()
     managed.exited = this.watchExit(managed, append).finally(() => {
-      if (undoProtected) managed.protectedUndone = undoneOrFailure(undoProtected)
+      clearInterval(watch)
+      undo()
       cleanup()
       if (groupId) void this.options.groups?.release(groupId)
     })
