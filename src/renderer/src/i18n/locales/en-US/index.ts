@@ -4,6 +4,7 @@ import settings from './settings'
 import settingsCommon from './settingsCommon'
 import providers from './providers'
 import mcp from './mcp'
+import mcpToolPins from './mcpToolPins'
 import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
@@ -25,6 +26,7 @@ export default {
   ...settingsCommon,
   ...providers,
   ...mcp,
+  ...mcpToolPins,
   ...permissions,
   ...agentTools,
   ...desktop,
