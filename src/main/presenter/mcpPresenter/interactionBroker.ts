@@ -50,6 +50,14 @@ const DEFAULT_ANSWER_TIMEOUT_MS = 10 * 60_000
 export const INTERACTION_LIMITS = { perWindow: 10, windowMs: 60_000 }
 
 /**
+ * An error the SDK sends back as `{code: -32603, message}` as it is (McpError would put its own
+ * "MCP error -32603:" in front, which the server's SDK then adds a second time).
+ */
+function refusal(message: string): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InternalError })
+}
+
+/**
  * Answers server-initiated requests by asking the user: each request becomes an event for the
  * renderer and waits for the matching `mcp.answer*` route. A request the server cancels, or
  * nobody answers in time, is withdrawn with `mcp.interaction.cancelled`.
@@ -185,16 +193,14 @@ export class InteractionBroker implements McpClientHandlers {
       (entry) => entry.kind === kind && entry.request.serverId === requester.serverId
     )
     if (waiting)
-      throw new McpError(
-        ErrorCode.InternalError,
+      throw refusal(
         `Refused: another ${kind} request from this server is waiting for the user; send one at a time`
       )
     const key = `${requester.serverId}\0${kind}`
     const now = Date.now()
     const recent = (this.shownAt.get(key) ?? []).filter((t) => now - t < INTERACTION_LIMITS.windowMs)
     if (recent.length >= INTERACTION_LIMITS.perWindow)
-      throw new McpError(
-        ErrorCode.InternalError,
+      throw refusal(
         `Refused: too many ${kind} requests from this server (at most ${INTERACTION_LIMITS.perWindow} a minute)`
       )
     recent.push(now)
