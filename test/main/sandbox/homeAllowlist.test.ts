@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/tempDir'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 import { makeWorld, managerFor, onLinux, run, type World } from './harness'
 
 const tempDir = useTempDirs()
@@ -52,57 +53,61 @@ async function homeWithLocal(): Promise<{ world: World; pythonLib: string; priva
 
 const lines = (text: string): string[] => text.split('\n').filter(Boolean).sort()
 
-describe.skipIf(!onLinux)('home by allowlist (Linux; bwrap is Linux-only)', () => {
-  it('shows ~/.local/bin and its Python and node packages, and nothing else of ~/.local or home', async () => {
-    const { world, pythonLib, privateFiles } = await homeWithLocal()
-    const local = join(world.home, '.local')
-    const manager = managerFor(world, { PATH: `${join(local, 'bin')}:${process.env.PATH}` })
-    const plan = { workspaceDir: world.project, writableWorkspace: false }
+describe.skipIf(!onLinux || withoutBwrap)(
+  'home by allowlist (Linux; bwrap is Linux-only)',
+  NEEDS_BWRAP,
+  () => {
+    it('shows ~/.local/bin and its Python and node packages, and nothing else of ~/.local or home', async () => {
+      const { world, pythonLib, privateFiles } = await homeWithLocal()
+      const local = join(world.home, '.local')
+      const manager = managerFor(world, { PATH: `${join(local, 'bin')}:${process.env.PATH}` })
+      const plan = { workspaceDir: world.project, writableWorkspace: false }
 
-    const tools = await run(manager, world, 'pytool && nodetool', plan)
-    expect(tools.output).toBe('python tool ran\nnode tool ran\n')
+      const tools = await run(manager, world, 'pytool && nodetool', plan)
+      expect(tools.output).toBe('python tool ran\nnode tool ran\n')
 
-    const read = await run(manager, world, privateFiles.map((file) => `cat ${file}`).join('; '), plan)
-    expect(read.output).not.toContain(PRIVATE)
-    expect(read.output.match(/No such file or directory/g)).toHaveLength(privateFiles.length)
+      const read = await run(manager, world, privateFiles.map((file) => `cat ${file}`).join('; '), plan)
+      expect(read.output).not.toContain(PRIVATE)
+      expect(read.output.match(/No such file or directory/g)).toHaveLength(privateFiles.length)
 
-    expect(lines((await run(manager, world, 'ls -A ~', plan)).output)).toEqual(['.local', 'project'])
-    expect(lines((await run(manager, world, `ls -A ${local}`, plan)).output)).toEqual(['bin', 'lib'])
-    expect(lines((await run(manager, world, `ls -A ${local}/lib`, plan)).output)).toEqual(
-      ['node_modules', pythonLib.split('/').at(-1)].sort()
-    )
-  })
+      expect(lines((await run(manager, world, 'ls -A ~', plan)).output)).toEqual(['.local', 'project'])
+      expect(lines((await run(manager, world, `ls -A ${local}`, plan)).output)).toEqual(['bin', 'lib'])
+      expect(lines((await run(manager, world, `ls -A ${local}/lib`, plan)).output)).toEqual(
+        ['node_modules', pythonLib.split('/').at(-1)].sort()
+      )
+    })
 
-  it('shows nothing of ~/.local when its bin is not on PATH', async () => {
-    const { world, privateFiles } = await homeWithLocal()
-    const manager = managerFor(world, { PATH: process.env.PATH })
-    const plan = { workspaceDir: world.project, writableWorkspace: true }
-    const result = await run(
-      manager,
-      world,
-      `ls -A ~; test -e ~/.local && echo LOCAL-VISIBLE; cat ${privateFiles.join(' ')}; pytool`,
-      plan
-    )
-    expect(result.output).not.toContain(PRIVATE)
-    expect(result.output).not.toContain('LOCAL-VISIBLE')
-    expect(result.output).toMatch(/pytool: (command )?not found/)
-    expect(result.output.split('\n')[0]).toBe('project')
-  })
+    it('shows nothing of ~/.local when its bin is not on PATH', async () => {
+      const { world, privateFiles } = await homeWithLocal()
+      const manager = managerFor(world, { PATH: process.env.PATH })
+      const plan = { workspaceDir: world.project, writableWorkspace: true }
+      const result = await run(
+        manager,
+        world,
+        `ls -A ~; test -e ~/.local && echo LOCAL-VISIBLE; cat ${privateFiles.join(' ')}; pytool`,
+        plan
+      )
+      expect(result.output).not.toContain(PRIVATE)
+      expect(result.output).not.toContain('LOCAL-VISIBLE')
+      expect(result.output).toMatch(/pytool: (command )?not found/)
+      expect(result.output.split('\n')[0]).toBe('project')
+    })
 
-  it('never shows home itself when PATH names it, nor the parent of an unknown bin folder', async () => {
-    const { world, privateFiles } = await homeWithLocal()
-    const appBin = join(world.home, 'apps', 'thing', 'bin')
-    mkdirSync(appBin, { recursive: true })
-    writeFileSync(join(world.home, 'apps', 'thing', 'secret.txt'), `${PRIVATE} thing\n`)
-    const manager = managerFor(world, { PATH: `${world.home}:${appBin}:${process.env.PATH}` })
-    const plan = { workspaceDir: world.project, writableWorkspace: false }
-    const result = await run(
-      manager,
-      world,
-      `cat ${privateFiles.join(' ')} ${world.home}/apps/thing/secret.txt; ls -A ~/apps/thing`,
-      plan
-    )
-    expect(result.output).not.toContain(PRIVATE)
-    expect(result.output.trim().split('\n').at(-1)).toBe('bin')
-  })
-})
+    it('never shows home itself when PATH names it, nor the parent of an unknown bin folder', async () => {
+      const { world, privateFiles } = await homeWithLocal()
+      const appBin = join(world.home, 'apps', 'thing', 'bin')
+      mkdirSync(appBin, { recursive: true })
+      writeFileSync(join(world.home, 'apps', 'thing', 'secret.txt'), `${PRIVATE} thing\n`)
+      const manager = managerFor(world, { PATH: `${world.home}:${appBin}:${process.env.PATH}` })
+      const plan = { workspaceDir: world.project, writableWorkspace: false }
+      const result = await run(
+        manager,
+        world,
+        `cat ${privateFiles.join(' ')} ${world.home}/apps/thing/secret.txt; ls -A ~/apps/thing`,
+        plan
+      )
+      expect(result.output).not.toContain(PRIVATE)
+      expect(result.output.trim().split('\n').at(-1)).toBe('bin')
+    })
+  }
+)
