@@ -1,7 +1,7 @@
 // Protected entries at any depth and git's own indirections, judged by the file service (write
 // and edit tools) and the command classifier, on a real tree made with real git.
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,6 +35,7 @@ function put(path: string, content = ''): void {
  *     half2/objects/    another
  *     broken/           a repository whose config git cannot read
  *     config/app.json   an ordinary folder that happens to be named like a marker
+ *     lnk/.envrc        a link to notes/env.sh: direnv reads that file
  *   plain/              a workspace that is no repository
  */
 beforeAll(() => {
@@ -59,6 +60,9 @@ beforeAll(() => {
   mkdirSync(join(ws, 'half2', 'objects'), { recursive: true })
   put(join(ws, 'config', 'app.json'), '{}')
   put(join(ws, 'sub', 'src', 'a.ts'), 'a')
+  put(join(ws, 'notes', 'env.sh'), 'export A=1\n')
+  mkdirSync(join(ws, 'lnk'))
+  symlinkSync('../notes/env.sh', join(ws, 'lnk', '.envrc'))
   files = new FilePermissionService(home)
   commands = new CommandPermissionService({ home })
 })
@@ -91,7 +95,8 @@ describe('the write and edit tools ask (high) for protected paths at any depth',
     ['half/config', /half\/config \(it would make half a git directory\)/],
     ['half/objects/info/x', /half\/objects/],
     ['half2/HEAD', /half2\/HEAD/],
-    ['broken/src/a.txt', /broken \(its git config cannot be read\)/]
+    ['broken/src/a.txt', /broken \(its git config cannot be read\)/],
+    ['notes/env.sh', /lnk\/\.envrc \(a link to this path\)/]
   ]
   it.each(asks)('%s', (path, why) => {
     const request = files.check('write', [path], scope(ws))

@@ -65,6 +65,10 @@ function gitIndirectionOf(
   home: string,
   parts: string[]
 ): ProtectedHit | null {
+  const scan = workspaceIndexOf(workspaceReal).recent(SCAN_MAX_AGE_MS)
+  // A protected entry that is a link makes its target what git or direnv reads.
+  const linked = scan.found.find((f) => f.linkTarget && isInside(real, f.linkTarget))
+  if (linked) return { entry: `${relative(workspaceReal, linked.path)} (a link to this path)`, kind: 'entry' }
   const repositories = repositoriesAround(workspaceReal, parts)
   const userConfigs = userGitConfigs(home)
   for (const repo of repositories) {

@@ -19,6 +19,8 @@ export interface ProtectedFound {
   path: string
   id: string
   kind: 'entry' | 'git_dir'
+  /** Where a protected entry that is a symbolic link leads (`sub/.envrc -> ../notes.sh`): git or direnv read that. */
+  linkTarget?: string
 }
 
 export interface WorkspaceScan {
@@ -126,7 +128,12 @@ function readDir(dir: string, info: { ino: bigint; ctimeNs: bigint; dev: bigint 
     if (isProtectedName(entry.name)) {
       const stats = lstatOrNull(path)
       if (!stats) continue
-      state.found.push({ path, id: `${stats.dev}:${stats.ino}`, kind: 'entry' })
+      const id = `${stats.dev}:${stats.ino}`
+      state.found.push(
+        stats.isSymbolicLink()
+          ? { path, id, kind: 'entry', linkTarget: realPathOf(path) }
+          : { path, id, kind: 'entry' }
+      )
       if (foldName(entry.name) === '.git') {
         const gitDir = stats.isDirectory() ? path : stats.isFile() ? gitFileTarget(path) : realPathOf(path)
         if (gitDir) state.repositories.push({ gitDir, worktree: dirname(path) })
