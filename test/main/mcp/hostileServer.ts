@@ -57,5 +57,7 @@ export async function until(check: () => boolean | Promise<boolean>, timeoutMs =
 }
 
 /** Control, format and invisible characters that must never reach the model or the UI. */
+/* eslint-disable no-control-regex -- these are the characters under test */
 export const UNSAFE_CHARS =
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/
+/* eslint-enable no-control-regex */
