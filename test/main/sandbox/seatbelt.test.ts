@@ -4,7 +4,12 @@ import { mkdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildProfile } from '../../../src/main/presenter/sandbox/profile'
-import { sbplString, seatbeltArgs, seatbeltProfile } from '../../../src/main/presenter/sandbox/seatbelt'
+import {
+  protectedNamesRegex,
+  sbplString,
+  seatbeltArgs,
+  seatbeltProfile
+} from '../../../src/main/presenter/sandbox/seatbelt'
 import { useTempDirs } from '../helpers/tempDir'
 
 const tempDir = useTempDirs()
@@ -79,6 +84,34 @@ describe.skipIf(process.platform === 'win32')(
       expect(profile).not.toMatch(/\(allow network/)
       for (const entry of ['.git', '.deepchat', '.vscode', '.idea', '.envrc'])
         expect(profile).toContain(`(subpath "${join(l.ws, entry)}")`)
+    })
+
+    it('refuses creating a protected name in any folder of a writable workspace, in any case', () => {
+      const l = layout()
+      const profile = seatbeltProfile(
+        buildProfile(
+          { workspaceDir: l.ws, writableWorkspace: true },
+          { home: l.home, appData: l.appData, privateDirs: [] }
+        ),
+        l.extras
+      )
+      const literal = protectedNamesRegex(l.ws)
+      expect(lineOf(profile, `(deny file-write* (regex ${literal}))`)).toBeGreaterThan(
+        lineOf(profile, `(allow file-write* (subpath "${l.ws}")`)
+      )
+      const regex = new RegExp(literal.slice(2, -1))
+      for (const path of [
+        'sub/.git',
+        'sub/.git/config',
+        'a/b/.VSCode/tasks.json',
+        '.envrc',
+        'p/.husky/pre-commit',
+        'x/.githooks'
+      ])
+        expect(regex.test(join(l.ws, path)), path).toBe(true)
+      for (const path of ['a/b.vscode', 'src/.gitignore', '.github/workflows/ci.yml', 'envrc', 'husky/x'])
+        expect(regex.test(join(l.ws, path)), path).toBe(false)
+      expect(regex.test(join(`${l.ws}x`, '.git'))).toBe(false)
     })
 
     it('allows no workspace writes for a read-only plan', () => {

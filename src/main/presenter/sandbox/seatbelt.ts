@@ -1,3 +1,4 @@
+import { PROTECTED_WORKSPACE_ENTRIES } from '../permission/boundary'
 import { isInside } from '../permission/paths'
 import type { SandboxProfile } from './profile'
 
@@ -46,6 +47,8 @@ export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras)
   )
   const protectedEntries = [...profile.protectedExisting, ...profile.protectedMissing]
   if (protectedEntries.length) lines.push(`(deny file-write* ${protectedEntries.map(subpath).join(' ')})`)
+  // Seatbelt can do what bwrap cannot: refuse creating a protected name in any folder.
+  if (profile.writableWorkspace) lines.push(`(deny file-write* (regex ${protectedNamesRegex(ws)}))`)
   if (dataDir && !workspaceInData) lines.push(`(deny file-read* file-write* ${subpath(dataDir)})`)
   if (extras.secretPaths.length)
     lines.push(`(deny file-read* file-write* ${extras.secretPaths.map(subpath).join(' ')})`)
@@ -53,6 +56,22 @@ export function seatbeltProfile(profile: SandboxProfile, extras: SeatbeltExtras)
   // above covers them already; said last so that no rule added later can reopen them.
   lines.push(SEATBELT_SOCKET_GUARD)
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * A regex literal matching every path under `workspace` that has a part named like a protected
+ * entry, in any case (`<ws>/a/.VSCode/tasks.json`).
+ */
+export function protectedNamesRegex(workspace: string): string {
+  const anyCase = (name: string): string =>
+    [...name].map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : `\\${c}`)).join('')
+  const names = PROTECTED_WORKSPACE_ENTRIES.map(anyCase).join('|')
+  return `#"^${regexLiteral(workspace)}/(.+/)?(${names})(/|$)"`
+}
+
+/** `text` matched literally in a seatbelt regex (`"` cannot appear in a `#"…"` literal: it is matched by `.`). */
+function regexLiteral(text: string): string {
+  return [...text].map((c) => (c === '"' ? '.' : /[\\^$.|?*+()[\]{}]/.test(c) ? `\\${c}` : c)).join('')
 }
 
 export function seatbeltArgs(profileText: string, shell: { file: string; args: string[] }): string[] {
