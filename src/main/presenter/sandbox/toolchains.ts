@@ -75,9 +75,12 @@ export function toolchainFolders(
     !isInside(path, workspaceDir)
   for (const entry of pathEnv.split(delimiter)) {
     if (!entry || !isAbsolute(entry) || !existing(entry)) continue
-    for (const spelled of new Set([realOrSelf(entry), resolve(entry)]))
+    for (const spelled of new Set([realOrSelf(entry), resolve(entry)])) {
+      // Folders outside the hidden ones are visible anyway (`/usr/bin`): nothing to look up.
+      if (!needed(spelled)) continue
       for (const folder of toolchainShows(spelled, hiddenAreas))
         if (needed(folder) && existing(folder)) binds.push({ source: realOrSelf(folder), target: folder })
+    }
   }
   return outermost(binds)
 }
