@@ -28,7 +28,14 @@ interface Registered {
 export class Router {
   private readonly routes = new Map<string, Registered>()
 
-  constructor(private readonly log: (message: string, error?: unknown) => void = () => {}) {}
+  /**
+   * `recognize`: maps an error nobody mapped to an AppError the user may see (a storage fault:
+   * the disk is full, the database is read-only), or returns null.
+   */
+  constructor(
+    private readonly log: (message: string, error?: unknown) => void = () => {},
+    private readonly recognize: (error: unknown) => AppError | null = () => null
+  ) {}
 
   handle<R extends RouteDef>(def: R, handler: RouteHandler<R>): void {
     if (this.routes.has(def.name)) throw new Error(`route ${def.name} is registered twice`)
@@ -61,6 +68,8 @@ export class Router {
       raw = await route.handler(input.data, context)
     } catch (error) {
       if (isAppError(error)) return failure(error.code, error.message, error.details)
+      const known = this.recognize(error)
+      if (known) return failure(known.code, known.message, known.details)
       // Not ours: a bug or an error nobody mapped. Its text may hold paths or SQL; the log keeps it.
       this.log(`route ${route.def.name} failed`, error)
       return failure(BridgeErrorCode.internal, INTERNAL_MESSAGE)

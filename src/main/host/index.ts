@@ -1,11 +1,17 @@
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseHostArgs } from './args'
 import { listenHost, newHostToken, PortInUseError, type ListeningHost } from './server'
 import { readHostState, writeHostState } from './hostState'
 import { createNodePlatform } from '../platform/nodePlatform'
-import { createPresenters } from '../presenter'
+import { createPresenters, DATABASE_FILE } from '../presenter'
+import { quickCheck } from '../presenter/sqlitePresenter/damaged'
+import { DataFolderLockedError, lockDataFolder } from './dataFolderLock'
 import { createRouter } from '../routes'
 import { appRootFromMainDir, bundledResources } from '../appResources'
+
+/** How long the start may spend on `PRAGMA quick_check` before it goes on without it. */
+const QUICK_CHECK_BUDGET_MS = 5000
 
 /** `npm run serve`: the whole back end under plain Node, UI served to a browser on loopback. */
 async function main(): Promise<void> {
@@ -18,21 +24,38 @@ async function main(): Promise<void> {
   }
   const rendererDir = join(import.meta.dirname, '../renderer')
   const log = (message: string) => console.error(message)
-  // The port first: a busy one ends the run before the data folder is touched.
+  // One host per data folder: a second one names the first and exits.
+  mkdirSync(args.dataDir, { recursive: true, mode: 0o700 })
+  const lock = await lockDataFolder(args.dataDir)
+  const cleanups: Array<() => Promise<void> | void> = [() => lock.release()]
+  failStart = async (line) => {
+    for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => {})
+    console.error(line)
+    process.exit(1)
+  }
+  // The port first: a busy one ends the run before the database is opened.
   const saved = readHostState(args.dataDir)
   const listening = await listenOrExit(rendererDir, args.port, saved?.port, log)
+  cleanups.push(() => listening.close())
 
   const platform = createNodePlatform({ dataDir: args.dataDir })
   const resources = bundledResources({ mode: 'headless', appRoot: appRootFromMainDir(import.meta.dirname) })
+  const check = await quickCheck(join(args.dataDir, DATABASE_FILE), { budgetMs: QUICK_CHECK_BUDGET_MS })
+  if (check.status === 'timeout')
+    log(`The database check took over ${QUICK_CHECK_BUDGET_MS / 1000} s and was skipped for this start.`)
   const presenters = createPresenters(platform, {
     builtinSkillsDir: resources.skillsDir,
-    resolveShellEnvAtLaunch: true
+    resolveShellEnvAtLaunch: true,
+    damagedDatabase: check.status === 'damaged' ? { reason: check.reason ?? 'damaged' } : null
   })
+  cleanups.push(() => presenters.dispose())
   const router = createRouter(presenters, (message, error) => console.error(message, error ?? ''))
   // The same token (and port) as last time: an open tab reconnects to the restarted host.
   const token = saved?.token ?? newHostToken()
   const host = listening.attach({ router, events: presenters.events, token })
   writeHostState(args.dataDir, { port: host.port, token })
+  lock.setOrigin(host.origin)
+  failStart = null
   console.log(`DeepChat Desk is serving on ${host.origin}`)
   console.log(`Data dir: ${args.dataDir}`)
   console.log(`Open: ${host.url}`)
@@ -43,10 +66,26 @@ async function main(): Promise<void> {
     stopping = true
     await host.close()
     await presenters.dispose()
+    lock.release()
     process.exit(0)
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
+}
+
+/** Set while the host starts: ends a failed start with one line and exit code 1, nothing left half-started. */
+let failStart: ((line: string) => Promise<void>) | null = async (line) => {
+  console.error(line)
+  process.exit(1)
+}
+
+function startFailed(error: unknown): void {
+  const line =
+    error instanceof DataFolderLockedError
+      ? error.message
+      : `DeepChat Desk could not start: ${error instanceof Error ? error.message : String(error)}`
+  if (failStart) void failStart(line)
+  else console.error('unhandled rejection:', error)
 }
 
 /**
@@ -72,5 +111,5 @@ async function listenOrExit(
   }
 }
 
-process.on('unhandledRejection', (reason) => console.error('unhandled rejection:', reason))
-void main()
+process.on('unhandledRejection', startFailed)
+main().catch(startFailed)

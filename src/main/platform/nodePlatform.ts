@@ -8,7 +8,8 @@ import { APP_NAME, APP_VERSION } from '../appMeta'
 
 /** Platform for the headless host and for tests: plain Node, no Electron. */
 export function createNodePlatform(options: { dataDir: string; log?: (line: string) => void }): Platform {
-  mkdirSync(options.dataDir, { recursive: true })
+  // Private from the start (an existing folder keeps the modes its user gave it).
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const log = options.log ?? ((line: string) => console.log(line))
   const secretsFile = join(options.dataDir, 'secrets.json')
   return {

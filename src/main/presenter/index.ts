@@ -3,7 +3,10 @@ import { join } from 'node:path'
 import type { Platform } from '../platform/types'
 import { EventHub } from '../bridge/events'
 import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
-import { SqlitePresenter } from './sqlitePresenter'
+import type { SqlitePresenter } from './sqlitePresenter'
+import { openDatabase } from './sqlitePresenter/damaged'
+import { StorageGuard } from './sqlitePresenter/storageGuard'
+import { appStorageChanged } from '@shared/contracts/events/app.events'
 import { ConfigPresenter } from './configPresenter'
 import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
@@ -47,6 +50,8 @@ export interface Presenters {
   platform: Platform
   events: EventHub
   sqlite: SqlitePresenter
+  /** Whether the data folder can be written (disk full, read-only, removed), in the user's words. */
+  storage: StorageGuard
   config: ConfigPresenter
   llmProviders: LlmProviderPresenter
   tape: TapePresenter
@@ -97,6 +102,8 @@ export interface CreatePresentersOptions {
   resolveShellEnvAtLaunch?: boolean
   /** The login-shell env reader; tests share one per file (the user's shell does not change). */
   shellEnv?: () => Promise<Record<string, string>>
+  /** The start's `quick_check` found the database damaged (sqlitePresenter/damaged.ts): it is moved aside. */
+  damagedDatabase?: { reason: string } | null
 }
 
 export function createPresenters(platform: Platform, options: CreatePresentersOptions = {}): Presenters {
@@ -107,17 +114,25 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     schemaVersion: LATEST_SCHEMA_VERSION,
     secretsFile: platform.secretsFile
   })
-  const sqlite = new SqlitePresenter({
-    file: join(platform.userDataDir, DATABASE_FILE),
-    nativeBinding: platform.sqliteNativeBinding
-  })
-  // Private data folder, and reaping of the commands a crashed host left behind.
-  const hygiene = startProcessHygiene({
-    dataDir: platform.userDataDir,
-    databaseFile: DATABASE_FILE,
-    secretsFiles: [platform.secretsFile],
+  // A file that is not a database, or a damaged one, is moved aside and a fresh one created.
+  const databaseFile = join(platform.userDataDir, DATABASE_FILE)
+  const opened = openDatabase(
+    { file: databaseFile, nativeBinding: platform.sqliteNativeBinding },
+    options.damagedDatabase ?? null,
     log
+  )
+  const sqlite = opened.sqlite
+  const storage = new StorageGuard({
+    dataDir: platform.userDataDir,
+    databaseFile,
+    stopWrites: () => sqlite.db.pragma('query_only = ON'),
+    log,
+    damaged: opened.damaged && { ...opened.damaged, latestBackup: null }
   })
+  storage.onChange(() => events.emit(appStorageChanged, storage.status()))
+  storage.start()
+  // Reaping of the commands a crashed host left behind.
+  const hygiene = startProcessHygiene({ dataDir: platform.userDataDir, log })
   const workspaces = new Workspaces({ dataDir: platform.userDataDir })
   const config = new ConfigPresenter({
     sqlite,
@@ -256,6 +271,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const library = new LibraryPresenter({ config })
   const agentRuntime = new AgentRuntimePresenter({
     sqlite,
+    storage,
     sessions,
     tape,
     llm: {
@@ -304,6 +320,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     platform,
     events,
     sqlite,
+    storage,
     config,
     llmProviders,
     tape,
@@ -356,6 +373,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       await mcp.dispose()
       await tools.dispose()
       tape.dispose()
+      storage.dispose()
       sqlite.close()
     }
   }

@@ -1,6 +1,7 @@
 import {
   appGetDesktopStatus,
   appGetInfo,
+  appGetStorageStatus,
   appInstallUpdate,
   appOpenExternal,
   appPickFolder,
@@ -20,8 +21,9 @@ const NO_DESKTOP: DesktopStatus = {
 
 export function registerAppRoutes(
   router: Router,
-  { platform, mcp }: Pick<Presenters, 'platform' | 'mcp'>
+  { platform, mcp, storage }: Pick<Presenters, 'platform' | 'mcp' | 'storage'>
 ): void {
+  router.handle(appGetStorageStatus, () => storage.status())
   router.handle(appGetInfo, () => ({
     name: platform.appName,
     version: platform.appVersion,

@@ -23,7 +23,8 @@ export function createRouter(
   presenters: Presenters,
   log?: (message: string, error?: unknown) => void
 ): Router {
-  const router = new Router(log)
+  // A write the disk or the file's permissions refused reaches the user as the storage fault it is.
+  const router = new Router(log, (error) => presenters.storage.recognize(error))
   registerAppRoutes(router, presenters)
   registerConfigRoutes(router, presenters)
   registerProviderRoutes(router, presenters)
@@ -32,8 +33,8 @@ export function createRouter(
   registerPermissionRoutes(router, presenters)
   registerAgentToolRoutes(router, presenters)
   registerMcpRoutes(router, presenters)
-  registerChatRoutes(router, presenters)
   registerMcpToolPinRoutes(router, presenters)
+  registerChatRoutes(router, presenters)
   registerCheckpointRoutes(router, presenters)
   registerAgentFeatureRoutes(router, presenters)
   registerSubagentRoutes(router, presenters)

@@ -170,7 +170,9 @@ export const ChatErrorCode = z.enum([
   'repeated_tool_call',
   'internal',
   /** A stored block this build cannot read (written by another version, or damaged). */
-  'unreadable_block'
+  'unreadable_block',
+  /** The data folder could not be written: disk full, I/O error, read-only, removed. */
+  'storage'
 ])
 export type ChatErrorCode = z.infer<typeof ChatErrorCode>
 

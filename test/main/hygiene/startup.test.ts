@@ -11,19 +11,24 @@ import { isAlive, onLinux, until } from '../sandbox/harness'
 const tempDir = useTempDirs()
 
 describe.skipIf(process.platform === 'win32')('start-up hygiene in the composition root (POSIX)', () => {
-  it('makes a loose data folder, its database and its secrets file private', async () => {
+  it('creates the data folder 0700 and its database 0600, and never widens a mode the user chose', async () => {
     const dataDir = join(tempDir(), 'data')
-    mkdirSync(dataDir)
+    const first = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+    await first.dispose()
+    expect(statSync(dataDir).mode & 0o777).toBe(0o700)
+    expect(statSync(join(dataDir, 'deepchat.db')).mode & 0o777).toBe(0o600)
+    // A read-only database and a shared folder stay as the user set them.
+    chmodSync(join(dataDir, 'deepchat.db'), 0o444)
     chmodSync(dataDir, 0o755)
     writeFileSync(join(dataDir, 'secrets.json'), '{}')
     chmodSync(join(dataDir, 'secrets.json'), 0o644)
-    const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+    const again = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
     try {
-      expect(statSync(dataDir).mode & 0o777).toBe(0o700)
-      expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o600)
-      expect(statSync(join(dataDir, 'deepchat.db')).mode & 0o777).toBe(0o600)
+      expect(statSync(join(dataDir, 'deepchat.db')).mode & 0o777).toBe(0o444)
+      expect(statSync(dataDir).mode & 0o777).toBe(0o755)
+      expect(statSync(join(dataDir, 'secrets.json')).mode & 0o777).toBe(0o644)
     } finally {
-      await presenters.dispose()
+      await again.dispose()
     }
   })
 

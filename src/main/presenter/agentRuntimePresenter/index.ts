@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { AppError } from '@shared/errors'
+import { StorageFaultError } from '../sqlitePresenter/storageFaults'
+import { INTERNAL_MESSAGE } from '../../bridge/router'
 import type { ChatImageInput, ChatMessageView, QueuedInput, StreamCursor } from '@shared/types/chat'
 import type { AttachmentInput, MessageFile } from '@shared/types/attachments'
 import type {
@@ -36,12 +38,15 @@ import { titleFrom, type TurnAttachments } from './turnInputs'
 import { MessageHistory } from './messageHistory'
 import { SteeringQueue } from './steeringQueue'
 import { ChatTitler } from './titleNamer'
+import type { StorageGuard } from '../sqlitePresenter/storageGuard'
 
 export { LoopRuntimePort } from './runtimePort'
 export type { ModelLimits } from './contextBuilder'
 
 export interface AgentRuntimeDeps {
   sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
+  /** Storage faults: a send is refused while one lasts, and a run ends with it (disk full, folder removed). */
+  storage?: Pick<StorageGuard, 'recognize' | 'assertWritable' | 'onChange'>
   sessions: Pick<
     SessionPresenter,
     | 'create'
@@ -123,6 +128,8 @@ export class AgentRuntimePresenter {
   private readonly queue: SteeringQueue
   private readonly titler: ChatTitler
   private readonly cursors = new Map<string, StreamCursor>()
+  /** Messages whose end could not be saved (storage fault): what the client reads instead of the row. */
+  private readonly unsavedEnds = new Map<string, NonNullable<ChatRun['unsavedEnd']>>()
   private readonly newId: () => string
   private readonly history: MessageHistory
   private readonly stopped: Hook<string>
@@ -156,10 +163,32 @@ export class AgentRuntimePresenter {
       enabled: () => deps.autoTitle?.() ?? false,
       log: deps.log
     })
+    // The data folder cannot be written any more: running turns end now, with the reason.
+    deps.storage?.onChange((fault) => {
+      if (!fault) return
+      const error = new StorageFaultError(fault.kind, fault.folder)
+      for (const run of this.active.values()) run.controller.abort(error)
+    })
   }
 
   /** Accepts a user message: starts a run now, or queues it behind the active one. */
   async sendMessage(input: {
+    sessionId?: string
+    text: string
+    images?: ChatImageInput[]
+    attachments?: AttachmentInput[]
+    newSession?: NewSessionOptions
+  }): Promise<TurnAccepted> {
+    // Refused while the data folder cannot be written; checked again each time.
+    this.deps.storage?.assertWritable()
+    try {
+      return await this.acceptMessage(input)
+    } catch (error) {
+      throw this.deps.storage?.recognize(error) ?? error
+    }
+  }
+
+  private async acceptMessage(input: {
     sessionId?: string
     text: string
     images?: ChatImageInput[]
@@ -458,7 +487,20 @@ export class AgentRuntimePresenter {
       (outcome) => this.afterRun(session.id, entry, outcome),
       (error: unknown) => {
         this.deps.log?.(`chat run crashed: ${String(error)}`)
-        this.afterRun(session.id, entry, { status: 'error', code: 'internal', message: String(error) })
+        const fault = this.deps.storage?.recognize(error)
+        const outcome = fault
+          ? { status: 'error' as const, code: 'storage' as const, message: fault.message }
+          : { status: 'error' as const, code: 'internal' as const, message: INTERNAL_MESSAGE }
+        // Whatever happened, the client hears that the run ended (it would spin forever).
+        this.deps.events.emit(chatStreamFailed, {
+          sessionId: session.id,
+          messageId: assistant.id,
+          runId: base.runId,
+          seq: run.streamer.seq + 1,
+          status: 'error',
+          error: { code: outcome.code, message: outcome.message }
+        })
+        this.afterRun(session.id, entry, outcome)
       }
     )
     return {
@@ -472,6 +514,8 @@ export class AgentRuntimePresenter {
 
   private afterRun(sessionId: string, entry: ActiveRun, outcome: RunOutcome): void {
     this.cursors.set(entry.run.spec.messageId, { runId: entry.run.spec.runId, seq: entry.run.streamer.seq })
+    if (entry.run instanceof ChatRun && entry.run.unsavedEnd)
+      this.unsavedEnds.set(entry.run.spec.messageId, entry.run.unsavedEnd)
     if (this.active.get(sessionId) === entry) this.active.delete(sessionId)
     const status =
       outcome.status === 'paused' ? 'awaiting_interaction' : outcome.status === 'error' ? 'error' : 'idle'
@@ -574,7 +618,9 @@ export class AgentRuntimePresenter {
       if (streamer.hasUnsent) return { ...message, status: 'streaming', stream }
       return { ...message, status: 'streaming', blocks: structuredClone(active.run.acc.blocks), stream }
     }
-    return { ...message, stream: this.cursors.get(message.id) ?? null }
+    const unsaved = this.unsavedEnds.get(message.id)
+    const ended = unsaved && message.status === 'streaming' ? { ...message, ...unsaved } : message
+    return { ...ended, stream: this.cursors.get(message.id) ?? null }
   }
 
   private runDeps(): RunDeps {
@@ -588,8 +634,14 @@ export class AgentRuntimePresenter {
         attachments: this.deps.attachments?.reader()
       },
       store: {
-        appendStreamBatch: (messageId, batch) =>
-          this.deps.sessions.messages.appendStreamBatch(messageId, batch),
+        appendStreamBatch: (messageId, batch) => {
+          try {
+            this.deps.sessions.messages.appendStreamBatch(messageId, batch)
+          } catch (error) {
+            // A storage fault is recorded here, which ends the run (see the constructor).
+            throw this.deps.storage?.recognize(error) ?? error
+          }
+        },
         finalize: (messageId, status, blocks, metadata) =>
           void this.deps.sessions.messages.finalizeAssistantMessage(messageId, { status, blocks, metadata }),
         pause: (messageId, blocks, interactions) =>
@@ -599,7 +651,8 @@ export class AgentRuntimePresenter {
       newId: this.newId,
       hasQueuedInput: (sessionId) => this.queue.has(sessionId),
       deltaIntervalMs: this.deps.deltaIntervalMs,
-      log: this.deps.log
+      log: this.deps.log,
+      storageFault: (error) => this.deps.storage?.recognize(error) ?? null
     }
   }
 

@@ -29,6 +29,7 @@ import { dispatchRound, runCall, type DispatchTools } from './dispatch'
 import { checkRound } from './guards'
 import { OVERFLOW_ANCHOR } from './tapeHistory'
 import { generationRequestOptions } from './generationOptions'
+import { StorageFaultError } from '../sqlitePresenter/storageFaults'
 
 /** Where a run keeps the message: the projection and tape through SessionPresenter. */
 export interface RunStore {
@@ -56,6 +57,8 @@ export interface RunDeps {
   hasQueuedInput: (sessionId: string) => boolean
   deltaIntervalMs?: number
   log?: (message: string) => void
+  /** The storage fault an error is (disk full, read-only, folder removed), recorded for the user; else null. */
+  storageFault?: (error: unknown) => StorageFaultError | null
 }
 
 export interface RunSpec {
@@ -80,6 +83,10 @@ export type RunOutcome =
   | { status: 'error'; code: ChatErrorCode; message: string; detail?: ProviderFailureDetail }
 
 type Exit = RunOutcome | { status: 'continue' }
+
+function storageOutcome(fault: StorageFaultError): Extract<RunOutcome, { status: 'error' }> {
+  return { status: 'error', code: 'storage', message: fault.message }
+}
 
 /**
  * One run on an assistant message: provider rounds with tool dispatch in between, until the
@@ -114,21 +121,56 @@ export class ChatRun {
     try {
       outcome = await this.loop()
     } catch (error) {
-      outcome = this.spec.signal.aborted
-        ? { status: 'aborted' }
-        : {
-            status: 'error',
-            code: 'internal',
-            message: error instanceof Error ? error.message : String(error)
-          }
+      const fault = this.deps.storageFault?.(error)
+      outcome = fault
+        ? storageOutcome(fault)
+        : this.spec.signal.aborted
+          ? { status: 'aborted' }
+          : {
+              status: 'error',
+              code: 'internal',
+              message: error instanceof Error ? error.message : String(error)
+            }
       if (outcome.status === 'error')
         this.deps.log?.(`chat run ${this.spec.runId} failed: ${outcome.message}`)
     }
+    // Stopped because the data folder cannot be written: the user is told why, not "stopped".
+    const reason: unknown = this.spec.signal.reason
+    if (outcome.status === 'aborted' && reason instanceof StorageFaultError) outcome = storageOutcome(reason)
     try {
       return this.exit(outcome)
+    } catch (error) {
+      const fault = this.deps.storageFault?.(error)
+      if (!fault) throw error
+      // The last write failed too: what was committed before stays; the client still hears the end.
+      return this.exitUnsaved(storageOutcome(fault))
     } finally {
       this.streamer.close()
     }
+  }
+
+  /**
+   * The message as it ended when its last write failed: kept in memory so the client reads the
+   * error, not the stale `streaming` row, until the app restarts (then recovery marks it).
+   */
+  unsavedEnd: { status: 'error'; blocks: MessageBlock[] } | null = null
+
+  private exitUnsaved(outcome: Extract<RunOutcome, { status: 'error' }>): RunOutcome {
+    const { spec, streamer, acc } = this
+    acc.settleOpenBlocks()
+    const last = acc.blocks.at(-1)
+    if (!(last?.kind === 'error' && last.data.code === outcome.code))
+      acc.addError(outcome.code, outcome.message)
+    this.unsavedEnd = { status: 'error', blocks: structuredClone(acc.blocks) }
+    this.deps.events.emit(chatStreamFailed, {
+      sessionId: spec.session.id,
+      messageId: spec.messageId,
+      runId: spec.runId,
+      seq: streamer.seq + 1,
+      status: 'error',
+      error: { code: outcome.code, message: outcome.message }
+    })
+    return outcome
   }
 
   /** `update_plan` from a tool of this run: one plan block per message, upserted. */

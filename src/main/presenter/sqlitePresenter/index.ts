@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Migration } from './migrations/types'
 import { allMigrations } from './migrations'
@@ -23,16 +23,23 @@ export class SqlitePresenter {
 
   constructor(options: SqliteOptions) {
     this.file = options.file
-    mkdirSync(dirname(options.file), { recursive: true })
+    // Private from the start: SQLite gives its -wal and -shm the database file's mode.
+    mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 })
+    if (!existsSync(options.file)) createPrivateFile(options.file)
     this.db = new Database(
       options.file,
       options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
     )
-    this.db.pragma('journal_mode = WAL')
-    this.db.pragma('synchronous = NORMAL')
-    this.db.pragma('foreign_keys = ON')
-    this.db.pragma('busy_timeout = 5000')
-    this.migrate(options.migrations ?? allMigrations)
+    try {
+      this.db.pragma('journal_mode = WAL')
+      this.db.pragma('synchronous = NORMAL')
+      this.db.pragma('foreign_keys = ON')
+      this.db.pragma('busy_timeout = 5000')
+      this.migrate(options.migrations ?? allMigrations)
+    } catch (error) {
+      this.db.close() // not a database, damaged, read-only: the caller decides; no handle left open
+      throw error
+    }
   }
 
   /** Runs `fn` in an IMMEDIATE transaction (takes the write lock up front: no upgrade deadlocks). */
@@ -72,6 +79,14 @@ export class SqlitePresenter {
         record.run(migration.version, migration.name, Date.now())
       })
     }
+  }
+}
+
+function createPrivateFile(file: string): void {
+  try {
+    closeSync(openSync(file, 'wx', 0o600))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
   }
 }
 

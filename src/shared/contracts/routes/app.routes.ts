@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { defineRoute } from '../define'
 import { AppInfo } from '../../types/app'
 import { DesktopStatus } from '../../types/desktop'
+import { StorageStatus } from '../../types/storage'
 
 export const appGetInfo = defineRoute({
   name: 'app.getInfo',
@@ -60,4 +61,11 @@ export const appResolveDeepLink = defineRoute({
     added: z.array(z.string()),
     skipped: z.array(z.object({ name: z.string(), reason: z.string() }))
   })
+})
+
+/** Whether the data folder can be written now, and a damaged database this start moved aside. */
+export const appGetStorageStatus = defineRoute({
+  name: 'app.getStorageStatus',
+  input: z.object({}).strict(),
+  output: StorageStatus
 })

@@ -62,6 +62,7 @@ export default {
       repeated_tool_call: 'The model kept repeating the same tool call',
       internal: 'Something went wrong',
       unreadable_block: 'Part of this message could not be shown',
+      storage: 'The app could not save to its data folder',
       /** Provider failures, by category: a title and what the user can do. */
       category: {
         rate_limited: 'The provider is rate-limiting requests',

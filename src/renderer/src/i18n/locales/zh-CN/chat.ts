@@ -64,6 +64,7 @@ export default {
       repeated_tool_call: '模型反复进行相同的工具调用',
       internal: '出现了问题',
       unreadable_block: '此消息的一部分无法显示',
+      storage: '应用无法写入数据文件夹',
       category: {
         rate_limited: '服务商正在限制请求频率',
         overloaded: '服务商当前负载过高',
