@@ -162,7 +162,9 @@ export const McpToolView = z.object({
   autoApproved: z.boolean(),
   /** The name the model calls it by: `<slug>__<tool>`, rewritten as `nameFlags` say. */
   exposedName: z.string(),
-  nameFlags: z.array(McpToolNameFlag)
+  nameFlags: z.array(McpToolNameFlag),
+  /** Off until the user reviews it on the server's card: changed since pinned, or new (tool pinning). */
+  heldForReview: z.enum(['changed', 'new']).optional()
 })
 export type McpToolView = z.infer<typeof McpToolView>
 

@@ -161,6 +161,11 @@ describe('MCP tool pinning', () => {
     await expect(h.presenters.mcp.callTool('pin', 'find_docs', { q: 'x' })).rejects.toMatchObject({
       code: 'mcp_tool_changed'
     })
+    // The settings Tools tab still lists it, marked as waiting for review.
+    expect(h.presenters.mcp.listToolViews('pin').map((t) => [t.name, t.heldForReview])).toEqual([
+      ['find_docs', 'new'],
+      ['poke', undefined]
+    ])
     const [change] = await changesOf(h)
     expect(change).toMatchObject({ name: 'find_docs', kind: 'new' })
     expect(change.pinnedAt).toBeUndefined()

@@ -51,7 +51,7 @@ import { mapContentItem } from './resultMapper'
 import { ServerManager, type ReconnectPolicy } from './serverManager'
 import { ToolManager } from './toolManager'
 import { RootsTracker } from './rootsTracker'
-import { ToolPins } from './toolPins'
+import { ToolPins, type HeldReason } from './toolPins'
 import { mcpToolPinsChanged } from '@shared/contracts/events/mcpToolPins.events'
 import type { McpToolChange } from '@shared/types/mcpToolPins'
 import { exposeToolNames, slugOfExposedName, type ExposedToolName } from './toolNames'
@@ -367,7 +367,11 @@ export class McpPresenter implements McpToolSource {
     return this.runningServers(serverId).flatMap((server) => {
       const tools = this.catalog.catalog(server.id).tools
       const names = this.exposedNames(server.slug, tools)
-      return tools.map((t) => toToolView(server, t, names.get(t.name)!))
+      const held = this.heldTools(server)
+      return tools.map((t) => {
+        const view = toToolView(server, t, names.get(t.name)!)
+        return held.has(t.name) ? { ...view, heldForReview: held.get(t.name)! } : view
+      })
     })
   }
 
@@ -589,7 +593,7 @@ export class McpPresenter implements McpToolSource {
     this.pins.observe(serverId, catalog.tools)
   }
 
-  private heldTools(server: StoredServerConfig): Map<string, unknown> {
+  private heldTools(server: StoredServerConfig): Map<string, HeldReason> {
     if (server.type === 'inmemory') return new Map()
     return this.pins.held(server.id, this.catalog.catalog(server.id).tools)
   }

@@ -18,6 +18,7 @@ export default {
     acceptNamed: 'Accept the new definition of {name}',
     keepOff: 'Keep off',
     keepOffNamed: 'Keep {name} off',
-    keptOff: 'Kept off: 1 tool | Kept off: {n} tools'
+    keptOff: 'Kept off: 1 tool | Kept off: {n} tools',
+    heldHint: 'Off for the model until you review the change on the server card.'
   }
 }

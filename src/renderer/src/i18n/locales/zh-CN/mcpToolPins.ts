@@ -18,6 +18,7 @@ export default {
     acceptNamed: '接受 {name} 的新定义',
     keepOff: '保持关闭',
     keepOffNamed: '保持 {name} 关闭',
-    keptOff: '保持关闭：1 个工具 | 保持关闭：{n} 个工具'
+    keptOff: '保持关闭：1 个工具 | 保持关闭：{n} 个工具',
+    heldHint: '在你于服务器卡片上审阅变化之前，模型无法使用此工具。'
   }
 }
