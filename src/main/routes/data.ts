@@ -12,7 +12,7 @@ export function registerDataRoutes(
   { data, platform }: Pick<Presenters, 'data' | 'platform'>
 ): void {
   router.handle(dataExportChat, ({ sessionId, format }) => data.exportChat(sessionId, format))
-  router.handle(dataImportChat, async ({ content }) => ({ session: await data.importChat(content) }))
+  router.handle(dataImportChat, ({ content }) => data.importChat(content))
   router.handle(dataBackup, ({ includeSecrets }) => data.backup({ includeSecrets }))
   router.handle(dataRestoreBackup, ({ path }) => {
     const staged = data.stageRestore(path)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { MessageBlock } from './blocks'
-import { MessageRole, MessageStatus, UserMessageContent } from './session'
+import { MessageRole, MessageStatus, SessionRecord, UserMessageContent } from './session'
 
 export const ChatExportFormat = z.enum(['markdown', 'html', 'json'])
 export type ChatExportFormat = z.infer<typeof ChatExportFormat>
@@ -42,6 +42,10 @@ export const ChatExport = z.object({
   messages: z.array(ExportedMessage)
 })
 export type ChatExport = z.infer<typeof ChatExport>
+
+/** A chat import: the new chat, and a note for each attachment that came back by name only. */
+export const ChatImportResult = z.object({ session: SessionRecord, notes: z.array(z.string()) })
+export type ChatImportResult = z.infer<typeof ChatImportResult>
 
 /** A file the UI saves: a download in the browser, a save dialog in the desktop app. */
 export const ExportedFile = z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() })

@@ -115,7 +115,7 @@ describe('chat export and import', () => {
 
   it('round-trips through JSON into a new chat with the same messages, blocks and attachments', async () => {
     const exported = data.exportChat(sessionId, 'json')
-    const imported = await data.importChat(exported.content)
+    const { session: imported } = await data.importChat(exported.content)
     expect(imported.id).not.toBe(sessionId)
     expect(imported.title).toBe('Sorting <fast>')
     const before = messagesOf(sessionId)
@@ -154,7 +154,7 @@ describe('chat export and import', () => {
       attachments: otherStore,
       backup: { db: fx.sqlite.db, dataDir: tempDir(), secretsFile: '/nonexistent', appVersion: '0.1.0' }
     })
-    const imported = await elsewhere.importChat(exported.content)
+    const { session: imported } = await elsewhere.importChat(exported.content)
     const file = messagesOf(imported.id)[0].content!.files[0]
     expect(file).toMatchObject({ name: 'report.csv', sha256: view.sha256 })
     expect(otherStore.reader().bytes(view.sha256).toString()).toBe('a,b\n1,2\n')

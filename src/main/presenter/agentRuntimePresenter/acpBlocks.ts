@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
 import {
   ACP_BLOCK_OUTPUT_LIMIT,
   type AcpContentItem,
@@ -257,8 +255,8 @@ export function promptContent(
     } catch (error) {
       log?.(`attachment ${file.name} unreadable: ${String(error)}`)
     }
-    if (file.path) out.push({ type: 'resource_link', uri: pathToFileURL(file.path).href, name: file.name })
-    else out.push({ type: 'text', text: `[Attachment ${file.name} could not be read]` })
+    // A stored `path` is never handed on or read: only the attachment store's bytes are sent.
+    out.push({ type: 'text', text: `[Attachment ${file.name} could not be read]` })
   }
   return out.length ? out : [{ type: 'text', text: '' }]
 }
@@ -270,7 +268,5 @@ function filePart(file: MessageFile, attachments: AttachmentReader | undefined):
       return { type: 'image', mimeType: image, data: attachments.bytes(file.sha256).toString('base64') }
     return { type: 'text', text: `Attached file ${file.name}:\n${attachments.text(file.sha256)}` }
   }
-  if (image && file.path)
-    return { type: 'image', mimeType: image, data: readFileSync(file.path).toString('base64') }
   return null
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs'
 import type { LLMMessage, LLMUserContentPart } from '@shared/types/llm'
 import type { MessageFile } from '@shared/types/attachments'
 import type { UserMessageContent } from '@shared/types/session'
@@ -53,7 +52,7 @@ export function userToMessage(content: UserMessageContent, options: UserMessageO
         })
       } else if (file.sha256 && options.attachments) {
         documents.push(documentText(file, options.attachments.text(file.sha256), perFile))
-      } else notes.push(`[Attached file ${file.name}${file.path ? ` at ${file.path}` : ''}]`)
+      } else notes.push(`[Attached file ${file.name}: its content was not kept, so it was not sent]`)
     } catch (error) {
       options.log?.(`attachment unreadable: ${String(error)}`)
       notes.push(`[Attached file ${file.name} could not be read]`)
@@ -68,13 +67,14 @@ function isImage(file: MessageFile): boolean {
   return file.kind ? file.kind === 'image' : Boolean(file.mimeType?.startsWith('image/'))
 }
 
+/**
+ * An image's bytes come only from the attachment store. A `path` on a message (older records, or
+ * one planted by an imported chat or a restored backup) is never read: it could name any file.
+ */
 function imageBase64(file: MessageFile, options: UserMessageOptions): string {
-  if (file.sha256) {
-    if (!options.attachments) throw new Error('no attachment store')
-    return options.attachments.bytes(file.sha256).toString('base64')
-  }
-  if (!file.path) throw new Error('the image has neither a hash nor a path')
-  return readFileSync(file.path).toString('base64')
+  if (!file.sha256) throw new Error(`the image ${file.name} is not in the attachment store`)
+  if (!options.attachments) throw new Error('no attachment store')
+  return options.attachments.bytes(file.sha256).toString('base64')
 }
 
 function documentText(file: MessageFile, text: string, maxChars: number): string {

@@ -7,6 +7,7 @@ import {
   CHAT_EXPORT_VERSION,
   ChatExport,
   type ChatExportFormat,
+  type ChatImportResult,
   type ExportedAttachment,
   type ExportedFile,
   type ExportedMessage
@@ -14,6 +15,7 @@ import {
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { AttachmentInput, AttachmentView, MessageFile } from '@shared/types/attachments'
 import type { AttachmentReader } from '../attachmentPresenter'
+import { AttachmentStore } from '../attachmentPresenter/store'
 import type { SessionPresenter } from '../sessionPresenter'
 import { allMigrations } from '../sqlitePresenter/migrations'
 import { chatHtml, chatMarkdown } from './chatDocuments'
@@ -137,11 +139,13 @@ export class DataPresenter {
   }
 
   /**
-   * A JSON export back into a NEW chat: the same messages and blocks, attachments written into
-   * the new chat's folder. Messages still open at export time come back finished (`cancelled`).
+   * A JSON export back into a NEW chat: the same messages and blocks, attachments stored again
+   * from the bytes the file carries. Messages still open at export time come back finished
+   * (`cancelled`). `notes` names each attachment that came back by name only, and why.
    */
-  async importChat(json: string): Promise<SessionRecord> {
+  async importChat(json: string): Promise<ChatImportResult> {
     const doc = this.parse(json)
+    const notes: string[] = []
     const session = this.deps.sessions.create({
       title: doc.chat.title.slice(0, 200),
       providerId: doc.chat.providerId ?? null,
@@ -150,7 +154,12 @@ export class DataPresenter {
     for (const message of doc.messages) {
       if (message.role === 'user') {
         const content = message.content ?? { text: '', files: [], links: [] }
-        const files = await this.restoreAttachments(session.workspaceDir, message.attachments, content.files)
+        const files = await this.restoreAttachments(
+          session.workspaceDir,
+          message.attachments,
+          content.files,
+          notes
+        )
         this.deps.sessions.messages.appendUserMessage(session.id, { ...content, files })
         continue
       }
@@ -162,7 +171,7 @@ export class DataPresenter {
         metadata: message.metadata
       })
     }
-    return this.deps.sessions.require(session.id)
+    return { session: this.deps.sessions.require(session.id), notes }
   }
 
   /** Writes a whole-data backup into the data folder's `backups/` and says where it is. */
@@ -210,20 +219,32 @@ export class DataPresenter {
     return parsed.data
   }
 
-  /** Attachment bytes back into the store (by hash), or, without one, into the chat's folder. */
+  /**
+   * Attachments come back only from the bytes the file carries, never from a path or a hash
+   * it names (an imported message could otherwise point the next turn at any local file, or at
+   * another chat's stored attachment). Bytes whose SHA-256 differs from the hash the message
+   * names are dropped. A dropped or byte-less attachment keeps its name only, with a note.
+   */
   private async restoreAttachments(
     workspaceDir: string,
     attachments: readonly ExportedAttachment[],
-    files: readonly MessageFile[]
+    files: readonly MessageFile[],
+    notes: string[]
   ): Promise<MessageFile[]> {
     const restored: MessageFile[] = []
     for (const [index, file] of files.entries()) {
-      const data = attachments[index]?.data
-      if (data === undefined) {
-        restored.push(file)
+      const nameOnly: MessageFile = { name: file.name, ...(file.mimeType ? { mimeType: file.mimeType } : {}) }
+      const bytes = decodeBase64(attachments[index]?.data)
+      if (!bytes) {
+        notes.push(`${file.name}: the file carries no content for it, so only its name was imported.`)
+        restored.push(nameOnly)
         continue
       }
-      const bytes = Buffer.from(data, 'base64')
+      if (file.sha256 && AttachmentStore.hash(bytes) !== file.sha256) {
+        notes.push(`${file.name}: its content does not match its SHA-256, so it was dropped.`)
+        restored.push(nameOnly)
+        continue
+      }
       const store = this.deps.attachments
       if (store) {
         const view = await store.addBytes(file.name, file.mimeType ?? 'application/octet-stream', bytes)
@@ -234,8 +255,14 @@ export class DataPresenter {
       mkdirSync(dir, { recursive: true })
       const path = join(dir, `${index}-${basename(file.name) || 'file'}`)
       writeFileSync(path, bytes)
-      restored.push({ ...file, path, sha256: undefined })
+      restored.push({ ...nameOnly, path })
     }
     return restored
   }
+}
+
+/** Strict base64 (what export writes): anything else is not content. */
+function decodeBase64(data: string | undefined): Buffer | null {
+  if (data === undefined || !/^[A-Za-z0-9+/]*={0,2}$/.test(data) || data.length % 4 !== 0) return null
+  return Buffer.from(data, 'base64')
 }

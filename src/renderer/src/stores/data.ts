@@ -5,8 +5,7 @@ import {
   dataImportChat,
   dataRestoreBackup
 } from '@shared/contracts/routes/data.routes'
-import type { ChatExportFormat, ExportedFile } from '@shared/types/chatExport'
-import type { SessionRecord } from '@shared/types/session'
+import type { ChatExportFormat, ChatImportResult, ExportedFile } from '@shared/types/chatExport'
 import { useBridge } from '@renderer/api/bridge'
 
 /**
@@ -34,8 +33,9 @@ export const useDataStore = defineStore('data', () => {
     return file
   }
 
-  async function importChat(content: string): Promise<SessionRecord> {
-    return (await useBridge().call(dataImportChat, { content })).session
+  /** The new chat, and a note for each attachment that came back by name only. */
+  function importChat(content: string): Promise<ChatImportResult> {
+    return useBridge().call(dataImportChat, { content })
   }
 
   /** A whole-data backup into the data folder's `backups/`; the API keys only when asked for. */

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { defineRoute } from '../define'
-import { ChatExportFormat, ExportedFile } from '../../types/chatExport'
-import { SessionRecord } from '../../types/session'
+import { ChatExportFormat, ChatImportResult, ExportedFile } from '../../types/chatExport'
 
 /** One chat as a file: Markdown, self-contained HTML or lossless JSON (which `data.importChat` reads back). */
 export const dataExportChat = defineRoute({
@@ -10,7 +9,7 @@ export const dataExportChat = defineRoute({
   output: ExportedFile
 })
 
-/** A JSON chat export back into a new chat. */
+/** A JSON chat export back into a new chat; attachments only from the bytes it carries. */
 export const dataImportChat = defineRoute({
   name: 'data.importChat',
   input: z
@@ -21,7 +20,7 @@ export const dataImportChat = defineRoute({
         .max(512 * 1024 * 1024)
     })
     .strict(),
-  output: z.object({ session: SessionRecord })
+  output: ChatImportResult
 })
 
 const BackupManifest = z.object({

@@ -21,7 +21,9 @@ export default {
     format: { markdown: 'Markdown (.md)', html: 'Web page (.html)', json: 'JSON, to import back (.json)' },
     importTitle: 'Import a chat',
     importHint: 'A chat exported as JSON comes back as a new chat with the same messages.',
-    importButton: 'Choose a JSON export…'
+    importButton: 'Choose a JSON export…',
+    importNotes: 'The chat was imported; some attachments came back by name only:',
+    openImported: 'Open the imported chat'
   },
   toolResult: {
     image: 'Image from the tool',

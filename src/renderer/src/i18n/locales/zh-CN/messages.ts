@@ -20,7 +20,9 @@ export default {
     format: { markdown: 'Markdown（.md）', html: '网页（.html）', json: 'JSON，可再导入（.json）' },
     importTitle: '导入对话',
     importHint: '以 JSON 导出的对话会作为新对话导入，消息保持不变。',
-    importButton: '选择 JSON 导出文件…'
+    importButton: '选择 JSON 导出文件…',
+    importNotes: '对话已导入；部分附件只保留了名称：',
+    openImported: '打开导入的对话'
   },
   toolResult: {
     image: '工具返回的图片',
