@@ -75,8 +75,15 @@ type Instruction =
   | { op: 'ret'; value: number }
   | { op: 'label'; name: Label }
 
-/** The filter program, as the bytes of `struct sock_filter[]` in this machine's byte order. */
+let assembled: Buffer | undefined
+
+/** The filter program, as the bytes of `struct sock_filter[]` in this machine's byte order (built once). */
 export function socketGuardFilter(): Buffer {
+  assembled ??= buildFilter()
+  return assembled
+}
+
+function buildFilter(): Buffer {
   const allow: Instruction = { op: 'ret', value: SECCOMP_RET_ALLOW }
   const refuse: Instruction = { op: 'ret', value: SECCOMP_RET_ERRNO | EACCES }
   const program: Instruction[] = [{ op: 'ld', offset: OFFSET_ARCH }]
