@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { ToolPins, canonicalJson } from '../../../src/main/presenter/mcpPresenter/toolPins'
+import { createHarness, type Harness } from './harness'
+
+let h: Harness | undefined
+afterEach(async () => {
+  await h?.close()
+  h = undefined
+})
+
+/** Tools as a server's JSON gives them: parsed, so `__proto__` is an own key. */
+const listed = (json: string) => JSON.parse(json) as Tool[]
+
+describe('ToolPins on the real config store', () => {
+  it('pins tools named __proto__ and constructor like any other, across a restart of the store', () => {
+    h = createHarness()
+    const tools = listed(
+      '[{"name":"__proto__","description":"a","inputSchema":{"type":"object","__proto__":{"x":1}}},' +
+        '{"name":"constructor","description":"b","inputSchema":{"type":"object"}}]'
+    )
+    const events: number[] = []
+    new ToolPins(h.config, (_id, pending) => events.push(pending)).observe('s', tools)
+    const reopened = new ToolPins(h.config, () => {})
+    expect(reopened.isPinned('s')).toBe(true)
+    expect([...reopened.held('s', listed(JSON.stringify(tools)))]).toEqual([])
+
+    const changed = listed(
+      '[{"name":"__proto__","description":"a","inputSchema":{"type":"object","__proto__":{"x":2}}},' +
+        '{"name":"constructor","description":"b","inputSchema":{"type":"object"}}]'
+    )
+    expect([...reopened.held('s', changed)]).toEqual([['__proto__', 'changed']])
+    expect(Object.prototype).not.toHaveProperty('x')
+    // Pinning holds nothing, so the card is not told anything.
+    expect(events).toEqual([])
+  })
+
+  it('the same definition with its keys in another order is unchanged; any value change is not', () => {
+    h = createHarness()
+    const pins = new ToolPins(h.config, () => {})
+    pins.observe(
+      's',
+      listed(
+        '[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}]'
+      )
+    )
+    const reordered = listed(
+      '[{"inputSchema":{"properties":{"a":{"type":"string"}},"type":"object"},"description":"d","name":"t"}]'
+    )
+    expect(pins.held('s', reordered).size).toBe(0)
+    for (const variant of [
+      '{"name":"t","description":"d ","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}',
+      '{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"number"}}}}',
+      '{"name":"t","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}},"annotations":{"readOnlyHint":true}}',
+      '{"name":"t","title":"T","description":"d","inputSchema":{"type":"object","properties":{"a":{"type":"string"}}}}'
+    ])
+      expect([...pins.held('s', listed(`[${variant}]`))]).toEqual([['t', 'changed']])
+    expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[{"c":2,"d":1}]}')
+  })
+})
