@@ -60,6 +60,18 @@ describe.skipIf(process.platform === 'win32')('sandbox profile (POSIX paths)', (
     mkdirSync(join(home, 'venv/bin'), { recursive: true })
     writeFileSync(join(home, 'venv/pyvenv.cfg'), 'home = /usr/bin\n')
     expect(targets(join(home, 'venv/bin'))).toEqual([join(home, 'venv')])
+    // macOS's user Python and yarn's global bin bring their packages, nothing else.
+    for (const dir of [
+      'Library/Python/3.12/bin',
+      'Library/Python/3.12/lib',
+      'Library/Keychains',
+      '.yarn/bin'
+    ])
+      mkdirSync(join(home, dir), { recursive: true })
+    mkdirSync(join(home, '.config/yarn/global/node_modules'), { recursive: true })
+    expect(targets(`${join(home, 'Library/Python/3.12/bin')}:${join(home, '.yarn/bin')}`)).toEqual(
+      [join(home, 'Library/Python/3.12'), join(home, '.yarn/bin'), join(home, '.config/yarn/global')].sort()
+    )
   })
 
   it('shows a PATH entry spelled through a symlink into a hidden folder at that spelling (NixOS /run/current-system)', () => {

@@ -27,6 +27,10 @@ const KNOWN_LAYOUTS: Array<{ entry: RegExp; alsoShow: string[] }> = [
       '../share/uv/python'
     ]
   },
+  // macOS's pip --user: scripts in ~/Library/Python/3.x/bin, packages in its lib.
+  { entry: /^Library\/Python\/[^/]+\/bin$/, alsoShow: ['..'] },
+  // yarn 1's global bin links into its global folder.
+  { entry: /^\.yarn\/bin$/, alsoShow: ['../../.config/yarn/global'] },
   // Version managers: their shims run versions kept under their root.
   { entry: /^\.(pyenv|rbenv|nodenv|goenv|jenv|plenv|asdf)\/(shims|bin)$/, alsoShow: ['..'] },
   { entry: /^\.(volta|bun|ghcup|elan|rye)\/bin$/, alsoShow: ['..'] },
