@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
-import { ToolPins, canonicalJson } from '../../../src/main/presenter/mcpPresenter/toolPins'
+import {
+  MCP_TOOL_PINS_DOCUMENT,
+  ToolPins,
+  canonicalJson
+} from '../../../src/main/presenter/mcpPresenter/toolPins'
 import { createHarness, type Harness } from './harness'
 
 let h: Harness | undefined
@@ -56,5 +61,23 @@ describe('ToolPins on the real config store', () => {
     ])
       expect([...pins.held('s', listed(`[${variant}]`))]).toEqual([['t', 'changed']])
     expect(canonicalJson({ b: [{ d: 1, c: 2 }], a: null })).toBe('{"a":null,"b":[{"c":2,"d":1}]}')
+  })
+
+  it('stored pins that do not parse trust nothing on sight: every listed tool waits for review', () => {
+    h = createHarness()
+    h.config.setDocument(MCP_TOOL_PINS_DOCUMENT, z.unknown(), { version: 2, servers: 'lost' })
+    const logged: string[] = []
+    const pins = new ToolPins(
+      h.config,
+      () => {},
+      (message) => logged.push(message)
+    )
+    const tools = listed('[{"name":"t","description":"d","inputSchema":{"type":"object"}}]')
+    pins.observe('s', tools)
+    expect([...pins.held('s', tools)]).toEqual([['t', 'new']])
+    expect(logged.join()).toMatch(/unreadable/)
+    // Accepting it writes a readable document again.
+    pins.accept('s', tools, [{ name: 't', hash: pins.changes('s', tools)[0].hash }])
+    expect(new ToolPins(h.config, () => {}).held('s', tools).size).toBe(0)
   })
 })

@@ -95,6 +95,8 @@ function fieldText(definition: McpPinnedTool | undefined, field: McpPinnedField)
  */
 export class ToolPins {
   private servers?: Map<string, ServerPins>
+  /** The stored pins did not parse: nothing is trusted on first sight, every tool waits for review. */
+  private unreadable = false
   private readonly definitions = new WeakMap<Tool, { definition: McpPinnedTool; hash: string }>()
   /** Per server, the held tools last announced, so an event goes out only when they change. */
   private readonly announced = new Map<string, string>()
@@ -118,7 +120,8 @@ export class ToolPins {
     const servers = this.load()
     if (!servers.has(serverId)) {
       const now = Date.now()
-      const pins = new Map(tools.map((tool) => [tool.name, this.entry(tool, now)]))
+      const trusted = this.unreadable ? [] : tools
+      const pins = new Map(trusted.map((tool) => [tool.name, this.entry(tool, now)]))
       servers.set(serverId, { tools: pins, keptOff: new Map() })
       this.save()
     }
@@ -250,10 +253,14 @@ export class ToolPins {
 
   private load(): Map<string, ServerPins> {
     if (this.servers) return this.servers
-    const doc = this.backend.getDocument(MCP_TOOL_PINS_DOCUMENT, ToolPinsDocument, {
-      version: 1,
-      servers: []
-    })
+    const stored: unknown = this.backend.getDocument(MCP_TOOL_PINS_DOCUMENT, z.unknown(), undefined)
+    const parsed = ToolPinsDocument.safeParse(stored ?? { version: 1, servers: [] })
+    if (!parsed.success) {
+      // Re-pinning everything on sight would trust whatever the servers list now.
+      this.unreadable = true
+      this.log?.(`mcp: stored tool pins are unreadable; every MCP tool waits for review`)
+    }
+    const doc = parsed.success ? parsed.data : { version: 1 as const, servers: [] }
     this.servers = new Map(
       doc.servers.map((s) => [
         s.serverId,
