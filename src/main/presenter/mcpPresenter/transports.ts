@@ -8,6 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { AppError } from '@shared/errors'
 import type { McpServerConfig } from '@shared/types/mcp'
 import { expandVariables, mergePaths } from './shellEnv'
+import { sizeCappedFetch } from './httpSizeGuard'
 
 export interface TransportDeps {
   /** Base env for stdio servers (login-shell PATH and a few safe variables). */
@@ -42,9 +43,10 @@ export function createHttpTransport(
 ): StreamableHTTPClientTransport | SSEClientTransport {
   const url = new URL(config.url)
   const requestInit: RequestInit = { headers: config.headers }
+  const fetch = sizeCappedFetch()
   return kind === 'http'
-    ? new StreamableHTTPClientTransport(url, { requestInit, authProvider })
-    : new SSEClientTransport(url, { requestInit, authProvider })
+    ? new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch })
+    : new SSEClientTransport(url, { requestInit, authProvider, fetch })
 }
 
 /** Starts a built-in server in this process and returns the client end of the linked pair. */
