@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { MCP_TOOL_PINS_DOCUMENT } from '../../../src/main/presenter/mcpPresenter/toolPins'
 import {
   callsReply,
   eventsNamed,
@@ -78,6 +80,9 @@ describe('MCP tool pinning', () => {
     // A model that still calls it (from an earlier list) is told why, and nothing runs.
     const { sessionId } = await h.send('search', { permissionMode: 'full_access' })
     await h.idle(sessionId)
+    const requestTools = (h.bodies()[0].tools as { function: { name: string } }[]).map((t) => t.function.name)
+    expect(requestTools).toContain('pin__fetch')
+    expect(requestTools).not.toContain('pin__search')
     expect(toolResults(h.bodies()[1])[0].content).toMatch(/changed the tool "search".*review the change/)
 
     const [change] = await changesOf(h)
@@ -181,11 +186,16 @@ describe('MCP tool pinning', () => {
   it('an unchanged server stays untouched across reconnects and app restarts', async () => {
     const h = await harness([])
     await withPinServer(h, [SEARCH, FETCH])
+    const stored = () => h.presenters.config.getDocument(MCP_TOOL_PINS_DOCUMENT, z.unknown(), null)
+    const pinnedFirst = stored()
+    expect(JSON.stringify(pinnedFirst)).toContain('Searches the docs')
     await h.presenters.mcp.restartServer('pin')
     await h.restart()
     await untilRunning(h)
     expect(await offered(h)).toEqual(['pin__search', 'pin__fetch', 'pin__poke'])
     expect(await changesOf(h)).toEqual([])
+    // Not even re-pinned: the stored pins (with their pinnedAt) are the first ones.
+    expect(stored()).toEqual(pinnedFirst)
     expect(eventsNamed(h, 'mcp.toolPins.changed').filter((e) => e.pending > 0)).toEqual([])
   }, 60_000)
 
