@@ -61,6 +61,8 @@ export default {
       argsHint: 'One argument per line.',
       cwd: 'Working folder (optional)',
       env: 'Environment variables',
+      envHint:
+        'Besides these, the server gets only PATH from your login shell and a small set of your environment (home, language, toolchain folders, and the names allowed in Settings › Permissions); $NAME expands against that set only.',
       url: 'URL',
       headers: 'Request headers',
       timeout: 'Request timeout (seconds)',

@@ -59,6 +59,8 @@ export default {
       argsHint: '每行一个参数。',
       cwd: '工作文件夹（可选）',
       env: '环境变量',
+      envHint:
+        '除这些之外，服务器只获得登录 shell 的 PATH 和你环境中的一小部分（主目录、语言、工具链目录，以及在“设置 › 权限”中允许的变量名）；$NAME 也只在这部分中展开。',
       url: 'URL',
       headers: '请求头',
       timeout: '请求超时（秒）',
