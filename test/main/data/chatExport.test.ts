@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { MessageBlock } from '@shared/types/chat'
 import type { MessageRecord } from '@shared/types/session'
@@ -121,9 +121,11 @@ describe('chat export and import', () => {
     const before = messagesOf(sessionId)
     const after = messagesOf(imported.id)
     expect(after.map(visible)).toEqual(before.map(visible))
-    const file = after[0].content!.files[0]
-    expect(file.path).not.toBe(attachment)
-    expect(readFileSync(file.path!, 'utf8')).toBe('the attached notes')
+    // A file known only by a stored path is exported by name: the path is never read or kept.
+    expect(JSON.parse(exported.content).messages[0].attachments).toEqual([
+      { name: 'notes.txt', mimeType: 'text/plain' }
+    ])
+    expect(after[0].content!.files[0]).toEqual({ name: 'notes.txt', mimeType: 'text/plain' })
     // The import exports to the same document (apart from the time it was made).
     expect(JSON.parse(data.exportChat(imported.id, 'json').content).messages.map(visibleOfExport)).toEqual(
       JSON.parse(exported.content).messages.map(visibleOfExport)

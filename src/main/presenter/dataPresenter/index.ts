@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
@@ -60,8 +60,8 @@ function readAttachment(file: MessageFile, store: DataAttachments | undefined): 
       if (reader.meta(file.sha256).size > MAX_ATTACHMENT_BYTES) return head
       return { ...head, data: reader.bytes(file.sha256).toString('base64') }
     }
-    if (!file.path || statSync(file.path).size > MAX_ATTACHMENT_BYTES) return head
-    return { ...head, data: readFileSync(file.path).toString('base64') }
+    // A stored path (older records, a restored backup) is never read: it could name any file.
+    return head
   } catch {
     return head
   }
