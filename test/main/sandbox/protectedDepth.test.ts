@@ -6,6 +6,8 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { Sandbox } from '../../../src/main/presenter/sandbox'
+import { BackgroundProcessManager } from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
 import { useTempDirs } from '../helpers/tempDir'
 import { makeWorld, managerFor, onLinux, run, until, type World } from './harness'
 
@@ -177,6 +179,42 @@ describe.skipIf(!onLinux)('protected entries at any depth in the sandbox (real b
     ])
     expect(existsSync(join(ws, 'sub', '.envrc'))).toBe(false)
     await manager.kill('test', started.processId)
+  })
+
+  it("keeps the folders beyond the scan's cap read-only and says so, and a flood of new folders hides no plant", async () => {
+    const { world: w, ws } = world()
+    // The cap is 20,000 folders; this sandbox scans 40 so the test stays small.
+    const sandbox = new Sandbox({ home: w.home, appData: w.appData, scanLimit: 40 })
+    const manager = new BackgroundProcessManager({ sandbox })
+    execFileSync('bash', ['-c', 'mkdir -p pad/{1..60}'], { cwd: ws })
+    writeFileSync(
+      join(ws, 'fill.py'),
+      [
+        'import os',
+        'n = 0',
+        "for d in os.listdir('pad'):",
+        '    try:',
+        "        open(f'pad/{d}/f', 'w').close()",
+        '        n += 1',
+        '    except OSError:',
+        '        pass',
+        'print(n)',
+        // More new folders than even the look after the run visits (40 x 11), one plant among them.
+        "for i in range(600): os.makedirs(f'flood/{i}/x', exist_ok=True)",
+        "open('flood/599/x/.envrc', 'w').write('touch pwned')",
+        "os.makedirs('sub', exist_ok=True)",
+        "open('sub/.envrc', 'w').write('touch pwned')"
+      ].join('\n')
+    )
+    const result = await run(manager, w, 'python3 fill.py', writable(ws))
+    const notice = /(\d+) folders beyond them were read-only/.exec(result.sandboxNotice ?? '')
+    expect(notice, result.sandboxNotice).not.toBeNull()
+    const beyond = Number(notice?.[1])
+    expect(beyond).toBeGreaterThan(0)
+    expect(Number(result.output.trim().split('\n')[0])).toBe(60 - beyond)
+    expect(existsSync(join(ws, 'sub', '.envrc'))).toBe(false)
+    expect(existsSync(join(ws, 'flood', '599', 'x', '.envrc'))).toBe(false)
+    expect(result.protectedUndone?.map((u) => u.path)).toContain('sub/.envrc')
   })
 
   it('lets ordinary work in a nested repository run: edits, git status, log and diff', async () => {

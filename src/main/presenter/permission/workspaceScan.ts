@@ -66,14 +66,15 @@ export class WorkspaceIndex {
     return this.scan()
   }
 
-  scan(): WorkspaceScan {
+  /** Scans now; `maxDirs` raises the cap for one scan (the sandbox's look after a run). */
+  scan(maxDirs = this.maxDirs): WorkspaceScan {
     const next = new Map<string, DirState>()
     const found: ProtectedFound[] = []
     const repositories: Repository[] = []
     const queue = [this.root]
     let dirsRead = 0
     let head = 0
-    while (head < queue.length && next.size < this.maxDirs) {
+    while (head < queue.length && next.size < maxDirs) {
       const dir = queue[head++]
       const info = lstatOrNull(dir)
       if (!info?.isDirectory()) continue

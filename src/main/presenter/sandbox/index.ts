@@ -8,6 +8,7 @@ import { buildProfile, SECRET_HOME_PATHS, type SandboxProfile } from './profile'
 import { seatbeltArgs, seatbeltProfile } from './seatbelt'
 import { socketGuardFilter } from './seccomp'
 import { ProtectedGuard, type UndoneEntry } from './protectedGuard'
+import { MAX_SCANNED_DIRS } from '../permission/workspaceScan'
 import { StubLedger } from './stubs'
 export { sweepLeftoverStubs } from './stubs'
 import { gitExcludeWithStubs } from './gitExclude'
@@ -27,6 +28,8 @@ export interface SandboxOptions {
    * host killed mid-command left behind (`sweepLeftoverStubs`).
    */
   stubJournal?: string
+  /** How many folders of a writable workspace the scan for protected entries visits (default 20,000; tests lower it). */
+  scanLimit?: number
   /** Which sandbox the machine has (default: `detectSandbox()`, probed once). */
   detect?: () => Promise<DetectedSandbox>
 }
@@ -44,6 +47,8 @@ export interface WrappedCommand {
    * (nested `.git`, `.envrc`, git directories, ...) out of the workspace and says which.
    */
   undoProtected(): UndoneEntry[]
+  /** Why the workspace is less writable than the plan asked, for the tool result. */
+  notice?: string
   cleanup(): void
 }
 
@@ -96,7 +101,7 @@ export class Sandbox {
       throw new SandboxUnavailableError(detected.reason ?? 'unknown')
     const linux = detected.kind === 'bwrap'
     const guard = plan.writableWorkspace
-      ? ProtectedGuard.before(realOrSelf(plan.workspaceDir), this.home)
+      ? ProtectedGuard.before(realOrSelf(plan.workspaceDir), this.home, this.options.scanLimit)
       : null
     const profile = buildProfile(plan, {
       nestedProtected: guard ?? undefined,
@@ -105,6 +110,7 @@ export class Sandbox {
       pathEnv: options.env.PATH,
       privateDirs: linux ? ['/tmp', '/run'] : []
     })
+    const notice = writableNotice(plan, profile, guard, this.options.scanLimit ?? MAX_SCANNED_DIRS)
     const env = sandboxEnvironment(options.env, profile.home ?? this.home, linux)
     if (!linux) {
       const text = seatbeltProfile(profile, this.seatbeltExtras())
@@ -115,6 +121,7 @@ export class Sandbox {
         kind: 'seatbelt',
         fdInputs: [],
         undoProtected: () => guard?.undoNew(options.quarantineDir, () => false) ?? [],
+        ...(notice ? { notice } : {}),
         cleanup: () => {}
       }
     }
@@ -139,7 +146,16 @@ export class Sandbox {
             (path) => stubbed.includes(path) || this.stubs.isHeld(path)
           ) ?? [])
         : []
-    return { file: detected.program, args, env, kind: 'bwrap', fdInputs, undoProtected, cleanup }
+    return {
+      file: detected.program,
+      args,
+      env,
+      kind: 'bwrap',
+      fdInputs,
+      undoProtected,
+      ...(notice ? { notice } : {}),
+      cleanup
+    }
   }
 
   private detect(): Promise<DetectedSandbox> {
@@ -158,6 +174,21 @@ export class Sandbox {
       tempDirs: [...new Set([realOrSelf(tmpdir()), '/private/tmp'])]
     }
   }
+}
+
+/** What to tell the model when a writable plan got less than a writable workspace. */
+function writableNotice(
+  plan: SandboxPlan,
+  profile: SandboxProfile,
+  guard: ProtectedGuard | null,
+  scanLimit: number
+): string | undefined {
+  if (!plan.writableWorkspace) return undefined
+  if (!profile.writableWorkspace)
+    return 'The workspace was read-only for this command: a protected entry (.git, .envrc, ...) is a symbolic link, or there are more protected entries than can be mounted read-only (2,000).'
+  if (guard?.readOnlyBeyondCap)
+    return `The workspace has more folders than the sandbox scans for protected entries (${scanLimit}): ${guard.readOnlyBeyondCap} folders beyond them were read-only for this command.`
+  return undefined
 }
 
 /** Protected entries bwrap will stub on the host: the missing ones, and stubs another command of ours left in place. */

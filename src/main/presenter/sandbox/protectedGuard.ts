@@ -3,7 +3,10 @@ import { dirname, join, relative } from 'node:path'
 import { indirectionsOf, userGitConfigs } from '../permission/gitDirectories'
 import { isInside, realPathOf } from '../permission/paths'
 import { repositoryRootOf } from '../permission/gitRules'
-import { workspaceIndexOf, type ProtectedFound } from '../permission/workspaceScan'
+import { MAX_SCANNED_DIRS, workspaceIndexOf, type ProtectedFound } from '../permission/workspaceScan'
+
+/** The look after a run may visit this many times more folders than the one before it. */
+const AFTER_RUN_FACTOR = 11
 
 /** One protected entry a sandboxed command created, and what became of it. */
 export interface UndoneEntry {
@@ -24,17 +27,25 @@ export interface UndoneEntry {
 export class ProtectedGuard {
   private constructor(
     private readonly workspace: string,
+    private readonly scanLimit: number,
     private readonly before: Set<string>,
     private readonly targets: string[],
+    /** Folders beyond the first scan's cap: mounted read-only, so nothing in them is new. */
+    private readonly unvisited: string[],
     /** Read-only mounts for the run. */
     readonly readOnly: string[],
     /** A protected entry is a symbolic link: the workspace must be read-only (a link can be swapped). */
     readonly hasSymlink: boolean
   ) {}
 
+  /** Folders beyond the scan's cap, read-only for this run (a huge workspace); said in the tool result. */
+  get readOnlyBeyondCap(): number {
+    return this.unvisited.length
+  }
+
   /** Scans `workspace` (a real path) before a writable run. */
-  static before(workspace: string, home: string): ProtectedGuard {
-    const scan = workspaceIndexOf(workspace).scan()
+  static before(workspace: string, home: string, scanLimit = MAX_SCANNED_DIRS): ProtectedGuard {
+    const scan = workspaceIndexOf(workspace).scan(scanLimit)
     const targets = indirectionTargets(workspace, home, scan.repositories)
     const before = new Set(scan.found.map((f) => f.id))
     const readOnly: string[] = []
@@ -50,7 +61,7 @@ export class ProtectedGuard {
       if (!readOnly.some((path) => isInside(target, path))) readOnly.push(target)
     }
     readOnly.push(...scan.unvisited)
-    return new ProtectedGuard(workspace, before, targets, readOnly, hasSymlink)
+    return new ProtectedGuard(workspace, scanLimit, before, targets, scan.unvisited, readOnly, hasSymlink)
   }
 
   /**
@@ -59,8 +70,15 @@ export class ProtectedGuard {
    * sandbox's own stand-ins for missing top-level entries.
    */
   undoNew(quarantineDir: string | undefined, skip: (path: string) => boolean): UndoneEntry[] {
-    const scan = workspaceIndexOf(this.workspace).scan()
-    const created: ProtectedFound[] = scan.found.filter((f) => !this.before.has(f.id) && !skip(f.path))
+    // A command may make many folders to push a plant beyond the cap: look further this time.
+    const scan = workspaceIndexOf(this.workspace).scan(this.scanLimit * AFTER_RUN_FACTOR)
+    const wasReadOnly = (path: string): boolean => this.unvisited.some((dir) => isInside(path, dir))
+    const created: ProtectedFound[] = scan.found.filter(
+      (f) => !this.before.has(f.id) && !skip(f.path) && !wasReadOnly(f.path)
+    )
+    // New folders even that walk did not reach are taken out whole: what they hold is unknown.
+    for (const dir of scan.unvisited)
+      if (!wasReadOnly(dir)) created.push({ path: dir, id: identity(dir) ?? dir, kind: 'entry' })
     for (const target of this.targets) {
       const id = identity(target)
       if (id && !this.before.has(id) && !created.some((c) => isInside(target, c.path)))

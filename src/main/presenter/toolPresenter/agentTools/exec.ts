@@ -203,6 +203,7 @@ function finished(ctx: ToolContext, processId: string) {
   if (info.logFile) lines.push(`Full output (${info.outputLength} characters): ${info.logFile}`)
   // The model should know why a write failed with "Read-only file system" or a connection was refused.
   if (info.sandboxed) lines.push(SANDBOX_NOTE)
+  if (info.sandboxNotice) lines.push(info.sandboxNotice)
   if (info.protectedUndone?.length) lines.push(undoneNote(info.protectedUndone))
   const content = lines.filter((l) => l !== '').join('\n')
   const success = info.exitCode === 0 && !info.timedOut

@@ -28,6 +28,8 @@ export interface ProcessInfo {
   sandboxUnavailable?: string
   /** Protected entries the sandboxed command created, moved out of the workspace once it exited. */
   protectedUndone?: UndoneEntry[]
+  /** Why a sandboxed command got less of the workspace than its plan (a huge tree, a linked protected entry). */
+  sandboxNotice?: string
 }
 
 interface ManagedProcess extends ProcessInfo {
@@ -68,6 +70,7 @@ interface Spawned {
   cleanup: () => void
   /** Runs once the child has exited, before `cleanup`: protected entries it created are moved away. */
   undoProtected?: () => UndoneEntry[]
+  sandboxNotice?: string
 }
 
 export const SPILL_THRESHOLD = 10_000
@@ -113,7 +116,7 @@ export class BackgroundProcessManager {
   async start(options: StartOptions): Promise<ProcessInfo> {
     const source = await (this.options.baseEnv?.() ?? Promise.resolve(process.env)).catch(() => process.env)
     const environment = childEnvironment(source, this.options.allowedVariables?.() ?? [])
-    const { child, sandboxed, sandboxUnavailable, cleanup, undoProtected } = await this.spawn(
+    const { child, sandboxed, sandboxUnavailable, cleanup, undoProtected, sandboxNotice } = await this.spawn(
       options,
       environment
     )
@@ -131,6 +134,7 @@ export class BackgroundProcessManager {
       logFile: null,
       sandboxed,
       ...(sandboxUnavailable ? { sandboxUnavailable } : {}),
+      ...(sandboxNotice ? { sandboxNotice } : {}),
       child,
       buffer: '',
       stdinOpen: options.keepStdin,
@@ -198,7 +202,13 @@ export class BackgroundProcessManager {
         })
         try {
           const child = this.execShell(wrapped, options, wrapped.env)
-          return { child, sandboxed: true, cleanup: wrapped.cleanup, undoProtected: wrapped.undoProtected }
+          return {
+            child,
+            sandboxed: true,
+            cleanup: wrapped.cleanup,
+            undoProtected: wrapped.undoProtected,
+            sandboxNotice: wrapped.notice
+          }
         } catch (error) {
           wrapped.cleanup()
           throw error
@@ -453,7 +463,8 @@ function publicInfo(managed: ManagedProcess): ProcessInfo {
     logFile: managed.logFile,
     sandboxed: managed.sandboxed,
     ...(managed.sandboxUnavailable ? { sandboxUnavailable: managed.sandboxUnavailable } : {}),
-    ...(managed.protectedUndone?.length ? { protectedUndone: managed.protectedUndone } : {})
+    ...(managed.protectedUndone?.length ? { protectedUndone: managed.protectedUndone } : {}),
+    ...(managed.sandboxNotice ? { sandboxNotice: managed.sandboxNotice } : {})
   }
 }
 
