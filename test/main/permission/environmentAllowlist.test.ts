@@ -310,7 +310,7 @@ describe('the environment of an ACP agent', () => {
     return id
   }
 
-  it('has none of the planted variables, only what is set for that agent and what Settings allows', async () => {
+  it('has none of the planted variables (nor its terminals), only what is set for that agent and what Settings allows', async () => {
     mkdirSync(join(dir, 'fake-state'))
     const agentId = await addAgent('fake', { CI_JOB_JWT: 'set-for-this-agent' })
     const said = await agentSays(agentId, [...PLANTED, 'TZ'])
@@ -319,6 +319,29 @@ describe('the environment of an ACP agent', () => {
     const others = PLANTED.filter((name) => name !== 'CI_JOB_JWT')
     expect(others.filter((name) => byName[name] !== '(unset)')).toEqual([])
     expect(said[PLANTED.length]).toBe('Pacific/Chatham')
+
+    // The agent's terminals run through the same process manager: on the host in full access,
+    // in the sandbox for an unasked line in default mode.
+    for (const [permissionMode, command] of [
+      ['full_access', 'env'],
+      ['default', `printenv ${unflagged.join(' ')}; echo "rc=$?"`]
+    ] as const) {
+      const events = await collect(
+        presenters.acp.prompt({
+          chatSessionId: `chat-terminal-${permissionMode}`,
+          agentId,
+          workspaceDir: workspace,
+          permissionMode,
+          content: [{ type: 'text', text: script({ terminal: { command } }) }],
+          hooks: answering(() => 'reject').hooks
+        })
+      )
+      const said = saidText(events)
+      expect(said).toMatch(/terminal:exit=(0|1):/)
+      expectNoPlantedValue(said)
+      if (permissionMode === 'full_access') expect(said).toContain('TZ=Pacific/Chatham')
+      else expect(said).toContain('rc=1')
+    }
 
     allow(['X_FOO'])
     mkdirSync(join(dir, 'second-state'))
