@@ -80,4 +80,22 @@ describe('ToolPins on the real config store', () => {
     pins.accept('s', tools, [{ name: 't', hash: pins.changes('s', tools)[0].hash }])
     expect(new ToolPins(h.config, () => {}).held('s', tools).size).toBe(0)
   })
+
+  it('a server changing 200 tools to 50 kB descriptions gets a change list of about 1 MB, each cut saying so', () => {
+    h = createHarness()
+    const pins = new ToolPins(h.config, () => {})
+    const tool = (i: number, description: string) => ({
+      name: `t${i}`,
+      description,
+      inputSchema: { type: 'object' }
+    })
+    pins.observe('s', Array.from({ length: 200 }, (_, i) => tool(i, 'short')) as Tool[])
+    const huge = Array.from({ length: 200 }, (_, i) => tool(i, 'x'.repeat(50_000))) as Tool[]
+    const changes = pins.changes('s', huge)
+    expect(changes).toHaveLength(200)
+    const texts = changes.flatMap((c) => c.fields.flatMap((f) => [f.before, f.after]))
+    expect(texts.reduce((sum, text) => sum + text.length, 0)).toBeLessThan(1_100_000)
+    expect(changes[0].fields[0].after).toMatch(/^x{20000}\n… \(30000 more characters\)$/)
+    expect(changes.at(-1)!.fields[0].after).toBe('\n… (50000 more characters)')
+  })
 })

@@ -9,6 +9,8 @@ export const MCP_TOOL_PINS_DOCUMENT = 'mcp.toolPins'
 
 /** Longest text of one field in a change view; a hostile server must not make the diff huge. */
 const MAX_FIELD_TEXT = 20_000
+/** All field texts of one server's change list together (1,000 changed tools stay a small answer). */
+const MAX_CHANGES_TEXT = 1_000_000
 
 const PinnedEntry = z.object({
   hash: z.string(),
@@ -79,9 +81,14 @@ export function pinHash(definition: McpPinnedTool): string {
 function fieldText(definition: McpPinnedTool | undefined, field: McpPinnedField): string {
   const value = definition?.[field]
   if (value === undefined) return ''
-  const text = typeof value === 'string' ? value : JSON.stringify(canonical(value), null, 2)
-  if (text.length <= MAX_FIELD_TEXT) return text
-  return `${text.slice(0, MAX_FIELD_TEXT)}\n… (${text.length - MAX_FIELD_TEXT} more characters)`
+  return typeof value === 'string' ? value : JSON.stringify(canonical(value), null, 2)
+}
+
+/** Cuts a field's text to what the budget leaves, saying how much was left out. */
+function cut(text: string, budget: { left: number }): string {
+  const keep = Math.min(text.length, MAX_FIELD_TEXT, budget.left)
+  budget.left -= keep
+  return keep === text.length ? text : `${text.slice(0, keep)}\n… (${text.length - keep} more characters)`
 }
 
 /**
@@ -146,6 +153,7 @@ export class ToolPins {
     const pins = this.load().get(serverId)
     if (!pins) return []
     const held = this.held(serverId, tools)
+    const budget = { left: MAX_CHANGES_TEXT }
     return tools
       .filter((tool) => held.has(tool.name))
       .map((tool) => {
@@ -158,6 +166,7 @@ export class ToolPins {
             after: fieldText(definition, field)
           }))
           .filter((f) => f.before !== f.after)
+          .map((f) => ({ field: f.field, before: cut(f.before, budget), after: cut(f.after, budget) }))
         return {
           serverId,
           name: tool.name,
