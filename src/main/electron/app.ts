@@ -148,6 +148,7 @@ class DesktopApp {
       resolveShellEnvAtLaunch: true
     })
     this.presenters = presenters
+    presenters.backups.start()
     this.settings = presenters.config.getSettings()
     const router = createRouter(presenters, log)
     this.cleanups.push(

@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   const host = listening.attach({ router, events: presenters.events, token })
   writeHostState(args.dataDir, { port: host.port, token })
   lock.setOrigin(host.origin)
+  presenters.backups.start()
   failStart = null
   console.log(`DeepChat Desk is serving on ${host.origin}`)
   console.log(`Data dir: ${args.dataDir}`)

@@ -12,7 +12,8 @@ import { LlmProviderPresenter } from './llmProviderPresenter'
 import { TapePresenter } from './tapePresenter'
 import { SessionPresenter } from './sessionPresenter'
 import { DataPresenter, LATEST_SCHEMA_VERSION } from './dataPresenter'
-import { applyPendingRestore } from './dataPresenter/backup'
+import { applyPendingDatabaseRestore, applyPendingRestore } from './dataPresenter/backup'
+import { AutoBackups } from './dataPresenter/autoBackup'
 import { Workspaces, newChatWorkspace } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
 import {
@@ -78,6 +79,8 @@ export interface Presenters {
   library: LibraryPresenter
   /** Chat export and import (Markdown, HTML, JSON). */
   data: DataPresenter
+  /** Daily copies of the database; the app entries start them (tests do not). */
+  backups: AutoBackups
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -114,6 +117,9 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     schemaVersion: LATEST_SCHEMA_VERSION,
     secretsFile: platform.secretsFile
   })
+  const keptBeforeRestore = applyPendingDatabaseRestore(platform.userDataDir)
+  if (keptBeforeRestore)
+    log(`Restored the database from a backup; the one it replaced is at ${keptBeforeRestore}`)
   // A file that is not a database, or a damaged one, is moved aside and a fresh one created.
   const databaseFile = join(platform.userDataDir, DATABASE_FILE)
   const opened = openDatabase(
@@ -127,7 +133,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     databaseFile,
     stopWrites: () => sqlite.db.pragma('query_only = ON'),
     log,
-    damaged: opened.damaged && { ...opened.damaged, latestBackup: null }
+    damaged: opened.damaged,
+    latestBackup: () => backups.list()[0]?.path ?? null
   })
   storage.onChange(() => events.emit(appStorageChanged, storage.status()))
   storage.start()
@@ -141,6 +148,13 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     validateWorkspace: (path) => workspaces.validate(path)
   })
   const llmProviders = new LlmProviderPresenter({ config, events })
+  const backupFolder = () => config.getSettings().backupFolder || join(platform.userDataDir, 'backups')
+  const backups = new AutoBackups({
+    db: sqlite.db,
+    folder: backupFolder,
+    keepDays: () => config.getSettings().autoBackupDays,
+    log
+  })
   const tape = new TapePresenter({ sqlite })
   // The data folder is outside every boundary (tools and the sandbox); its secrets file no tool may touch.
   const appData = {
@@ -360,9 +374,13 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
         db: sqlite.db,
         dataDir: platform.userDataDir,
         secretsFile: platform.secretsFile,
-        appVersion: platform.appVersion
-      }
+        appVersion: platform.appVersion,
+        folder: backupFolder,
+        nativeBinding: platform.sqliteNativeBinding
+      },
+      autoBackups: backups
     }),
+    backups,
     async dispose() {
       if (disposed) return
       disposed = true
@@ -373,6 +391,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       await mcp.dispose()
       await tools.dispose()
       tape.dispose()
+      backups.dispose()
       storage.dispose()
       sqlite.close()
     }

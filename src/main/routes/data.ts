@@ -2,6 +2,7 @@ import {
   dataBackup,
   dataExportChat,
   dataImportChat,
+  dataListBackups,
   dataRestoreBackup
 } from '@shared/contracts/routes/data.routes'
 import type { Router } from '../bridge/router'
@@ -14,6 +15,7 @@ export function registerDataRoutes(
   router.handle(dataExportChat, ({ sessionId, format }) => data.exportChat(sessionId, format))
   router.handle(dataImportChat, ({ content }) => data.importChat(content))
   router.handle(dataBackup, ({ includeSecrets }) => data.backup({ includeSecrets }))
+  router.handle(dataListBackups, () => data.listBackups())
   router.handle(dataRestoreBackup, ({ path }) => {
     const staged = data.stageRestore(path)
     return { ...staged, restarting: platform.desktop?.relaunch() ?? false }

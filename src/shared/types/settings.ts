@@ -48,7 +48,14 @@ const settingFields = {
    * Variables of the app's environment that commands, MCP servers and agents also get, besides
    * the built-in allowlist (`childEnvironment`); every other variable is absent for them.
    */
-  allowedEnvVariables: z.array(EnvVariableName).max(200)
+  allowedEnvVariables: z.array(EnvVariableName).max(200),
+  /** Days a daily automatic backup of the database is kept; 0 turns automatic backups off. */
+  autoBackupDays: z.number().int().min(0).max(365),
+  /** Absolute folder for backups; '' means `backups` in the data folder. */
+  backupFolder: z
+    .string()
+    .max(4096)
+    .refine((value) => value === '' || /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(value), 'an absolute path, or empty')
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {
@@ -62,7 +69,9 @@ export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(ty
   globalShortcut: 'CommandOrControl+Shift+D',
   defaultGenerationSettings: {},
   mcpToolSearchThreshold: 100,
-  allowedEnvVariables: []
+  allowedEnvVariables: [],
+  autoBackupDays: 7,
+  backupFolder: ''
 }
 
 /**

@@ -77,7 +77,8 @@ describe('backup and restore', () => {
       dataDir,
       secretsFile,
       schemaVersion: schemaVersionOf(sqlite.db),
-      appVersion: '0.1.0'
+      appVersion: '0.1.0',
+      folder: () => join(dataDir, 'backups')
     }
     return { dataDir, sessions, source, secretsFile }
   }

@@ -10,7 +10,7 @@ import {
 } from 'node:fs'
 import { dirname, join } from 'node:path'
 import * as tar from 'tar'
-import type Database from 'better-sqlite3'
+import Database from 'better-sqlite3'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 
@@ -29,6 +29,8 @@ export const BACKUP_FOLDERS = ['skills', 'sessions', 'scratch', 'attachments', '
 const SECRETS_ENTRY = 'secrets'
 /** Left in the data folder by a restore chosen in the running app; applied at the next start. */
 export const PENDING_RESTORE = 'restore-pending.tar.gz'
+/** The same for a daily copy of the database (autoBackup.ts): only the database is replaced. */
+export const PENDING_DATABASE_RESTORE = 'restore-pending.db'
 
 export const BackupManifest = z.object({
   format: z.literal(BACKUP_FORMAT),
@@ -181,6 +183,54 @@ export function applyPendingRestore(
   } finally {
     rmSync(pending, { force: true })
   }
+}
+
+/**
+ * Checks a daily database copy without changing anything: a readable SQLite database of this
+ * app whose schema is not newer than this build's. Returns its schema version.
+ */
+export function inspectDatabaseBackup(file: string, schemaVersion: number, nativeBinding?: string): number {
+  let db: Database.Database | undefined
+  try {
+    db = new Database(file, {
+      readonly: true,
+      fileMustExist: true,
+      ...(nativeBinding ? { nativeBinding } : {})
+    })
+    const check = db.pragma('quick_check(1)', { simple: true })
+    if (check !== 'ok')
+      throw new AppError('invalid_backup', `This database copy is damaged (${String(check)})`)
+    const version = schemaVersionOf(db)
+    if (version > schemaVersion)
+      throw new AppError(
+        'backup_too_new',
+        'This backup was made by a newer version of the app; update the app to restore it'
+      )
+    return version
+  } catch (e) {
+    if (e instanceof AppError) throw e
+    throw new AppError(
+      'invalid_backup',
+      `This file is not a DeepChat Desk database (${(e as Error).message})`
+    )
+  } finally {
+    db?.close()
+  }
+}
+
+/**
+ * At start-up, before the database opens: puts a staged database copy in place. The database it
+ * replaces is kept beside it (`deepchat.db.before-restore-<time>`), never deleted. Returns where.
+ */
+export function applyPendingDatabaseRestore(dataDir: string, now = Date.now()): string | null {
+  const pending = join(dataDir, PENDING_DATABASE_RESTORE)
+  if (!existsSync(pending)) return null
+  const current = join(dataDir, DATABASE_FILE)
+  const kept = `${current}.before-restore-${new Date(now).toISOString().replace(/[:.]/g, '-')}`
+  for (const suffix of ['', '-wal', '-shm'])
+    if (existsSync(current + suffix)) renameSync(current + suffix, kept + suffix)
+  renameSync(pending, current)
+  return kept
 }
 
 export const backupFileName = (now: number) =>

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
@@ -19,10 +19,13 @@ import { AttachmentStore } from '../attachmentPresenter/store'
 import type { SessionPresenter } from '../sessionPresenter'
 import { allMigrations } from '../sqlitePresenter/migrations'
 import { chatHtml, chatMarkdown } from './chatDocuments'
+import type { AutoBackups, BackupFile } from './autoBackup'
 import {
+  PENDING_DATABASE_RESTORE,
   PENDING_RESTORE,
   backupFileName,
   inspectBackup,
+  inspectDatabaseBackup,
   schemaVersionOf,
   writeBackup,
   type BackupManifest,
@@ -36,7 +39,13 @@ const PAGE = 200
 export interface DataPresenterDeps {
   sessions: Pick<SessionPresenter, 'require' | 'create' | 'messages'>
   /** What a whole-data backup reads, and where a restore is staged. */
-  backup: Omit<BackupSource, 'schemaVersion'>
+  backup: Omit<BackupSource, 'schemaVersion'> & {
+    /** Where backups go (Settings › Data, or `<data>/backups`). */
+    folder: () => string
+    nativeBinding?: string
+  }
+  /** The daily database copies (listed with the archives, offered for restore). */
+  autoBackups?: Pick<AutoBackups, 'list'>
   /** The attachment store: exports carry its bytes, imports store them back by hash. */
   attachments?: DataAttachments
   now?: () => number
@@ -174,11 +183,11 @@ export class DataPresenter {
     return { session: this.deps.sessions.require(session.id), notes }
   }
 
-  /** Writes a whole-data backup into the data folder's `backups/` and says where it is. */
+  /** Writes a whole-data backup into the backup folder and says where it is. */
   backup(options: { includeSecrets: boolean }): { path: string; bytes: number; manifest: BackupManifest } {
-    const { db, dataDir } = this.deps.backup
-    const dir = join(dataDir, 'backups')
-    mkdirSync(dir, { recursive: true })
+    const { db } = this.deps.backup
+    const dir = this.deps.backup.folder()
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
     const path = join(dir, backupFileName(this.now()))
     const manifest = writeBackup({ ...this.deps.backup, schemaVersion: schemaVersionOf(db) }, path, {
       includeSecrets: options.includeSecrets,
@@ -194,8 +203,32 @@ export class DataPresenter {
   stageRestore(archive: string): { manifest: BackupManifest } {
     if (!existsSync(archive)) throw new AppError('not_found', `No backup at ${archive}`)
     const { dataDir } = this.deps.backup
+    if (archive.endsWith('.db')) return this.stageDatabaseRestore(archive)
     const manifest = inspectBackup(archive, dataDir, LATEST_SCHEMA_VERSION)
     copyFileSync(archive, join(dataDir, PENDING_RESTORE))
+    return { manifest }
+  }
+
+  /** The backup folder and what is in it, newest first. */
+  listBackups(): { folder: string; backups: BackupFile[] } {
+    return { folder: this.deps.backup.folder(), backups: this.deps.autoBackups?.list() ?? [] }
+  }
+
+  /** A daily database copy: checked, then put in place at the next start (chat folders stay as they are). */
+  private stageDatabaseRestore(file: string): { manifest: BackupManifest } {
+    const { dataDir, nativeBinding } = this.deps.backup
+    const schemaVersion = inspectDatabaseBackup(file, LATEST_SCHEMA_VERSION, nativeBinding)
+    copyFileSync(file, join(dataDir, PENDING_DATABASE_RESTORE))
+    chmodSync(join(dataDir, PENDING_DATABASE_RESTORE), 0o600)
+    const manifest: BackupManifest = {
+      format: 'deepchat-desk.backup',
+      version: 1,
+      schemaVersion,
+      createdAt: statSync(file).mtimeMs,
+      appVersion: this.deps.backup.appVersion,
+      includesSecrets: false,
+      folders: []
+    }
     return { manifest }
   }
 

@@ -12,7 +12,9 @@ export interface StorageGuardOptions {
   /** How often the folder is looked for besides the file watch (ms). */
   pollMs?: number
   /** A damaged database this start moved aside (the user is told where, and offered a backup). */
-  damaged?: DamagedDatabase | null
+  damaged?: Omit<DamagedDatabase, 'latestBackup'> | null
+  /** The newest backup to offer in its place. */
+  latestBackup?: () => string | null
 }
 
 /** Free space the disk needs before a send after "disk full" is tried again. */
@@ -53,7 +55,11 @@ export class StorageGuard {
 
   /** What the UI shows about storage: a fault now, and a damaged database found at start. */
   status(): StorageStatus {
-    return { fault: this.current, damaged: this.options.damaged ?? null }
+    const { damaged, latestBackup } = this.options
+    return {
+      fault: this.current,
+      damaged: damaged ? { ...damaged, latestBackup: latestBackup?.() ?? null } : null
+    }
   }
 
   onChange(listener: (fault: StorageFault | null) => void): () => void {

@@ -31,17 +31,37 @@ const BackupManifest = z.object({
   folders: z.array(z.string())
 })
 
-/** A whole-data backup written into the data folder's `backups/` (secrets only when asked for). */
+/** A whole-data backup written into the backup folder (Settings › Data; secrets only when asked for). */
 export const dataBackup = defineRoute({
   name: 'data.backup',
   input: z.object({ includeSecrets: z.boolean() }).strict(),
   output: z.object({ path: z.string(), bytes: z.number(), manifest: BackupManifest })
 })
 
-/** Checks a backup archive and stages it: the data is replaced when the app next starts. */
+/**
+ * Checks a backup and stages it: the data is replaced when the app next starts. An archive
+ * replaces all data; a daily database copy (`.db`) only the database (the old one is kept).
+ */
 export const dataRestoreBackup = defineRoute({
   name: 'data.restoreBackup',
   input: z.object({ path: z.string().min(1).max(4096) }).strict(),
   /** `restarting`: the desktop app restarts itself; otherwise the user restarts the host. */
   output: z.object({ manifest: BackupManifest, restarting: z.boolean() })
+})
+
+/** The backup folder and the backups in it, newest first: daily database copies and whole-data archives. */
+export const dataListBackups = defineRoute({
+  name: 'data.listBackups',
+  input: z.object({}).strict(),
+  output: z.object({
+    folder: z.string(),
+    backups: z.array(
+      z.object({
+        path: z.string(),
+        kind: z.enum(['database', 'archive']),
+        createdAt: z.number(),
+        bytes: z.number()
+      })
+    )
+  })
 })
