@@ -150,4 +150,21 @@ describe('revert never follows a link the model planted', () => {
     expect(readFileSync(join(h.workspace, 'y.txt'), 'utf8')).toBe('y1\n')
     expect(actionsOf(h, result)).toMatchObject({ 'x.txt': 'skipped:link', 'y.txt': 'restored' })
   })
+
+  it('a file turned into a hard link to a file outside: the outside file keeps its content', async () => {
+    const outside = tempDir()
+    const profile = join(outside, '.profile')
+    writeFileSync(profile, 'export SAFE=1\n')
+    const h = await harness([
+      callsReply(toolCall('c1', 'edit', { path: 'env.sh', old_string: 'one', new_string: 'two' })),
+      callsReply(toolCall('c2', 'exec', { command: `rm env.sh && ln '${profile}' env.sh` })),
+      textReply('Done.')
+    ])
+    writeFileSync(join(h.workspace, 'env.sh'), 'one\n')
+    const turn = await oneTurn(h)
+
+    const { result } = await route(h, 'checkpoints.revertTurn', turn)
+    expect(readFileSync(profile, 'utf8')).toBe('export SAFE=1\n')
+    expect(actionsOf(h, result)).toMatchObject({ 'env.sh': 'skipped:link' })
+  })
 })

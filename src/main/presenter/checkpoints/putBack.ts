@@ -63,7 +63,10 @@ async function putOne(
   before: string | null,
   replaced: PutBackOutcome['replaced']
 ): Promise<'restored' | 'deleted' | 'unchanged'> {
-  const current = await readVerified(real, shown)
+  const { content: current, links } = await readVerified(real, shown)
+  // A hard link shares its content with a name elsewhere (perhaps outside): writing would change
+  // that file too, so it is treated like a link and left alone.
+  if (links > 1) throw new ToolError('path_changed', `${shown} has other hard links`)
   replaced.push({ path: shown, contentBeforeRevert: current })
   if (current === before) return 'unchanged'
   if (before === null) {
@@ -80,17 +83,24 @@ async function putOne(
   return 'restored'
 }
 
-/** The file's text read without following a link, or null when it does not exist. */
-export async function readVerified(real: string, shown: string): Promise<string | null> {
+/**
+ * The file's text read without following a link (null when it does not exist), and how many
+ * names its content has (hard links).
+ */
+export async function readVerified(
+  real: string,
+  shown: string
+): Promise<{ content: string | null; links: number }> {
   let handle
   try {
     handle = await openVerified(real, shown, 'read')
   } catch (error) {
-    if (error instanceof ToolError && error.code === 'not_found') return null
+    if (error instanceof ToolError && error.code === 'not_found') return { content: null, links: 0 }
     throw error
   }
   try {
-    return await handle.readFile('utf8')
+    const { nlink } = await handle.stat()
+    return { content: await handle.readFile('utf8'), links: nlink }
   } finally {
     await handle.close()
   }

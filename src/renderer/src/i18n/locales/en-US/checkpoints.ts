@@ -15,7 +15,7 @@ export default {
     skipped: 'Left as they are, not followed: {files}',
     skipReason: {
       outside_workspace: 'outside the workspace',
-      link: 'now a link, or inside a folder that became one',
+      link: 'now a link or a hard link, or inside a folder that became a link',
       not_a_file: 'no longer a regular file',
       failed: 'the system refused'
     },

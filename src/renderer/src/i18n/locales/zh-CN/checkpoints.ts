@@ -15,7 +15,7 @@ export default {
     skipped: '以下文件保持原样，未跟随链接：{files}',
     skipReason: {
       outside_workspace: '在工作区之外',
-      link: '现在是链接，或位于已变成链接的文件夹中',
+      link: '现在是链接或硬链接，或位于已变成链接的文件夹中',
       not_a_file: '已不是普通文件',
       failed: '系统拒绝了操作'
     },
