@@ -63,6 +63,13 @@ beforeAll(() => {
   put(join(ws, 'notes', 'env.sh'), 'export A=1\n')
   mkdirSync(join(ws, 'lnk'))
   symlinkSync('../notes/env.sh', join(ws, 'lnk', '.envrc'))
+  // Programs the config names by path: git runs them from the top of the working tree.
+  put(join(ws, 'tools', 'watch.sh'), '#!/bin/sh\n')
+  put(join(ws, 'scripts', 'conv'), '#!/bin/sh\n')
+  put(join(ws, 'scripts', 'alias.sh'), '#!/bin/sh\n')
+  git(ws, 'config', 'core.fsmonitor', 'tools/watch.sh')
+  git(ws, 'config', 'diff.conv.textconv', '"./scripts/conv" --flag')
+  git(ws, 'config', 'alias.x', '!scripts/alias.sh arg')
   files = new FilePermissionService(home)
   commands = new CommandPermissionService({ home })
 })
@@ -96,7 +103,10 @@ describe('the write and edit tools ask (high) for protected paths at any depth',
     ['half/objects/info/x', /half\/objects/],
     ['half2/HEAD', /half2\/HEAD/],
     ['broken/src/a.txt', /broken \(its git config cannot be read\)/],
-    ['notes/env.sh', /lnk\/\.envrc \(a link to this path\)/]
+    ['notes/env.sh', /lnk\/\.envrc \(a link to this path\)/],
+    ['tools/watch.sh', /tools\/watch\.sh \(git reads it/],
+    ['scripts/conv', /scripts\/conv \(git reads it/],
+    ['scripts/alias.sh', /scripts\/alias\.sh \(git reads it/]
   ]
   it.each(asks)('%s', (path, why) => {
     const request = files.check('write', [path], scope(ws))
@@ -135,6 +145,7 @@ describe('the write and edit tools ask (high) for protected paths at any depth',
     'half/notes.txt',
     'husky.txt',
     'tools/other.gitconfig',
+    'scripts/other.sh',
     '.github/workflows/ci.yml'
   ]
   it.each(free)('writes %s unasked', (path) => {

@@ -107,12 +107,15 @@ export function userGitConfigs(home: string): string[] {
 /**
  * What git reads through `repo`'s configs (and the user's, given in `userConfigs`): the files
  * `include.path` and `includeIf.*.path` name (recursively, relative to the including file, as git
- * resolves them), and the hooks folder `core.hooksPath` names (relative to the working tree,
- * or the git directory when bare; `core.worktree` moves the working tree).
+ * resolves them), the hooks folder `core.hooksPath` names (relative to the working tree, or the
+ * git directory when bare; `core.worktree` moves the working tree), and any existing file another
+ * value names by its first word (`core.fsmonitor = tools/watch.sh`, `diff.x.textconv = ./conv`,
+ * `core.excludesFile`, ...): git runs or reads it, and which keys do is git's open-ended list.
  */
 export function indirectionsOf(repo: Repository, home: string, userConfigs: string[] = []): GitIndirections {
   const result: GitIndirections = { targets: [], unreadable: [] }
   const hooksPaths: string[] = []
+  const named: string[] = []
   let worktree = repo.worktree
   const visit = (file: string, depth: number, own: boolean): void => {
     const read = readConfig(file)
@@ -130,14 +133,38 @@ export function indirectionsOf(repo: Repository, home: string, userConfigs: stri
         result.targets.push(target)
         // git stops at 10 levels of includes.
         if (depth < 10) visit(target, depth + 1, own)
-      }
+      } else if (named.length < MAX_NAMED_FILES) named.push(...namedPaths(value, home))
     }
   }
   for (const file of repositoryConfigs(repo.gitDir)) visit(file, 0, true)
   for (const file of userConfigs) visit(file, 0, false)
   const hooksBase = worktree ?? repo.gitDir
   for (const path of hooksPaths) result.targets.push(realPathOf(resolve(hooksBase, path)))
+  // Commands run from the top of the working tree: a relative program path counts from there.
+  for (const path of named) {
+    const target = resolve(hooksBase, path)
+    if (isRegularFile(target)) result.targets.push(realPathOf(target))
+  }
   return result
+}
+
+/** How many value-named paths one repository's configs may add. */
+const MAX_NAMED_FILES = 500
+
+/** The paths a config value may name: its first word (a program, without git's `!`) and the whole value. */
+function namedPaths(value: string, home: string): string[] {
+  const text = value.trim().replace(/^!\s*/, '')
+  const first = /^"([^"]*)"|^'([^']*)'|^(\S+)/.exec(text)
+  const word = first ? (first[1] ?? first[2] ?? first[3]) : ''
+  return [...new Set([word, text])].filter((p) => p !== '').map((p) => expandTilde(p, home))
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
 
 function expandTilde(value: string, home: string): string {
@@ -178,12 +205,10 @@ function readConfig(file: string): ConfigRead {
   return read
 }
 
-const KEYS = '^(include\\.path|includeif\\..*\\.path|core\\.hookspath|core\\.worktree)$'
-
 function runGitConfig(file: string): ConfigRead {
   // Without git nothing reads these configs, so nothing can run through them.
   if (gitMissing) return []
-  const result = spawnSync('git', ['config', '--file', file, '--no-includes', '-z', '--get-regexp', KEYS], {
+  const result = spawnSync('git', ['config', '--file', file, '--no-includes', '-z', '--list'], {
     encoding: 'utf8',
     timeout: 5000,
     env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent', LC_ALL: 'C' },
@@ -193,8 +218,7 @@ function runGitConfig(file: string): ConfigRead {
     gitMissing = true
     return []
   }
-  // 1 means none of the keys is set; anything else (a bad line, a timeout) fails closed.
-  if (result.status === 1 && !result.stderr) return []
+  // Anything but success (a bad line, a timeout) fails closed.
   if (result.status !== 0) return 'unreadable'
   return result.stdout
     .split('\0')
