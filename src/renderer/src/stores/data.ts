@@ -3,6 +3,7 @@ import {
   dataBackup,
   dataExportChat,
   dataImportChat,
+  dataListBackups,
   dataRestoreBackup
 } from '@shared/contracts/routes/data.routes'
 import type { ChatExportFormat, ChatImportResult, ExportedFile } from '@shared/types/chatExport'
@@ -38,7 +39,7 @@ export const useDataStore = defineStore('data', () => {
     return useBridge().call(dataImportChat, { content })
   }
 
-  /** A whole-data backup into the data folder's `backups/`; the API keys only when asked for. */
+  /** A whole-data backup into the backup folder; the API keys only when asked for. */
   function backup(includeSecrets: boolean) {
     return useBridge().call(dataBackup, { includeSecrets })
   }
@@ -48,5 +49,10 @@ export const useDataStore = defineStore('data', () => {
     return useBridge().call(dataRestoreBackup, { path })
   }
 
-  return { exportChat, importChat, backup, restoreBackup }
+  /** The backup folder and its daily database copies and archives, newest first. */
+  function listBackups() {
+    return useBridge().call(dataListBackups, {})
+  }
+
+  return { exportChat, importChat, backup, restoreBackup, listBackups }
 })

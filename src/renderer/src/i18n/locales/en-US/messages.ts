@@ -14,7 +14,27 @@ export default {
     replace: 'Replace my data',
     cancel: 'Cancel',
     restartToFinish: 'The backup is ready: restart the app to finish restoring.',
-    restarting: 'The backup is ready: the app restarts now to finish restoring.'
+    restarting: 'The backup is ready: the app restarts now to finish restoring.',
+    autoTitle: 'Automatic backups',
+    autoHint:
+      'Once a day the database (chats, settings) is copied into the backup folder and kept this many days. 0 turns it off.',
+    autoDays: 'Days to keep',
+    folder: 'Backup folder',
+    folderHint: 'An absolute path; empty means {default}.',
+    save: 'Save',
+    saved2: 'Saved.',
+    list: 'Backups in the folder',
+    none: 'No backups yet.',
+    kind: { database: 'Daily database copy', archive: 'All data' },
+    restoreThis: 'Restore…'
+  },
+  storage: {
+    damaged:
+      'The database was damaged ({reason}) and was moved to {path}. The app started with an empty one.',
+    latestBackup: 'Latest backup: {path}',
+    restoreLatest: 'Restore the latest backup',
+    noBackup: 'There is no backup to restore.',
+    dismiss: 'Dismiss'
   },
   chatExport: {
     menu: 'Export…',

@@ -13,7 +13,25 @@ export default {
     replace: '替换我的数据',
     cancel: '取消',
     restartToFinish: '备份已就绪：重启应用以完成恢复。',
-    restarting: '备份已就绪：应用正在重启以完成恢复。'
+    restarting: '备份已就绪：应用正在重启以完成恢复。',
+    autoTitle: '自动备份',
+    autoHint: '每天把数据库（对话、设置）复制到备份文件夹，并保留这么多天。填 0 则关闭。',
+    autoDays: '保留天数',
+    folder: '备份文件夹',
+    folderHint: '绝对路径；留空表示 {default}。',
+    save: '保存',
+    saved2: '已保存。',
+    list: '文件夹中的备份',
+    none: '还没有备份。',
+    kind: { database: '每日数据库副本', archive: '全部数据' },
+    restoreThis: '恢复…'
+  },
+  storage: {
+    damaged: '数据库已损坏（{reason}），已移到 {path}。应用已使用一个空数据库启动。',
+    latestBackup: '最近的备份：{path}',
+    restoreLatest: '恢复最近的备份',
+    noBackup: '没有可恢复的备份。',
+    dismiss: '关闭'
   },
   chatExport: {
     menu: '导出…',
