@@ -2,6 +2,8 @@ import { ErrorCode, McpError, type CreateMessageRequest } from '@modelcontextpro
 import type { McpSamplingRequest } from '@shared/types/mcp'
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp'])
+/** Images one sampling request may show the user and send; as for a tool result. */
+export const MAX_SAMPLING_IMAGES = 20
 
 /**
  * Sampling messages → what the dialog shows and the model runner takes. Only text and images
@@ -10,6 +12,16 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 export function toSamplingMessages(
   messages: CreateMessageRequest['params']['messages']
 ): McpSamplingRequest['messages'] {
+  const images = messages.reduce(
+    (sum, m) =>
+      sum + (Array.isArray(m.content) ? m.content : [m.content]).filter((p) => p.type === 'image').length,
+    0
+  )
+  if (images > MAX_SAMPLING_IMAGES)
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `A sampling request may carry at most ${MAX_SAMPLING_IMAGES} images (this one has ${images})`
+    )
   return messages.map((message, index) => {
     const parts = Array.isArray(message.content) ? message.content : [message.content]
     const out: McpSamplingRequest['messages'][number] = { role: message.role }
