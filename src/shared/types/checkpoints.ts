@@ -64,7 +64,8 @@ export type WritePreviewFile = z.infer<typeof WritePreviewFile>
  * exist; `too_large`/`binary`: the checkpoint did not keep it, or it is too big to show).
  */
 export const FileVersion = z.object({
-  state: z.enum(['text', 'absent', 'too_large', 'binary']),
+  /** `not_followed`: the file on disk is now a link or outside the workspace; it was not read. */
+  state: z.enum(['text', 'absent', 'too_large', 'binary', 'not_followed']),
   content: z.string().nullable()
 })
 export type FileVersion = z.infer<typeof FileVersion>

@@ -47,6 +47,12 @@ describe('revert never follows a link the model planted', () => {
     const turn = await oneTurn(h)
     expect(lstatSync(join(h.workspace, 'run.sh')).isSymbolicLink()).toBe(true)
 
+    // The turn's diff does not read through the link either.
+    const { files: diffs } = await route(h, 'checkpoints.turnDiffs', turn)
+    const runDiff = diffs.find((d: any) => relative(h.workspace, d.path) === 'run.sh')
+    expect(runDiff.after).toEqual({ state: 'not_followed', content: null })
+    expect(JSON.stringify(diffs)).not.toContain(precious.toString('base64').slice(0, 16))
+
     const { result } = await route(h, 'checkpoints.revertTurn', turn)
     expect(readFileSync(bashrc).equals(precious)).toBe(true)
     expect(actionsOf(h, result)).toEqual({ 'run.sh': 'skipped:link', 'notes.txt': 'restored' })

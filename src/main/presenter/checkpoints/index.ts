@@ -71,7 +71,7 @@ export class CheckpointPresenter {
       return revertFacts(row.entry_id, (JSON.parse(row.payload_json) as { data?: unknown }).data)
     })
     const paths = [...new Set(snapshots.map((s) => s.path))]
-    return Promise.all(paths.map((path) => turnFileDiff(path, own, all)))
+    return Promise.all(paths.map((path) => turnFileDiff(session.workspaceDir, path, own, all)))
   }
 
   /** The current content of the files a pending write request would change (see writePreview.ts). */

@@ -1,4 +1,7 @@
-import { readFile, stat } from 'node:fs/promises'
+import { lstat, realpath } from 'node:fs/promises'
+import { ToolError } from '../toolPresenter/agentTools/defineTool'
+import { realInside } from '../toolPresenter/agentTools/safeFile'
+import { readVerified } from './putBack'
 import type { FileVersion, TurnFileDiff } from '@shared/types/checkpoints'
 import { SHELL_CAPTURE_MAX_FILE_BYTES } from './shellCapture'
 
@@ -31,6 +34,7 @@ export function revertFacts(entryId: number, data: unknown): ContentFact[] {
  * disk when nothing touched it since.
  */
 export async function turnFileDiff(
+  workspaceDir: string,
   path: string,
   own: readonly ContentFact[],
   all: readonly ContentFact[]
@@ -41,7 +45,7 @@ export async function turnFileDiff(
   return {
     path,
     before: versionOf(mine[0]),
-    after: next ? versionOf(next) : await versionOnDisk(path)
+    after: next ? versionOf(next) : await versionOnDisk(path, workspaceDir)
   }
 }
 
@@ -51,14 +55,24 @@ function versionOf(fact: ContentFact | undefined): FileVersion {
   return fact.content === null ? { state: 'absent', content: null } : { state: 'text', content: fact.content }
 }
 
-async function versionOnDisk(path: string): Promise<FileVersion> {
+/** The file as it is now, read without following a link and only inside the workspace. */
+async function versionOnDisk(path: string, workspaceDir: string): Promise<FileVersion> {
+  const root = await realpath(workspaceDir).catch(() => null)
+  const place = root ? await realInside(root, workspaceDir, path) : null
+  if (!place || 'refused' in place) return { state: 'not_followed', content: null }
   try {
-    if ((await stat(path)).size > DIFF_MAX_FILE_BYTES) return { state: 'too_large', content: null }
-    const bytes = await readFile(path)
-    if (bytes.includes(0)) return { state: 'binary', content: null }
-    return { state: 'text', content: bytes.toString('utf8') }
+    // Size first (lstat follows nothing), so a huge file is not read to be refused.
+    const info = await lstat(place.real).catch(() => null)
+    if (info?.isFile() && info.size > DIFF_MAX_FILE_BYTES) return { state: 'too_large', content: null }
+    const { content, links } = await readVerified(place.real, path)
+    if (links > 1) return { state: 'not_followed', content: null }
+    if (content === null) return { state: 'absent', content: null }
+    if (Buffer.byteLength(content) > DIFF_MAX_FILE_BYTES) return { state: 'too_large', content: null }
+    if (content.includes('\0')) return { state: 'binary', content: null }
+    return { state: 'text', content }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { state: 'absent', content: null }
+    if (error instanceof ToolError && error.code === 'path_changed')
+      return { state: 'not_followed', content: null }
     throw error
   }
 }

@@ -22,7 +22,8 @@ export default {
     showDiff: 'Show or hide the diff',
     noDiff: {
       too_large: 'No diff: the file is too big to keep.',
-      binary: 'No diff: the file is not text.'
+      binary: 'No diff: the file is not text.',
+      not_followed: 'No diff: the file is now a link or outside the workspace, so it was not read.'
     },
     notKept: {
       too_large: 'changed by a command; too big to keep, a revert leaves it as it is',

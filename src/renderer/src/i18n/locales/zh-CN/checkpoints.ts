@@ -22,7 +22,8 @@ export default {
     showDiff: '显示或隐藏差异',
     noDiff: {
       too_large: '无差异可显示：文件过大，未保留。',
-      binary: '无差异可显示：文件不是文本。'
+      binary: '无差异可显示：文件不是文本。',
+      not_followed: '无差异可显示：文件现在是链接或在工作区之外，未读取。'
     },
     notKept: {
       too_large: '由命令改动；文件过大未保留，撤销时保持原样',
