@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { checkExternalUrl, httpOnlyOpener } from '../../../src/main/platform/externalUrl'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters } from '../../../src/main/presenter'
+import { createRouter } from '../../../src/main/routes'
 import { useTempDirs } from '../helpers/tempDir'
 
 const tempDir = useTempDirs()
@@ -80,5 +82,28 @@ describe('the one way out to the OS opener', () => {
       code: 'external_url_refused'
     })
     expect(lines).toEqual([])
+  })
+
+  it('the app.openExternal route answers a refused address with its reason for the page to show', async () => {
+    const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), {
+      log: () => {}
+    })
+    try {
+      const router = createRouter(presenters)
+      const answer = await router.invoke(
+        'app.openExternal',
+        { url: 'smb://attacker.example/share' },
+        { transport: 'test', clientId: 't' }
+      )
+      expect(answer).toMatchObject({
+        ok: false,
+        error: {
+          code: 'external_url_refused',
+          message: expect.stringContaining('only http and https links open outside the app, not smb:')
+        }
+      })
+    } finally {
+      await presenters.dispose()
+    }
   })
 })
