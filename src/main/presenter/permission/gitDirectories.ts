@@ -205,13 +205,21 @@ function readConfig(file: string): ConfigRead {
   return read
 }
 
+/** The app's environment without git's own variables (`GIT_DIR`, `GIT_CONFIG_*` would change what is read). */
+function gitEnvironment(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env))
+    if (!name.toUpperCase().startsWith('GIT_')) env[name] = value
+  return { ...env, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' }
+}
+
 function runGitConfig(file: string): ConfigRead {
   // Without git nothing reads these configs, so nothing can run through them.
   if (gitMissing) return []
   const result = spawnSync('git', ['config', '--file', file, '--no-includes', '-z', '--list'], {
     encoding: 'utf8',
     timeout: 5000,
-    env: { PATH: process.env.PATH ?? '', GIT_CONFIG_NOSYSTEM: '1', HOME: '/nonexistent', LC_ALL: 'C' },
+    env: gitEnvironment(),
     maxBuffer: 4 * 1024 * 1024
   })
   if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
