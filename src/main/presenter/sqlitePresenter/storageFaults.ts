@@ -26,15 +26,17 @@ export class StorageFaultError extends AppError {
 }
 
 /**
- * Which storage fault an error from SQLite or Node's fs is, or null when it is not one. An
- * allowlist: only codes that mean the disk, the file's permissions or the device failed.
+ * Which storage fault an error from SQLite is, or null when it is not one. An allowlist of
+ * SQLite's codes for a full disk, a failed device and a read-only file; errors of the file
+ * system elsewhere (a workspace on another disk) are not the data folder's and are not named so.
  */
 export function storageFaultKindOf(error: unknown): StorageFaultKind | null {
   if (error instanceof StorageFaultError) return error.fault.kind
   const code = (error as { code?: unknown } | null)?.code
   if (typeof code !== 'string') return null
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === 'EFBIG') return 'full'
-  if (code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_') || code === 'EIO') return 'io'
-  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY_') || code === 'EROFS') return 'readonly'
+  if (code === 'SQLITE_FULL') return 'full'
+  if (code === 'SQLITE_IOERR_NOMEM') return null // memory, not the disk
+  if (code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_')) return 'io'
+  if (code === 'SQLITE_READONLY' || code.startsWith('SQLITE_READONLY_')) return 'readonly'
   return null
 }
