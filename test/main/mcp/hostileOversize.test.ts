@@ -86,6 +86,7 @@ describe('a server sending a message larger than 10 MB', () => {
     await h.mcp.startServer('big')
 
     const pending = h.mcp.callTool('big', 'slow', {})
+    pending.catch(() => {}) // awaited below; a failed test must not leave it unhandled
     await expect(h.mcp.callTool('big', 'huge', { mb: 50 })).rejects.toMatchObject({
       message: expect.stringContaining('The server sent a message larger than 10 MB (50 MB); it was dropped')
     })
@@ -104,7 +105,8 @@ describe('a server sending a message larger than 10 MB', () => {
       '[DeepChat] The server sent a message larger than 10 MB (50 MB); it was dropped',
       '[DeepChat] The server sent a message larger than 10 MB (20 MB); it was dropped'
     ])
-  })
+    // Tens of megabytes through a real pipe: slow on a busy 2-core machine.
+  }, 120_000)
 
   it('over Streamable HTTP fails only the call it answers, and the other pending call survives', async () => {
     h = createHarness()
@@ -112,6 +114,7 @@ describe('a server sending a message larger than 10 MB', () => {
     await h.mcp.addServer({ id: 'bighttp', name: 'bighttp', type: 'http', url, enabled: false })
     expect((await h.mcp.startServer('bighttp')).status.state).toBe('running')
     const pending = h.mcp.callTool('bighttp', 'slow', {})
+    pending.catch(() => {}) // awaited below; a failed test must not leave it unhandled
     await expect(h.mcp.callTool('bighttp', 'huge', {})).rejects.toMatchObject({
       message: expect.stringContaining('The server sent a message larger than 10 MB; it was dropped')
     })
