@@ -36,7 +36,9 @@ export function buildTestHost(): Promise<string> {
   return built
 }
 
+/** After a test file: the next file that needs the host builds it again. */
 export function removeTestHost(): void {
+  built = undefined
   rmSync(join(root, 'node_modules', '.cache', `test-host-${process.pid}`), { recursive: true, force: true })
 }
 
