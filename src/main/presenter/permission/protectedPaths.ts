@@ -8,16 +8,37 @@ import {
   type Repository
 } from './gitDirectories'
 import { isInside, realPathOf } from './paths'
+import { reasonOf, type Reason } from './reasonText'
 import { repositoryRootOf } from './gitRules'
 import { isProtectedName, workspaceIndexOf } from './workspaceScan'
 
 /**
- * Why writing a path could make a program run later on the host, or null. `entry` says what is
- * protected, in words for the reason text (`sub/.git`, `sub2 (a git directory)`, ...).
+ * Why writing a path could make a program run later on the host. `entry` is the protected thing,
+ * workspace-relative (`sub/.git`, the git directory `bare.git`, the include target `.gitconfig`;
+ * `.` is the workspace itself), `kind` what it is.
  */
 export interface ProtectedHit {
   entry: string
-  kind: 'entry' | 'git_dir' | 'creates_git_dir' | 'git_reads' | 'config_unreadable'
+  kind: 'entry' | 'git_dir' | 'creates_git_dir' | 'git_reads' | 'config_unreadable' | 'link_target'
+}
+
+/** The classifier's reason for a write that `hit` protects. */
+export function protectedReason(path: string, hit: ProtectedHit): Reason {
+  const params = { path, entry: hit.entry }
+  switch (hit.kind) {
+    case 'entry':
+      return reasonOf('protected_write', params)
+    case 'git_dir':
+      return reasonOf('protected_git_dir', params)
+    case 'creates_git_dir':
+      return reasonOf('protected_git_creation', params)
+    case 'git_reads':
+      return reasonOf('protected_git_reads', params)
+    case 'config_unreadable':
+      return reasonOf('protected_config_unreadable', params)
+    case 'link_target':
+      return reasonOf('protected_link_target', params)
+  }
 }
 
 /** How old a workspace scan may be for a permission check (the sandbox always scans afresh). */
@@ -44,11 +65,10 @@ export function protectedWriteOf(real: string, workspaceReal: string, home: stri
   }
   for (let i = 0; i <= parts.length; i++) {
     const dir = join(workspaceReal, ...parts.slice(0, i))
-    if (isGitDirectory(dir))
-      return { entry: `${shown(parts.slice(0, i))} (a git directory)`, kind: 'git_dir' }
+    if (isGitDirectory(dir)) return { entry: shown(parts.slice(0, i)), kind: 'git_dir' }
     if (i < parts.length && completesGitDir(dir, parts[i]))
       return {
-        entry: `${parts.slice(0, i + 1).join('/')} (it would make ${shown(parts.slice(0, i))} a git directory)`,
+        entry: shown(parts.slice(0, i)),
         kind: 'creates_git_dir'
       }
   }
@@ -56,7 +76,7 @@ export function protectedWriteOf(real: string, workspaceReal: string, home: stri
 }
 
 function shown(parts: string[]): string {
-  return parts.length ? parts.join('/') : 'the workspace'
+  return parts.length ? parts.join('/') : '.'
 }
 
 function gitIndirectionOf(
@@ -68,7 +88,7 @@ function gitIndirectionOf(
   const scan = workspaceIndexOf(workspaceReal).recent(SCAN_MAX_AGE_MS)
   // A protected entry that is a link makes its target what git or direnv reads.
   const linked = scan.found.find((f) => f.linkTarget && isInside(real, f.linkTarget))
-  if (linked) return { entry: `${relative(workspaceReal, linked.path)} (a link to this path)`, kind: 'entry' }
+  if (linked) return { entry: relative(workspaceReal, linked.path), kind: 'link_target' }
   const repositories = repositoriesAround(workspaceReal, parts)
   const userConfigs = userGitConfigs(home)
   for (const repo of repositories) {
@@ -76,12 +96,12 @@ function gitIndirectionOf(
     const target = targets.find((t) => isInside(real, t))
     if (target)
       return {
-        entry: `${relative(workspaceReal, target) || '.'} (git reads it through its config)`,
+        entry: relative(workspaceReal, target) || '.',
         kind: 'git_reads'
       }
     if (unreadable.length && isInside(real, repo.worktree ?? repo.gitDir))
       return {
-        entry: `${relative(workspaceReal, repo.worktree ?? repo.gitDir) || '.'} (its git config cannot be read)`,
+        entry: relative(workspaceReal, repo.worktree ?? repo.gitDir) || '.',
         kind: 'config_unreadable'
       }
   }

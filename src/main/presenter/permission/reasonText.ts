@@ -69,6 +69,16 @@ const ENGLISH = {
   redirect_output: (p: { target: string }) => `redirects output to ${p.target}`,
   protected_write: (p: { path: string; entry: string }) =>
     `writes ${p.path} in ${p.entry}, which configures programs that run later`,
+  protected_git_dir: (p: { path: string; entry: string }) =>
+    `writes ${p.path} in ${p.entry}, a git directory whose config and hooks can run programs later`,
+  protected_git_creation: (p: { path: string; entry: string }) =>
+    `writes ${p.path}, which would make ${p.entry} a git directory whose config could run programs later`,
+  protected_git_reads: (p: { path: string; entry: string }) =>
+    `writes ${p.path} in ${p.entry}, which git reads or runs through a repository's config`,
+  protected_config_unreadable: (p: { path: string; entry: string }) =>
+    `writes ${p.path} in ${p.entry}, a repository whose git config cannot be read`,
+  protected_link_target: (p: { path: string; entry: string }) =>
+    `writes ${p.path}, which the protected entry ${p.entry} links to`,
   dynamic_tilde: (p: { word: string }) => `${p.word} names a folder only known at run time`,
   unexpandable_word: (p: { word: string }) => `${p.word} expands to too many words or files to check`,
   // the line as a whole

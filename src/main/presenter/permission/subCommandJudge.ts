@@ -14,7 +14,7 @@ import { repositoryRootOf, useOfGit } from './gitRules'
 import type { Arg } from './optionParser'
 import { expandHome, isInside, isSensitivePath } from './paths'
 import type { ProgramUse } from './programUse'
-import { protectedWriteOf } from './protectedPaths'
+import { protectedReason, protectedWriteOf } from './protectedPaths'
 import { useOfReadOnlyProgram } from './readOnlyPrograms'
 import { ReasonList, reasonOf, type Reason } from './reasonText'
 import { DECLARING_BUILTINS, changesWhatRuns, dumpsEnvironment } from './shellEnvironment'
@@ -311,7 +311,7 @@ export class SubCommandJudge {
     // At any depth, git directories and what git reads through its config too (names fold case on macOS and Windows).
     const hit = protectedWriteOf(real, this.scope.workspace, this.scope.home)
     if (hit) {
-      this.raise('high', reasonOf('protected_write', { path: raw, entry: hit.entry }))
+      this.raise('high', protectedReason(raw, hit))
       this.needs.add('write_protected')
     }
     if (sensitive) this.raise('high', reasonOf('sensitive_write', { path: raw }))

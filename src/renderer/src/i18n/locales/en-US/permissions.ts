@@ -136,6 +136,13 @@ export default {
     outside_write: 'writes outside the workspace: {path}',
     redirect_output: 'redirects output to {target}',
     protected_write: 'writes {path} in {entry}, which configures programs that run later',
+    protected_git_dir:
+      'writes {path} in {entry}, a git directory whose config and hooks can run programs later',
+    protected_git_creation:
+      'writes {path}, which would make {entry} a git directory whose config could run programs later',
+    protected_git_reads: "writes {path} in {entry}, which git reads or runs through a repository's config",
+    protected_config_unreadable: 'writes {path} in {entry}, a repository whose git config cannot be read',
+    protected_link_target: 'writes {path}, which the protected entry {entry} links to',
     dynamic_tilde: '{word} names a folder only known at run time',
     unexpandable_word: '{word} expands to too many words or files to check',
     subshell: 'runs a subshell',
