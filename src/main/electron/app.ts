@@ -1,5 +1,5 @@
 import { app, BrowserWindow, dialog, globalShortcut, Menu, screen, session } from 'electron'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AppCommand } from '@shared/types/desktop'
 import type { Settings } from '@shared/types/settings'
@@ -36,6 +36,7 @@ import { APP_ID, APP_NAME } from '../appMeta'
 import { shownUrl } from '../platform/externalUrl'
 import { createPresenters, type Presenters } from '../presenter'
 import { createRouter } from '../routes'
+import { lockDataFolder, type DataFolderLock } from '../presenter/hygiene/dataFolderLock'
 
 const log = (message: string, error?: unknown) => console.error(message, error ?? '')
 
@@ -63,6 +64,7 @@ export function runElectronApp(mainDir: string): void {
 
 class DesktopApp {
   private presenters: Presenters | undefined
+  private lock: DataFolderLock | undefined
   private settings: Settings | undefined
   private tray: AppTray | undefined
   private readonly cleanups: Array<() => void> = []
@@ -120,8 +122,12 @@ class DesktopApp {
       if (process.platform !== 'darwin') app.quit()
     })
     app.on('will-quit', () => this.dispose())
-    void app.whenReady().then(() => {
+    void app.whenReady().then(async () => {
       try {
+        // Electron's lock keeps one app per user; this one keeps a headless host off the same folder.
+        const dataDir = app.getPath('userData')
+        mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+        this.lock = await lockDataFolder(dataDir)
         this.start()
       } catch (error) {
         dialog.showErrorBox(
@@ -273,6 +279,6 @@ class DesktopApp {
     this.shell.dispose()
     this.tray?.destroy()
     for (const cleanup of this.cleanups.splice(0)) cleanup()
-    void this.presenters?.dispose()
+    void Promise.resolve(this.presenters?.dispose()).finally(() => this.lock?.release())
   }
 }

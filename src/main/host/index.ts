@@ -6,7 +6,7 @@ import { readHostState, writeHostState } from './hostState'
 import { createNodePlatform } from '../platform/nodePlatform'
 import { createPresenters, DATABASE_FILE } from '../presenter'
 import { quickCheck } from '../presenter/sqlitePresenter/damaged'
-import { DataFolderLockedError, lockDataFolder } from './dataFolderLock'
+import { DataFolderLockedError, lockDataFolder } from '../presenter/hygiene/dataFolderLock'
 import { createRouter } from '../routes'
 import { appRootFromMainDir, bundledResources } from '../appResources'
 

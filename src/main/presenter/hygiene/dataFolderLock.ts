@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { processStartTime } from '../presenter/hygiene/startTime'
+import { processStartTime } from './startTime'
 
 /** `<data>/host.lock`: which host has this data folder open (one at a time: one writer of its database). */
 export const LOCK_FILE = 'host.lock'
