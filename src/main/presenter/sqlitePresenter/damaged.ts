@@ -56,14 +56,20 @@ export function quickCheck(
   options: { budgetMs: number; nativeBinding?: string }
 ): Promise<QuickCheckResult> {
   if (!existsSync(file)) return Promise.resolve({ status: 'ok' })
-  const worker = new Worker(QUICK_CHECK_WORKER, {
-    eval: true,
-    workerData: {
-      file,
-      module: createRequire(import.meta.url).resolve('better-sqlite3'),
-      nativeBinding: options.nativeBinding
-    }
-  })
+  let worker: Worker
+  try {
+    worker = new Worker(QUICK_CHECK_WORKER, {
+      eval: true,
+      workerData: {
+        file,
+        module: createRequire(import.meta.url).resolve('better-sqlite3'),
+        nativeBinding: options.nativeBinding
+      }
+    })
+  } catch {
+    // No worker here: the open still catches a file that is not a database.
+    return Promise.resolve({ status: 'ok' })
+  }
   return new Promise<QuickCheckResult>((resolve) => {
     const timer = setTimeout(() => {
       resolve({ status: 'timeout' })
