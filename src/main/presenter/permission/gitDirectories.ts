@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { lstatSync, readFileSync, statSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path'
 import { realPathOf } from './paths'
 
 /**
@@ -210,6 +211,12 @@ function gitEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env))
     if (!name.toUpperCase().startsWith('GIT_')) env[name] = value
+  // A relative PATH entry would find a `git` planted in whatever folder this runs from.
+  for (const name of Object.keys(env).filter((n) => n.toUpperCase() === 'PATH'))
+    env[name] = (env[name] ?? '')
+      .split(delimiter)
+      .filter((entry) => isAbsolute(entry))
+      .join(delimiter)
   return { ...env, GIT_CONFIG_NOSYSTEM: '1', LC_ALL: 'C' }
 }
 
@@ -220,6 +227,7 @@ function runGitConfig(file: string): ConfigRead {
     encoding: 'utf8',
     timeout: 5000,
     env: gitEnvironment(),
+    cwd: tmpdir(),
     maxBuffer: 4 * 1024 * 1024
   })
   if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') {
