@@ -1,5 +1,11 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { BridgeClient, setBridgeForTesting } from '@renderer/api/bridge'
+import type { RouteResult } from '@shared/contracts/envelope'
+import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
+import { createPresenters, type Presenters } from '../../../src/main/presenter'
+import { createRouter } from '../../../src/main/routes'
 import { afterEach, describe, expect, it } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
@@ -38,6 +44,58 @@ describe('the storage notice', () => {
     storage.assertWritable() // the temp disk has room: the fault is cleared
     await flushPromises()
     expect(wrapper.find('[data-testid="storage-fault"]').exists()).toBe(false)
+  })
+})
+
+/** Presenters started on a data folder prepared first (the real-bridge helper makes a fresh one). */
+function bridgeOn(dataDir: string): Presenters {
+  const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+  const router = createRouter(presenters)
+  setBridgeForTesting(
+    new BridgeClient({
+      kind: 'electron',
+      invoke: async (route, input) =>
+        structuredClone(
+          await router.invoke(route, structuredClone(input), { transport: 'test', clientId: 'r' })
+        ) as RouteResult,
+      on: (listener) =>
+        presenters.events.subscribe((name, payload) => listener(name, structuredClone(payload)))
+    })
+  )
+  return presenters
+}
+
+describe('the damaged-database notice', () => {
+  it('says where the damaged file went and restores the latest backup when asked', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-renderer-damaged-'))
+    try {
+      const first = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+      first.sessions.create({ title: 'Saved chat' })
+      const copy = (await first.backups.runIfDue())!
+      await first.dispose()
+      writeFileSync(join(dataDir, 'deepchat.db'), 'garbage '.repeat(5000))
+      const presenters = bridgeOn(dataDir)
+      const movedTo = presenters.storage.status().damaged!.movedTo
+      const pinia = createPinia()
+      setActivePinia(pinia)
+      const wrapper = mount(StorageNotice, { global: { plugins: [pinia, createAppI18n('en-US')] } })
+      await flushPromises()
+      expect(wrapper.get('[data-testid="storage-damaged"] p').text()).toBe(
+        `The database was damaged (file is not a database) and was moved to ${movedTo}. The app started with an empty one.`
+      )
+      expect(wrapper.get('[data-testid="storage-damaged"]').text()).toContain(`Latest backup: ${copy}`)
+      await wrapper.get('[data-testid="storage-restore-latest"]').trigger('click')
+      await flushPromises()
+      expect(wrapper.get('[data-testid="storage-restore-status"]').text()).toBe(
+        'The backup is ready: restart the app to finish restoring.'
+      )
+      expect(existsSync(join(dataDir, 'restore-pending.db'))).toBe(true)
+      wrapper.unmount()
+      setBridgeForTesting(undefined)
+      await presenters.dispose()
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true })
+    }
   })
 })
 
