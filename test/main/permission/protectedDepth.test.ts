@@ -63,6 +63,12 @@ beforeAll(() => {
   put(join(ws, 'notes', 'env.sh'), 'export A=1\n')
   mkdirSync(join(ws, 'lnk'))
   symlinkSync('../notes/env.sh', join(ws, 'lnk', '.envrc'))
+  // A worktree's admin folder whose common directory (no HEAD of its own) lies elsewhere.
+  put(join(ws, 'store', 'config'), '[core]\n')
+  mkdirSync(join(ws, 'store', 'objects'))
+  mkdirSync(join(ws, 'store', 'refs'))
+  put(join(ws, 'wt', 'HEAD'), 'ref: refs/heads/main\n')
+  put(join(ws, 'wt', 'commondir'), '../store\n')
   // Programs the config names by path: git runs them from the top of the working tree.
   put(join(ws, 'tools', 'watch.sh'), '#!/bin/sh\n')
   put(join(ws, 'scripts', 'conv'), '#!/bin/sh\n')
@@ -106,7 +112,9 @@ describe('the write and edit tools ask (high) for protected paths at any depth',
     ['notes/env.sh', /the protected entry lnk\/\.envrc links to/],
     ['tools/watch.sh', /in tools\/watch\.sh, which git reads or runs/],
     ['scripts/conv', /in scripts\/conv, which git reads or runs/],
-    ['scripts/alias.sh', /in scripts\/alias\.sh, which git reads or runs/]
+    ['scripts/alias.sh', /in scripts\/alias\.sh, which git reads or runs/],
+    ['store/config', /in store, which git reads or runs/],
+    ['wt/commondir', /in wt, a git directory/]
   ]
   it.each(asks)('%s', (path, why) => {
     const request = files.check('write', [path], scope(ws))

@@ -137,7 +137,11 @@ export function indirectionsOf(repo: Repository, home: string, userConfigs: stri
       } else if (named.length < MAX_NAMED_FILES) named.push(...namedPaths(value, home))
     }
   }
-  for (const file of repositoryConfigs(repo.gitDir)) visit(file, 0, true)
+  const own = repositoryConfigs(repo.gitDir)
+  for (const file of own) visit(file, 0, true)
+  // A worktree's common directory (its `commondir`) holds the config, refs and objects git uses.
+  const common = dirname(own[0])
+  if (common !== repo.gitDir) result.targets.push(realPathOf(common))
   for (const file of userConfigs) visit(file, 0, false)
   const hooksBase = worktree ?? repo.gitDir
   for (const path of hooksPaths) result.targets.push(realPathOf(resolve(hooksBase, path)))
