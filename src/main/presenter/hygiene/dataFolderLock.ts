@@ -1,4 +1,13 @@
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync
+} from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { processStartTime } from './startTime'
@@ -53,6 +62,9 @@ export async function lockDataFolder(dataDir: string): Promise<DataFolderLock> {
     }
     const holder = readLock(file)
     if (holder && (await isRunning(holder))) throw new DataFolderLockedError(dataDir, holder)
+    // Empty and new: a host that has just created it is writing its pid now.
+    if (!holder && Date.now() - mtimeOf(file) < 5_000)
+      throw new Error(`Another DeepChat Desk host is starting on the data folder ${dataDir}.`)
     // Stale (or half-written by a host that died at once): moved away atomically, so two hosts
     // taking over at the same moment cannot both remove a fresh lock.
     try {
@@ -79,6 +91,14 @@ function held(file: string, own: LockRecord): DataFolderLock {
       // Only our own lock: a host that took it over after we were thought dead keeps its own.
       if (readLock(file)?.pid === own.pid) rmSync(file, { force: true })
     }
+  }
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return statSync(file).mtimeMs
+  } catch {
+    return 0
   }
 }
 
