@@ -29,12 +29,14 @@ import { createElectronUpdateFeed } from './updates/electronFeed'
 import {
   appRootFromMainDir,
   bundledResources,
+  sqliteNativeBinding,
   type AppLocation,
   type BundledResources
 } from '../appResources'
 import { APP_ID, APP_NAME } from '../appMeta'
 import { shownUrl } from '../platform/externalUrl'
-import { createPresenters, type Presenters } from '../presenter'
+import { createPresenters, DATABASE_FILE, type Presenters } from '../presenter'
+import { quickCheck } from '../presenter/sqlitePresenter/damaged'
 import { createRouter } from '../routes'
 import { lockDataFolder, type DataFolderLock } from '../presenter/hygiene/dataFolderLock'
 
@@ -128,7 +130,11 @@ class DesktopApp {
         const dataDir = app.getPath('userData')
         mkdirSync(dataDir, { recursive: true, mode: 0o700 })
         this.lock = await lockDataFolder(dataDir)
-        this.start()
+        const check = await quickCheck(join(dataDir, DATABASE_FILE), {
+          budgetMs: 5000,
+          nativeBinding: sqliteNativeBinding(this.location)
+        })
+        this.start(check.status === 'damaged' ? { reason: check.reason ?? 'damaged' } : null)
       } catch (error) {
         dialog.showErrorBox(
           `${APP_NAME} could not start`,
@@ -139,7 +145,8 @@ class DesktopApp {
     })
   }
 
-  private start(): void {
+  /** `damagedDatabase`: the start's quick_check found the database damaged; it is moved aside. */
+  private start(damagedDatabase: { reason: string } | null): void {
     installContentSecurityPolicy()
     installPermissionHandlers(session.defaultSession, (url) => isTrustedRendererUrl(url, this.target))
     if (this.location.mode === 'packaged') app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME)
@@ -151,7 +158,8 @@ class DesktopApp {
     })
     const presenters = createPresenters(platform, {
       builtinSkillsDir: this.resources.skillsDir,
-      resolveShellEnvAtLaunch: true
+      resolveShellEnvAtLaunch: true,
+      damagedDatabase
     })
     this.presenters = presenters
     presenters.backups.start()
