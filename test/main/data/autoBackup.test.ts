@@ -127,6 +127,14 @@ describe('automatic backups', () => {
       message: expect.stringContaining('not a DeepChat Desk database')
     })
     expect(existsSync(join(dataDir, 'restore-pending.db'))).toBe(false)
+    // The database in use is not a backup of itself.
+    await expect(
+      createRouter(presenters).call(dataRestoreBackup, { path: join(dataDir, 'deepchat.db') })
+    ).rejects.toMatchObject({
+      code: 'invalid_backup',
+      message: expect.stringContaining('not a readable backup')
+    })
+    expect(existsSync(join(dataDir, 'restore-pending.db'))).toBe(false)
   })
 
   it('after a damaged database was moved aside, offers the latest backup and restores it', async () => {

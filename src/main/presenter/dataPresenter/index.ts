@@ -21,6 +21,7 @@ import { allMigrations } from '../sqlitePresenter/migrations'
 import { chatHtml, chatMarkdown } from './chatDocuments'
 import type { AutoBackups, BackupFile } from './autoBackup'
 import {
+  DATABASE_FILE,
   PENDING_DATABASE_RESTORE,
   PENDING_RESTORE,
   backupFileName,
@@ -73,6 +74,15 @@ function readAttachment(file: MessageFile, store: DataAttachments | undefined): 
     return head
   } catch {
     return head
+  }
+}
+
+function isSameFile(a: string, b: string): boolean {
+  try {
+    const [first, second] = [statSync(a), statSync(b)]
+    return first.dev === second.dev && first.ino === second.ino
+  } catch {
+    return false
   }
 }
 
@@ -203,6 +213,11 @@ export class DataPresenter {
   stageRestore(archive: string): { manifest: BackupManifest } {
     if (!existsSync(archive)) throw new AppError('not_found', `No backup at ${archive}`)
     const { dataDir } = this.deps.backup
+    if (isSameFile(archive, join(dataDir, DATABASE_FILE)))
+      throw new AppError(
+        'invalid_backup',
+        'This file is not a readable backup: it is the database the app is using now'
+      )
     if (archive.endsWith('.db')) return this.stageDatabaseRestore(archive)
     const manifest = inspectBackup(archive, dataDir, LATEST_SCHEMA_VERSION)
     copyFileSync(archive, join(dataDir, PENDING_RESTORE))
