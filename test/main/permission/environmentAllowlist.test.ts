@@ -17,6 +17,7 @@ import { isSecretVariableName } from '../../../src/main/presenter/permission/sec
 import { fakeAgentProgram } from '../../fixtures/acp/build'
 import { script } from '../../fixtures/acp/script'
 import { answering, collect, saidText } from '../acp/harness'
+import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
 
 /** Secret-looking and innocent-looking names the old denylist missed, and some it caught. */
 const PLANTED = [
@@ -161,58 +162,67 @@ describe('childEnvironment', () => {
 describe.runIf(process.platform === 'linux')('the environment a command gets through exec', () => {
   const modes: PermissionMode[] = ['default', 'accept_edits', 'sandboxed', 'full_access']
   for (const mode of modes) {
-    it(`has none of ${PLANTED.length} planted variables in ${mode} mode, in the sandbox and on the host (echo, printenv, env)`, async () => {
-      const runs: Ran[] = []
-      const run = async (command: string) => {
-        const ran = await exec(command, mode)
-        runs.push(ran)
-        expectNoPlantedValue(ran.output)
-        return ran
+    // Every mode but full access runs some of these in the sandbox.
+    it.skipIf(withoutBwrap && mode !== 'full_access')(
+      `has none of ${PLANTED.length} planted variables in ${mode} mode, in the sandbox and on the host (echo, printenv, env)`,
+      NEEDS_BWRAP,
+      async () => {
+        const runs: Ran[] = []
+        const run = async (command: string) => {
+          const ran = await exec(command, mode)
+          runs.push(ran)
+          expectNoPlantedValue(ran.output)
+          return ran
+        }
+        // Only unflagged names: runs unasked, so in the sandbox (full access: on the host).
+        const quiet = await run(echoLine(unflagged))
+        expect(quiet.asked).toBe(false)
+        expect(quiet.sandboxed).toBe(mode !== 'full_access')
+        for (const name of unflagged) expect(quiet.output).toContain(`${name}=<>`)
+        const quietPrintenv = await run(printenvLine(unflagged))
+        expect(quietPrintenv.output).toContain('printenv exit 1')
+        // Every name, flagged ones too: asked and approved where the mode asks, then run on the host.
+        const all = await run(echoLine(shellNames))
+        for (const name of shellNames) expect(all.output).toContain(`${name}=<>`)
+        await run(printenvLine(PLANTED))
+        const dump = await run('env')
+        // The control: a built-in name passes by the same route, so the checks above can fail.
+        expect(dump.output).toMatch(/^TZ=Pacific\/Chatham$/m)
+        expect(dump.output).toMatch(/^PATH=/m)
+        await run(nodeDump)
+        if (mode === 'default') {
+          // Both routes were taken: the sandbox for what ran unasked, the host for what was approved.
+          expect(runs.some((r) => r.sandboxed)).toBe(true)
+          expect(runs.some((r) => r.asked && !r.sandboxed)).toBe(true)
+        }
+        if (mode === 'full_access') expect(runs.every((r) => !r.sandboxed)).toBe(true)
       }
-      // Only unflagged names: runs unasked, so in the sandbox (full access: on the host).
-      const quiet = await run(echoLine(unflagged))
-      expect(quiet.asked).toBe(false)
-      expect(quiet.sandboxed).toBe(mode !== 'full_access')
-      for (const name of unflagged) expect(quiet.output).toContain(`${name}=<>`)
-      const quietPrintenv = await run(printenvLine(unflagged))
-      expect(quietPrintenv.output).toContain('printenv exit 1')
-      // Every name, flagged ones too: asked and approved where the mode asks, then run on the host.
-      const all = await run(echoLine(shellNames))
-      for (const name of shellNames) expect(all.output).toContain(`${name}=<>`)
-      await run(printenvLine(PLANTED))
-      const dump = await run('env')
-      // The control: a built-in name passes by the same route, so the checks above can fail.
-      expect(dump.output).toMatch(/^TZ=Pacific\/Chatham$/m)
-      expect(dump.output).toMatch(/^PATH=/m)
-      await run(nodeDump)
-      if (mode === 'default') {
-        // Both routes were taken: the sandbox for what ran unasked, the host for what was approved.
-        expect(runs.some((r) => r.sandboxed)).toBe(true)
-        expect(runs.some((r) => r.asked && !r.sandboxed)).toBe(true)
-      }
-      if (mode === 'full_access') expect(runs.every((r) => !r.sandboxed)).toBe(true)
-    })
+    )
   }
 
-  it('passes a name the user allowed in Settings, from the next command on; the classifier still asks for a secret-looking one', async () => {
-    expectNoPlantedValue((await exec(printenvLine(['MY_APP_CONF', 'HF_HUB_TOKEN']), 'default')).output)
-    allow(['MY_APP_CONF', 'HF_HUB_TOKEN'])
-    const sandboxed = await exec('printenv MY_APP_CONF', 'default')
-    expect(sandboxed).toMatchObject({ sandboxed: true, asked: false })
-    expect(sandboxed.output).toContain(valueOf('MY_APP_CONF'))
-    // The second wall: expanding a secret-looking name asks even when it is allowed.
-    const token = await exec('echo "$HF_HUB_TOKEN"', 'default')
-    expect(token).toMatchObject({ asked: true, sandboxed: false })
-    expect(token.output).toContain(valueOf('HF_HUB_TOKEN'))
-    // Still nothing else.
-    const dump = await exec(nodeDump, 'sandboxed')
-    expect(dump.sandboxed).toBe(true)
-    const leaked = PLANTED.filter((n) => !['MY_APP_CONF', 'HF_HUB_TOKEN'].includes(n)).filter((n) =>
-      dump.output.includes(valueOf(n))
-    )
-    expect(leaked).toEqual([])
-    expect(dump.output).toContain(`MY_APP_CONF=${valueOf('MY_APP_CONF')}`)
-  })
+  it.skipIf(withoutBwrap)(
+    'passes a name the user allowed in Settings, from the next command on; the classifier still asks for a secret-looking one',
+    NEEDS_BWRAP,
+    async () => {
+      expectNoPlantedValue((await exec(printenvLine(['MY_APP_CONF', 'HF_HUB_TOKEN']), 'default')).output)
+      allow(['MY_APP_CONF', 'HF_HUB_TOKEN'])
+      const sandboxed = await exec('printenv MY_APP_CONF', 'default')
+      expect(sandboxed).toMatchObject({ sandboxed: true, asked: false })
+      expect(sandboxed.output).toContain(valueOf('MY_APP_CONF'))
+      // The second wall: expanding a secret-looking name asks even when it is allowed.
+      const token = await exec('echo "$HF_HUB_TOKEN"', 'default')
+      expect(token).toMatchObject({ asked: true, sandboxed: false })
+      expect(token.output).toContain(valueOf('HF_HUB_TOKEN'))
+      // Still nothing else.
+      const dump = await exec(nodeDump, 'sandboxed')
+      expect(dump.sandboxed).toBe(true)
+      const leaked = PLANTED.filter((n) => !['MY_APP_CONF', 'HF_HUB_TOKEN'].includes(n)).filter((n) =>
+        dump.output.includes(valueOf(n))
+      )
+      expect(leaked).toEqual([])
+      expect(dump.output).toContain(`MY_APP_CONF=${valueOf('MY_APP_CONF')}`)
+    }
+  )
 })
 
 const require = createRequire(import.meta.url)
