@@ -10,6 +10,7 @@
 // chromium are covered by /dev/null, so nothing can reach them by full path either.
 import { spawnSync } from 'node:child_process'
 import {
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -25,6 +26,8 @@ import { delimiter, join } from 'node:path'
 const repo = join(import.meta.dirname, '..')
 const keep = process.argv.includes('--keep')
 const work = mkdtempSync(join(tmpdir(), 'deepchat-fresh-'))
+// Some tests run a probe as an unprivileged user, who must be able to reach the copy.
+chmodSync(work, 0o755)
 const copy = join(work, 'repo')
 const HIDDEN = new Set(['bwrap', 'chromium', 'chromium-browser', 'google-chrome'])
 const SYSTEM_PATHS = ['/usr/bin/bwrap', '/usr/bin/chromium', '/usr/lib/chromium/chromium']

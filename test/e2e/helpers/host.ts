@@ -32,7 +32,9 @@ export async function serve(
   const output: string[] = []
   child.stderr?.on('data', (chunk) => output.push(String(chunk)))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output.join('')}`)), 15_000)
+    // A deadline, not a wait: resolves at the host's "Open:" line. Generous because a loaded
+    // 2-core machine running two e2e workers has taken over 15 s to start one.
+    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output.join('')}`)), 45_000)
     child.once('exit', (code) => reject(new Error(`host exited with ${code}:\n${output.join('')}`)))
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line)
