@@ -63,7 +63,9 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'happy-dom',
-          include: ['test/renderer/**/*.test.ts']
+          include: ['test/renderer/**/*.test.ts'],
+          // Some of these start real MCP servers; beside a second worker the default 5 s was short.
+          testTimeout: 15_000
         }
       },
       {
