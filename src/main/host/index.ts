@@ -24,19 +24,20 @@ async function main(): Promise<void> {
   }
   const rendererDir = join(import.meta.dirname, '../renderer')
   const log = (message: string) => console.error(message)
-  // One host per data folder: a second one names the first and exits.
-  mkdirSync(args.dataDir, { recursive: true, mode: 0o700 })
-  const lock = await lockDataFolder(args.dataDir)
-  const cleanups: Array<() => Promise<void> | void> = [() => lock.release()]
+  const cleanups: Array<() => Promise<void> | void> = []
   failStart = async (line) => {
     for (const cleanup of cleanups.reverse()) await Promise.resolve(cleanup()).catch(() => {})
     console.error(line)
     process.exit(1)
   }
-  // The port first: a busy one ends the run before the database is opened.
+  // The port first: a busy one ends the run before the data folder is created or the database opened.
   const saved = readHostState(args.dataDir)
   const listening = await listenOrExit(rendererDir, args.port, saved?.port, log)
   cleanups.push(() => listening.close())
+  // One host per data folder: a second one names the first and exits.
+  mkdirSync(args.dataDir, { recursive: true, mode: 0o700 })
+  const lock = await lockDataFolder(args.dataDir)
+  cleanups.push(() => lock.release())
 
   const platform = createNodePlatform({ dataDir: args.dataDir })
   const resources = bundledResources({ mode: 'headless', appRoot: appRootFromMainDir(import.meta.dirname) })

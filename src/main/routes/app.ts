@@ -10,6 +10,7 @@ import {
 import type { DesktopStatus } from '@shared/types/desktop'
 import { AppError } from '@shared/errors'
 import type { Router } from '../bridge/router'
+import { checkExternalUrl, refusedUrlError } from '../platform/externalUrl'
 import type { Presenters } from '../presenter'
 
 /** What the headless host reports for the desktop shell it does not have. */
@@ -31,8 +32,11 @@ export function registerAppRoutes(
     platform: platform.kind,
     versions: platform.versions
   }))
+  // Checked here as well as in the opener: the window's input is refused at its own boundary.
   router.handle(appOpenExternal, async ({ url }) => {
-    await platform.openExternal(url)
+    const check = checkExternalUrl(url)
+    if (!check.ok) throw refusedUrlError(url, check.reason)
+    await platform.openExternal(check.href)
     return { opened: true }
   })
   router.handle(appPickFolder, async (options) => {

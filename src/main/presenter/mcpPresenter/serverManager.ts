@@ -53,6 +53,8 @@ interface ServerRuntime {
   reconnectTimer?: NodeJS.Timeout
   statusTimer?: NodeJS.Timeout
   starting?: Promise<void>
+  /** When the reported status last changed: a list read later carries the same stamp as the event. */
+  statusAt: number
   serverInfo?: { name: string; version: string }
 }
 
@@ -80,7 +82,7 @@ export class ServerManager {
       stderrTail: [...runtime.stderrTail],
       ...(runtime.reconnectAttempt ? { reconnectAttempt: runtime.reconnectAttempt } : {}),
       ...(runtime.serverInfo ? { serverInfo: runtime.serverInfo } : {}),
-      updatedAt: Date.now()
+      updatedAt: runtime.statusAt
     }
   }
 
@@ -166,7 +168,7 @@ export class ServerManager {
   private runtime(id: string): ServerRuntime {
     let runtime = this.runtimes.get(id)
     if (!runtime) {
-      runtime = { id, name: id, state: 'stopped', stderrTail: [], generation: 0, failures: 0 }
+      runtime = { id, name: id, state: 'stopped', stderrTail: [], generation: 0, failures: 0, statusAt: Date.now() }
       this.runtimes.set(id, runtime)
     }
     return runtime
@@ -286,7 +288,13 @@ export class ServerManager {
     runtime.state = state
     clearTimeout(runtime.statusTimer)
     runtime.statusTimer = undefined
+    this.stamp(runtime)
     this.deps.onStatus(this.status(runtime.id))
+  }
+
+  /** Strictly increasing, so two changes in one millisecond are still ordered. */
+  private stamp(runtime: ServerRuntime): void {
+    runtime.statusAt = Math.max(Date.now(), runtime.statusAt + 1)
   }
 
   /** stderr can be chatty: coalesce its status updates. */
@@ -294,6 +302,7 @@ export class ServerManager {
     if (runtime.statusTimer) return
     runtime.statusTimer = setTimeout(() => {
       runtime.statusTimer = undefined
+      this.stamp(runtime)
       this.deps.onStatus(this.status(runtime.id))
     }, 200)
     runtime.statusTimer.unref?.()
