@@ -168,7 +168,15 @@ export class ServerManager {
   private runtime(id: string): ServerRuntime {
     let runtime = this.runtimes.get(id)
     if (!runtime) {
-      runtime = { id, name: id, state: 'stopped', stderrTail: [], generation: 0, failures: 0, statusAt: Date.now() }
+      runtime = {
+        id,
+        name: id,
+        state: 'stopped',
+        stderrTail: [],
+        generation: 0,
+        failures: 0,
+        statusAt: Date.now()
+      }
       this.runtimes.set(id, runtime)
     }
     return runtime

@@ -80,7 +80,9 @@ export const useMcpStore = defineStore('mcp', () => {
   // A list that left main before a status event we already hold must not take the status back.
   const newerStatus = (listed: McpServerView): McpServerView => {
     const held = servers.value.find((s) => s.id === listed.id)
-    return held && held.status.updatedAt > listed.status.updatedAt ? { ...listed, status: held.status } : listed
+    return held && held.status.updatedAt > listed.status.updatedAt
+      ? { ...listed, status: held.status }
+      : listed
   }
 
   const refresh = () =>
