@@ -46,6 +46,7 @@ import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import { AttachmentPresenter } from './attachmentPresenter'
 import { LibraryPresenter } from './libraryPresenter'
 import type { AppDataBoundary } from './permission/boundary'
+import { DraftStore } from './sessionPresenter/drafts'
 
 export interface Presenters {
   platform: Platform
@@ -77,6 +78,8 @@ export interface Presenters {
   attachments: AttachmentPresenter
   /** Saved prompts and assistants. */
   library: LibraryPresenter
+  /** What is being written in each chat's composer (and the new-chat page's). */
+  drafts: DraftStore
   /** Chat export and import (Markdown, HTML, JSON). */
   data: DataPresenter
   /** Daily copies of the database; the app entries start them (tests do not). */
@@ -352,6 +355,11 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sessionSettings,
     attachments,
     library,
+    drafts: new DraftStore({
+      db: sqlite.db,
+      requireSession: (id) => sessions.require(id),
+      attachments: attachments.store
+    }),
     checkpoints: new CheckpointPresenter({
       sqlite,
       tape,

@@ -17,6 +17,7 @@ import { registerAcpRoutes } from './acp'
 import { registerAttachmentRoutes } from './attachments'
 import { registerLibraryRoutes } from './library'
 import { registerDataRoutes } from './data'
+import { registerDraftRoutes } from './drafts'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -42,5 +43,6 @@ export function createRouter(
   registerAttachmentRoutes(router, presenters)
   registerLibraryRoutes(router, presenters)
   registerDataRoutes(router, presenters)
+  registerDraftRoutes(router, presenters)
   return router
 }

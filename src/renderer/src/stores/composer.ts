@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch } from 'vue'
 import {
   attachmentsBeginUpload,
   attachmentsCancelUpload,
@@ -8,6 +8,7 @@ import {
   attachmentsPickFiles,
   attachmentsUploadChunk
 } from '@shared/contracts/routes/attachments.routes'
+import { draftsGet, draftsSave } from '@shared/contracts/routes/drafts.routes'
 import { libraryExpandMcpPrompt } from '@shared/contracts/routes/library.routes'
 import { mcpListPrompts, mcpListResources } from '@shared/contracts/routes/mcp.routes'
 import { ATTACHMENT_LIMITS, type AttachmentInput, type AttachmentView } from '@shared/types/attachments'
@@ -33,12 +34,35 @@ export interface ComposerAttachment {
 
 let nextKey = 1
 
+/** One chat's draft while another chat is open (uploads in flight carry on in it). */
+interface ParkedDraft {
+  text: string
+  attachments: ComposerAttachment[]
+  assistantId: string | null
+}
+
+/** How long typing settles before the draft is written to the back end. */
+const DRAFT_SAVE_DELAY_MS = 400
+
 /**
- * The message being written: its attachments (uploaded in chunks as soon as they are added, so
- * a send only names them), and what the `/` and `@` menus offer from MCP servers.
+ * The message being written: its text and attachments (uploaded in chunks as soon as they are
+ * added, so a send only names them), and what the `/` and `@` menus offer from MCP servers.
+ * Each chat has its own draft, and so has the new-chat page: switching chats swaps them, and
+ * the back end keeps them (`drafts.*`) across reloads and restarts.
  */
 export const useComposerStore = defineStore('composer', () => {
+  const text = ref('')
   const attachments = ref<ComposerAttachment[]>([])
+  /** The new-chat page's chosen assistant (part of its draft). */
+  const assistantId = ref<string | null>(null)
+  /** Whose draft is in the composer: a chat id, null for the new-chat page, undefined before the first. */
+  const draftScope = ref<string | null | undefined>(undefined)
+  const parked = new Map<string | null, ParkedDraft>()
+  /** Scopes whose stored draft has been read: only those are written (an empty composer mid-load is no draft). */
+  const loadedScopes = new Set<string | null>()
+  const saveChains = new Map<string | null, Promise<unknown>>()
+  let saveTimer: ReturnType<typeof setTimeout> | undefined
+  let loadToken = 0
   const mcpPrompts = ref<McpPromptView[]>([])
   const mcpResources = ref<McpResourceView[]>([])
   const mcpTemplates = ref<McpResourceTemplateView[]>([])
@@ -46,6 +70,13 @@ export const useComposerStore = defineStore('composer', () => {
   const uploading = computed(() => attachments.value.some((a) => a.status === 'uploading'))
   const ready = computed(() => attachments.value.filter((a) => a.status === 'ready' && a.view))
   const hasImages = computed(() => ready.value.some((a) => a.view?.kind === 'image'))
+
+  /** Still on some draft (the open one or a parked one): not removed by the user. */
+  function isKept(item: ComposerAttachment): boolean {
+    if (attachments.value.includes(item)) return true
+    for (const draft of parked.values()) if (draft.attachments.includes(item)) return true
+    return false
+  }
 
   function entry(partial: Partial<ComposerAttachment> & { name: string; size: number }): ComposerAttachment {
     const item: ComposerAttachment = {
@@ -71,6 +102,7 @@ export const useComposerStore = defineStore('composer', () => {
   async function addFile(file: File): Promise<void> {
     const isImage = file.type.startsWith('image/')
     const item = entry({ name: file.name || 'pasted', size: file.size, isImage })
+    const owner = draftScope.value ?? null
     const refusal = localRefusal(file, isImage)
     if (refusal) {
       item.status = 'error'
@@ -85,7 +117,7 @@ export const useComposerStore = defineStore('composer', () => {
         size: file.size
       })
       for (let index = 0, offset = 0; offset < file.size; index++, offset += ATTACHMENT_LIMITS.chunkBytes) {
-        if (!attachments.value.includes(item)) {
+        if (!isKept(item)) {
           await bridge.call(attachmentsCancelUpload, { uploadId }).catch(() => undefined)
           return // removed while uploading
         }
@@ -97,6 +129,8 @@ export const useComposerStore = defineStore('composer', () => {
       }
       const { attachment } = await bridge.call(attachmentsFinishUpload, { uploadId })
       succeed(item, attachment)
+      // Finished while another chat is open: its stored draft gains the file now.
+      if (owner !== draftScope.value && parked.has(owner)) persistParked(owner)
     } catch (error) {
       fail(item, errorText(error))
     }
@@ -186,11 +220,120 @@ export const useComposerStore = defineStore('composer', () => {
     attachments.value = []
   }
 
+  function snapshot(draft: ParkedDraft): {
+    text: string
+    attachments: AttachmentInput[]
+    assistantId: string | null
+  } {
+    const files = draft.attachments.filter((a) => a.status === 'ready' && a.view)
+    return {
+      text: draft.text,
+      attachments: files.map((a) => ({ sha256: a.view!.sha256, name: a.view!.name })),
+      assistantId: draft.assistantId
+    }
+  }
+
+  /** Writes one scope's draft; writes of a scope go out in order, so the last one wins. */
+  function persist(scope: string | null, draft: ParkedDraft): Promise<unknown> {
+    const body = { sessionId: scope, ...snapshot(draft) }
+    const previous = saveChains.get(scope) ?? Promise.resolve()
+    const next = previous
+      .then(() => useBridge().call(draftsSave, body))
+      // A chat deleted meanwhile, or the connection down: the draft stays in the window.
+      .catch(() => undefined)
+    saveChains.set(scope, next)
+    return next
+  }
+
+  function persistParked(scope: string | null): void {
+    const draft = parked.get(scope)
+    if (draft) void persist(scope, draft)
+  }
+
+  function current(): ParkedDraft {
+    return { text: text.value, attachments: attachments.value, assistantId: assistantId.value }
+  }
+
+  /** Writes the open draft now (instead of after the typing pause). */
+  function flushDraft(): Promise<unknown> {
+    clearTimeout(saveTimer)
+    saveTimer = undefined
+    const scope = draftScope.value
+    if (scope === undefined || !loadedScopes.has(scope))
+      return saveChains.get(scope ?? null) ?? Promise.resolve()
+    return persist(scope, current())
+  }
+
+  function scheduleSave(): void {
+    const scope = draftScope.value
+    if (scope === undefined || !loadedScopes.has(scope)) return
+    clearTimeout(saveTimer)
+    saveTimer = setTimeout(() => void flushDraft(), DRAFT_SAVE_DELAY_MS)
+  }
+
+  watch([text, assistantId, () => ready.value.map((a) => a.view!.sha256).join()], () => scheduleSave())
+
+  /**
+   * Puts the open draft aside and brings up the chat's (`sessionId`, or null for the new-chat
+   * page). The swap itself is synchronous, so a key pressed right after never acts on the other
+   * chat's text; the stored draft is read when this window has none for the chat.
+   */
+  async function switchDraft(sessionId: string | null): Promise<void> {
+    const before = draftScope.value
+    if (before === sessionId) return
+    if (before !== undefined) {
+      void flushDraft()
+      parked.set(before, current())
+    }
+    draftScope.value = sessionId
+    const kept = parked.get(sessionId)
+    parked.delete(sessionId)
+    text.value = kept?.text ?? ''
+    attachments.value = kept?.attachments ?? []
+    assistantId.value = kept?.assistantId ?? null
+    if (kept) return
+    const token = ++loadToken
+    // Unreadable: start empty, and what is typed now is kept.
+    const stored = await readDraft(sessionId).catch(() => null)
+    if (token !== loadToken || draftScope.value !== sessionId) return
+    loadedScopes.add(sessionId)
+    if (stored) {
+      // What the user typed while it loaded stays in front of nothing: it is simply kept.
+      if (!text.value) text.value = stored.text
+      const known = new Set(ready.value.map((a) => a.view!.sha256))
+      addStored(stored.attachments.filter((view) => !known.has(view.sha256)))
+      assistantId.value ??= stored.assistantId
+    }
+    scheduleSave()
+  }
+
+  async function readDraft(sessionId: string | null) {
+    return (await useBridge().call(draftsGet, { sessionId })).draft
+  }
+
+  /** After a send: that chat's draft is gone (the composer may show another chat by now). */
+  function clearDraft(sessionId: string | null): void {
+    if (draftScope.value === sessionId) {
+      clearTimeout(saveTimer)
+      text.value = ''
+      attachments.value = []
+      loadedScopes.add(sessionId)
+      void persist(sessionId, current())
+      return
+    }
+    const draft = parked.get(sessionId)
+    parked.delete(sessionId)
+    void persist(sessionId, { text: '', attachments: [], assistantId: draft?.assistantId ?? null })
+  }
+
   function inputs(): AttachmentInput[] {
     return ready.value.map((a) => ({ sha256: a.view!.sha256, name: a.view!.name }))
   }
 
   return {
+    text,
+    assistantId,
+    draftScope,
     attachments,
     uploading,
     ready,
@@ -206,6 +349,9 @@ export const useComposerStore = defineStore('composer', () => {
     loadMcpCatalog,
     remove,
     clear,
+    switchDraft,
+    flushDraft,
+    clearDraft,
     inputs
   }
 })

@@ -8,6 +8,7 @@ import { sessionMcpSwitchesMigration } from './006_session_mcp_switches'
 import { queuedInputsMigration } from './007_queued_inputs'
 import { acpSessionsMigration } from './008_acp_sessions'
 import { streamJournalMigration } from './009_stream_journal'
+import { composerDraftsMigration } from './010_composer_drafts'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
 export const allMigrations: readonly Migration[] = [
@@ -19,5 +20,6 @@ export const allMigrations: readonly Migration[] = [
   sessionMcpSwitchesMigration,
   queuedInputsMigration,
   acpSessionsMigration,
-  streamJournalMigration
+  streamJournalMigration,
+  composerDraftsMigration
 ]

@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import ChatInput, { type ComposerMessage } from '@renderer/components/chat/input/ChatInput.vue'
+import { createAppI18n } from '@renderer/i18n'
+import { useChatStore } from '@renderer/stores/chat'
+import { useComposerStore } from '@renderer/stores/composer'
+import { eventually } from '../settings/helpers'
+import { useRealBridge } from '../helpers/realBridge'
+import type { Presenters } from '../../../src/main/presenter'
+
+let bridge: ReturnType<typeof useRealBridge> | undefined
+const cleanup: Array<() => void> = []
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) step()
+  await bridge?.dispose()
+  bridge = undefined
+})
+
+/** The composer as the chat page has it: one window (a Pinia) whose open chat changes. */
+async function openWindow(presenters: Presenters, sessionId: string | null) {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  const chat = useChatStore()
+  await chat.open(sessionId)
+  const sent: Array<ComposerMessage & { sessionId: string | null }> = []
+  const wrapper = mount(ChatInput, {
+    props: {
+      running: false,
+      blocked: false,
+      locked: sessionId !== null,
+      providers: await presenters.llmProviders.listProviders(),
+      options: { providerId: null, modelId: null, permissionMode: 'default' as const, workspaceDir: '' },
+      send: async (message: ComposerMessage) => {
+        sent.push({ ...message, sessionId: chat.sessionId })
+        return true
+      }
+    },
+    global: { plugins: [pinia, createAppI18n('en-US')] },
+    attachTo: document.body
+  })
+  cleanup.push(() => {
+    wrapper.unmount()
+    chat.dispose()
+  })
+  const textarea = () => wrapper.get<HTMLTextAreaElement>('[data-testid="chat-input-text"]')
+  async function switchTo(id: string | null): Promise<void> {
+    await chat.open(id)
+    await wrapper.setProps({ locked: id !== null })
+  }
+  return { wrapper, chat, composer: useComposerStore(pinia), sent, textarea, switchTo }
+}
+
+function twoChats(presenters: Presenters) {
+  return [presenters.sessions.create({ title: 'A' }).id, presenters.sessions.create({ title: 'B' }).id]
+}
+
+describe('drafts per chat', () => {
+  it("swaps text and attachments with the chat, and Enter in B never sends A's draft", async () => {
+    bridge = useRealBridge()
+    const [a, b] = twoChats(bridge.presenters)
+    const win = await openWindow(bridge.presenters, a)
+    await win.textarea().setValue('half a thought for A')
+    await win.composer.addFiles([new File(['secret notes'], 'notes.txt', { type: 'text/plain' })])
+    await eventually(() => expect(win.composer.ready.map((x) => x.name)).toEqual(['notes.txt']))
+
+    await win.switchTo(b)
+    expect(win.textarea().element.value).toBe('')
+    expect(win.composer.attachments).toEqual([])
+    await win.textarea().trigger('keydown', { key: 'Enter' })
+    expect(win.sent).toEqual([])
+
+    await win.textarea().setValue('only for B')
+    await win.textarea().trigger('keydown', { key: 'Enter' })
+    await eventually(() => expect(win.sent).toHaveLength(1))
+    expect(win.sent[0]).toMatchObject({ text: 'only for B', attachments: [], sessionId: b })
+
+    await win.switchTo(null)
+    expect(win.textarea().element.value).toBe('')
+    await win.textarea().setValue('a new chat about cats')
+
+    await win.switchTo(a)
+    expect(win.textarea().element.value).toBe('half a thought for A')
+    expect(win.composer.ready.map((x) => x.name)).toEqual(['notes.txt'])
+    await win.switchTo(null)
+    expect(win.textarea().element.value).toBe('a new chat about cats')
+    // What B sent is no longer its draft.
+    await win.switchTo(b)
+    expect(win.textarea().element.value).toBe('')
+  })
+
+  it('brings each draft back after a reload, from the back end', async () => {
+    bridge = useRealBridge()
+    const [a, b] = twoChats(bridge.presenters)
+    const first = await openWindow(bridge.presenters, a)
+    await first.textarea().setValue('kept across reloads')
+    await first.composer.addFiles([new File(['x,y\n1,2'], 'table.csv', { type: 'text/csv' })])
+    await eventually(() => expect(first.composer.ready).toHaveLength(1))
+    await first.switchTo(b)
+    await first.textarea().setValue('and B too')
+    await first.composer.flushDraft()
+    cleanup.splice(0).forEach((step) => step()) // the page goes away
+
+    const second = await openWindow(bridge.presenters, a)
+    await eventually(() => expect(second.textarea().element.value).toBe('kept across reloads'))
+    expect(second.composer.ready.map((x) => x.name)).toEqual(['table.csv'])
+    await second.switchTo(b)
+    await eventually(() => expect(second.textarea().element.value).toBe('and B too'))
+  })
+
+  it('clears the draft that was sent, even when sending opened a new chat', async () => {
+    bridge = useRealBridge()
+    const [a] = twoChats(bridge.presenters)
+    const win = await openWindow(bridge.presenters, a)
+    await win.textarea().setValue('send me')
+    await win.textarea().trigger('keydown', { key: 'Enter' })
+    await eventually(() => expect(win.sent).toHaveLength(1))
+    await win.composer.flushDraft()
+    expect(bridge.presenters.drafts.get(a)).toBeNull()
+    expect(win.textarea().element.value).toBe('')
+  })
+})
