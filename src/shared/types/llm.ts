@@ -129,7 +129,9 @@ export const ProviderErrorCategory = z.enum([
   'bad_request',
   'context_too_long',
   'network',
-  'timeout'
+  'timeout',
+  /** The stream stayed silent for the provider's idle timeout (a stuck gateway or model). */
+  'no_response'
 ])
 export type ProviderErrorCategory = z.infer<typeof ProviderErrorCategory>
 

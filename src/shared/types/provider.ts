@@ -31,6 +31,7 @@ export type ModelConfig = z.infer<typeof ModelConfigSchema>
 export type ModelConfigInput = z.input<typeof ModelConfigSchema>
 
 const HttpUrl = z.url({ protocol: /^https?$/ })
+const IdleTimeoutSeconds = z.number().int().min(1).max(3600)
 
 /**
  * Settings some kinds need besides a base URL and a key (secrets are never here).
@@ -78,6 +79,11 @@ export const StoredProviderSchema = z.object({
   custom: z.boolean().default(false),
   /** Retries for rate_limit/server errors before the first token. */
   maxRetries: z.number().int().min(0).max(10).default(2),
+  /**
+   * A stream that delivers nothing for this long ends the turn (`no_response`). Unset: the
+   * app's default (60 s); a slow local model may need more.
+   */
+  idleTimeoutSeconds: IdleTimeoutSeconds.optional(),
   settings: ProviderSettingsSchema.default({})
 })
 export type StoredProvider = z.infer<typeof StoredProviderSchema>
@@ -104,6 +110,7 @@ export const ProviderAddInput = z
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
+    idleTimeoutSeconds: IdleTimeoutSeconds.optional(),
     settings: ProviderSettingsSchema.optional(),
     /** Amazon Bedrock: a temporary credential's session token (stored as a secret). */
     sessionToken: z.string().max(16_384).optional(),
@@ -129,6 +136,8 @@ export const ProviderPatch = z
     enabled: z.boolean().optional(),
     models: z.array(ModelConfigSchema).optional(),
     maxRetries: z.number().int().min(0).max(10).optional(),
+    /** Seconds; `null` returns to the app's default. */
+    idleTimeoutSeconds: IdleTimeoutSeconds.nullable().optional(),
     settings: ProviderSettingsSchema.optional(),
     /** Like `apiKey`: a string sets, `null` deletes, omitted keeps. */
     sessionToken: z.string().max(16_384).nullable().optional()

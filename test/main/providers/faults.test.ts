@@ -4,6 +4,7 @@ import type { LLMCoreStreamEvent } from '@shared/types/llm'
 import type { ProviderKind } from '@shared/types/provider'
 import type { FakeLlmKind, FakeScript } from '../../fixtures/llm/fakeLlm'
 import { LlmProviderPresenter } from '../../../src/main/presenter/llmProviderPresenter'
+import { DEFAULT_RETRY } from '../../../src/main/presenter/llmProviderPresenter/coreStream'
 import { addProviderFor, collect, request, textOf, useFakeLlms, useHarness } from './helpers'
 
 const harness = useHarness()
@@ -376,5 +377,28 @@ describe('a stall nobody aborts', () => {
     })
     expect(performance.now() - started).toBeLessThan(2000)
     await expect.poll(() => server.requests[0].clientClosedAt, { timeout: 200, interval: 5 }).toBeDefined()
+  })
+
+  it("ends a request that is accepted and never answered after the provider's own idle timeout, as no_response", async () => {
+    const { presenters } = harness()
+    // No idle timing from the app: the provider's setting is what ends it.
+    const providers = new LlmProviderPresenter({ config: presenters.config, events: presenters.events })
+    const server = await fake({ kind: 'openai', script: [{ steps: [{ type: 'stall' }] }] })
+    const view = await providers.addProvider({
+      id: 'stuck',
+      kind: 'openai-compatible',
+      name: 'Stuck gateway',
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-test-0123456789abcd',
+      models: [{ id: 'fake-model', name: 'Fake model' }],
+      idleTimeoutSeconds: 1
+    })
+    const started = performance.now()
+    const events = await collect(providers.coreStream(request(view.id), new AbortController().signal))
+    expect(errorOf(events)).toMatchObject({ code: 'network', category: 'no_response' })
+    expect(performance.now() - started).toBeGreaterThanOrEqual(900)
+    expect(performance.now() - started).toBeLessThan(4000)
+    // The app's default stays well under the 300 s a stuck gateway used to hold a chat.
+    expect(DEFAULT_RETRY.idleTimeoutMs).toBeLessThanOrEqual(60_000)
   })
 })

@@ -17,7 +17,8 @@ const CATEGORIES: ProviderErrorCategory[] = [
   'bad_request',
   'context_too_long',
   'network',
-  'timeout'
+  'timeout',
+  'no_response'
 ]
 
 function errorBlock(data: ErrorBlockData, text = 'provider says no'): BlockOf<'error'> {

@@ -154,4 +154,32 @@ describe('Settings > Model providers', () => {
     await eventually(() => expect(wrapper.find('[data-testid="model-default-m-two"]').exists()).toBe(true))
     expect(bridge.presenters.llmProviders.getDefaultModel()).toMatchObject({ modelId: 'm-two' })
   })
+
+  it('sets a provider’s idle timeout, refuses a bad one and returns to the default when emptied', async () => {
+    const { wrapper, bridge } = await mountPage(ProvidersSettings)
+    await bridge.presenters.llmProviders.addProvider({
+      presetId: 'custom',
+      name: 'Local',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      models: []
+    })
+    const stored = async () => (await bridge.presenters.llmProviders.listProviders())[0]
+    await eventually(() => expect(wrapper.find('[data-testid="provider-idle-timeout"]').exists()).toBe(true))
+    expect(wrapper.get('[data-testid="provider-idle-timeout"]').attributes('placeholder')).toBe('60')
+
+    await wrapper.get('[data-testid="provider-idle-timeout"]').setValue('240')
+    await wrapper.get('[data-testid="provider-save"]').trigger('submit')
+    await eventually(async () => expect((await stored()).idleTimeoutSeconds).toBe(240))
+
+    await wrapper.get('[data-testid="provider-idle-timeout"]').setValue('0')
+    await wrapper.get('[data-testid="provider-save"]').trigger('submit')
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="provider-message"]').text()).toContain('from 1 to 3600')
+    )
+    expect((await stored()).idleTimeoutSeconds).toBe(240)
+
+    await wrapper.get('[data-testid="provider-idle-timeout"]').setValue('')
+    await wrapper.get('[data-testid="provider-save"]').trigger('submit')
+    await eventually(async () => expect((await stored()).idleTimeoutSeconds).toBeUndefined())
+  })
 })

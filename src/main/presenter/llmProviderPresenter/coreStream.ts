@@ -21,8 +21,9 @@ export interface RetryPolicy {
   baseDelayMs: number
   maxDelayMs: number
   /**
-   * A stream that delivers nothing for this long fails as `network` (a stall nobody aborts).
-   * Generous, because a local model may think for minutes before its first token.
+   * A stream that delivers nothing for this long fails as `no_response` (a stall nobody
+   * aborts, such as a gateway that accepts and never answers). Each provider may set its own
+   * (`idleTimeoutSeconds`), for a local model that thinks for minutes before its first token.
    */
   idleTimeoutMs: number
 }
@@ -31,7 +32,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxRetries: 2,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
-  idleTimeoutMs: 300_000
+  idleTimeoutMs: 60_000
 }
 
 /**
@@ -63,7 +64,8 @@ export async function* streamWithRetry(
       : watchdog.fired
         ? {
             code: 'network',
-            category: 'timeout',
+            // Silence from the start is a stuck gateway or model; after some output, a stall.
+            category: outcome.producedContent ? 'timeout' : 'no_response',
             message: `The provider sent nothing for ${(policy.idleTimeoutMs / 1000).toFixed(policy.idleTimeoutMs < 10_000 ? 1 : 0)} s`
           }
         : outcome.failure

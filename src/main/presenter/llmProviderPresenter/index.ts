@@ -114,6 +114,7 @@ export class LlmProviderPresenter {
       models: input.models ?? preset?.models ?? [],
       custom: !preset || preset.presetId === 'custom',
       maxRetries: input.maxRetries ?? DEFAULT_RETRY.maxRetries,
+      idleTimeoutSeconds: input.idleTimeoutSeconds,
       settings: input.settings ?? {}
     })
     checkSecret(provider.kind, input.apiKey)
@@ -127,8 +128,11 @@ export class LlmProviderPresenter {
   async updateProvider(id: string, rawPatch: ProviderPatch): Promise<ProviderView> {
     const patch = ProviderPatch.parse(rawPatch)
     const current = this.requireProvider(id)
-    const { apiKey, sessionToken, ...fields } = patch
-    const updated = StoredProviderSchema.parse({ ...current, ...stripUndefined(fields) })
+    const { apiKey, sessionToken, idleTimeoutSeconds, ...fields } = patch
+    const merged: Record<string, unknown> = { ...current, ...stripUndefined(fields) }
+    if (idleTimeoutSeconds === null) delete merged.idleTimeoutSeconds
+    else if (idleTimeoutSeconds !== undefined) merged.idleTimeoutSeconds = idleTimeoutSeconds
+    const updated = StoredProviderSchema.parse(merged)
     checkSecret(updated.kind, apiKey)
     this.store.save(this.store.all().map((p) => (p.id === id ? updated : p)))
     if (apiKey !== undefined) await this.store.setApiKey(id, apiKey)
@@ -260,6 +264,7 @@ export class LlmProviderPresenter {
       ...this.deps.retry,
       maxRetries: request.maxRetries ?? provider.maxRetries
     }
+    if (provider.idleTimeoutSeconds !== undefined) policy.idleTimeoutMs = provider.idleTimeoutSeconds * 1000
     return {
       policy,
       input: {

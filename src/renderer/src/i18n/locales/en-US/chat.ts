@@ -7,6 +7,9 @@ export default {
     messagesLabel: 'Conversation',
     generating: 'Generating…',
     waiting: 'Waiting for the model…',
+    waitingFor: 'Waiting for the model… {seconds} s',
+    waitingStop: 'Stop',
+    waitingRetry: 'Stop and retry',
     jumpToLatest: 'Jump to latest',
     backToParent: 'Back to the main chat',
     cancel: 'Cancel',
@@ -72,7 +75,8 @@ export default {
         bad_request: 'The provider refused the request',
         context_too_long: 'The conversation is too long for this model',
         network: 'Could not reach the provider',
-        timeout: 'The provider took too long to answer'
+        timeout: 'The provider took too long to answer',
+        no_response: 'The model sent nothing'
       },
       hint: {
         rate_limited: 'Wait a moment, then retry.',
@@ -82,7 +86,9 @@ export default {
         bad_request: 'Their message:',
         context_too_long: 'Start a new chat, or pick a model with a longer context.',
         network: 'Check your connection or the provider address, then retry.',
-        timeout: 'Retry; if it keeps happening, the model may be too slow or stuck.'
+        timeout: 'Retry; if it keeps happening, the model may be too slow or stuck.',
+        no_response:
+          'Nothing arrived within the provider’s idle timeout. Retry; for a slow local model, raise the timeout in the provider’s settings.'
       },
       openSettings: 'Open provider settings',
       stopped: 'Stopped',

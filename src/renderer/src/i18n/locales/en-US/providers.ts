@@ -26,6 +26,10 @@ export default {
     keyNotSet: 'Paste your API key',
     keyStored: 'A key is stored ({mask}). Leave the field empty to keep it.',
     keyNone: 'No key stored.',
+    idleTimeout: 'Give up after silence of (seconds)',
+    idleTimeoutHint:
+      'A reply that sends nothing for this long ends with an error. Empty: {seconds} s. Raise it for a slow local model.',
+    idleTimeoutInvalid: 'Enter whole seconds from 1 to 3600, or leave it empty.',
     clearKey: 'Delete key',
     keyCleared: 'The key was deleted.',
     saved: 'Saved',

@@ -9,6 +9,9 @@ export default {
     messagesLabel: '对话',
     generating: '正在生成…',
     waiting: '等待模型响应…',
+    waitingFor: '等待模型响应… {seconds} 秒',
+    waitingStop: '停止',
+    waitingRetry: '停止并重试',
     jumpToLatest: '跳到最新',
     backToParent: '返回主对话',
     cancel: '取消',
@@ -73,7 +76,8 @@ export default {
         bad_request: '服务商拒绝了该请求',
         context_too_long: '对话过长，超出该模型的上下文',
         network: '无法连接到服务商',
-        timeout: '服务商响应超时'
+        timeout: '服务商响应超时',
+        no_response: '模型没有返回任何内容'
       },
       hint: {
         rate_limited: '请稍候再重试。',
@@ -83,7 +87,9 @@ export default {
         bad_request: '对方返回的信息：',
         context_too_long: '请新建对话，或选择上下文更长的模型。',
         network: '请检查网络连接或服务商地址，然后重试。',
-        timeout: '请重试；若反复出现，模型可能过慢或卡住了。'
+        timeout: '请重试；若反复出现，模型可能过慢或卡住了。',
+        no_response:
+          '在服务商的空闲超时内没有收到任何内容。请重试；本地模型较慢时，可在服务商设置中调高超时。'
       },
       openSettings: '打开服务商设置',
       stopped: '已停止',
