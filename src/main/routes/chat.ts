@@ -1,11 +1,14 @@
 import {
   chatCancelQueued,
+  chatDeleteMessage,
   chatEditAndResend,
   chatGetMessage,
   chatGetMessages,
   chatListQueue,
   chatRespondToolInteraction,
+  chatRestoreMessages,
   chatRetry,
+  chatSelectVariant,
   chatSendMessage,
   chatStop
 } from '@shared/contracts/routes/chat.routes'
@@ -21,6 +24,15 @@ export function registerChatRoutes(router: Router, { agentRuntime }: Pick<Presen
   router.handle(chatRetry, ({ sessionId, messageId }) => agentRuntime.retry(sessionId, messageId))
   router.handle(chatEditAndResend, ({ sessionId, messageId, text }) =>
     agentRuntime.editAndResend(sessionId, messageId, text)
+  )
+  router.handle(chatSelectVariant, ({ sessionId, messageId }) =>
+    agentRuntime.selectVariant(sessionId, messageId)
+  )
+  router.handle(chatDeleteMessage, ({ sessionId, messageId }) =>
+    agentRuntime.deleteMessage(sessionId, messageId)
+  )
+  router.handle(chatRestoreMessages, ({ sessionId, messageIds }) =>
+    agentRuntime.restoreMessages(sessionId, messageIds)
   )
   router.handle(chatListQueue, ({ sessionId }) => ({ items: agentRuntime.listQueue(sessionId) }))
   router.handle(chatCancelQueued, ({ sessionId, inputId }) => ({

@@ -99,9 +99,20 @@ export const QueuedInput = z.object({ id: z.string(), text: z.string(), createdA
 export type QueuedInput = z.infer<typeof QueuedInput>
 
 /** A message as the chat window reads it: the projection plus the live stream position. */
+/** The variants a message is one of (Retry and Edit add one each): "‹ index/count ›". */
+export const MessageVariants = z.object({
+  index: z.number().int().positive(),
+  count: z.number().int().positive(),
+  /** Sibling message ids, oldest first. */
+  ids: z.array(z.string())
+})
+export type MessageVariants = z.infer<typeof MessageVariants>
+
 export const ChatMessageView = MessageRecord.extend({
   /** Present while (or after) this message streamed in this process: deltas with a higher seq apply on top. */
-  stream: StreamCursor.nullable()
+  stream: StreamCursor.nullable(),
+  /** Set when the message has variants (a retried answer, an edited prompt); the shown one is `index`. */
+  variants: MessageVariants.nullable().optional()
 })
 export type ChatMessageView = z.infer<typeof ChatMessageView>
 

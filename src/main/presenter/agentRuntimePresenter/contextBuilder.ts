@@ -145,7 +145,7 @@ function userMessageOptions(
 }
 
 function load(deps: ContextDeps, input: ContextInput, userOptions: UserMessageOptions) {
-  const history = readTapeHistory(deps.tape.inheritedView(input.tapeId))
+  const history = readTapeHistory(deps.tape.inheritedView(input.tapeId), input.currentUser?.id)
   const userSeq = input.currentUser?.orderSeq ?? Number.MAX_SAFE_INTEGER
   const records = history.records.filter(
     (r) =>

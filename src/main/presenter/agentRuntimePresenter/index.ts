@@ -16,6 +16,7 @@ import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
 import {
   chatMessageCreated,
   chatMessagesSuperseded,
+  chatBranchChanged,
   chatQueueChanged,
   chatStreamDelta,
   chatStreamFailed
@@ -36,6 +37,7 @@ import type { ModelLimits } from './contextBuilder'
 import { applyAnswer, denyEffect } from './interactionAnswers'
 import { titleFrom, type TurnAttachments } from './turnInputs'
 import { MessageHistory } from './messageHistory'
+import { ChatBranches } from '../sessionPresenter/chatBranches'
 import { SteeringQueue } from './steeringQueue'
 import { ChatTitler } from './titleNamer'
 import type { StorageGuard } from '../sqlitePresenter/storageGuard'
@@ -57,6 +59,7 @@ export interface AgentRuntimeDeps {
     | 'interactions'
     | 'pauseMessage'
     | 'resolveInteraction'
+    | 'branches'
   >
   tape: Pick<TapePresenter, 'inheritedView' | 'appendAnchor' | 'appendEvent'>
   llm: {
@@ -150,11 +153,7 @@ export class AgentRuntimePresenter {
         if (isEvent(chatStreamDelta, event, payload)) this.streamed.fire(payload.sessionId)
       }
     }
-    this.history = new MessageHistory({
-      db: deps.sqlite.db,
-      messages: deps.sessions.messages,
-      tape: deps.tape
-    })
+    this.history = new MessageHistory({ messages: deps.sessions.messages, branches: deps.sessions.branches })
     this.queue = new SteeringQueue(deps.sqlite.db)
     this.acpTurns = new AcpTurns(deps.log)
     this.titler = new ChatTitler({
@@ -314,42 +313,65 @@ export class AgentRuntimePresenter {
     return { accepted: true, remaining: 0, resumed: true }
   }
 
-  /** A new answer to the user message before `messageId`; the old answer leaves the context. */
+  /**
+   * A new answer to the user message `messageId` answers: a new variant beside the old answer,
+   * shown from now on. The old one (and what followed it) stays, one switch away.
+   */
   async retry(sessionId: string, messageId: string): Promise<TurnAccepted> {
     const session = this.requireIdle(sessionId)
     const target = this.deps.sessions.messages.require(messageId)
     if (target.sessionId !== sessionId || target.role !== 'assistant')
       throw new AppError('invalid_input', 'Retry takes an assistant message of this session')
-    const all = this.history.current(session)
-    const user = [...all].reverse().find((m) => m.role === 'user' && m.orderSeq < target.orderSeq)
+    const user = this.history.userMessageBefore(session, target.id)
     if (!user) throw new AppError('invalid_input', 'There is no user message to answer again')
-    this.supersede(
-      session,
-      all.filter((m) => m.orderSeq > user.orderSeq).map((m) => m.id),
-      'retry'
-    )
-    return this.startRun(session, user, this.createAssistant(session.id))
+    this.supersede(session, this.history.shownFrom(session, target.id), 'retry')
+    const assistant = this.createAssistant(session.id, user.id)
+    return this.startRun(session, user, assistant)
   }
 
-  /** Replaces a user message's text: it and everything after it leave the context and the list. */
+  /** A new variant of a user message with the new text, answered anew; the old prompt and its answers stay as variant. */
   async editAndResend(sessionId: string, messageId: string, text: string): Promise<TurnAccepted> {
     const session = this.requireIdle(sessionId)
     const target = this.deps.sessions.messages.require(messageId)
     if (target.sessionId !== sessionId || target.role !== 'user')
       throw new AppError('invalid_input', 'Only a user message of this session can be edited')
     if (!text.trim()) throw new AppError('invalid_message', 'Message cannot be empty')
-    const later = this.history.current(session).filter((m) => m.orderSeq >= target.orderSeq)
-    this.supersede(
+    const tree = this.history.tree(session)
+    if (!tree.has(target.id)) throw new AppError('invalid_input', 'That message can no longer be edited')
+    this.supersede(session, this.history.shownFrom(session, target.id), 'edit')
+    return this.startTurn(
       session,
-      later.map((m) => m.id),
-      'edit'
+      { text, files: target.content?.files ?? [], links: [] },
+      tree.parentOf(target.id)
     )
-    return this.startTurn(session, { text, files: target.content?.files ?? [], links: [] })
   }
 
-  /** Windows drop the messages before the new turn's first event reaches them, so old and new never show together. */
+  /** Shows another variant of a message (and the branch below it); the choice is kept on the tape. */
+  selectVariant(sessionId: string, messageId: string): { changed: boolean } {
+    this.requireIdle(sessionId)
+    const changed = this.deps.sessions.branches.select(sessionId, messageId)
+    if (changed) this.deps.events.emit(chatBranchChanged, { sessionId, reason: 'variant' })
+    return { changed }
+  }
+
+  /** Hides a prompt with its answers, or one answer, from the chat, the context and exports. */
+  deleteMessage(sessionId: string, messageId: string): { messageIds: string[] } {
+    this.requireIdle(sessionId)
+    const messageIds = this.deps.sessions.branches.remove(sessionId, messageId)
+    if (messageIds.length) this.deps.events.emit(chatBranchChanged, { sessionId, reason: 'delete' })
+    return { messageIds }
+  }
+
+  /** Undoes a delete. */
+  restoreMessages(sessionId: string, messageIds: string[]): { messageIds: string[] } {
+    this.requireIdle(sessionId)
+    const restored = this.deps.sessions.branches.restore(sessionId, messageIds)
+    if (restored.length) this.deps.events.emit(chatBranchChanged, { sessionId, reason: 'restore' })
+    return { messageIds: restored }
+  }
+
+  /** Windows drop the replaced messages before the new turn's first event reaches them, so old and new never show together. */
   private supersede(session: SessionRecord, messageIds: string[], reason: 'retry' | 'edit'): void {
-    this.history.supersede(session, messageIds, reason)
     if (messageIds.length)
       this.deps.events.emit(chatMessagesSuperseded, { sessionId: session.id, messageIds, reason })
   }
@@ -369,14 +391,18 @@ export class AgentRuntimePresenter {
     sessionId: string,
     page: { beforeOrderSeq?: number; limit?: number } = {}
   ): { messages: ChatMessageView[]; hasMore: boolean } {
-    const session = this.deps.sessions.require(sessionId)
-    const superseded = this.history.supersededIds(session)
-    const { messages, hasMore } = this.deps.sessions.messages.list(sessionId, page)
-    return { messages: messages.filter((m) => !superseded.has(m.id)).map((m) => this.view(m)), hasMore }
+    this.deps.sessions.require(sessionId)
+    const { messages, hasMore, tree } = this.deps.sessions.branches.page(sessionId, page)
+    return {
+      messages: messages.map((m) => ({ ...this.view(m), variants: ChatBranches.variantsIn(tree, m.id) })),
+      hasMore
+    }
   }
 
   getMessage(messageId: string): ChatMessageView {
-    return this.view(this.deps.sessions.messages.require(messageId))
+    const message = this.deps.sessions.messages.require(messageId)
+    const tree = this.deps.sessions.branches.tree(message.sessionId)
+    return { ...this.view(message), variants: ChatBranches.variantsIn(tree, message.id) }
   }
 
   /** After a crash: streaming messages become `error` (partial text kept); paused ones stay answerable. */
@@ -440,17 +466,36 @@ export class AgentRuntimePresenter {
     return session
   }
 
-  private startTurn(session: SessionRecord, content: UserMessageContent): Promise<TurnAccepted> {
+  /** `parentId`: what the prompt continues (an edit: the edited prompt's parent); default the chosen branch's end. */
+  private startTurn(
+    session: SessionRecord,
+    content: UserMessageContent,
+    parentId: string | null = this.history.tail(session)
+  ): Promise<TurnAccepted> {
     this.resolveModel(session) // fail before anything is written
-    const user = this.deps.sessions.messages.appendUserMessage(session.id, content)
+    const user = this.deps.sqlite.transaction(() => {
+      const created = this.deps.sessions.messages.appendUserMessage(session.id, content, { parentId })
+      this.showNew(session.id, created.id, parentId)
+      return created
+    })
     this.deps.events.emit(chatMessageCreated, { sessionId: session.id, message: user })
-    return this.startRun(session, user, this.createAssistant(session.id))
+    return this.startRun(session, user, this.createAssistant(session.id, user.id))
   }
 
-  private createAssistant(sessionId: string): MessageRecord {
-    const assistant = this.deps.sessions.messages.createAssistantMessage(sessionId)
+  private createAssistant(sessionId: string, parentId: string): MessageRecord {
+    const assistant = this.deps.sqlite.transaction(() => {
+      const created = this.deps.sessions.messages.createAssistantMessage(sessionId, { parentId })
+      this.showNew(sessionId, created.id, parentId)
+      return created
+    })
     this.deps.events.emit(chatMessageCreated, { sessionId, message: assistant })
     return assistant
+  }
+
+  /** A new variant is the one shown, even where the user had picked an older one there before. */
+  private showNew(sessionId: string, messageId: string, parentId: string | null): void {
+    const tree = this.deps.sessions.branches.tree(sessionId)
+    if (tree.childrenOf(parentId).length > 1) this.deps.sessions.branches.select(sessionId, messageId)
   }
 
   private async startRun(
@@ -566,7 +611,7 @@ export class AgentRuntimePresenter {
     const grantedBlockIds = message.blocks
       .filter((b) => b.kind === 'tool_call' && b.status === 'pending' && granted.has(b.toolCall?.id ?? ''))
       .map((b) => b.id)
-    const user = this.history.userMessageBefore(session, message.orderSeq)
+    const user = this.history.userMessageBefore(session, message.id)
     this.deps.sessions.messages.setStatus(messageId, 'streaming')
     await this.startRun(session, user, message, grantedBlockIds)
   }

@@ -1,61 +1,43 @@
-import type Database from 'better-sqlite3'
 import type { MessageRecord, SessionRecord } from '@shared/types/session'
 import type { SessionPresenter } from '../sessionPresenter'
-import type { TapePresenter } from '../tapePresenter'
-import { SUPERSEDED_EVENT } from './tapeHistory'
+import type { BranchTree } from '../sessionPresenter/branches'
 
 /**
- * Which messages of a session still count. Retry and edit never delete: they append a
- * `chat/superseded` event naming the messages that leave the context and the list.
+ * Where the loop's messages go in the chat's tree (sessionPresenter/branches.ts). Retry and
+ * edit never delete: the new answer or prompt is a sibling of the old one, and the old one
+ * stays one click away as a variant.
  */
 export class MessageHistory {
   constructor(
     private readonly deps: {
-      db: Database.Database
       messages: SessionPresenter['messages']
-      tape: Pick<TapePresenter, 'appendEvent'>
+      branches: SessionPresenter['branches']
     }
   ) {}
 
-  supersede(session: SessionRecord, messageIds: string[], reason: 'retry' | 'edit'): void {
-    if (messageIds.length)
-      this.deps.tape.appendEvent(session.tapeId, SUPERSEDED_EVENT, { messageIds, reason })
+  tree(session: SessionRecord): BranchTree {
+    return this.deps.branches.tree(session.id)
   }
 
-  supersededIds(session: SessionRecord): Set<string> {
-    const rows = this.deps.db
-      .prepare("SELECT payload_json FROM tape_entries WHERE tape_id = ? AND kind = 'event' AND name = ?")
-      .all(session.tapeId, SUPERSEDED_EVENT) as { payload_json: string }[]
-    const ids = new Set<string>()
-    for (const row of rows) {
-      try {
-        const data = (JSON.parse(row.payload_json) as { data?: { messageIds?: unknown } }).data
-        if (Array.isArray(data?.messageIds))
-          for (const id of data.messageIds) if (typeof id === 'string') ids.add(id)
-      } catch {
-        // a malformed payload hides nothing
-      }
-    }
-    return ids
+  /** The message a new prompt continues: the end of the chosen branch. */
+  tail(session: SessionRecord): string | null {
+    return this.tree(session).tail()?.id ?? null
   }
 
-  /** Every message of the session that still counts, oldest first. */
-  current(session: SessionRecord): MessageRecord[] {
-    const superseded = this.supersededIds(session)
-    const out: MessageRecord[] = []
-    let before: number | undefined
-    for (;;) {
-      const page = this.deps.messages.list(session.id, { beforeOrderSeq: before, limit: 200 })
-      out.unshift(...page.messages.filter((m) => !superseded.has(m.id)))
-      if (!page.hasMore || page.messages.length === 0) return out
-      before = page.messages[0].orderSeq
-    }
+  /** The chosen branch from `fromId` on (what a retry or edit replaces in the window). */
+  shownFrom(session: SessionRecord, fromId: string): string[] {
+    const path = this.tree(session).path()
+    const at = path.findIndex((n) => n.id === fromId)
+    return at < 0 ? [] : path.slice(at).map((n) => n.id)
   }
 
-  /** The user message an assistant message answers. */
-  userMessageBefore(session: SessionRecord, orderSeq: number): MessageRecord | null {
-    return (
-      [...this.current(session)].reverse().find((m) => m.role === 'user' && m.orderSeq < orderSeq) ?? null
-    )
+  /** The user message an assistant message answers: its nearest visible user ancestor. */
+  userMessageBefore(session: SessionRecord, messageId: string): MessageRecord | null {
+    const tree = this.tree(session)
+    const parent = tree.parentOf(messageId)
+    const node = parent ? tree.node(parent) : undefined
+    const user =
+      node?.role === 'user' ? node : [...tree.ancestors(messageId)].reverse().find((n) => n.role === 'user')
+    return user ? (this.deps.messages.get(user.id) ?? null) : null
   }
 }

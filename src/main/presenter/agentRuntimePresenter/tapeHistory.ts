@@ -3,9 +3,8 @@ import { readStoredBlock, type MessageBlock } from '@shared/types/blocks'
 import { MessageFactFrame } from '@shared/types/messageFacts'
 import { UserMessageContent } from '@shared/types/session'
 import { isReconstructionAnchor } from '../tapePresenter/handoff'
+import { branchTreeFromTape, type BranchTree } from '../sessionPresenter/branches'
 
-/** Marks messages (a retried answer, an edited prompt and what followed) as out of the context. */
-export const SUPERSEDED_EVENT = 'chat/superseded'
 export const COMPACTION_ANCHOR = 'compaction/auto'
 export const OVERFLOW_ANCHOR = 'auto_handoff/context_overflow'
 
@@ -23,18 +22,18 @@ export interface HistoryRecord {
 export interface TapeHistory {
   /** The latest reconstruction anchor (summary or handoff), if any. */
   summary: { text: string; entryId: number; name: string; cursorEntryId: number } | null
-  /** Messages after the anchor's cursor, superseded ones removed, in conversation order. */
+  /** Messages after the anchor's cursor on the branch `before` continues (default: the chosen one), oldest first. */
   records: HistoryRecord[]
-  superseded: Set<string>
+  /** The chat's message tree (variants, deleted messages) as the tape records it. */
+  tree: BranchTree
 }
 
 /**
  * Reads the model-facing history from the tape alone: the latest revision of each message
  * fact, after the latest summary/handoff anchor's cursor. The projection is never consulted.
  */
-export function readTapeHistory(entries: readonly TapeEntry[]): TapeHistory {
+export function readTapeHistory(entries: readonly TapeEntry[], before?: string | null): TapeHistory {
   const latest = new Map<string, HistoryRecord>()
-  const superseded = new Set<string>()
   let summary: TapeHistory['summary'] = null
   for (const entry of entries) {
     if (entry.kind === 'anchor' && isReconstructionAnchor(entry.name)) {
@@ -46,20 +45,19 @@ export function readTapeHistory(entries: readonly TapeEntry[]): TapeHistory {
         name: entry.name!,
         cursorEntryId: cursor
       }
-    } else if (entry.kind === 'event' && entry.name === SUPERSEDED_EVENT) {
-      const data = (entry.payload.data ?? {}) as { messageIds?: unknown }
-      if (Array.isArray(data.messageIds))
-        for (const id of data.messageIds) if (typeof id === 'string') superseded.add(id)
     } else if (entry.kind === 'message') {
       const record = toRecord(entry, latest.get(String(entry.payload.messageId))?.firstEntryId)
       if (record) latest.set(record.messageId, record)
     }
   }
   const cursor = summary?.cursorEntryId ?? 0
-  const records = [...latest.values()]
-    .filter((r) => r.firstEntryId > cursor && !superseded.has(r.messageId))
-    .sort((a, b) => a.orderSeq - b.orderSeq)
-  return { summary, records, superseded }
+  // Only the branch this turn continues: other variants and deleted messages never reach the model.
+  const tree = branchTreeFromTape(entries)
+  const branch = before && tree.has(before) ? tree.ancestors(before) : tree.path()
+  const records = branch
+    .map((n) => latest.get(n.id))
+    .filter((r): r is HistoryRecord => r !== undefined && r.firstEntryId > cursor)
+  return { summary, records, tree }
 }
 
 function toRecord(entry: TapeEntry, firstEntryId: number | undefined): HistoryRecord | null {

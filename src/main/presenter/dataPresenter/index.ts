@@ -35,10 +35,9 @@ import {
 
 /** Attachments larger than this are exported by name only (the JSON stays a sensible size). */
 const MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024
-const PAGE = 200
 
 export interface DataPresenterDeps {
-  sessions: Pick<SessionPresenter, 'require' | 'create' | 'messages'>
+  sessions: Pick<SessionPresenter, 'require' | 'create' | 'messages' | 'branches'>
   /** What a whole-data backup reads, and where a restore is staged. */
   backup: Omit<BackupSource, 'schemaVersion'> & {
     /** Where backups go (Settings › Data, or `<data>/backups`). */
@@ -102,17 +101,9 @@ export class DataPresenter {
     this.now = deps.now ?? Date.now
   }
 
-  /** Every message of a chat, oldest first (superseded ones are not in the list). */
+  /** What the chat shows, oldest first: the chosen variants, without deleted messages. */
   private allMessages(sessionId: string): MessageRecord[] {
-    const pages: MessageRecord[][] = []
-    let before: number | undefined
-    for (;;) {
-      const page = this.deps.sessions.messages.list(sessionId, { beforeOrderSeq: before, limit: PAGE })
-      pages.unshift(page.messages)
-      if (!page.hasMore || page.messages.length === 0) break
-      before = page.messages[0].orderSeq
-    }
-    return pages.flat()
+    return this.deps.sessions.branches.visible(sessionId)
   }
 
   snapshot(sessionId: string): ChatExport {
@@ -161,6 +152,9 @@ export class DataPresenter {
    * A JSON export back into a NEW chat: the same messages and blocks, attachments stored again
    * from the bytes the file carries. Messages still open at export time come back finished
    * (`cancelled`). `notes` names each attachment that came back by name only, and why.
+   * Exports of older builds listed replaced prompts and answers too: a message following one of
+   * its own role comes back as a variant of it (the later one shown), so the chat reads as it
+   * did and the next request never carries two answers (or prompts) in a row.
    */
   async importChat(json: string): Promise<ChatImportResult> {
     const doc = this.parse(json)
@@ -170,7 +164,13 @@ export class DataPresenter {
       providerId: doc.chat.providerId ?? null,
       modelId: doc.chat.modelId ?? null
     })
+    // The last message shown, and the parent of each message (for a replaced one's variant).
+    let last: { id: string; role: 'user' | 'assistant'; parentId: string | null } | null = null
+    const place = (role: 'user' | 'assistant') => ({
+      parentId: last && last.role === role ? last.parentId : (last?.id ?? null)
+    })
     for (const message of doc.messages) {
+      const placement = place(message.role)
       if (message.role === 'user') {
         const content = message.content ?? { text: '', files: [], links: [] }
         const files = await this.restoreAttachments(
@@ -179,10 +179,16 @@ export class DataPresenter {
           content.files,
           notes
         )
-        this.deps.sessions.messages.appendUserMessage(session.id, { ...content, files })
+        const created = this.deps.sessions.messages.appendUserMessage(
+          session.id,
+          { ...content, files },
+          placement
+        )
+        last = { id: created.id, role: 'user', ...placement }
         continue
       }
-      const created = this.deps.sessions.messages.createAssistantMessage(session.id)
+      const created = this.deps.sessions.messages.createAssistantMessage(session.id, placement)
+      last = { id: created.id, role: 'assistant', ...placement }
       const status = message.status === 'sent' || message.status === 'error' ? message.status : 'cancelled'
       this.deps.sessions.messages.finalizeAssistantMessage(created.id, {
         status,

@@ -4,6 +4,7 @@ import type { SessionSearchHit } from '@shared/types/session'
 import type { TapeSearchOptions } from '@shared/types/tape'
 import type { TapePresenter } from '../tapePresenter'
 import { buildSnippet, queryWords } from './searchSnippet'
+import { loadBranchTree } from './branches'
 
 const DEFAULT_LIMIT = 20
 /** Candidates read per hit wanted: revisions of one message and matches outside its text drop out. */
@@ -37,7 +38,8 @@ export function visibleText(
 /**
  * History search for people: message facts only, one hit per message (its best-ranked
  * revision), a snippet of the message's own text around the match — never ids, block kinds
- * or tool arguments — and only messages that still exist, so a hit always opens.
+ * or tool arguments — and only messages of the chosen branch, so a hit always opens where the
+ * user can see it.
  */
 export function searchMessages(
   deps: { db: Database.Database; tape: Pick<TapePresenter, 'searchMany' | 'store'> },
@@ -58,7 +60,20 @@ export function searchMessages(
     limit: Math.min(100, limit * CANDIDATES_PER_HIT)
   })
   const words = queryWords(query)
-  const exists = deps.db.prepare('SELECT 1 FROM messages WHERE id = ? AND session_id = ?')
+  // Only the chosen branch: a replaced variant or a deleted message is not what the chat shows.
+  const shown = new Map<string, Set<string>>()
+  const isShown = (sessionId: string, tapeId: string, messageId: string) => {
+    let ids = shown.get(sessionId)
+    if (!ids) {
+      ids = new Set(
+        loadBranchTree(deps.db, sessionId, tapeId)
+          .path()
+          .map((n) => n.id)
+      )
+      shown.set(sessionId, ids)
+    }
+    return ids.has(messageId)
+  }
   const seen = new Set<string>()
   const hits: SessionSearchHit[] = []
   for (const candidate of candidates) {
@@ -68,7 +83,7 @@ export function searchMessages(
     if (!message || seen.has(message.messageId)) continue
     seen.add(message.messageId)
     const snippet = buildSnippet(message.text, words)
-    if (!snippet || !exists.get(message.messageId, session.id)) continue
+    if (!snippet || !isShown(session.id, session.tape_id, message.messageId)) continue
     hits.push({
       sessionId: session.id,
       sessionTitle: session.title,

@@ -25,6 +25,7 @@ import type { TapePresenter } from '../tapePresenter'
 import type { EventSink } from '../../bridge/events'
 import { Hook } from '../hook'
 import { MessageStore } from './messageStore'
+import { ChatBranches } from './chatBranches'
 import { InteractionStore, type InteractionRequest } from './interactions'
 import { toSession, type SessionRow } from './rows'
 import type { Workspaces } from './workspaces'
@@ -54,6 +55,8 @@ const DEFAULT_TITLE = 'New Chat'
 export class SessionPresenter {
   readonly messages: MessageStore
   readonly interactions: InteractionStore
+  /** Variants, the chosen branch and deleted messages (chatBranches.ts). */
+  readonly branches: ChatBranches
   private readonly now: () => number
   private readonly newId: () => string
   private statusVersion = 0
@@ -77,6 +80,7 @@ export class SessionPresenter {
     }
     this.messages = new MessageStore({ ...shared, touchSession: (id, at) => this.touch(id, at) })
     this.interactions = new InteractionStore({ ...shared, messages: this.messages })
+    this.branches = new ChatBranches({ ...shared, messages: this.messages })
   }
 
   create(input: CreateSessionInput = {}): SessionRecord {

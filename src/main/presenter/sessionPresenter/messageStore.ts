@@ -12,8 +12,14 @@ import type { TapePresenter } from '../tapePresenter'
 import { messageFact, toolFacts } from './facts'
 import { toBlock, toMessage, type BlockRow, type MessageRow } from './rows'
 import { StreamJournal, foldBatches, type StreamBatch } from './streamJournal'
+import { BRANCH_EVENT } from './branches'
 
 export type TapeWriter = Pick<TapePresenter, 'append'>
+
+/** Where a new message goes in the chat's tree: after `parentId` (null: at the start). */
+export interface Placement {
+  parentId: string | null
+}
 
 export interface MessageStoreDeps {
   db: Database.Database
@@ -41,7 +47,12 @@ export class MessageStore {
     this.journal = new StreamJournal(deps.db, deps.now)
   }
 
-  appendUserMessage(sessionId: string, content: z.input<typeof UserMessageContent>): MessageRecord {
+  /** `placement.parentId`: the message this one continues (see branches.ts); absent: the one before it. */
+  appendUserMessage(
+    sessionId: string,
+    content: z.input<typeof UserMessageContent>,
+    placement?: Placement
+  ): MessageRecord {
     const parsed = UserMessageContent.safeParse(content)
     if (!parsed.success) throw new AppError('invalid_message', z.prettifyError(parsed.error))
     if (!parsed.data.text.trim() && parsed.data.files.length === 0) {
@@ -49,7 +60,7 @@ export class MessageStore {
     }
     return this.deps.transaction(() => {
       const tapeId = this.deps.tapeOf(sessionId)
-      const id = this.insertMessage(sessionId, 'user', 'sent', JSON.stringify(parsed.data))
+      const id = this.insertMessage(sessionId, 'user', 'sent', JSON.stringify(parsed.data), placement)
       const message = this.require(id)
       const [fact] = this.deps.tape.append(tapeId, messageFact(message, 1))
       this.recordFact(id, fact.entryId, 1)
@@ -58,10 +69,10 @@ export class MessageStore {
   }
 
   /** A new assistant message with no blocks yet. Nothing reaches the tape until it settles. */
-  createAssistantMessage(sessionId: string): MessageRecord {
+  createAssistantMessage(sessionId: string, placement?: Placement): MessageRecord {
     return this.deps.transaction(() => {
       this.deps.tapeOf(sessionId)
-      return this.require(this.insertMessage(sessionId, 'assistant', 'pending', null))
+      return this.require(this.insertMessage(sessionId, 'assistant', 'pending', null, placement))
     })
   }
 
@@ -209,6 +220,24 @@ export class MessageStore {
     return row
   }
 
+  /** These messages with their blocks, in the order given (unknown ids are skipped). */
+  many(messageIds: readonly string[]): MessageRecord[] {
+    const out: MessageRecord[] = []
+    for (let i = 0; i < messageIds.length; i += 500) {
+      const chunk = messageIds.slice(i, i + 500)
+      const rows = this.deps.db
+        .prepare(`SELECT * FROM messages WHERE id IN (${chunk.map(() => '?').join(',')})`)
+        .all(...chunk) as MessageRow[]
+      const byId = new Map(rows.map((r) => [r.id, r]))
+      const blocks = this.blocksOf(rows.map((r) => r.id))
+      for (const id of chunk) {
+        const row = byId.get(id)
+        if (row) out.push(toMessage(row, blocks.get(id) ?? []))
+      }
+    }
+    return out
+  }
+
   /** The newest page first: `beforeOrderSeq` pages backwards. Returned oldest to newest. */
   list(
     sessionId: string,
@@ -260,19 +289,28 @@ export class MessageStore {
     sessionId: string,
     role: 'user' | 'assistant',
     status: MessageStatus,
-    contentJson: string | null
+    contentJson: string | null,
+    placement?: Placement
   ): string {
     const id = this.deps.newId()
     const now = this.deps.now()
-    const { next } = this.deps.db
-      .prepare('SELECT coalesce(max(order_seq), 0) + 1 AS next FROM messages WHERE session_id = ?')
-      .get(sessionId) as { next: number }
+    const last = this.deps.db
+      .prepare('SELECT id, order_seq FROM messages WHERE session_id = ? ORDER BY order_seq DESC LIMIT 1')
+      .get(sessionId) as { id: string; order_seq: number } | undefined
+    const next = (last?.order_seq ?? 0) + 1
     this.deps.db
       .prepare(
         `INSERT INTO messages (id, session_id, order_seq, role, status, content_json, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
       )
       .run(id, sessionId, next, role, status, contentJson, now, now)
+    // The parent is written only where it is not simply the message before (branches.ts).
+    if (placement && placement.parentId !== (last?.id ?? null))
+      this.deps.tape.append(this.deps.tapeOf(sessionId), {
+        kind: 'event',
+        name: BRANCH_EVENT,
+        payload: { name: BRANCH_EVENT, data: { messageId: id, parentId: placement.parentId } }
+      })
     this.deps.touchSession(sessionId, now)
     return id
   }

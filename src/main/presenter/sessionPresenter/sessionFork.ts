@@ -5,6 +5,7 @@ import { SESSION_START, type TapeEntryInput } from '@shared/types/tape'
 import type { TapePresenter } from '../tapePresenter'
 import type { MessageStore } from './messageStore'
 import type { BlockRow, MessageRow } from './rows'
+import { BRANCH_EVENT_NAMES, loadBranchTree } from './branches'
 
 const SETTLED = ['sent', 'error', 'cancelled']
 
@@ -36,12 +37,17 @@ export function copyHistory(
       `Message ${messageId} is ${upTo.status}; fork from a finished message`
     )
   }
-  const rows = deps.db
-    .prepare(
-      `SELECT * FROM messages WHERE session_id = ? AND order_seq <= ? AND status IN (${SETTLED.map(() => '?').join(',')})
+  // The branch the message is on, as the user sees it: other variants and deleted messages stay behind.
+  const tree = loadBranchTree(deps.db, source.id, source.tapeId)
+  const chain = new Set([...tree.ancestors(messageId).map((n) => n.id), messageId])
+  const rows = (
+    deps.db
+      .prepare(
+        `SELECT * FROM messages WHERE session_id = ? AND order_seq <= ? AND status IN (${SETTLED.map(() => '?').join(',')})
       ORDER BY order_seq`
-    )
-    .all(source.id, upTo.order_seq, ...SETTLED) as MessageRow[]
+      )
+      .all(source.id, upTo.order_seq, ...SETTLED) as MessageRow[]
+  ).filter((row) => chain.has(row.id))
   const newIds = new Map(rows.map((row) => [row.id, deps.newId()]))
   const newOrder = new Map(rows.map((row, index) => [row.id, index + 1]))
 
@@ -63,6 +69,8 @@ export function copyHistory(
     .list(source.tapeId, { maxEntryId: upTo.tape_entry_id })
     .filter((entry) => entry.provenanceKey !== 'session:start' || entry.name !== SESSION_START)
     .filter((entry) => typeof entry.payload.messageId !== 'string' || newIds.has(entry.payload.messageId))
+    // The copy is one straight line: the source's branch events name messages it does not have.
+    .filter((entry) => entry.kind !== 'event' || !BRANCH_EVENT_NAMES.includes(entry.name ?? ''))
   const copies: TapeEntryInput[] = sourceEntries.map((entry) => ({
     kind: entry.kind,
     name: entry.name,

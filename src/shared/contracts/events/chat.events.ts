@@ -88,6 +88,12 @@ export const chatMessagesSuperseded = defineEvent({
   })
 })
 
+/** The chosen branch changed (another variant shown, messages deleted or restored): re-read the list. */
+export const chatBranchChanged = defineEvent({
+  name: 'chat.branch.changed',
+  payload: z.object({ sessionId: z.string(), reason: z.enum(['variant', 'delete', 'restore']) })
+})
+
 /** The session's plan changed (also visible as the message's `plan` block). */
 export const chatPlanUpdated = defineEvent({
   name: 'chat.plan.updated',

@@ -98,8 +98,9 @@ export const chatGetMessage = defineRoute({
 })
 
 /**
- * Generates a new answer for the user message before `messageId` (an assistant message). The
- * old answer (and anything after it) leaves the model's context and `chat.getMessages`.
+ * Generates a new answer for the user message `messageId` (an assistant message) answers. The
+ * new answer is a variant beside the old one and is shown; the old answer (and anything after
+ * it) leaves the model's context and `chat.getMessages` until the user switches back.
  */
 export const chatRetry = defineRoute({
   name: 'chat.retry',
@@ -108,13 +109,36 @@ export const chatRetry = defineRoute({
 })
 
 /**
- * Replaces a user message's text and runs again: the message and everything after it leave the
- * context and `chat.getMessages`; a new user message with the new text follows.
+ * A new variant of a user message with the new text, answered anew. The old prompt (and what
+ * followed it) leaves the context and `chat.getMessages` until the user switches back to it.
  */
 export const chatEditAndResend = defineRoute({
   name: 'chat.editAndResend',
   input: z.object({ sessionId: SessionId, messageId: MessageId, text: Text }).strict(),
   output: TurnAccepted
+})
+
+/** Shows another variant of a message (`variants.ids` of a message view); the choice is kept. */
+export const chatSelectVariant = defineRoute({
+  name: 'chat.selectVariant',
+  input: z.object({ sessionId: SessionId, messageId: MessageId }).strict(),
+  output: z.object({ changed: z.boolean() })
+})
+
+/**
+ * Deletes a message from the chat, the model's context and exports: a user message with its
+ * answers, or one answer. It stays on the tape; `chat.restoreMessages` with the ids undoes it.
+ */
+export const chatDeleteMessage = defineRoute({
+  name: 'chat.deleteMessage',
+  input: z.object({ sessionId: SessionId, messageId: MessageId }).strict(),
+  output: z.object({ messageIds: z.array(z.string()) })
+})
+
+export const chatRestoreMessages = defineRoute({
+  name: 'chat.restoreMessages',
+  input: z.object({ sessionId: SessionId, messageIds: z.array(MessageId).min(1).max(200) }).strict(),
+  output: z.object({ messageIds: z.array(z.string()) })
 })
 
 /** Inputs waiting behind the active run. */

@@ -1,0 +1,282 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and route results are checked by shape */
+import { describe, expect, it } from 'vitest'
+import { eventsNamed, route, textReply, useLoopHarness, type LoopHarness } from './helpers'
+
+const harness = useLoopHarness()
+
+/** What the window shows: each message's text and its "index/count" when it has variants. */
+async function shown(h: LoopHarness, sessionId: string): Promise<string[]> {
+  const { messages } = await route(h, 'chat.getMessages', { sessionId })
+  return messages.map((m: any) => {
+    const text = m.role === 'user' ? m.content.text : m.blocks.find((b: any) => b.kind === 'content')?.text
+    return m.variants ? `${text} [${m.variants.index}/${m.variants.count}]` : text
+  })
+}
+
+/** The role and text of every message of a provider request, system prompt left out. */
+function conversation(body: any): string[] {
+  return (body.messages as any[])
+    .filter((m) => m.role !== 'system')
+    .map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`)
+}
+
+async function exported(h: LoopHarness, sessionId: string, format: 'markdown' | 'html' | 'json') {
+  return (await route(h, 'data.exportChat', { sessionId, format })).content as string
+}
+
+describe('message variants', () => {
+  it('retry keeps the old answer as variant 1/2, shows the new one as 2/2, and switching back is kept', async () => {
+    const h = await harness([textReply('Answer one.'), textReply('Answer two.'), textReply('Fine.')])
+    const first = await h.send('question')
+    await h.idle(first.sessionId)
+    const retried = await route(h, 'chat.retry', {
+      sessionId: first.sessionId,
+      messageId: first.assistantMessageId
+    })
+    await h.idle(first.sessionId)
+    expect(conversation(h.bodies()[1])).toEqual(['user: question'])
+    expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer two. [2/2]'])
+    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
+    expect(messages[1].variants.ids).toEqual([first.assistantMessageId, retried.assistantMessageId])
+
+    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    expect(eventsNamed(h, 'chat.branch.changed')).toEqual([{ sessionId: first.sessionId, reason: 'variant' }])
+    expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer one. [1/2]'])
+    await h.restart()
+    expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer one. [1/2]'])
+
+    // The next turn continues the chosen answer only.
+    await h.send('thanks', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    expect(conversation(h.bodies()[2])).toEqual(['user: question', 'assistant: Answer one.', 'user: thanks'])
+    expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer one. [1/2]', 'thanks', 'Fine.'])
+    // The other answer has no continuation of its own: switching shows it alone.
+    await route(h, 'chat.selectVariant', {
+      sessionId: first.sessionId,
+      messageId: retried.assistantMessageId
+    })
+    expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer two. [2/2]'])
+  })
+
+  it('a retry after switching to an older variant shows the new answer (3/3)', async () => {
+    const h = await harness([textReply('One.'), textReply('Two.'), textReply('Three.')])
+    const first = await h.send('q')
+    await h.idle(first.sessionId)
+    await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    await h.idle(first.sessionId)
+    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    await h.idle(first.sessionId)
+    expect(await shown(h, first.sessionId)).toEqual(['q', 'Three. [3/3]'])
+  })
+
+  it('edit-and-resend keeps the old prompt and its answers as variant 1/2; the next request carries only the edit', async () => {
+    const h = await harness([
+      textReply('About cats.'),
+      textReply('More cats.'),
+      textReply('About dogs.'),
+      textReply('More dogs.')
+    ])
+    const first = await h.send('tell me about cats')
+    await h.idle(first.sessionId)
+    await h.send('more', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    const { messages: before } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
+    await route(h, 'chat.editAndResend', {
+      sessionId: first.sessionId,
+      messageId: before[0].id,
+      text: 'tell me about dogs'
+    })
+    await h.idle(first.sessionId)
+    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([
+      { sessionId: first.sessionId, messageIds: before.map((m: any) => m.id), reason: 'edit' }
+    ])
+    expect(await shown(h, first.sessionId)).toEqual(['tell me about dogs [2/2]', 'About dogs.'])
+    await h.send('and?', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    expect(conversation(h.bodies()[3])).toEqual([
+      'user: tell me about dogs',
+      'assistant: About dogs.',
+      'user: and?'
+    ])
+    // The old prompt comes back with everything that followed it.
+    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: before[0].id })
+    expect(await shown(h, first.sessionId)).toEqual([
+      'tell me about cats [1/2]',
+      'About cats.',
+      'more',
+      'More cats.'
+    ])
+  })
+
+  it('exports, history search and a fork follow the chosen branch only', async () => {
+    const h = await harness([textReply('Answer zebra.'), textReply('Answer walrus.')])
+    const first = await h.send('animal please')
+    await h.idle(first.sessionId)
+    const retried = await route(h, 'chat.retry', {
+      sessionId: first.sessionId,
+      messageId: first.assistantMessageId
+    })
+    await h.idle(first.sessionId)
+    for (const format of ['markdown', 'html', 'json'] as const) {
+      const text = await exported(h, first.sessionId, format)
+      expect(text, format).toContain('Answer walrus.')
+      expect(text, format).not.toContain('zebra')
+    }
+    const search = async (query: string) =>
+      (await route(h, 'sessions.searchHistory', { query })).hits.map((hit: any) => hit.messageId)
+    expect(await search('zebra')).toEqual([])
+    expect(await search('walrus')).toEqual([retried.assistantMessageId])
+
+    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    const md = await exported(h, first.sessionId, 'markdown')
+    expect(md).toContain('Answer zebra.')
+    expect(md).not.toContain('walrus')
+    expect(await search('zebra')).toEqual([first.assistantMessageId])
+    expect(await search('walrus')).toEqual([])
+
+    const { session } = await route(h, 'sessions.fork', {
+      sessionId: first.sessionId,
+      messageId: retried.assistantMessageId
+    })
+    expect(await shown(h, session.id)).toEqual(['animal please', 'Answer walrus.'])
+  })
+
+  it('an import of an export shows exactly what the user saw', async () => {
+    const h = await harness([textReply('Old answer.'), textReply('New answer.'), textReply('Next.')])
+    const first = await h.send('hello')
+    await h.idle(first.sessionId)
+    await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    await h.idle(first.sessionId)
+    const json = await exported(h, first.sessionId, 'json')
+    const { session } = await route(h, 'data.importChat', { content: json })
+    expect(await shown(h, session.id)).toEqual(['hello', 'New answer.'])
+  })
+
+  it('an older export that lists a stopped answer and its retry imports as variants: never two answers in a row', async () => {
+    const h = await harness([textReply('Next.')])
+    const message = (role: 'user' | 'assistant', text: string, status = 'sent') => ({
+      role,
+      status,
+      content: role === 'user' ? { text, files: [], links: [] } : null,
+      blocks:
+        role === 'assistant'
+          ? [{ id: `b-${text}`, kind: 'content', status: 'success', text, createdAt: 1, updatedAt: 1 }]
+          : [],
+      metadata: {},
+      attachments: [],
+      createdAt: 1
+    })
+    const oldExport = {
+      format: 'deepchat-desk.chat',
+      version: 1,
+      exportedAt: 1,
+      chat: { title: 'old', providerId: 'fake-openai', modelId: 'fake-model', createdAt: 1 },
+      messages: [
+        message('user', 'first prompt'),
+        message('assistant', 'Stopped half', 'cancelled'),
+        message('assistant', 'Full answer.'),
+        message('user', 'edited away'),
+        message('user', 'second prompt'),
+        message('assistant', 'Second answer.')
+      ]
+    }
+    const { session } = await route(h, 'data.importChat', { content: JSON.stringify(oldExport) })
+    expect(await shown(h, session.id)).toEqual([
+      'first prompt',
+      'Full answer. [2/2]',
+      'second prompt [2/2]',
+      'Second answer.'
+    ])
+    await h.send('go on', { sessionId: session.id })
+    await h.idle(session.id)
+    expect(conversation(h.bodies()[0])).toEqual([
+      'user: first prompt',
+      'assistant: Full answer.',
+      'user: second prompt',
+      'assistant: Second answer.',
+      'user: go on'
+    ])
+  })
+})
+
+describe('deleting messages', () => {
+  it('deletes a prompt with its answer from the list, the context and exports; undo brings them back', async () => {
+    const h = await harness([
+      textReply('Paris.'),
+      textReply('Blue whale.'),
+      textReply('Yes.'),
+      textReply('Again.')
+    ])
+    const first = await h.send('capital of France?')
+    await h.idle(first.sessionId)
+    const second = await h.send('largest animal?', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
+    const deleted = await route(h, 'chat.deleteMessage', {
+      sessionId: first.sessionId,
+      messageId: messages[2].id
+    })
+    expect(deleted.messageIds).toEqual([messages[2].id, second.assistantMessageId])
+    expect(await shown(h, first.sessionId)).toEqual(['capital of France?', 'Paris.'])
+    expect(await exported(h, first.sessionId, 'markdown')).not.toContain('whale')
+
+    await h.send('sure?', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    expect(conversation(h.bodies()[2])).toEqual([
+      'user: capital of France?',
+      'assistant: Paris.',
+      'user: sure?'
+    ])
+
+    await route(h, 'chat.restoreMessages', { sessionId: first.sessionId, messageIds: deleted.messageIds })
+    expect(eventsNamed(h, 'chat.branch.changed').map((e) => e.reason)).toEqual(['delete', 'restore'])
+    expect(await shown(h, first.sessionId)).toEqual([
+      'capital of France?',
+      'Paris.',
+      'largest animal?',
+      'Blue whale.',
+      'sure?',
+      'Yes.'
+    ])
+    expect(await exported(h, first.sessionId, 'markdown')).toContain('Blue whale.')
+    // The entries are still on the tape: delete and undo were appended, nothing removed.
+    const names = h.presenters.tape.entries(first.sessionId, { limit: 1000 }).map((e) => e.name)
+    expect(names).toContain('chat/delete')
+    expect(names).toContain('chat/restore')
+  })
+
+  it('deleting one of two answer variants shows the other one', async () => {
+    const h = await harness([textReply('First try.'), textReply('Second try.')])
+    const first = await h.send('q')
+    await h.idle(first.sessionId)
+    const retried = await route(h, 'chat.retry', {
+      sessionId: first.sessionId,
+      messageId: first.assistantMessageId
+    })
+    await h.idle(first.sessionId)
+    const deleted = await route(h, 'chat.deleteMessage', {
+      sessionId: first.sessionId,
+      messageId: retried.assistantMessageId
+    })
+    expect(deleted.messageIds).toEqual([retried.assistantMessageId])
+    expect(await shown(h, first.sessionId)).toEqual(['q', 'First try.'])
+  })
+
+  it('refuses to delete or show a message of another chat', async () => {
+    const h = await harness([textReply('A.'), textReply('B.')])
+    const a = await h.send('one')
+    await h.idle(a.sessionId)
+    const b = await h.send('two')
+    await h.idle(b.sessionId)
+    await expect(
+      route(h, 'chat.deleteMessage', { sessionId: a.sessionId, messageId: b.assistantMessageId })
+    ).rejects.toMatchObject({
+      code: 'message_not_found'
+    })
+    await expect(
+      route(h, 'chat.selectVariant', { sessionId: a.sessionId, messageId: 'nope' })
+    ).rejects.toMatchObject({ code: 'message_not_found' })
+    expect(await shown(h, b.sessionId)).toEqual(['two', 'B.'])
+  })
+})
