@@ -1,4 +1,5 @@
 import { nextTick, onBeforeUnmount, onMounted, type Ref } from 'vue'
+import { isComposingKey } from '@renderer/lib/imeKeys'
 
 const FOCUSABLE =
   'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
@@ -47,7 +48,8 @@ export function useModalFocus(panel: Ref<HTMLElement | null>, options: ModalFocu
   // On the document (not the panel) so keys count even when focus fell outside the panel.
   function onKeydown(event: KeyboardEvent): void {
     if (openModals[openModals.length - 1] !== id) return
-    if (event.key === 'Escape') {
+    // Esc ending an input method's composition in a field is not the user closing the dialog.
+    if (event.key === 'Escape' && !isComposingKey(event)) {
       // Handled here whether or not the modal may close: nothing underneath reacts to it.
       event.preventDefault()
       options.onEscape()

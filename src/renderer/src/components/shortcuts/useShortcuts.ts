@@ -1,6 +1,7 @@
 import { onBeforeUnmount, onMounted, ref } from 'vue'
 import type { Router } from 'vue-router'
 import { useAppStore } from '@renderer/stores/app'
+import { isComposingKey } from '@renderer/lib/imeKeys'
 import { runAppCommand } from '../desktop/appCommands'
 import { isMac, shortcutFor, type ShortcutId } from './shortcuts'
 
@@ -51,7 +52,7 @@ export function useShortcuts(router: Router) {
   }
 
   function onKeydown(event: KeyboardEvent): void {
-    if (event.defaultPrevented || event.isComposing) return
+    if (event.defaultPrevented || isComposingKey(event)) return
     const id = shortcutFor(event, {
       mac: isMac(),
       // The preload's bridge is there from the first key press; app info may still be loading.
