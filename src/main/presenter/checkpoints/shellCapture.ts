@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -8,8 +8,19 @@ import { join } from 'node:path'
 export const SHELL_CAPTURE_MAX_FILE_BYTES = 512 * 1024
 /** A command that changes more files than this (a build, an install) is recorded only this far. */
 const MAX_CHANGED_FILES = 200
-const GIT_TIMEOUT_MS = 30_000
+/** A workspace with more files than this is not captured (the index of a huge tree costs too much). */
+export const SHELL_CAPTURE_MAX_FILES = 50_000
+/**
+ * How long a command waits for the snapshot before (and the look after) it: past this the
+ * command runs, or its result returns, without its changes recorded. The git run goes on in the
+ * background (a first snapshot of a big workspace), so the next command finds the index warm.
+ */
+export const SHELL_CAPTURE_BUDGET_MS = 3_000
+/** A workspace found too large is not tried again for this long. */
+const TOO_LARGE_RETRY_MS = 10 * 60_000
+const GIT_TIMEOUT_MS = 120_000
 const EXCLUDES = ['node_modules/', '.venv/', '__pycache__/', '.DS_Store'].join('\n')
+const TOO_LARGE_MARK = 'too-large'
 
 /** What a shell command changed in the workspace: each file's content before it ran. */
 export interface ShellChange {
@@ -20,36 +31,61 @@ export interface ShellChange {
   notKept?: 'too_large' | 'binary'
 }
 
+export interface ShellCaptureResult {
+  changes: ShellChange[]
+  /** Set when the command's changes could not be recorded (or only in part): why, for the model and the user. */
+  notRecorded?: string
+}
+
 export interface ShellCapture {
   /** Compares the workspace with the moment the capture started. */
-  finish(): Promise<ShellChange[]>
+  finish(): Promise<ShellCaptureResult>
 }
+
+export type ShellCaptureStart = { capture: ShellCapture } | { capture: null; notRecorded: string }
 
 /**
  * Changes made by shell commands, caught the way Cline does it: a shadow git repository (in the
  * app's data folder, out of the model's reach) indexes the workspace before and after the
- * command; the trees' difference names the files and the first tree holds their old content.
- * The user's own repository and git settings are never touched (no global/system config, no
- * hooks, no fsmonitor). Without git, or on any git failure, nothing is captured (null).
+ * command; the two indexes name the changed files and the objects hold their old content. The
+ * index is refreshed incrementally (stat data, `core.untrackedCache`), so a warm capture costs a
+ * stat walk, not a read of every file. The user's own repository and git settings are never
+ * touched (no global/system config, no hooks, no fsmonitor). Bounded: a snapshot that takes
+ * longer than the budget or a workspace of more than SHELL_CAPTURE_MAX_FILES files is not
+ * captured, and the result says so; on any git failure nothing is captured.
  */
-export async function startShellCapture(dataDir: string, workspaceDir: string): Promise<ShellCapture | null> {
+export async function startShellCapture(
+  dataDir: string,
+  workspaceDir: string,
+  options: { budgetMs?: number; maxFiles?: number } = {}
+): Promise<ShellCaptureStart> {
+  const budgetMs = options.budgetMs ?? SHELL_CAPTURE_BUDGET_MS
+  const maxFiles = options.maxFiles ?? SHELL_CAPTURE_MAX_FILES
   const key = createHash('sha256').update(workspaceDir).digest('hex').slice(0, 16)
-  const git = shadowGit(join(dataDir, key), workspaceDir, dataDir)
+  const gitDir = join(dataDir, key)
+  const git = shadowGit(gitDir, workspaceDir, dataDir)
   try {
-    if (!existsSync(join(dataDir, key, 'HEAD'))) {
-      await mkdir(join(dataDir, key), { recursive: true })
+    if (await markedTooLarge(gitDir)) return { capture: null, notRecorded: tooLargeText(maxFiles) }
+    if (!existsSync(join(gitDir, 'HEAD'))) {
+      await mkdir(gitDir, { recursive: true })
       await git(['init', '--quiet'])
-      await mkdir(join(dataDir, key, 'info'), { recursive: true })
-      await writeFile(join(dataDir, key, 'info', 'exclude'), `${EXCLUDES}\n`)
+      await mkdir(join(gitDir, 'info'), { recursive: true })
+      await writeFile(join(gitDir, 'info', 'exclude'), `${EXCLUDES}\n`)
     }
-    const before = await indexTree(git)
-    return { finish: () => changesSince(git, before).catch(() => []) }
-  } catch {
-    return null
+    const added = await withinBudget(addAll(git, gitDir), budgetMs)
+    if (added === 'late') return { capture: null, notRecorded: lateText('before', budgetMs) }
+    const before = await readIndex(join(gitDir, 'index'))
+    if (before.size > maxFiles) {
+      await writeFile(join(gitDir, TOO_LARGE_MARK), String(Date.now()))
+      return { capture: null, notRecorded: tooLargeText(maxFiles) }
+    }
+    return { capture: { finish: () => changesSince(git, gitDir, before, budgetMs) } }
+  } catch (error) {
+    return { capture: null, notRecorded: `the snapshot failed (${messageOf(error)})` }
   }
 }
 
-type Git = (args: string[]) => Promise<Buffer>
+type Git = (args: string[], input?: string) => Promise<Buffer>
 
 function shadowGit(gitDir: string, workTree: string, home: string): Git {
   const env = {
@@ -61,42 +97,181 @@ function shadowGit(gitDir: string, workTree: string, home: string): Git {
     GIT_CONFIG_GLOBAL: '/dev/null',
     LC_ALL: 'C'
   }
-  const safety = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.autocrlf=false']
-  return (args) =>
+  const settings = [
+    'core.fsmonitor=false',
+    'core.hooksPath=/dev/null',
+    'core.autocrlf=false',
+    // Unchanged folders are not listed again for untracked files: the warm index is a stat walk.
+    'core.untrackedCache=true',
+    // The index this module parses (readIndex) is version 2.
+    'index.version=2',
+    'gc.auto=0'
+  ].flatMap((setting) => ['-c', setting])
+  return (args, input) =>
     new Promise((resolve, reject) => {
-      execFile(
+      const child = execFile(
         'git',
-        [...safety, ...args],
+        [...settings, ...args],
         { cwd: workTree, env, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024, timeout: GIT_TIMEOUT_MS },
         (error, stdout) => (error ? reject(error) : resolve(stdout))
       )
+      if (input !== undefined) child.stdin?.end(input)
     })
 }
 
-async function indexTree(git: Git): Promise<string> {
-  await git(['add', '--all', '--ignore-errors', '--', '.']).catch(() => undefined)
-  return (await git(['write-tree'])).toString().trim()
+/**
+ * Brings the shadow index up to the workspace; a file that cannot be read is left as it was.
+ * Fails when the index is locked (a snapshot still running in the background): an index that
+ * is not the workspace's state now must never stand for "before", or every file would look new.
+ */
+async function addAll(git: Git, gitDir: string): Promise<void> {
+  if (existsSync(join(gitDir, 'index.lock'))) throw new Error('a snapshot is still being built')
+  await git(['add', '--all', '--ignore-errors', '--', '.']).catch((error: unknown) => {
+    if (existsSync(join(gitDir, 'index.lock')) || /index\.lock/.test(String((error as Error)?.message)))
+      throw error
+  })
+  if (!existsSync(join(gitDir, 'index'))) throw new Error('git wrote no index')
 }
 
-async function changesSince(git: Git, before: string): Promise<ShellChange[]> {
-  const after = await indexTree(git)
-  if (after === before) return []
-  const out = (
-    await git(['diff-tree', '-r', '-z', '--no-renames', '--name-status', before, after])
-  ).toString()
-  const parts = out.split('\0').filter(Boolean)
-  const changes: ShellChange[] = []
-  for (let i = 0; i + 1 < parts.length && changes.length < MAX_CHANGED_FILES; i += 2) {
-    const [status, path] = [parts[i], parts[i + 1]]
-    changes.push(status === 'A' ? { path, previousContent: null } : await previousOf(git, before, path))
+/** Resolves 'late' when `work` outlives the budget; the work itself goes on (its outcome is ignored). */
+async function withinBudget(work: Promise<unknown>, budgetMs: number): Promise<'done' | 'late'> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), budgetMs)))
+  try {
+    // A late run's failure is nobody's business; an early one's is the caller's.
+    work.catch(() => undefined)
+    return await Promise.race([work.then(() => 'done' as const), late])
+  } finally {
+    clearTimeout(timer)
   }
-  return changes
 }
 
-async function previousOf(git: Git, tree: string, path: string): Promise<ShellChange> {
-  const size = Number((await git(['cat-file', '-s', `${tree}:${path}`])).toString().trim())
-  if (size > SHELL_CAPTURE_MAX_FILE_BYTES) return { path, previousContent: null, notKept: 'too_large' }
-  const content = await git(['cat-file', 'blob', `${tree}:${path}`])
-  if (content.includes(0)) return { path, previousContent: null, notKept: 'binary' }
-  return { path, previousContent: content.toString('utf8') }
+async function changesSince(
+  git: Git,
+  gitDir: string,
+  before: Map<string, IndexEntry>,
+  budgetMs: number
+): Promise<ShellCaptureResult> {
+  try {
+    if ((await withinBudget(addAll(git, gitDir), budgetMs)) === 'late')
+      return { changes: [], notRecorded: lateText('after', budgetMs) }
+    const after = await readIndex(join(gitDir, 'index'))
+    const changed: Array<{ path: string; previous?: IndexEntry }> = []
+    for (const [path, entry] of after) {
+      const previous = before.get(path)
+      if (!previous) changed.push({ path })
+      else if (previous.oid !== entry.oid || previous.mode !== entry.mode) changed.push({ path, previous })
+    }
+    for (const [path, previous] of before) if (!after.has(path)) changed.push({ path, previous })
+    changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    const kept = changed.slice(0, MAX_CHANGED_FILES)
+    const oids = [...new Set(kept.flatMap((c) => (c.previous ? [c.previous.oid] : [])))]
+    const contents = await previousContents(git, oids)
+    const changes = kept.map(({ path, previous }): ShellChange => {
+      if (!previous) return { path, previousContent: null }
+      return { path, ...(contents.get(previous.oid) ?? { previousContent: null, notKept: 'too_large' }) }
+    })
+    return changed.length > MAX_CHANGED_FILES
+      ? {
+          changes,
+          notRecorded: `the command changed ${changed.length} files; only the first ${MAX_CHANGED_FILES} were recorded for undo`
+        }
+      : { changes }
+  } catch (error) {
+    return { changes: [], notRecorded: `the look after the command failed (${messageOf(error)})` }
+  }
 }
+
+type Previous = Pick<ShellChange, 'previousContent' | 'notKept'>
+
+/** Old contents by object id, read in one `cat-file --batch` run; large or binary ones are not kept. */
+async function previousContents(git: Git, oids: string[]): Promise<Map<string, Previous>> {
+  const result = new Map<string, Previous>()
+  if (oids.length === 0) return result
+  const sizes = parseBatchCheck((await git(['cat-file', '--batch-check'], oids.join('\n') + '\n')).toString())
+  const small = oids.filter((oid) => (sizes.get(oid) ?? Infinity) <= SHELL_CAPTURE_MAX_FILE_BYTES)
+  const blobs = small.length ? parseBatch(await git(['cat-file', '--batch'], small.join('\n') + '\n')) : null
+  for (const oid of oids) {
+    const content = blobs?.get(oid)
+    if (content === undefined) result.set(oid, { previousContent: null, notKept: 'too_large' })
+    else if (content.includes(0)) result.set(oid, { previousContent: null, notKept: 'binary' })
+    else result.set(oid, { previousContent: content.toString('utf8') })
+  }
+  return result
+}
+
+function parseBatchCheck(text: string): Map<string, number> {
+  const sizes = new Map<string, number>()
+  for (const line of text.split('\n')) {
+    const [oid, type, size] = line.split(' ')
+    if (type === 'blob') sizes.set(oid, Number(size))
+  }
+  return sizes
+}
+
+/** `<oid> blob <size>\n<content>\n` records, one after another. */
+function parseBatch(out: Buffer): Map<string, Buffer> {
+  const blobs = new Map<string, Buffer>()
+  let at = 0
+  while (at < out.length) {
+    const eol = out.indexOf(10, at)
+    if (eol < 0) break
+    const [oid, type, size] = out.subarray(at, eol).toString().split(' ')
+    if (type !== 'blob') {
+      at = eol + 1
+      continue
+    }
+    const start = eol + 1
+    const end = start + Number(size)
+    blobs.set(oid, out.subarray(start, end))
+    at = end + 1
+  }
+  return blobs
+}
+
+interface IndexEntry {
+  path: string
+  mode: number
+  oid: string
+}
+
+const GITLINK = 0o160000
+
+/**
+ * The path -> (mode, object id) of a version 2 or 3 git index (SHA-1), stage 0 only. Nested
+ * repositories (gitlinks) are left out: their content is not the workspace's files.
+ */
+async function readIndex(file: string): Promise<Map<string, IndexEntry>> {
+  const entries = new Map<string, IndexEntry>()
+  if (!existsSync(file)) return entries
+  const data = await readFile(file)
+  if (data.toString('latin1', 0, 4) !== 'DIRC') throw new Error('not a git index')
+  const version = data.readUInt32BE(4)
+  if (version !== 2 && version !== 3) throw new Error(`git index version ${version}`)
+  const count = data.readUInt32BE(8)
+  let at = 12
+  for (let i = 0; i < count; i++) {
+    const mode = data.readUInt32BE(at + 24)
+    const oid = data.toString('hex', at + 40, at + 60)
+    const flags = data.readUInt16BE(at + 60)
+    const pathStart = at + 62 + (version === 3 && flags & 0x4000 ? 2 : 0)
+    const pathEnd = data.indexOf(0, pathStart)
+    const path = data.toString('utf8', pathStart, pathEnd)
+    // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
+    at += Math.ceil((pathEnd - at + 1) / 8) * 8
+    if ((flags & 0x3000) !== 0 || mode === GITLINK) continue
+    entries.set(path, { path, mode, oid })
+  }
+  return entries
+}
+
+async function markedTooLarge(gitDir: string): Promise<boolean> {
+  const marked = await stat(join(gitDir, TOO_LARGE_MARK)).catch(() => null)
+  return !!marked && Date.now() - marked.mtimeMs < TOO_LARGE_RETRY_MS
+}
+
+const tooLargeText = (maxFiles: number) =>
+  `the workspace has more than ${maxFiles.toLocaleString('en')} files, too many to snapshot before each command`
+const lateText = (when: 'before' | 'after', budgetMs: number) =>
+  `the workspace snapshot ${when} the command took longer than ${budgetMs / 1000} s (it goes on in the background; later commands are recorded once it is done)`
+const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n')[0] : String(error))

@@ -116,7 +116,7 @@ const BEYOND_SANDBOX: SandboxNeed[] = [
 ]
 
 /** True when every sub-command only reads and nothing about the line needs a look. */
-function isReadOnlyLine(analysis: CommandAnalysis): boolean {
+export function isReadOnlyLine(analysis: CommandAnalysis): boolean {
   return (
     analysis.lineReasons.length === 0 &&
     analysis.subCommands.every((s) => s.risk === 'low' && s.category === 'read_only')

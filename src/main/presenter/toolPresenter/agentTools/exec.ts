@@ -9,13 +9,15 @@ import {
   ok,
   pathArg,
   resolvePath,
+  type AgentToolResult,
   type ToolContext
 } from './defineTool'
 import { TAIL_CHARS, type ProcessInfo } from './processManager'
 import { realPathOf } from '../../permission/paths'
-import { sandboxWritesWorkspace } from '../../permission/commandPermissionService'
+import { isReadOnlyLine, sandboxWritesWorkspace } from '../../permission/commandPermissionService'
+import type { CommandAnalysis } from '../../permission/commandClassifier'
 import type { SandboxPlan } from '../../sandbox'
-import { startShellCapture, type ShellChange } from '../../checkpoints/shellCapture'
+import { startShellCapture, type ShellCaptureResult } from '../../checkpoints/shellCapture'
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
 export const EXEC_MAX_TIMEOUT_MS = 600_000
@@ -81,20 +83,60 @@ export const execTool = defineAgentTool({
         `Working directory does not exist or is not a folder: ${cwd}. Update the session workspace or pass an existing cwd.`
       )
     }
-    // What a foreground command changes in the workspace is recorded for the turn's checkpoint.
-    const capture = args.background ? null : await startShellCapture(shadowDir(ctx), ctx.workspaceDir)
+    const analysis = ctx.commands.analyze(args.command, commandScope(ctx, args.cwd))
+    const plan = sandboxPlan(ctx, analysis)
+    // What a foreground command that can write changes in the workspace is recorded for the
+    // turn's checkpoint. One that cannot (a read-only sandbox, a line the classifier knows only
+    // reads) skips the two snapshots and runs at the cost of the shell alone.
+    const started =
+      args.background || !canWriteWorkspace(ctx, analysis, plan)
+        ? null
+        : await startShellCapture(shadowDir(ctx), ctx.workspaceDir)
+    let captured: ShellCaptureResult | undefined
+    let result: AgentToolResult
     try {
-      return await runCommand(args, ctx, cwd)
+      result = await runCommand(args, ctx, cwd, plan)
     } finally {
-      if (capture) await recordShellChanges(ctx, await capture.finish())
+      if (started?.capture) {
+        captured = await started.capture.finish()
+        await recordShellChanges(ctx, captured)
+      }
     }
+    const notRecorded = started?.capture ? captured?.notRecorded : started?.notRecorded
+    return notRecorded ? withNotRecorded(result, notRecorded) : result
   }
 })
 
-async function runCommand(args: z.infer<typeof input>, ctx: ToolContext, cwd: string) {
+/** Whether a command could change the workspace, so its changes must be captured for undo. */
+function canWriteWorkspace(
+  ctx: ToolContext,
+  analysis: CommandAnalysis,
+  plan: SandboxPlan | undefined
+): boolean {
+  if (plan && !plan.writableWorkspace && ctx.sandboxAvailable) return false
+  return !isReadOnlyLine(analysis)
+}
+
+/** Tells the model and the user that undo will not cover what this command changed. */
+function withNotRecorded(result: AgentToolResult, why: string): AgentToolResult {
+  const note = `Changes this command made in the workspace were not recorded for undo: ${why}.`
+  const data = typeof result.data === 'object' && result.data ? result.data : {}
+  const content =
+    typeof result.content === 'string'
+      ? `${result.content}\n${note}`
+      : [...result.content, { type: 'text' as const, text: note }]
+  return { ...result, content, data: { ...data, changesNotRecorded: why } }
+}
+
+async function runCommand(
+  args: z.infer<typeof input>,
+  ctx: ToolContext,
+  cwd: string,
+  plan: SandboxPlan | undefined
+) {
   const timeoutMs = args.timeout_ms ?? (args.background ? undefined : EXEC_DEFAULT_TIMEOUT_MS)
   const started = await ctx.processes.start({
-    sandbox: sandboxPlan(ctx, args.command, args.cwd),
+    sandbox: plan,
     sessionId: ctx.sessionId,
     command: args.command,
     cwd,
@@ -128,7 +170,7 @@ async function runCommand(args: z.infer<typeof input>, ctx: ToolContext, cwd: st
 
 const shadowDir = (ctx: ToolContext) => join(ctx.sessionDataDir, 'shell-checkpoints')
 
-async function recordShellChanges(ctx: ToolContext, changes: ShellChange[]): Promise<void> {
+async function recordShellChanges(ctx: ToolContext, { changes }: ShellCaptureResult): Promise<void> {
   const root = realPathOf(ctx.workspaceDir)
   for (const change of changes)
     await ctx.runtime.recordFileSnapshot({
@@ -156,9 +198,8 @@ function commandScope(ctx: ToolContext, cwd: string | undefined) {
  * approved on the host; one nobody approved runs in the OS sandbox, its workspace writable only
  * when the mode let it through as an edit.
  */
-function sandboxPlan(ctx: ToolContext, command: string, cwd: string | undefined): SandboxPlan | undefined {
+function sandboxPlan(ctx: ToolContext, analysis: CommandAnalysis): SandboxPlan | undefined {
   if (ctx.approved || ctx.permissionMode === 'full_access') return undefined
-  const analysis = ctx.commands.analyze(command, commandScope(ctx, cwd))
   return {
     workspaceDir: realPathOf(ctx.workspaceDir),
     writableWorkspace: sandboxWritesWorkspace(analysis, ctx.permissionMode)
