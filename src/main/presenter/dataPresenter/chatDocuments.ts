@@ -1,5 +1,7 @@
 import MarkdownIt from 'markdown-it'
 import hljs from 'highlight.js/lib/common'
+import katex from 'katex'
+import { mathPlugin } from '@shared/markdown/mathRule'
 import type { MessageBlock } from '@shared/types/blocks'
 import type { ChatExport, ExportedMessage } from '@shared/types/chatExport'
 
@@ -17,6 +19,43 @@ const md = new MarkdownIt({
   }
 })
 const esc = (text: string) => md.utils.escapeHtml(text)
+
+/**
+ * Math as MathML, which browsers draw themselves: the page stays self-contained (KaTeX's HTML
+ * output would need its stylesheet and fonts). A formula KaTeX rejects stays as its source.
+ */
+function mathHtml(tex: string, display: boolean): string {
+  try {
+    return katex.renderToString(tex, {
+      displayMode: display,
+      output: 'mathml',
+      throwOnError: true,
+      trust: false, // model text: no \href, \url, \includegraphics
+      strict: 'ignore',
+      maxSize: 50,
+      maxExpand: 1000
+    })
+  } catch {
+    return `<code class="math-source">${esc(tex)}</code>`
+  }
+}
+mathPlugin(md, mathHtml)
+
+// A diagram needs Mermaid, which needs a browser to lay it out: the page shows its source,
+// styled and labelled, rather than pretending.
+const defaultFence = md.renderer.rules.fence!
+md.renderer.rules.fence = (tokens, index, options, env, self) => {
+  const token = tokens[index]
+  if (token.info.trim().split(/\s+/)[0]?.toLowerCase() !== 'mermaid')
+    return defaultFence(tokens, index, options, env, self)
+  return (
+    `<figure class="diagram"><figcaption>Mermaid diagram (source; open it in a Mermaid viewer to draw it)</figcaption>` +
+    `<pre><code>${esc(token.content)}</code></pre></figure>\n`
+  )
+}
+// Wide tables scroll inside their own box instead of squeezing the page.
+md.renderer.rules.table_open = () => '<div class="table-wrap"><table>\n'
+md.renderer.rules.table_close = () => '</table></div>\n'
 
 const ROLE_LABEL = { user: 'You', assistant: 'Assistant' } as const
 
@@ -116,7 +155,18 @@ h2{font-size:.8rem;text-transform:uppercase;color:#71717a;margin:0 0 .25rem}
 pre{background:#f4f4f5;padding:.75rem;border-radius:.5rem;overflow:auto}img{max-width:100%}
 .error{color:#be123c}details{margin:.5rem 0}summary{cursor:pointer;color:#52525b}
 .hljs-keyword,.hljs-built_in{color:#7c3aed}.hljs-string{color:#15803d}.hljs-comment{color:#71717a;font-style:italic}
-.hljs-number,.hljs-literal{color:#b45309}.hljs-title,.hljs-function{color:#1d4ed8}`
+.hljs-number,.hljs-literal{color:#b45309}.hljs-title,.hljs-function{color:#1d4ed8}
+.table-wrap{overflow-x:auto;margin:.75rem 0}table{border-collapse:collapse;font-size:.9rem}
+th,td{border:1px solid #d4d4d8;padding:.35rem .6rem;text-align:left;vertical-align:top;overflow-wrap:normal;word-break:normal}
+th{background:#f4f4f5;font-weight:600;white-space:nowrap}td{min-width:7rem;max-width:28rem}tr:nth-child(even) td{background:#fafafa}
+blockquote{margin:.75rem 0;padding:.25rem 1rem;border-left:4px solid #d4d4d8;color:#52525b;background:#fafafa}
+code{font:.9em ui-monospace,monospace}p code,li code{background:#f4f4f5;padding:.1em .3em;border-radius:.25rem}
+math[display=block]{margin:.75rem 0;overflow-x:auto;overflow-y:hidden;padding:.25rem 0}.math-source{color:#be123c}
+.diagram{margin:.75rem 0}.diagram figcaption{font-size:.8rem;color:#71717a;margin-bottom:.25rem}
+.diagram pre{border-left:4px solid #a78bfa}
+@media (prefers-color-scheme:dark){body{background:#18181b;color:#e4e4e7}pre,th,p code,li code{background:#27272a}
+tr:nth-child(even) td,blockquote{background:#1f1f23}th,td{border-color:#3f3f46}blockquote{color:#a1a1aa;border-color:#52525b}
+.message{border-color:#3f3f46}}`
 
 export function chatHtml(doc: ChatExport): string {
   return `<!doctype html>

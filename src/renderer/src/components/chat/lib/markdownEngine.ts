@@ -1,5 +1,5 @@
 import MarkdownIt from 'markdown-it'
-import { mathPlugin } from './rich/mathRule'
+import { mathPlugin } from '@shared/markdown/mathRule'
 import { codeHtml, diagramHtml, mathHtml } from './rich/richRenderers'
 
 /**
