@@ -10,16 +10,13 @@ import {
   McpServerSlug,
   type McpServerConfig as McpServerConfigT
 } from '@shared/types/mcp'
+import { isSecretName } from '@shared/secretNames'
 import type { ConfigPresenter } from '../configPresenter'
 
 export const MCP_CONFIG_DOCUMENT = 'mcp.servers'
 
-/** Env or header names whose values are credentials and so go to secret storage. */
-const SECRET_NAME = /key|token|secret|passw|auth|credential|cookie|session|bearer|private/i
-
-export function isSecretName(name: string): boolean {
-  return SECRET_NAME.test(name)
-}
+// Env or header names whose values are credentials go to secret storage.
+export { isSecretName }
 
 const StoredServer = McpServerFields.extend({
   id: McpServerId,

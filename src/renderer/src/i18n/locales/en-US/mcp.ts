@@ -76,6 +76,10 @@ export default {
       rowValue: '{field}: value {n}',
       show: 'Show',
       hide: 'Hide',
+      showRow: 'Show value {n}',
+      hideRow: 'Hide value {n}',
+      stored: 'Stored',
+      valuePlaceholder: 'value',
       slug: 'Short name',
       slugHint:
         'Letters and digits joined by single “-” or “_”. The model sees this server’s tools as {example}; left empty, it is made from the server’s id.',

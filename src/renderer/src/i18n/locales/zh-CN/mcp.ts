@@ -73,6 +73,10 @@ export default {
       rowValue: '{field}：第 {n} 个值',
       show: '显示',
       hide: '隐藏',
+      showRow: '显示第 {n} 个值',
+      hideRow: '隐藏第 {n} 个值',
+      stored: '已保存',
+      valuePlaceholder: '值',
       slug: '短名称',
       slugHint:
         '由字母和数字组成，可用单个“-”或“_”连接。模型看到的此服务器工具名为 {example}；留空时根据服务器 ID 生成。',
