@@ -32,6 +32,19 @@ export function focusIsFree(): boolean {
   return Boolean(active.closest('[data-testid="message-list"]'))
 }
 
+/**
+ * After an answer the card leaves and the focus would fall to the page: the next open card takes
+ * it (its own watch), and once none is left the composer does, so the user can type on. Focus the
+ * user moved elsewhere meanwhile stays where it is.
+ */
+export async function focusComposerWhenAnswered(stillOpen: () => number): Promise<void> {
+  await nextTick()
+  if (stillOpen() > 0) return
+  const active = document.activeElement
+  if (active && active !== document.body && active.isConnected) return
+  document.querySelector<HTMLElement>('[data-testid="chat-input-text"]')?.focus()
+}
+
 export function isEditable(element: Element): boolean {
   return (
     element instanceof HTMLTextAreaElement ||
