@@ -18,6 +18,7 @@ import { registerAttachmentRoutes } from './attachments'
 import { registerLibraryRoutes } from './library'
 import { registerDataRoutes } from './data'
 import { registerDraftRoutes } from './drafts'
+import { registerChatFindRoutes } from './chatFind'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -44,5 +45,6 @@ export function createRouter(
   registerLibraryRoutes(router, presenters)
   registerDataRoutes(router, presenters)
   registerDraftRoutes(router, presenters)
+  registerChatFindRoutes(router, presenters)
   return router
 }

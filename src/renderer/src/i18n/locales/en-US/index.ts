@@ -17,6 +17,7 @@ import skills from './skills'
 import acp from './acp'
 import composer from './composer'
 import messages from './messages'
+import chatWindow from './chatWindow'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -38,5 +39,6 @@ export default {
   ...skills,
   ...acp,
   ...composer,
-  ...messages
+  ...messages,
+  ...chatWindow
 }

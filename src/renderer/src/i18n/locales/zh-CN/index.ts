@@ -17,6 +17,7 @@ import skills from './skills'
 import acp from './acp'
 import composer from './composer'
 import messages from './messages'
+import chatWindow from './chatWindow'
 
 export default {
   ...common,
@@ -37,5 +38,6 @@ export default {
   ...skills,
   ...acp,
   ...composer,
-  ...messages
+  ...messages,
+  ...chatWindow
 }
