@@ -185,7 +185,9 @@ export const ModelFetchReportSchema = z
     /** Of the stored models, how many are enabled. */
     enabled: z.number().int(),
     /** Why the fetch failed (the provider is added anyway). */
-    message: z.string().optional()
+    message: z.string().optional(),
+    /** The failure's LLMErrorCode (`auth`, `network`, …): the notice says what to check. */
+    code: z.string().optional()
   })
   .nullable()
 export type ModelFetchReport = z.infer<typeof ModelFetchReportSchema>

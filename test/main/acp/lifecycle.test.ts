@@ -148,9 +148,9 @@ describe('agent processes', () => {
     await h.acp.addCustomAgent({ id: 'ghost', name: 'Ghost', command: join(world.root, 'no-such-agent') })
     await expect(collect(turn(h, 'ghost', 'chat-a', 'hi'))).rejects.toMatchObject({
       code: 'acp_agent_missing',
-      message: expect.stringContaining('was not found')
+      message: expect.stringContaining('Not found: ')
     })
-    expect(h.acp.getAgent('ghost').status.lastError).toContain('was not found')
+    expect(h.acp.getAgent('ghost').status.lastError).toContain('Not found: ')
   })
 
   it('kills the whole process tree on dispose, children in other sessions too', async () => {

@@ -57,6 +57,21 @@ describe('Settings > Model providers: Azure, Vertex and Bedrock fields', () => {
     expect((wrapper.get('[data-testid="bedrock-session-token"]').element as HTMLInputElement).value).toBe('')
   })
 
+  it('names the Bedrock fields main refused as the form labels them, not by schema path', async () => {
+    const { wrapper, bridge } = await openAdd('bedrock')
+    await wrapper.get('[data-testid="bedrock-region"]').setValue('Frankfurt')
+    await wrapper.get('[data-testid="bedrock-access-key-id"]').setValue('akia-lowercase')
+    await wrapper.get('[data-testid="provider-key"]').setValue('secret-access-key-0002')
+    await wrapper.get('#provider-add-form').trigger('submit')
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="provider-add-error"]').text()).toContain('Region: like us-east-1')
+    )
+    const text = wrapper.get('[data-testid="provider-add-error"]').text()
+    expect(text).toContain('Access key ID: like AKIA…')
+    expect(text).not.toMatch(/settings\.|Invalid input for/)
+    expect(await bridge.presenters.llmProviders.listProviders()).toEqual([])
+  })
+
   it('edits the Vertex project and location on the provider page', async () => {
     const { wrapper, bridge } = await openAdd('vertex')
     await wrapper.get('[data-testid="vertex-location"]').setValue('europe-west4')

@@ -4,6 +4,7 @@ import { execa } from 'execa'
 import { dieWithHost } from '../hygiene/dieWithHost'
 import { HOST_MARK_VARIABLE, type ProcessGroupRegistry } from '../hygiene/processGroups'
 import { killProcesses, listDescendants } from '../mcpPresenter/killTree'
+import { describeSpawnError } from '../../platform/systemErrorWords'
 
 export const STDERR_TAIL_LINES = 40
 const KILL_GRACE_MS = 2_000
@@ -42,18 +43,19 @@ export interface SpawnOptions {
 export class AgentLaunchError extends Error {
   constructor(
     readonly command: string,
-    readonly cause: unknown
+    readonly cause: unknown,
+    cwd?: string
   ) {
-    super(launchMessage(command, cause))
+    super(launchMessage(command, cause, cwd))
     this.name = 'AgentLaunchError'
   }
 }
 
-function launchMessage(command: string, cause: unknown): string {
-  const code = (cause as NodeJS.ErrnoException)?.code
-  if (code === 'ENOENT') return `${command} was not found (is it installed and on your PATH?)`
-  if (code === 'EACCES') return `${command} is not executable`
-  return `${command} could not be started: ${String((cause as Error)?.message ?? cause)}`
+function launchMessage(command: string, cause: unknown, cwd?: string): string {
+  return (
+    describeSpawnError(command, cause, { cwd }) ??
+    `${command} could not be started: ${String((cause as Error)?.message ?? cause)}`
+  )
 }
 
 /**
@@ -74,7 +76,7 @@ export async function spawnAgent(spec: LaunchSpec, options: SpawnOptions = {}): 
   })
   await new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve)
-    child.once('error', (error) => reject(new AgentLaunchError(spec.command, error)))
+    child.once('error', (error) => reject(new AgentLaunchError(spec.command, error, spec.cwd)))
   })
   return wrapChild(child, options)
 }

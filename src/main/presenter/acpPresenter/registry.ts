@@ -99,6 +99,6 @@ function resolveCustom(
     resolvedPath,
     detail: resolvedPath
       ? `${command} found at ${resolvedPath}`
-      : `${command} was not found${isPath ? '' : " on your login shell's PATH"}`
+      : `Not found: ${command}${isPath ? '' : " (not on your login shell's PATH)"}`
   }
 }

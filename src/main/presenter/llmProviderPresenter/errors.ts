@@ -6,6 +6,7 @@ import {
   TypeValidationError
 } from 'ai'
 import type { LLMErrorCode, ProviderErrorCategory } from '@shared/types/llm'
+import { describeConnectionError } from '../../platform/systemErrorWords'
 
 /** A provider failure reduced to what the chat loop and the UI need. */
 export interface ClassifiedError {
@@ -162,6 +163,8 @@ function isNetworkError(error: unknown): boolean {
 }
 
 function networkMessage(error: unknown): string {
+  const plain = describeConnectionError(error)
+  if (plain) return plain
   const parts: string[] = []
   let current: unknown = error
   for (let depth = 0; current instanceof Error && depth < 4; depth++) {

@@ -88,8 +88,13 @@ export class LlmProviderPresenter {
       listed = await this.listModels(added.id, AbortSignal.timeout(AUTO_FETCH_TIMEOUT_MS))
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error)
+      const code =
+        error instanceof AppError ? (error.details as { code?: string } | undefined)?.code : undefined
       const enabled = added.models.filter((m) => m.enabled).length
-      return { provider: added, modelFetch: { ok: false, listed: 0, enabled, message } }
+      return {
+        provider: added,
+        modelFetch: { ok: false, listed: 0, enabled, message, ...(code ? { code } : {}) }
+      }
     }
     const models = mergeFetchedModels(listed, added.models)
     const provider = await this.updateProvider(added.id, { models })

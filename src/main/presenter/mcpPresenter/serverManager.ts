@@ -1,6 +1,7 @@
 import { AppError } from '@shared/errors'
 import type { McpServerConfig, McpServerState, McpServerStatus } from '@shared/types/mcp'
 import type { CatalogKind, McpClient, McpClientEvents } from './mcpClient'
+import { describeConnectionError, describeSpawnError } from '../../platform/systemErrorWords'
 
 export interface ReconnectPolicy {
   /** Attempts after a crash before giving up. */
@@ -56,6 +57,8 @@ interface ServerRuntime {
   /** When the reported status last changed: a list read later carries the same stamp as the event. */
   statusAt: number
   serverInfo?: { name: string; version: string }
+  /** What the last start ran or reached, for the failure's wording. */
+  target?: { command?: string; cwd?: string; url?: string }
 }
 
 /**
@@ -197,6 +200,10 @@ export class ServerManager {
     try {
       const config = await this.deps.resolveConfig(runtime.id)
       runtime.name = config.name
+      runtime.target =
+        config.type === 'stdio'
+          ? { command: config.command, cwd: config.cwd || undefined }
+          : { url: config.url }
       client = this.deps.createClient(config, this.clientEvents(runtime, generation))
       await client.connect()
       if (runtime.generation !== generation) {
@@ -223,7 +230,11 @@ export class ServerManager {
 
   /** The error, then the last lines of stderr (the usual place for the real reason). */
   private describeFailure(runtime: ServerRuntime, error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error)
+    const { command, cwd, url } = runtime.target ?? {}
+    const message =
+      (command ? describeSpawnError(command, error, { cwd }) : undefined) ??
+      describeConnectionError(error, { url }) ??
+      (error instanceof Error ? error.message : String(error))
     const tail = runtime.stderrTail.slice(-REASON_STDERR_LINES).filter((line) => !message.includes(line))
     return tail.length ? `${message} — stderr:\n${tail.join('\n')}` : message
   }

@@ -82,6 +82,10 @@ export default {
       'Added. The provider listed no models; add them by id below. | Added. The provider listed 1 model; {enabled} switched on. | Added. The provider listed {listed} models; {enabled} switched on.',
     addedModelsFailed:
       'Added, but its models could not be listed: {message}. Check the key, then fetch them below or add them by id.',
+    addedModelsUnreachable:
+      'Added, but the provider could not be reached: {message} Fetch the models below once it answers, or add them by id.',
+    addedModelsFailedOther:
+      'Added, but its models could not be listed: {message}. Fetch them below, or add them by id.',
     fetchModels: 'Fetch models',
     fetching: 'Fetching…',
     modelsFetched:

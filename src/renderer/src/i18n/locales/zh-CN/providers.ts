@@ -80,6 +80,9 @@ export default {
     addedModels: '已添加。服务商列出了 {listed} 个模型，其中 {enabled} 个已启用。',
     addedModelsFailed:
       '已添加，但无法获取模型列表：{message}。请检查密钥后在下方重新获取，或按 ID 添加模型。',
+    addedModelsUnreachable:
+      '已添加，但无法连接到服务商：{message} 待其可用后在下方获取模型，或按 ID 添加模型。',
+    addedModelsFailedOther: '已添加，但无法获取模型列表：{message}。请在下方重新获取，或按 ID 添加模型。',
     fetchModels: '获取模型',
     fetching: '正在获取…',
     modelsFetched: '服务商返回了 {n} 个模型。',
