@@ -1,7 +1,11 @@
 // Tool system benchmarks, each against a baseline measured in the same run:
 //   grep vs the raw `rg` CLI on a large generated tree (goal <= 1.2x),
-//   glob vs raw fast-glob (goal <= 1.3x),
-//   getAllToolDefinitions with 1,000 MCP tools (goal < 5 ms).
+//   glob vs fast-glob with the tool's own settings (dot files, no symlinks, its ignores, `unique`
+//   only when the pattern walks from several bases) (goal <= 1.3x): what the tool adds is its
+//   .gitignore handling, ranking and the call;
+//   the request a chat with 1,000 MCP tools sends (tool search defers them): at most 128 tools
+//   and 40 KB of definitions, and building it at most 5 ms (median; absolute: it runs before
+//   every model request, and the only baseline, sending all 1,000, is what tool search replaces).
 import { registerRawImports } from './rawImports'
 import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -17,6 +21,7 @@ const { ToolPresenter } = await import('../src/main/presenter/toolPresenter/inde
 const { PermissionPresenter, PermissionRuleStore } = await import('../src/main/presenter/permission/index')
 const { SqlitePresenter } = await import('../src/main/presenter/sqlitePresenter/index')
 const { rgPath } = await import('@vscode/ripgrep')
+const { GLOB_ALWAYS_IGNORED } = await import('../src/main/presenter/toolPresenter/agentTools/glob')
 type McpServerTool = import('../src/main/presenter/toolPresenter/mcpToolSource').McpServerTool
 
 const DIRS = 200
@@ -145,7 +150,9 @@ const fgOptions = {
   onlyFiles: true,
   followSymbolicLinks: false,
   suppressErrors: true,
-  ignore: ['**/node_modules/**', '**/.git/**']
+  ignore: GLOB_ALWAYS_IGNORED,
+  // The tool's rule: `unique` only for a pattern that walks from several bases (not this one).
+  unique: fg.generateTasks('**/*.ts', { ignore: GLOB_ALWAYS_IGNORED }).length > 1
 }
 const rawFiles = await fg('**/*.ts', fgOptions)
 const expected = rawFiles.length
@@ -165,32 +172,48 @@ const [rawGlob, toolGlob] = await interleaved(
   31
 )
 console.log(
-  `glob: raw fast-glob median ${median(rawGlob).toFixed(1)} ms, glob tool median ${median(toolGlob).toFixed(1)} ms`
+  `glob: fast-glob (the tool's settings) median ${median(rawGlob).toFixed(1)} ms, glob tool median ${median(toolGlob).toFixed(1)} ms`
 )
 pass =
-  report('glob tool / raw fast-glob (median)', median(toolGlob) / median(rawGlob), 'x', { max: 1.3 }) && pass
-// The tool turns off fast-glob's `unique` when one walk cannot repeat a path; against a
-// baseline that skips it too, the ratio shows the tool's own cost (.gitignore, ranking, call).
-const [plainGlob, toolGlob2] = await interleaved(
-  () => fg('**/*.ts', { ...fgOptions, unique: false }),
-  () => callTool('glob', { pattern: '**/*.ts', max_results: 1000 }),
-  31
-)
-console.log(
-  `glob tool / fast-glob with unique: false (median) ${(median(toolGlob2) / median(plainGlob)).toFixed(2)} x (informational)`
-)
+  report('glob tool / fast-glob, same settings (median)', median(toolGlob) / median(rawGlob), 'x', {
+    max: 1.3
+  }) && pass
 const fuzzy = await sample(() => callTool('glob', { pattern: 'module42 file7' }), 10)
 console.log(`glob fuzzy query median ${median(fuzzy).toFixed(1)} ms (informational)`)
 
-// getAllToolDefinitions
+// The request of a chat with 1,000 MCP tools: tool search defers them, so the model gets the
+// built-ins and tool_search; tools it finds are added. What is sent is each definition's function.
+const requestOf = (definitions: Awaited<ReturnType<typeof tools.getAllToolDefinitions>>) => ({
+  tools: definitions.length,
+  bytes: Buffer.byteLength(
+    JSON.stringify(definitions.map((d) => ({ type: 'function', function: d.function })))
+  )
+})
 const definitions = await tools.getAllToolDefinitions(ctx)
-if (definitions.length !== 1000 + 9) throw new Error(`expected 1009 definitions, got ${definitions.length}`)
+if (!definitions.some((d) => d.function.name === 'tool_search'))
+  throw new Error(`1,000 MCP tools were not deferred: ${definitions.length} definitions, no tool_search`)
 if (new Set(definitions.map((d) => d.function.name)).size !== definitions.length)
   throw new Error('duplicate tool names')
-const defs = await sample(() => tools.getAllToolDefinitions(ctx), 200, 20)
-pass = report('getAllToolDefinitions, 1,000 MCP tools (median)', median(defs), 'ms', { max: 5 }) && pass
+// The model looks for tools twice; what it found is offered from the next request on.
+for (const query of ['tool 42', 'shared']) {
+  const found = await callTool('tool_search', { query })
+  if (found.rawData.isError)
+    throw new Error(`tool_search failed: ${JSON.stringify(found.rawData.toolResult)}`)
+}
+const withFound = await tools.getAllToolDefinitions(ctx)
+if (withFound.length <= definitions.length) throw new Error('tool_search found nothing to offer')
+const first = requestOf(definitions)
+const later = requestOf(withFound)
 console.log(
-  `getAllToolDefinitions p95 ${defs[Math.floor(defs.length * 0.95)].toFixed(2)} ms (informational; includes GC pauses)`
+  `1,000 MCP tools: first request ${first.tools} tools, ${(first.bytes / 1024).toFixed(1)} KB; after two searches ${later.tools} tools, ${(later.bytes / 1024).toFixed(1)} KB`
+)
+pass =
+  report('tools in a 1,000-tool chat request (after searches)', later.tools, 'tools', { max: 128 }) && pass
+pass = report('size of that request', later.bytes / 1024, 'KB', { max: 40 }) && pass
+const defs = await sample(() => tools.getAllToolDefinitions(ctx), 200, 20)
+pass = report('building that request, 1,000 MCP tools (median)', median(defs), 'ms', { max: 5 }) && pass
+console.log(
+  `building the request p95 ${defs[Math.floor(defs.length * 0.95)].toFixed(2)} ms (informational; includes GC pauses)`
 )
 
 await tools.dispose()
