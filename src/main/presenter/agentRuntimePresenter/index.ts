@@ -655,7 +655,10 @@ export class AgentRuntimePresenter {
 
   private view(message: MessageRecord): ChatMessageView {
     const active = this.active.get(message.sessionId)
-    if (active && active.run.spec.messageId === message.id) {
+    // A run that has settled its message (its terminal event is out) is still registered for a
+    // moment: a read then gets the settled message, not a 'streaming' one that never ends.
+    const live = message.status === 'pending' || message.status === 'streaming'
+    if (active && active.run.spec.messageId === message.id && live) {
       const { streamer } = active.run
       streamer.flushDeltas() // the state returned must match the cursor exactly
       const stream = { runId: active.run.spec.runId, seq: streamer.seq }

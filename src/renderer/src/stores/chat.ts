@@ -2,15 +2,19 @@ import { defineStore } from 'pinia'
 import { computed, reactive, ref, shallowRef } from 'vue'
 import {
   chatCancelQueued,
+  chatDeleteMessage,
   chatEditAndResend,
   chatGetMessage,
   chatGetMessages,
   chatRespondToolInteraction,
+  chatRestoreMessages,
   chatRetry,
+  chatSelectVariant,
   chatSendMessage,
   chatStop
 } from '@shared/contracts/routes/chat.routes'
 import {
+  chatBranchChanged,
   chatMessageCreated,
   chatMessagesSuperseded,
   chatQueueChanged,
@@ -65,6 +69,8 @@ export const useChatStore = defineStore('chat', () => {
   const retrying = reactive<Record<string, RetryNotice>>({})
   /** The open chat's MCP tools went behind tool search (`mcp.tools.deferred`), until dismissed. */
   const toolsDeferred = ref<{ sessionId: string; total: number; limit: number } | null>(null)
+  /** The last delete, which the undo toast offers to take back. */
+  const lastDeleted = ref<{ sessionId: string; messageIds: string[] } | null>(null)
   const byId = new Map<string, ChatMessageView>()
   const refetching = new Map<string, DeltaPayload[]>()
   let unsubscribers: Array<() => void> = []
@@ -102,6 +108,10 @@ export const useChatStore = defineStore('chat', () => {
       }),
       bridge.on(chatMessagesSuperseded, ({ sessionId: sid, messageIds }) => {
         if (sid === sessionId.value) removeMessages(messageIds)
+      }),
+      // Another variant shown, or messages deleted or restored (here or in another window).
+      bridge.on(chatBranchChanged, ({ sessionId: sid }) => {
+        if (sid === sessionId.value) void reloadLatest(false).catch(() => undefined)
       }),
       bridge.on(chatQueueChanged, ({ sessionId: sid, items }) => {
         if (sid === sessionId.value) queue.value = items
@@ -190,10 +200,11 @@ export const useChatStore = defineStore('chat', () => {
   }
 
   /**
-   * Re-reads the newest page after a retry or an edit. The back end leaves superseded messages
-   * out of every page, so the list is rebuilt from the page (live objects are kept).
+   * Re-reads the newest page after a retry, an edit or a change of branch. Pages hold the chosen
+   * branch only, so the list is rebuilt from the page (live objects are kept). `keepNewer`:
+   * messages newer than the page (created meanwhile) stay; a change of branch drops them.
    */
-  async function reloadLatest(): Promise<void> {
+  async function reloadLatest(keepNewer = true): Promise<void> {
     const id = sessionId.value
     if (!id) return
     const page = await useBridge().call(chatGetMessages, { sessionId: id, limit: PAGE })
@@ -207,7 +218,7 @@ export const useChatStore = defineStore('chat', () => {
     }
     // Messages created after the page was read (events) stay.
     const newest = next[next.length - 1]?.orderSeq ?? 0
-    for (const m of messages.value) if (m.orderSeq > newest && !next.includes(m)) next.push(m)
+    if (keepNewer) for (const m of messages.value) if (m.orderSeq > newest && !next.includes(m)) next.push(m)
     byId.clear()
     for (const m of next) byId.set(m.id, m)
     messages.value = next
@@ -344,6 +355,33 @@ export const useChatStore = defineStore('chat', () => {
     await reloadLatest()
   }
 
+  /** Shows another variant of a message ("‹ 2/3 ›"); the choice is kept in the chat. */
+  async function selectVariant(messageId: string): Promise<void> {
+    if (!sessionId.value) return
+    await useBridge().call(chatSelectVariant, { sessionId: sessionId.value, messageId })
+    await reloadLatest(false)
+  }
+
+  /** Deletes a prompt with its answers, or one answer; `undoDelete` takes it back. */
+  async function deleteMessage(messageId: string): Promise<void> {
+    const sid = sessionId.value
+    if (!sid) return
+    const { messageIds } = await useBridge().call(chatDeleteMessage, { sessionId: sid, messageId })
+    if (messageIds.length) lastDeleted.value = { sessionId: sid, messageIds }
+    await reloadLatest(false)
+  }
+
+  async function undoDelete(): Promise<void> {
+    const deleted = lastDeleted.value
+    lastDeleted.value = null
+    if (!deleted) return
+    await useBridge().call(chatRestoreMessages, {
+      sessionId: deleted.sessionId,
+      messageIds: [...deleted.messageIds]
+    })
+    if (deleted.sessionId === sessionId.value) await reloadLatest(false)
+  }
+
   async function fork(messageId: string): Promise<SessionRecord | null> {
     if (!sessionId.value) return null
     const { session } = await useBridge().call(sessionsFork, { sessionId: sessionId.value, messageId })
@@ -394,6 +432,10 @@ export const useChatStore = defineStore('chat', () => {
     stop,
     retry,
     editAndResend,
+    selectVariant,
+    deleteMessage,
+    undoDelete,
+    lastDeleted,
     fork,
     respond,
     cancelQueued,

@@ -24,8 +24,17 @@ export default {
       copy: 'Copy',
       retry: 'Retry',
       fork: 'Fork from here',
-      usage: '{input} in · {output} out tokens'
+      usage: '{input} in · {output} out tokens',
+      delete: 'Delete',
+      deleteLabel: 'Delete this message',
+      deleteTurnLabel: 'Delete this message and its answer'
     },
+    variants: {
+      label: 'Variant {index} of {count}',
+      previous: 'Previous variant',
+      next: 'Next variant'
+    },
+    deleted: { message: 'Message deleted', messages: '{n} messages deleted', undo: 'Undo' },
     reasoning: { thinking: 'Thinking for {n}s…', thought: 'Thought for {n}s' },
     tool: { arguments: 'Arguments', result: 'Result' },
     toolsDeferred:

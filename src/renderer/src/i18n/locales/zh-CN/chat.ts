@@ -26,8 +26,17 @@ export default {
       copy: '复制',
       retry: '重试',
       fork: '从这里分叉',
-      usage: '输入 {input} · 输出 {output}（token）'
+      usage: '输入 {input} · 输出 {output}（token）',
+      delete: '删除',
+      deleteLabel: '删除这条消息',
+      deleteTurnLabel: '删除这条消息及其回答'
     },
+    variants: {
+      label: '第 {index} 个版本，共 {count} 个',
+      previous: '上一个版本',
+      next: '下一个版本'
+    },
+    deleted: { message: '消息已删除', messages: '已删除 {n} 条消息', undo: '撤销' },
     reasoning: { thinking: '思考中 {n} 秒…', thought: '思考了 {n} 秒' },
     tool: { arguments: '参数', result: '结果' },
     toolsDeferred:
