@@ -169,6 +169,31 @@ describe('the agent asks the user through the pause → card → resume path', (
     })
   })
 
+  it('an allowed write the agent reports completed shows as done, not cancelled', async () => {
+    const chat = await open()
+    const target = join(chat.workspace, 'notes.txt')
+    const { sessionId, assistantMessageId } = await chat.send(
+      script(
+        { tool: { id: 'w-1', title: 'Write notes.txt', kind: 'edit', locations: [{ path: target }] } },
+        { permission: { toolCallId: 'w-1', title: 'Write notes.txt' } },
+        // Claude Code re-sends `pending` after the answer, then `completed`.
+        { toolUpdate: { id: 'w-1', status: 'pending' } },
+        { write: { path: target, content: 'written\n' } },
+        { toolUpdate: { id: 'w-1', status: 'completed' } }
+      )
+    )
+    await chat.idle(sessionId)
+    await chat.answer(chat.pending(sessionId)[0], 'allow_once')
+    await chat.idle(sessionId)
+    expect(readFileSync(target, 'utf8')).toBe('written\n')
+    const message = chat.message(assistantMessageId)
+    expect(message.status).toBe('sent')
+    expect(blocksOf(message.blocks, 'tool_call').map((c) => [c.toolCall.id, c.status])).toEqual([
+      ['w-1', 'success']
+    ])
+    expect(blocksOf(message.blocks, 'action')[0].status).toBe('granted')
+  })
+
   it('"deny" reaches the agent as its reject option, and the call shows the denial', async () => {
     const chat = await open()
     const { sessionId, assistantMessageId } = await chat.send(askingScript(join(chat.workspace, 'n.txt')))

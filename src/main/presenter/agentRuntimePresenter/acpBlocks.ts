@@ -75,8 +75,11 @@ export class AcpBlockWriter {
       content: call.content.map(capOutput)
     }
     if (existing) {
-      // A call waiting for the user stays `pending` until the answer, whatever the agent says meanwhile.
-      const waiting = existing.data?.interactionId && existing.status === 'pending'
+      // A call waiting for the user stays `pending` until the answer, whatever the agent says
+      // meanwhile. Waiting means its ask is still open — not merely that the block reads
+      // `pending`: Claude Code re-sends `pending` after the answer, and the `completed` that
+      // follows must then land (it was dropped, and the turn's end showed the write cancelled).
+      const waiting = this.askOpen(existing.data?.interactionId)
       this.acc.update(existing.id, 'tool_call', {
         ...(waiting ? {} : { status: STATUS[call.status] }),
         toolCall: { ...toolCall, response: toolCall.response ?? existing.toolCall.response },
@@ -139,6 +142,12 @@ export class AcpBlockWriter {
       status: 'success',
       toolCall: { ...call.toolCall, response: 'Allowed by the user.', isError: false }
     })
+  }
+
+  /** Whether the ask `interactionId` (if any) still waits for the user's answer. */
+  private askOpen(interactionId: unknown): boolean {
+    if (typeof interactionId !== 'string') return false
+    return this.acc.blocks.some((b) => b.id === `action-${interactionId}` && b.status === 'pending')
   }
 
   callBlock(toolCallId: string): BlockOf<'tool_call'> | undefined {

@@ -110,6 +110,8 @@ export default {
         allow_once: 'Allowed {tool} once',
         allow_session: 'Allowed {tool} for this chat',
         allow_always: 'Always allowed {tool}',
+        allow_server_session: 'Allowed {tool} and every tool of its server for this chat',
+        allow_server_always: 'Always allowed {tool} and every tool of its server',
         deny: 'Denied {tool}'
       },
       question: {

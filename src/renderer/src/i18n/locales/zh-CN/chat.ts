@@ -111,6 +111,8 @@ export default {
         allow_once: '已允许 {tool} 一次',
         allow_session: '已在本对话中允许 {tool}',
         allow_always: '已始终允许 {tool}',
+        allow_server_session: '已在本对话中允许 {tool} 及其服务器的所有工具',
+        allow_server_always: '已始终允许 {tool} 及其服务器的所有工具',
         deny: '已拒绝 {tool}'
       },
       question: {
