@@ -131,7 +131,7 @@ describe.runIf(isRoot && process.platform === 'linux')('disk full (a small tmpfs
     const rows = await transcript(served.bridge, sessionId)
     expectFirstTurnKept(rows)
     expect(rows.at(-1)).toEqual({ role: 'assistant', status: 'sent', text: 'Back.' })
-  })
+  }, 90_000)
 })
 
 describe.runIf(process.platform === 'linux')('a file-size limit (RLIMIT_FSIZE in the child host)', () => {
@@ -150,7 +150,7 @@ describe.runIf(process.platform === 'linux')('a file-size limit (RLIMIT_FSIZE in
     expectFirstTurnKept(rows)
     expect(rows.at(-1)).toMatchObject({ role: 'assistant', status: 'error' })
     expect(rows.at(-1)!.text.endsWith(words)).toBe(true)
-  })
+  }, 90_000)
 })
 
 describe('the data folder removed while the host runs', () => {
@@ -184,7 +184,7 @@ describe('the data folder removed while the host runs', () => {
     })
     // What the open database holds is still shown (it is the only copy left).
     expectFirstTurnKept(await transcript(served.bridge, sessionId))
-  })
+  }, 90_000)
 })
 
 describe.runIf(isRoot && process.platform === 'linux')(
@@ -223,6 +223,6 @@ describe.runIf(isRoot && process.platform === 'linux')(
       })
       expect(statSync(join(dataDir, 'deepchat.db')).mode & 0o777).toBe(0o444)
       expect(llm.generationRequests()).toHaveLength(1)
-    })
+    }, 90_000)
   }
 )
