@@ -109,7 +109,7 @@ describe('message variants', () => {
     ])
   })
 
-  it('exports, history search and a fork follow the chosen branch only', async () => {
+  it('exports, history search, find in chat and a fork follow the chosen branch only', async () => {
     const h = await harness([textReply('Answer zebra.'), textReply('Answer walrus.')])
     const first = await h.send('animal please')
     await h.idle(first.sessionId)
@@ -127,6 +127,12 @@ describe('message variants', () => {
       (await route(h, 'sessions.searchHistory', { query })).hits.map((hit: any) => hit.messageId)
     expect(await search('zebra')).toEqual([])
     expect(await search('walrus')).toEqual([retried.assistantMessageId])
+    const find = async (query: string) =>
+      (await route(h, 'chat.findText', { sessionId: first.sessionId, query })).hits.map(
+        (hit: any) => hit.messageId
+      )
+    expect(await find('zebra')).toEqual([])
+    expect(await find('walrus')).toEqual([retried.assistantMessageId])
 
     await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
     const md = await exported(h, first.sessionId, 'markdown')
@@ -134,6 +140,8 @@ describe('message variants', () => {
     expect(md).not.toContain('walrus')
     expect(await search('zebra')).toEqual([first.assistantMessageId])
     expect(await search('walrus')).toEqual([])
+    expect(await find('zebra')).toEqual([first.assistantMessageId])
+    expect(await find('walrus')).toEqual([])
 
     const { session } = await route(h, 'sessions.fork', {
       sessionId: first.sessionId,
