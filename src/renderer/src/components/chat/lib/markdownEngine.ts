@@ -57,6 +57,11 @@ md.renderer.rules.fence = (tokens, index, _options, rawEnv) => {
   )
 }
 
+// A table scrolls sideways inside its own box (focusable, so the keyboard can scroll it too);
+// the reply around it keeps the column's width.
+md.renderer.rules.table_open = () => '<div class="md-table" tabindex="0"><table>\n'
+md.renderer.rules.table_close = () => '</table></div>\n'
+
 const defaultLinkOpen =
   md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
 md.renderer.rules.link_open = (tokens, index, options, env, self) => {
