@@ -77,6 +77,10 @@ describe('checkpoints in the chat', () => {
     expect(await seriousA11yViolations(page)).toEqual([])
 
     await changes.getByTestId('turn-revert').click()
+    // Revert overwrites files: it asks first.
+    expect(await changes.getByTestId('turn-revert-question').textContent()).toContain('back as')
+    expect(readFileSync(join(chat.workspace, 'a.txt'), 'utf8')).toBe('a2\n')
+    await changes.getByTestId('turn-revert-confirm').click()
     await expect.poll(() => changes.getByTestId('turn-reverted').textContent()).toContain('2 file')
     expect(readFileSync(join(chat.workspace, 'a.txt'), 'utf8')).toBe('a1\n')
     expect(readFileSync(join(chat.workspace, 'b.txt'), 'utf8')).toBe('b1\n')

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia } from 'pinia'
 import type { ChatMessageView, MessageBlock } from '@shared/types/chat'
 import MessageToolbar from '@renderer/components/chat/MessageToolbar.vue'
 import UserMessage from '@renderer/components/chat/UserMessage.vue'
@@ -55,7 +56,7 @@ describe('copying a message', () => {
   it("copies the user's own text", async () => {
     const wrapper = mount(UserMessage, {
       props: { message: message('user', [], 'What is  2+2?\nThanks'), busy: false },
-      ...plugins
+      global: { plugins: [createAppI18n('en-US'), createPinia()] }
     })
     await wrapper.get('[data-testid="user-copy"]').trigger('click')
     await flushPromises()

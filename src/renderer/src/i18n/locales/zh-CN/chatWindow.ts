@@ -1,5 +1,9 @@
-/** 聊天窗口的日常工具：在聊天中查找。 */
+/** 聊天窗口的日常工具：在聊天中查找、确认。 */
 export default {
+  turnRevert: {
+    confirm: '将本轮更改的 {n} 个文件恢复为本轮之前的样子？',
+    revert: '还原'
+  },
   chatFind: {
     label: '在聊天中查找',
     placeholder: '在此聊天中查找',

@@ -25,8 +25,9 @@ let renderTex: TexRenderer | null = null
 let texLoading: Promise<TexRenderer> | null = null
 let diagramLoading: Promise<DiagramRenderer> | null = null
 const grammarsLoading = new Map<string, Promise<void>>()
-/** Diagram results by source, so a re-rendered tail shows a finished diagram at once. */
+/** Diagram results by theme and source, so a re-rendered tail shows a finished diagram at once. */
 const diagrams = new Map<string, { svg?: string; error?: string }>()
+const diagramKey = (source: string) => `${theme()}\n${source}`
 
 function loadTex(): Promise<TexRenderer> {
   texLoading ??= import('./katexRenderer').then((m) => (renderTex = m.renderTex))
@@ -94,17 +95,26 @@ export function codeHtml(code: string, fenceLanguage: string): { html: string; p
 }
 
 export function diagramHtml(source: string): string {
-  const done = diagrams.get(source)
-  if (done?.svg) return `<div class="md-mermaid" data-rich-done="mermaid">${done.svg}</div>`
+  const done = diagrams.get(diagramKey(source))
+  if (done?.svg)
+    return `<div class="md-mermaid" data-rich-done="mermaid" data-theme="${theme()}">${done.svg}</div>`
   if (done?.error) return richErrorHtml('mermaid', source, done.error)
   return `<div class="md-mermaid" data-rich="mermaid"><pre><code>${escapeHtml(source)}</code></pre></div>`
 }
 
-const isDark = () => document.documentElement.classList.contains('dark')
+function theme(): 'dark' | 'light' {
+  return typeof document !== 'undefined' && document.documentElement.classList.contains('dark')
+    ? 'dark'
+    : 'light'
+}
 
 async function fill(el: HTMLElement): Promise<void> {
   const kind = el.dataset.rich
-  const source = el.textContent ?? ''
+  // A diagram drawn for the other theme holds its picture: its source is beside it.
+  const source =
+    (kind === 'mermaid' ? el.closest('.md-diagram')?.querySelector('[data-code]')?.textContent : null) ??
+    el.textContent ??
+    ''
   // Marked while its renderer loads, so it is neither filled twice nor mistaken for done.
   delete el.dataset.rich
   el.dataset.richLoading = kind
@@ -118,12 +128,37 @@ async function fill(el: HTMLElement): Promise<void> {
     el.outerHTML = texHtml(render, source, el.dataset.display === '1')
   } else if (kind === 'mermaid') {
     const render = await loadDiagrams()
+    const key = diagramKey(source)
     try {
-      diagrams.set(source, { svg: await render(source, isDark()) })
+      diagrams.set(key, { svg: await render(source, theme() === 'dark') })
     } catch (error) {
-      diagrams.set(source, { error: error instanceof Error ? error.message : String(error) })
+      diagrams.set(key, { error: error instanceof Error ? error.message : String(error) })
     }
     if (el.isConnected) el.outerHTML = diagramHtml(source)
+    followTheme()
+  }
+}
+
+let themeObserver: MutationObserver | null = null
+/** Once a diagram is drawn, a switch between light and dark draws the shown ones again. */
+function followTheme(): void {
+  if (themeObserver || typeof MutationObserver === 'undefined') return
+  let last = theme()
+  themeObserver = new MutationObserver(() => {
+    if (theme() === last) return
+    last = theme()
+    redrawStaleDiagrams(document)
+  })
+  themeObserver.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] })
+}
+
+/** Diagrams drawn for the other theme become placeholders again and are drawn anew. */
+function redrawStaleDiagrams(root: ParentNode): void {
+  for (const el of root.querySelectorAll<HTMLElement>('[data-rich-done="mermaid"]')) {
+    if (el.dataset.theme === theme()) continue
+    delete el.dataset.richDone
+    el.dataset.rich = 'mermaid'
+    fill(el).catch((error: unknown) => console.warn('rich rendering failed', error))
   }
 }
 
@@ -132,6 +167,8 @@ async function fill(el: HTMLElement): Promise<void> {
  * diagrams, whose source is probably incomplete; code and math fill in at once.
  */
 export function hydrateRich(root: ParentNode, options: { live?: boolean } = {}): void {
+  // A page rendered again from its kept HTML may hold a diagram drawn before a theme switch.
+  redrawStaleDiagrams(root)
   for (const el of root.querySelectorAll<HTMLElement>('[data-rich]')) {
     if (options.live && el.dataset.rich === 'mermaid') continue
     fill(el).catch((error: unknown) => console.warn('rich rendering failed', error))
