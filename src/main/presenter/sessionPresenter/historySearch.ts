@@ -4,7 +4,7 @@ import type { SessionSearchHit } from '@shared/types/session'
 import type { TapeSearchOptions } from '@shared/types/tape'
 import type { TapePresenter } from '../tapePresenter'
 import { buildSnippet, queryWords } from './searchSnippet'
-import { loadBranchTree } from './branches'
+import { BRANCH_EVENT_NAMES, loadBranchTree } from './branches'
 
 const DEFAULT_LIMIT = 20
 /** Candidates read per hit wanted: revisions of one message and matches outside its text drop out. */
@@ -61,18 +61,28 @@ export function searchMessages(
   })
   const words = queryWords(query)
   // Only the chosen branch: a replaced variant or a deleted message is not what the chat shows.
-  const shown = new Map<string, Set<string>>()
+  // A chat never retried, edited or deleted in is one straight line where every message shows:
+  // a look-up per hit then, instead of building its tree (which read every message of the chat
+  // and was most of a search's time over many chats).
+  const branchEvents = deps.db.prepare(
+    `SELECT 1 FROM tape_entries WHERE tape_id = ? AND kind = 'event'
+      AND name IN (${BRANCH_EVENT_NAMES.map(() => '?').join(',')}) LIMIT 1`
+  )
+  const exists = deps.db.prepare('SELECT 1 FROM messages WHERE id = ? AND session_id = ?')
+  const shown = new Map<string, Set<string> | null>()
   const isShown = (sessionId: string, tapeId: string, messageId: string) => {
     let ids = shown.get(sessionId)
-    if (!ids) {
-      ids = new Set(
-        loadBranchTree(deps.db, sessionId, tapeId)
-          .path()
-          .map((n) => n.id)
-      )
+    if (ids === undefined) {
+      ids = branchEvents.get(tapeId, ...BRANCH_EVENT_NAMES)
+        ? new Set(
+            loadBranchTree(deps.db, sessionId, tapeId)
+              .path()
+              .map((n) => n.id)
+          )
+        : null
       shown.set(sessionId, ids)
     }
-    return ids.has(messageId)
+    return ids ? ids.has(messageId) : exists.get(messageId, sessionId) !== undefined
   }
   const seen = new Set<string>()
   const hits: SessionSearchHit[] = []
