@@ -480,9 +480,10 @@ function createAcpPresenter(parts: {
     sessionDataRoot: join(platform.userDataDir, 'sessions'),
     gate: parts.permissions,
     groups: hygiene.groups,
+    // The servers this chat has on (its Tools switches) that are healthy now.
     mcpServersForAgents: async (chatSessionId) => {
       const off = new Set(parts.agentState.disabledMcpServers(chatSessionId))
-      return (await parts.mcp.enabledServerConfigs()).filter((s) => !off.has(s.id))
+      return (await parts.mcp.runningServerConfigs()).filter((s) => !off.has(s.id))
     },
     log
   })

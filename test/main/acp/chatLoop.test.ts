@@ -6,6 +6,7 @@ import type { BlockOf } from '@shared/types/blocks'
 import { script } from '../../fixtures/acp/script'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import { AGENT_ID, LLM_MODEL, useAcpChat } from './chatHarness'
+import { TEST_SERVER } from '../mcp/harness'
 
 const open = useAcpChat()
 
@@ -328,6 +329,38 @@ describe('files and commands of an agent turn', () => {
       expect(readFileSync(join(chat.workspace, 'out.txt'), 'utf8')).toBe('hi\n')
     }
   )
+})
+
+describe('the MCP servers an agent is handed', () => {
+  it('only the servers this chat has on that are running: not one in error, not one switched off here', async () => {
+    const chat = await open()
+    const { mcp } = chat.presenters
+    const server = (id: string, command: string, args: string[] = []) =>
+      mcp.addServer({ id, name: id, type: 'stdio', command, args, env: {}, enabled: false })
+    await server('healthy', process.execPath, [TEST_SERVER])
+    await server('offhere', process.execPath, [TEST_SERVER])
+    await server('broken', 'nonexistent-mcp-binary-xyz')
+    for (const id of ['healthy', 'offhere', 'broken']) await mcp.updateServer(id, { enabled: true })
+    await mcp.startServer('healthy')
+    await mcp.startServer('offhere')
+    expect((await mcp.startServer('broken')).status.state).toBe('error')
+
+    const { session } = await chat.route('sessions.create', {
+      session: { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID, workspaceDir: chat.workspace }
+    })
+    await chat.route('sessions.updateSettings', {
+      sessionId: session.id,
+      patch: { mcpServers: { offhere: false } }
+    })
+    const { assistantMessageId } = await chat.send(script({ mcpServers: true }), { sessionId: session.id })
+    await chat.idle(session.id)
+    const said = chat.said(assistantMessageId)
+    expect(said).toMatch(/^mcp:/)
+    const names = (JSON.parse(said.slice('mcp:'.length)) as { name: string }[]).map((s) => s.name)
+    expect(names).toContain('healthy')
+    expect(names).not.toContain('broken')
+    expect(names).not.toContain('offhere')
+  })
 })
 
 describe('stop, crashes and restarts', () => {

@@ -91,6 +91,16 @@ describe('agents in the chat window', () => {
     await eventually(() => expect(wrapper.find('[data-testid="acp-mode"]').exists()).toBe(true))
     expect((wrapper.get('[data-testid="acp-mode"]').element as HTMLSelectElement).value).toBe('ask')
     expect((wrapper.get('[data-testid="acp-model"]').element as HTMLSelectElement).value).toBe('fast')
+    // Each select says on screen what it switches, not only to a screen reader.
+    for (const [id, label] of [
+      ['acp-mode', 'Mode'],
+      ['acp-model', 'Agent model'],
+      ['acp-commands', 'Commands']
+    ]) {
+      const caption = wrapper.get(`[data-testid="${id}-label"]`)
+      expect(caption.text()).toBe(label)
+      expect(caption.classes()).not.toContain('sr-only')
+    }
     await wrapper.get('[data-testid="acp-commands"]').setValue('review')
     expect(wrapper.emitted('insert')?.[0]).toEqual(['/review '])
   })

@@ -328,6 +328,17 @@ export class McpPresenter implements McpToolSource {
     return Promise.all(enabled.map((s) => this.store.resolve(s.id)))
   }
 
+  /**
+   * Enabled servers that are running now, secrets filled in: what an ACP agent is handed. A
+   * server in error (or still starting) would only make the agent's `session/new` wait on it.
+   */
+  async runningServerConfigs(): Promise<McpServerConfig[]> {
+    const running = this.store
+      .list()
+      .filter((s) => s.enabled && this.servers.status(s.id).state === 'running')
+    return Promise.all(running.map((s) => this.store.resolve(s.id)))
+  }
+
   async dispose(): Promise<void> {
     this.disposed = true
     await this.servers.stopAll()
