@@ -267,7 +267,11 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }),
     permissions,
     runtime: extendRuntimePort(runtimePort, {
-      ...createTapeToolPort({ tape, tapeOf: (sessionId) => sessions.require(sessionId).tapeId }),
+      ...createTapeToolPort({
+        tape,
+        tapeOf: (sessionId) => sessions.require(sessionId).tapeId,
+        hiddenMessageIds: (sessionId) => sessions.branches.tree(sessionId).hiddenIds()
+      }),
       toolState: (sessionId) => agentState.get(sessionId),
       memory: createMemoryPort(memory),
       ...createImagePort(config, llmProviders),

@@ -6,10 +6,17 @@ import type {
 } from '../toolPresenter/runtimePorts'
 
 export interface TapeToolPortDeps {
-  tape: Pick<TapePresenter, 'search' | 'context' | 'info' | 'anchors' | 'handoff'>
+  tape: Pick<TapePresenter, 'search' | 'context' | 'info' | 'anchors' | 'handoff' | 'entry'>
   /** A session's tape id (subagents read their fork tape). */
   tapeOf: (sessionId: string) => string
+  /**
+   * Messages the chat does not show (deleted, or a variant not chosen): the tape keeps them,
+   * but the model's tape tools do not find them, as its context does not hold them.
+   */
+  hiddenMessageIds?: (sessionId: string) => Set<string>
 }
+
+const DEFAULT_SEARCH_LIMIT = 20
 
 export type TapeToolPort = Required<
   Pick<
@@ -20,14 +27,28 @@ export type TapeToolPort = Required<
 
 /** The tape tools' side of the runtime port: every call is scoped to the session's own tape. */
 export function createTapeToolPort(deps: TapeToolPortDeps): TapeToolPort {
+  /** Whether an entry belongs to a message the chat does not show. */
+  const hiddenEntry = (tapeId: string, hidden: Set<string>) => (entryId: number) => {
+    if (hidden.size === 0) return false
+    const messageId = deps.tape.entry(tapeId, entryId)?.payload.messageId
+    return typeof messageId === 'string' && hidden.has(messageId)
+  }
   return {
     async searchTape(sessionId: string, query: string, options: TapeSearchPortOptions = {}) {
-      const hits = deps.tape.search(deps.tapeOf(sessionId), query, {
-        limit: options.limit,
-        kinds: options.kinds,
-        start: options.start,
-        end: options.end
-      })
+      const tapeId = deps.tapeOf(sessionId)
+      const hidden = deps.hiddenMessageIds?.(sessionId) ?? new Set<string>()
+      const isHidden = hiddenEntry(tapeId, hidden)
+      const limit = options.limit ?? DEFAULT_SEARCH_LIMIT
+      const hits = deps.tape
+        .search(tapeId, query, {
+          // Room for hits on hidden messages, which are dropped.
+          limit: hidden.size ? Math.min(100, limit * 2) : options.limit,
+          kinds: options.kinds,
+          start: options.start,
+          end: options.end
+        })
+        .filter((h) => !isHidden(h.entryId))
+        .slice(0, limit)
       return hits.map((h) => ({
         entryId: h.entryId,
         kind: h.kind,
@@ -38,7 +59,28 @@ export function createTapeToolPort(deps: TapeToolPortDeps): TapeToolPort {
       }))
     },
     async getTapeContext(sessionId: string, entryIds: number[], options: TapeContextPortOptions = {}) {
-      return deps.tape.context(deps.tapeOf(sessionId), entryIds, options)
+      const tapeId = deps.tapeOf(sessionId)
+      const isHidden = hiddenEntry(tapeId, deps.hiddenMessageIds?.(sessionId) ?? new Set())
+      const shown = entryIds.filter((id) => !isHidden(id))
+      // Only hidden entries asked for: the same answer as for ids that do not exist.
+      if (shown.length === 0)
+        return {
+          tapeId,
+          requestedEntryIds: entryIds,
+          matchedEntryIds: [],
+          omittedEntryIds: [],
+          totalBytes: 0,
+          entries: []
+        }
+      const result = deps.tape.context(tapeId, shown, options)
+      const entries = result.entries.filter((e) => !isHidden(e.entryId))
+      const kept = new Set(entries.map((e) => e.entryId))
+      return {
+        ...result,
+        requestedEntryIds: entryIds,
+        matchedEntryIds: result.matchedEntryIds.filter((id) => kept.has(id)),
+        entries
+      }
     },
     async getTapeInfo(sessionId: string) {
       return deps.tape.info(deps.tapeOf(sessionId))

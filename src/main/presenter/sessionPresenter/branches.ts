@@ -149,6 +149,14 @@ export class BranchTree {
     return this.walk().tail
   }
 
+  /** Messages the chat does not show: deleted, on a variant not chosen, or hidden by an older build. */
+  hiddenIds(): Set<string> {
+    const shown = new Set(this.path().map((n) => n.id))
+    const hidden = new Set(this.facts.superseded)
+    for (const id of this.byId.keys()) if (!shown.has(id)) hidden.add(id)
+    return hidden
+  }
+
   /** Visible messages from the start of the chat down to (not including) `id`, oldest first. */
   ancestors(id: string): BranchNode[] {
     const chain: BranchNode[] = []
