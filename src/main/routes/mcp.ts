@@ -43,8 +43,8 @@ export function registerMcpRoutes(router: Router, { mcp }: { mcp: McpPresenter }
   router.handle(mcpOAuthState, async ({ serverId }) => ({ oauth: await mcp.oauthState(serverId) }))
   router.handle(mcpOAuthSignOut, ({ serverId }) => mcp.oauthSignOut(serverId))
   router.handle(mcpListTools, ({ serverId }) => ({ tools: mcp.listToolViews(serverId) }))
-  router.handle(mcpCallTool, async ({ serverId, toolName, args }) => ({
-    result: await mcp.callToolChecked(serverId, toolName, args)
+  router.handle(mcpCallTool, async ({ serverId, toolName, args, allowOnce }) => ({
+    result: await mcp.callToolChecked(serverId, toolName, args, { allowOnce: allowOnce === true })
   }))
   router.handle(mcpListPrompts, ({ serverId, query }) => ({ prompts: mcp.listPrompts(serverId, query) }))
   router.handle(mcpComplete, async (request) => ({ completion: await mcp.complete(request) }))

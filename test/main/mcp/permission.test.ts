@@ -39,6 +39,19 @@ describe('the settings test call goes through the permission services', () => {
       suggestedRule: { kind: 'mcp', pattern: 't/echo' }
     })
 
+    // The user's "Allow once" on the panel runs this one call and remembers nothing.
+    const once = await router.call(mcpCallTool, {
+      serverId: 't',
+      toolName: 'echo',
+      args: { message: 'once' },
+      allowOnce: true
+    })
+    expect(once.result.content).toEqual([{ type: 'text', text: 'echo: once' }])
+    expect(presenters.permissions.listRules()).toEqual([])
+    await expect(
+      router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'again' } })
+    ).rejects.toMatchObject({ code: 'permission_required' })
+
     presenters.permissions.addRule({ kind: 'mcp', pattern: 't/echo', effect: 'allow' })
     const { result } = await router.call(mcpCallTool, {
       serverId: 't',
@@ -57,5 +70,9 @@ describe('the settings test call goes through the permission services', () => {
     ).rejects.toMatchObject({
       code: 'permission_denied'
     })
+    // A deny rule wins over "Allow once" too.
+    await expect(
+      router.call(mcpCallTool, { serverId: 't', toolName: 'echo', args: { message: 'x' }, allowOnce: true })
+    ).rejects.toMatchObject({ code: 'permission_denied' })
   })
 })

@@ -104,6 +104,17 @@ describe('Settings > MCP servers', () => {
     )
     expect(wrapper.find('[data-testid="tool-result-current_time"]').exists()).toBe(false)
 
+    // "Allow once" runs this call and remembers nothing: the next run asks again.
+    await wrapper.get('[data-testid="tool-allow-once-current_time"]').trigger('click')
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('UTC')
+    )
+    expect(bridge.presenters.permissions.listRules()).toEqual([])
+    await wrapper.get('[data-testid="tool-runner-current_time"]').trigger('submit')
+    await eventually(() =>
+      expect(wrapper.find('[data-testid="tool-approval-current_time"]').exists()).toBe(true)
+    )
+
     await wrapper.get('[data-testid="tool-allow-always-current_time"]').trigger('click')
     await eventually(() =>
       expect(wrapper.get('[data-testid="tool-result-current_time"]').text()).toContain('UTC')

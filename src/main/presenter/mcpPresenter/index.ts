@@ -70,6 +70,8 @@ export interface McpPermissionGate {
     args: Record<string, unknown>
     autoApproved: boolean
     annotations?: McpServerTool['annotations']
+    /** The user approved this one call just now (deny rules still win). */
+    allowOnce?: boolean
   }): Promise<void>
 }
 
@@ -551,7 +553,8 @@ export class McpPresenter implements McpToolSource {
   async callToolChecked(
     serverId: string,
     toolName: string,
-    args: Record<string, unknown>
+    args: Record<string, unknown>,
+    options: { allowOnce?: boolean } = {}
   ): Promise<McpCallResult> {
     const server = this.store.require(serverId)
     const autoApproved = this.isAutoApproved(serverId, toolName)
@@ -564,9 +567,10 @@ export class McpPresenter implements McpToolSource {
         toolName,
         args,
         autoApproved,
-        annotations
+        annotations,
+        allowOnce: options.allowOnce === true
       })
-    } else if (!autoApproved) {
+    } else if (!autoApproved && !options.allowOnce) {
       throw new AppError(
         'permission_required',
         `Calling "${toolName}" on MCP server "${server.name}" needs your approval`,

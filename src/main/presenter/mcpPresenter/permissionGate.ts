@@ -6,15 +6,16 @@ import type { McpPermissionGate } from '.'
 
 /**
  * The permission path for MCP calls that do not come from a chat turn (the settings test
- * panel): deny rules win, then `autoApproveTools`, then remembered `mcp: server/tool` rules;
- * otherwise the call throws McpPermissionRequiredError like any tool that needs approval.
+ * panel): deny rules win, then `autoApproveTools`, then remembered `mcp: server/tool` rules,
+ * then the user's "Allow once" on the panel's card for this one call; otherwise the call throws
+ * McpPermissionRequiredError like any tool that needs approval.
  */
 export function createMcpPermissionGate(
   permissions: Pick<PermissionGate, 'evaluate'>,
   sessionId = 'mcp-settings'
 ): McpPermissionGate {
   return {
-    async assertAllowed({ serverId, toolName, autoApproved, annotations }) {
+    async assertAllowed({ serverId, toolName, autoApproved, annotations, allowOnce }) {
       const reason = reasonOf('mcp_call', { tool: toolName, server: serverId })
       const request: PermissionRequest = {
         type: 'mcp',
@@ -29,7 +30,7 @@ export function createMcpPermissionGate(
       }
       const verdict = permissions.evaluate(request, 'default')
       if (verdict.status === 'deny') throw new AppError('permission_denied', verdict.reason)
-      if (verdict.status === 'allow' || autoApproved) return
+      if (verdict.status === 'allow' || autoApproved || allowOnce) return
       throw permissionErrorFor(request)
     }
   }

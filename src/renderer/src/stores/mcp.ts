@@ -140,8 +140,19 @@ export const useMcpStore = defineStore('mcp', () => {
     await loadTools(serverId)
   }
 
-  const callTool = async (serverId: string, toolName: string, args: Record<string, unknown>) =>
-    (await call().call(mcpCallTool, plain({ serverId, toolName, args }))).result
+  /** `allowOnce`: the user approved this one call on the panel's approval card. */
+  const callTool = async (
+    serverId: string,
+    toolName: string,
+    args: Record<string, unknown>,
+    options: { allowOnce?: boolean } = {}
+  ) =>
+    (
+      await call().call(
+        mcpCallTool,
+        plain({ serverId, toolName, args, ...(options.allowOnce ? { allowOnce: true as const } : {}) })
+      )
+    ).result
   const listPrompts = async (serverId: string) =>
     (await call().call(mcpListPrompts, plain({ serverId }))).prompts
   const getPrompt = async (serverId: string, name: string, args: Record<string, string>) =>

@@ -62,11 +62,20 @@ export const mcpListTools = defineRoute({
   output: z.object({ tools: z.array(McpToolView) })
 })
 
-/** The settings test panel's call; it needs the same approval as a call from the chat. */
+/**
+ * The settings test panel's call; it needs the same approval as a call from the chat.
+ * `allowOnce`: the user has just approved this one call on its approval card (a deny rule
+ * still wins; nothing is remembered).
+ */
 export const mcpCallTool = defineRoute({
   name: 'mcp.callTool',
   input: z
-    .object({ serverId, toolName: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) })
+    .object({
+      serverId,
+      toolName: z.string().min(1),
+      args: z.record(z.string(), z.unknown()).default({}),
+      allowOnce: z.literal(true).optional()
+    })
     .strict(),
   output: z.object({ result: McpCallResultView })
 })

@@ -132,6 +132,7 @@ export default {
       running: 'Running…',
       needsApproval: 'This call needs your approval, as it would in a chat.',
       allowAlways: 'Always allow {pattern} and run',
+      allowOnce: 'Allow once and run',
       resultError: 'The tool reported an error.',
       emptyResult: 'The tool returned nothing.',
       imageAlt: 'Image {n} returned by the tool',

@@ -128,6 +128,7 @@ export default {
       running: '正在运行…',
       needsApproval: '与在对话中一样，此次调用需要你的批准。',
       allowAlways: '始终允许 {pattern} 并运行',
+      allowOnce: '仅允许本次并运行',
       resultError: '工具报告了错误。',
       emptyResult: '工具没有返回内容。',
       imageAlt: '工具返回的第 {n} 张图片',
