@@ -165,8 +165,10 @@ async function changesSince(
     for (const [path, previous] of before) if (!after.has(path)) changed.push({ path, previous })
     changed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
     const kept = changed.slice(0, MAX_CHANGED_FILES)
-    const oids = [...new Set(kept.flatMap((c) => (c.previous ? [c.previous.oid] : [])))]
-    const contents = await previousContents(git, oids)
+    const contents = await previousContents(
+      git,
+      kept.flatMap((c) => (c.previous ? [c.previous] : []))
+    )
     const changes = kept.map(({ path, previous }): ShellChange => {
       if (!previous) return { path, previousContent: null }
       return { path, ...(contents.get(previous.oid) ?? { previousContent: null, notKept: 'too_large' }) }
@@ -184,29 +186,26 @@ async function changesSince(
 
 type Previous = Pick<ShellChange, 'previousContent' | 'notKept'>
 
-/** Old contents by object id, read in one `cat-file --batch` run; large or binary ones are not kept. */
-async function previousContents(git: Git, oids: string[]): Promise<Map<string, Previous>> {
+/**
+ * Old contents by object id, read in one `cat-file --batch` run. The index gave each file's
+ * size, so large ones are not read at all; binary ones are not kept.
+ */
+async function previousContents(git: Git, entries: IndexEntry[]): Promise<Map<string, Previous>> {
   const result = new Map<string, Previous>()
-  if (oids.length === 0) return result
-  const sizes = parseBatchCheck((await git(['cat-file', '--batch-check'], oids.join('\n') + '\n')).toString())
-  const small = oids.filter((oid) => (sizes.get(oid) ?? Infinity) <= SHELL_CAPTURE_MAX_FILE_BYTES)
-  const blobs = small.length ? parseBatch(await git(['cat-file', '--batch'], small.join('\n') + '\n')) : null
-  for (const oid of oids) {
-    const content = blobs?.get(oid)
-    if (content === undefined) result.set(oid, { previousContent: null, notKept: 'too_large' })
+  const small = new Set<string>()
+  for (const entry of entries)
+    if (entry.size <= SHELL_CAPTURE_MAX_FILE_BYTES) small.add(entry.oid)
+    else result.set(entry.oid, { previousContent: null, notKept: 'too_large' })
+  if (small.size === 0) return result
+  const blobs = parseBatch(await git(['cat-file', '--batch'], [...small].join('\n') + '\n'))
+  for (const oid of small) {
+    const content = blobs.get(oid)
+    if (content === undefined || content.length > SHELL_CAPTURE_MAX_FILE_BYTES)
+      result.set(oid, { previousContent: null, notKept: 'too_large' })
     else if (content.includes(0)) result.set(oid, { previousContent: null, notKept: 'binary' })
     else result.set(oid, { previousContent: content.toString('utf8') })
   }
   return result
-}
-
-function parseBatchCheck(text: string): Map<string, number> {
-  const sizes = new Map<string, number>()
-  for (const line of text.split('\n')) {
-    const [oid, type, size] = line.split(' ')
-    if (type === 'blob') sizes.set(oid, Number(size))
-  }
-  return sizes
 }
 
 /** `<oid> blob <size>\n<content>\n` records, one after another. */
@@ -233,6 +232,8 @@ interface IndexEntry {
   path: string
   mode: number
   oid: string
+  /** The file's size when it was indexed (the blob's size: no line-ending conversion here). */
+  size: number
 }
 
 const GITLINK = 0o160000
@@ -252,6 +253,7 @@ async function readIndex(file: string): Promise<Map<string, IndexEntry>> {
   let at = 12
   for (let i = 0; i < count; i++) {
     const mode = data.readUInt32BE(at + 24)
+    const size = data.readUInt32BE(at + 36)
     const oid = data.toString('hex', at + 40, at + 60)
     const flags = data.readUInt16BE(at + 60)
     const pathStart = at + 62 + (version === 3 && flags & 0x4000 ? 2 : 0)
@@ -260,7 +262,7 @@ async function readIndex(file: string): Promise<Map<string, IndexEntry>> {
     // Entries are padded with 1-8 NULs to a multiple of 8 bytes.
     at += Math.ceil((pathEnd - at + 1) / 8) * 8
     if ((flags & 0x3000) !== 0 || mode === GITLINK) continue
-    entries.set(path, { path, mode, oid })
+    entries.set(path, { path, mode, oid, size })
   }
   return entries
 }
