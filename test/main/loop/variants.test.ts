@@ -288,3 +288,47 @@ describe('deleting messages', () => {
     expect(await shown(h, b.sessionId)).toEqual(['two', 'B.'])
   })
 })
+
+describe('summaries and branches', () => {
+  it('a compaction summary of turns the user deleted is not sent with the next request', async () => {
+    const long = (tag: string) => `${tag} ` + 'lorem ipsum dolor sit amet '.repeat(750) // ~5k tokens
+    const tags: Record<string, string> = {
+      one: 'ALPHA',
+      two: 'BETA',
+      three: 'GAMMA',
+      four: 'DELTA',
+      five: 'EPSILON'
+    }
+    const script = (request: any): any => {
+      const body = JSON.stringify(request.body.messages)
+      if (body.includes('You compress a conversation'))
+        return textReply(body.includes('ALPHA lorem') ? 'SUMMARY-OF-TURN-ONE' : 'SUMMARY-OF-LATER-TURNS')
+      const last = [...request.body.messages].reverse().find((m: any) => m.role === 'user').content
+      const turn = String(typeof last === 'string' ? last : JSON.stringify(last)).replace('turn ', '')
+      return textReply(long(tags[turn] ?? 'X'))
+    }
+    const h = await harness(script, { contextLength: 20_000, maxOutputTokens: 2_000 })
+    const first = await h.send('turn one')
+    await h.idle(first.sessionId)
+    for (const text of ['turn two', 'turn three', 'turn four']) {
+      await h.send(text, { sessionId: first.sessionId })
+      await h.idle(first.sessionId)
+    }
+    expect(JSON.stringify(h.bodies().at(-1).messages)).toContain('SUMMARY-OF-TURN-ONE')
+    // Turns one to three go: what is left fits without any summary.
+    for (let i = 0; i < 3; i++) {
+      const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
+      await route(h, 'chat.deleteMessage', { sessionId: first.sessionId, messageId: messages[0].id })
+    }
+    const requests = h.bodies().length
+    await h.send('turn five', { sessionId: first.sessionId })
+    await h.idle(first.sessionId)
+    expect(h.bodies()).toHaveLength(requests + 1) // no new summary was needed
+    const last = JSON.stringify(h.bodies().at(-1).messages)
+    expect(last).toContain('turn five')
+    expect(last).toContain('DELTA lorem')
+    expect(last).not.toContain('SUMMARY-OF-TURN-ONE')
+    expect(last).not.toContain('ALPHA')
+    expect(last).not.toContain('turn one')
+  })
+})

@@ -34,26 +34,38 @@ export interface TapeHistory {
  */
 export function readTapeHistory(entries: readonly TapeEntry[], before?: string | null): TapeHistory {
   const latest = new Map<string, HistoryRecord>()
-  let summary: TapeHistory['summary'] = null
+  const anchors: Array<NonNullable<TapeHistory['summary']> & { sources: string[] | null }> = []
   for (const entry of entries) {
     if (entry.kind === 'anchor' && isReconstructionAnchor(entry.name)) {
       const state = (entry.payload.state ?? {}) as Record<string, unknown>
       const cursor = typeof state.cursorEntryId === 'number' ? state.cursorEntryId : entry.entryId
-      summary = {
+      anchors.push({
         text: typeof state.summary === 'string' ? state.summary : '',
         entryId: entry.entryId,
         name: entry.name!,
-        cursorEntryId: cursor
-      }
+        cursorEntryId: cursor,
+        sources: Array.isArray(state.sourceMessageIds)
+          ? state.sourceMessageIds.filter((id): id is string => typeof id === 'string')
+          : null
+      })
     } else if (entry.kind === 'message') {
       const record = toRecord(entry, latest.get(String(entry.payload.messageId))?.firstEntryId)
       if (record) latest.set(record.messageId, record)
     }
   }
-  const cursor = summary?.cursorEntryId ?? 0
   // Only the branch this turn continues: other variants and deleted messages never reach the model.
   const tree = branchTreeFromTape(entries)
   const branch = before && tree.has(before) ? tree.ancestors(before) : tree.path()
+  const onBranch = new Set(branch.map((n) => n.id))
+  // A summary of messages this branch does not hold (an edited-away prompt, a deleted answer, a
+  // variant not chosen) would carry them back: the newest summary of this branch's own is used.
+  const chosen = [...anchors]
+    .reverse()
+    .find((a) => !a.sources || a.sources.every((id) => onBranch.has(id) || !tree.has(id)))
+  const summary = chosen
+    ? { text: chosen.text, entryId: chosen.entryId, name: chosen.name, cursorEntryId: chosen.cursorEntryId }
+    : null
+  const cursor = summary?.cursorEntryId ?? 0
   const records = branch
     .map((n) => latest.get(n.id))
     .filter((r): r is HistoryRecord => r !== undefined && r.firstEntryId > cursor)
