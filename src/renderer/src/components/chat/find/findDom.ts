@@ -31,12 +31,13 @@ export function matchRanges(root: Element, needle: string): Range[] {
   return ranges
 }
 
-/** A message's text in order, split where a long reply is paged (a far page is an empty box). */
-function segments(row: Element): Element[] {
-  return [...row.querySelectorAll(SEARCH_ROOTS)].flatMap((root) => {
-    const parts = [...root.querySelectorAll('.md-body > .md-page, .md-body > .md-tail')]
-    return parts.length ? parts : [root]
-  })
+/** Start offsets of `needle` in `text` (lower-cased here), not overlapping. */
+function offsetsIn(text: string, needle: string): number[] {
+  const haystack = text.toLocaleLowerCase()
+  const offsets: number[] = []
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length))
+    offsets.push(at)
+  return offsets
 }
 
 async function until(check: () => boolean, timeoutMs = 1500): Promise<boolean> {
@@ -49,21 +50,76 @@ async function until(check: () => boolean, timeoutMs = 1500): Promise<boolean> {
 }
 
 /**
- * The `index`-th occurrence in a message's row. Pages far from the viewport are scrolled to, so
- * they render, as the count passes them. Null when the page shows fewer (markup split a match).
+ * The `nth` occurrence in a message's row. `sources` are the texts of its searchable parts (the
+ * user's text, or each content block's markdown) in order: the occurrence is found in them, and
+ * only the page of a long reply that holds it (by its `data-from` offset) is rendered and searched,
+ * so a hit near the end does not scroll through the whole reply. Null when the row shows none.
  */
-export async function locateInRow(row: Element, needle: string, index: number): Promise<Range | null> {
-  let seen = 0
-  for (const segment of segments(row)) {
-    if (segment.hasAttribute('data-far')) {
-      segment.scrollIntoView({ block: 'center' })
-      await until(() => !segment.isConnected || !segment.hasAttribute('data-far'))
+export async function locateInRow(
+  row: Element,
+  needle: string,
+  nth: number,
+  sources: readonly string[]
+): Promise<Range | null> {
+  const place = placeOf(row, needle, nth, sources)
+  if (!place) return null
+  if (place.part.hasAttribute('data-far')) {
+    place.part.scrollIntoView({ block: 'center' })
+    await until(() => !place.part.isConnected || !place.part.hasAttribute('data-far'))
+  }
+  return locateNow(row, needle, nth, sources)
+}
+
+/** The same without rendering anything: null while the page that holds it is far. */
+export function locateNow(
+  row: Element,
+  needle: string,
+  nth: number,
+  sources: readonly string[]
+): Range | null {
+  const place = placeOf(row, needle, nth, sources)
+  if (!place || place.part.hasAttribute('data-far')) return null
+  return pick(matchRanges(place.part, needle), place.index)
+}
+
+/** The part (a page of a long reply, or the whole text) holding the `nth` hit, and its index there. */
+function placeOf(
+  row: Element,
+  needle: string,
+  nth: number,
+  sources: readonly string[]
+): { part: HTMLElement; index: number } | null {
+  let left = nth
+  const roots = [...row.querySelectorAll<HTMLElement>(SEARCH_ROOTS)]
+  for (const [index, root] of roots.entries()) {
+    const offsets = offsetsIn(sources[index] ?? root.textContent ?? '', needle)
+    if (left >= offsets.length) {
+      left -= offsets.length
+      continue
     }
-    const ranges = matchRanges(segment, needle)
-    if (seen + ranges.length > index) return ranges[index - seen]
-    seen += ranges.length
+    const parts = [...root.querySelectorAll<HTMLElement>('.md-body > .md-page, .md-body > .md-tail')]
+    if (parts.length === 0) return { part: root, index: left }
+    const from = (part: HTMLElement) => Number(part.dataset.from ?? 0)
+    const part = parts.filter((p) => from(p) <= offsets[left]).pop() ?? parts[0]
+    return { part, index: left - offsets.filter((o) => o < from(part)).length }
   }
   return null
+}
+
+/** The wanted range, or the nearest one where markup made the page show fewer. */
+function pick(ranges: Range[], wanted: number): Range | null {
+  return ranges[Math.max(0, Math.min(wanted, ranges.length - 1))] ?? null
+}
+
+/** Resolves once the list's scroll position has held still for a few frames (a jump settling). */
+export async function scrollSettled(list: Element): Promise<void> {
+  let last = -1
+  let still = 0
+  await until(() => {
+    still = list.scrollTop === last ? still + 1 : 0
+    last = list.scrollTop
+    return still >= 3
+  }, 2000)
 }
 
 /** The row of a message in the list, once the list has rendered it. */

@@ -61,6 +61,15 @@ md.renderer.rules.fence = (tokens, index, _options, rawEnv) => {
 // the reply around it keeps the column's width.
 md.renderer.rules.table_open = () => '<div class="md-table" tabindex="0"><table>\n'
 md.renderer.rules.table_close = () => '</table></div>\n'
+// A cell with a lot of text gets a wider minimum, so it wraps into a few lines, not a word a line.
+const LONG_CELL_CHARS = 40
+for (const rule of ['td_open', 'th_open'] as const) {
+  md.renderer.rules[rule] = (tokens, index, options, _env, self) => {
+    if ((tokens[index + 1]?.content.length ?? 0) > LONG_CELL_CHARS)
+      tokens[index].attrJoin('class', 'md-cell-long')
+    return self.renderToken(tokens, index, options)
+  }
+}
 
 const defaultLinkOpen =
   md.renderer.rules.link_open ?? ((tokens, i, options, _env, self) => self.renderToken(tokens, i, options))
