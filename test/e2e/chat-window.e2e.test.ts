@@ -105,6 +105,26 @@ describe('the chat window', () => {
     await page.close()
   })
 
+  it("keeps each chat's draft and the new chat's apart, across a reload", async () => {
+    const page = await open(1280, 800)
+    await sendFromInput(page, 'hello drafts')
+    await expect.poll(() => page.url()).toContain('/chat/')
+    const chatUrl = page.url()
+    const box = page.getByTestId('chat-input-text')
+    await expect.poll(() => box.inputValue()).toBe('')
+    await box.fill('half a thought for this chat')
+    await page.goto(chat.host.url) // New chat
+    await expect.poll(() => box.inputValue()).toBe('')
+    await box.fill('a new chat about cats')
+    await page.goto(chatUrl)
+    await expect.poll(() => box.inputValue()).toBe('half a thought for this chat')
+    await page.reload()
+    await expect.poll(() => box.inputValue(), { timeout: 10_000 }).toBe('half a thought for this chat')
+    await page.goto(chat.host.url)
+    await expect.poll(() => box.inputValue(), { timeout: 10_000 }).toBe('a new chat about cats')
+    await page.close()
+  })
+
   it('gives a sidebar title the whole row until its buttons show', async () => {
     const page = await open(1280, 800)
     await sendFromInput(page, 'a title that is rather long for the sidebar row width')
