@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { defineComponent, h, nextTick, reactive } from 'vue'
 import { mount } from '@vue/test-utils'
 import MarkdownView from '@renderer/components/chat/blocks/MarkdownView.vue'
@@ -46,12 +46,14 @@ describe('a streaming reply rendered from its appended pieces', () => {
     let firstChunk: Element | null = null
     for (let i = 0, seq = 1; i < text.length; i += 17, seq++) {
       applyOps(message, [{ op: 'append', blockId: 'b1', field: 'text', text: text.slice(i, i + 17) }])
-      await nextTick()
+      // Deltas a frame apart, as they come.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
       firstChunk ??= wrapper.element.querySelector('.md-chunk')
     }
     const whole = mount(MarkdownView, { props: { text }, global: { plugins: [createAppI18n('en-US')] } })
+    // A live view renders in slices, one per frame: it catches up.
+    await vi.waitFor(() => expect(wrapper.text()).toBe(whole.text()))
     expect(wrapper.findAll('.md-chunk').length).toBeGreaterThan(30)
-    expect(wrapper.text()).toBe(whole.text())
     // The first finished chunk is the same element as when it appeared: never rendered again.
     expect(wrapper.element.querySelector('.md-chunk')).toBe(firstChunk)
     whole.unmount()
@@ -72,8 +74,7 @@ describe('a streaming reply rendered from its appended pieces', () => {
       status: 'success' as const
     }
     applyOps(message, [{ op: 'upsert', block }])
-    await nextTick()
-    expect(wrapper.text()).toContain('The end.')
+    await vi.waitFor(() => expect(wrapper.text()).toContain('The end.'))
     expect(wrapper.findAll('.md-chunk')).toHaveLength(41)
     wrapper.unmount()
   })
@@ -87,12 +88,47 @@ describe('a streaming reply rendered from its appended pieces', () => {
     // Same length, other words: replaced, not mistaken for "nothing appended".
     const block = { ...message.blocks[0], text: 'Other answer.\n\nMore of it', status: 'success' as const }
     applyOps(message, [{ op: 'upsert', block }])
-    await nextTick()
-    expect(wrapper.text()).toContain('Other answer.')
+    await vi.waitFor(() => expect(wrapper.text()).toContain('Other answer.'))
     expect(wrapper.text()).not.toContain('First')
     applyOps(message, [{ op: 'upsert', block: { ...block, text: 'Third, of another length' } }])
+    await vi.waitFor(() => expect(wrapper.text()).toBe('Third, of another length'))
+    wrapper.unmount()
+  })
+
+  it('renders a burst of finished chunks a slice per frame, the tail only after the chunks before it', async () => {
+    await loadMarkdown()
+    const message = streamingMessage()
+    const wrapper = mount(Host, { props: { message }, global: { plugins: [createAppI18n('en-US')] } })
+    applyOps(message, [{ op: 'append', blockId: 'b1', field: 'text', text: 'Opening paragraph.\n\nstill' }])
+    await vi.waitFor(() => expect(wrapper.find('.md-tail').exists()).toBe(true))
+    const first = wrapper.element.querySelector('.md-chunk')
+    expect(first?.textContent?.trim()).toBe('Opening paragraph.')
+    // A slice waits for the frame after the one before it.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    // A fast provider's batch: 2,000 paragraphs at once, and the start of the next.
+    const burst = Array.from({ length: 2000 }, (_, i) => ` paragraph ${i}.\n\n`).join('')
+    applyOps(message, [{ op: 'append', blockId: 'b1', field: 'text', text: `${burst}The tail` }])
     await nextTick()
-    expect(wrapper.text()).toBe('Third, of another length')
+    const afterOneTask = wrapper.findAll('.md-chunk').length
+    expect(afterOneTask).toBeGreaterThan(1)
+    expect(afterOneTask).toBeLessThan(2001)
+    let frames = 0
+    for (;;) {
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+      frames++
+      const chunks = wrapper.findAll('.md-chunk').length
+      const tail = wrapper.find('.md-tail')
+      // The tail never shows before the chunks ahead of it.
+      if (tail.exists()) {
+        expect(chunks).toBe(2001)
+        expect(tail.text()).toBe('The tail')
+        break
+      }
+      expect(frames).toBeLessThan(500)
+    }
+    expect(frames).toBeGreaterThan(1)
+    // The chunks rendered before the burst were not rendered again.
+    expect(wrapper.element.querySelector('.md-chunk')).toBe(first)
     wrapper.unmount()
   })
 
