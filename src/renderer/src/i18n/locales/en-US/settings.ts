@@ -3,6 +3,8 @@ export default {
     title: 'Settings',
     back: 'Back to chat',
     nav: { general: 'General', about: 'About' },
+    navMoreBefore: 'Show earlier sections',
+    navMoreAfter: 'Show more sections',
     general: {
       title: 'General',
       language: 'Language',

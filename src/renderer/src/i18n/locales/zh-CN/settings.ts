@@ -5,6 +5,8 @@ export default {
     title: '设置',
     back: '返回对话',
     nav: { general: '通用', about: '关于' },
+    navMoreBefore: '显示前面的分区',
+    navMoreAfter: '显示更多分区',
     general: {
       title: '通用',
       language: '语言',
