@@ -73,14 +73,22 @@ async function openFind(presenters: Presenters, sessionId: string) {
     wrapper.unmount()
     chat.dispose()
   })
-  return { wrapper, chat, router }
+  return { wrapper, chat }
 }
 
 describe('find in chat', () => {
   it('searches the whole chat, counts "n of m", and reads older pages to reach a hit', async () => {
     bridge = useRealBridge()
     const { sessionId, ids } = longChat(bridge.presenters)
-    const { wrapper, chat, router } = await openFind(bridge.presenters, sessionId)
+    const { wrapper, chat } = await openFind(bridge.presenters, sessionId)
+    // The message whose hit was last scrolled into view (happy-dom has no layout to read).
+    const scrolled: Element[] = []
+    const original = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this)
+    }
+    cleanup.push(() => (Element.prototype.scrollIntoView = original))
+    const scrolledTo = () => scrolled.at(-1)?.closest('[data-message-id]')?.getAttribute('data-message-id')
     expect(chat.messages).toHaveLength(60)
     expect(chat.messages.some((m) => m.id === ids.oldest)).toBe(false)
 
@@ -92,12 +100,12 @@ describe('find in chat', () => {
     await input.setValue('zebra')
     const status = () => wrapper.get('[data-testid="find-status"]').text()
     await eventually(() => expect(status()).toBe('4 of 4'))
-    await eventually(() => expect(router.currentRoute.value.query.message).toBe(ids.newest))
+    await eventually(() => expect(scrolledTo()).toBe(ids.newest))
 
     // Enter past the newest wraps to the oldest: two pages away, read on the way.
     await input.trigger('keydown', { key: 'Enter' })
     await eventually(() => expect(status()).toBe('1 of 4'))
-    await eventually(() => expect(router.currentRoute.value.query.message).toBe(ids.oldest))
+    await eventually(() => expect(scrolledTo()).toBe(ids.oldest))
     expect(chat.messages.some((m) => m.id === ids.oldest)).toBe(true)
     await input.trigger('keydown', { key: 'Enter' })
     await eventually(() => expect(status()).toBe('2 of 4'))
