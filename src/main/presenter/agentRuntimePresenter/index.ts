@@ -401,8 +401,10 @@ export class AgentRuntimePresenter {
 
   getMessage(messageId: string): ChatMessageView {
     const message = this.deps.sessions.messages.require(messageId)
-    const tree = this.deps.sessions.branches.tree(message.sessionId)
-    return { ...this.view(message), variants: ChatBranches.variantsIn(tree, message.id) }
+    return {
+      ...this.view(message),
+      variants: this.deps.sessions.branches.variantsOf(message.sessionId, message.id)
+    }
   }
 
   /** After a crash: streaming messages become `error` (partial text kept); paused ones stay answerable. */
@@ -494,6 +496,7 @@ export class AgentRuntimePresenter {
 
   /** A new variant is the one shown, even where the user had picked an older one there before. */
   private showNew(sessionId: string, messageId: string, parentId: string | null): void {
+    if (!this.deps.sessions.branches.isBranched(sessionId)) return // a straight line: nothing to pick
     const tree = this.deps.sessions.branches.tree(sessionId)
     if (tree.childrenOf(parentId).length > 1) this.deps.sessions.branches.select(sessionId, messageId)
   }

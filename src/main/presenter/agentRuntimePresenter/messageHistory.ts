@@ -21,7 +21,7 @@ export class MessageHistory {
 
   /** The message a new prompt continues: the end of the chosen branch. */
   tail(session: SessionRecord): string | null {
-    return this.tree(session).tail()?.id ?? null
+    return this.deps.branches.tail(session.id)
   }
 
   /** The chosen branch from `fromId` on (what a retry or edit replaces in the window). */

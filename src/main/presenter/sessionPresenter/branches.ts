@@ -97,7 +97,10 @@ export class BranchTree {
     nodes: readonly BranchNode[],
     private readonly facts: BranchFacts
   ) {
-    const sorted = nodes.filter((n) => !facts.superseded.has(n.id)).sort((a, b) => a.orderSeq - b.orderSeq)
+    const kept = facts.superseded.size ? nodes.filter((n) => !facts.superseded.has(n.id)) : [...nodes]
+    let ordered = true // rows come sorted from SQL: no sort then
+    for (let i = 1; i < kept.length && ordered; i++) ordered = kept[i - 1].orderSeq < kept[i].orderSeq
+    const sorted = ordered ? kept : kept.sort((a, b) => a.orderSeq - b.orderSeq)
     let previous: BranchNode | null = null
     for (const node of sorted) this.byId.set(node.id, node)
     for (const node of sorted) {
@@ -188,10 +191,13 @@ export class BranchTree {
       if (!kids?.length) break
       // Among the visible children: the chosen one, else the newest. When every child is
       // deleted the walk goes on through one of them, so what followed it stays in the chat.
-      const alive = kids.filter((n) => !this.facts.deleted.has(n.id))
-      const pool = alive.length ? alive : kids
-      const chosen = this.facts.selected.get(key)
-      const next = pool.find((n) => n.id === chosen) ?? pool[pool.length - 1]
+      let next = kids[0]
+      if (kids.length > 1) {
+        const alive = kids.filter((n) => !this.facts.deleted.has(n.id))
+        const pool = alive.length ? alive : kids
+        const chosen = this.facts.selected.get(key)
+        next = pool.find((n) => n.id === chosen) ?? pool[pool.length - 1]
+      }
       if (!this.facts.deleted.has(next.id)) visible.push(next)
       tail = next
       key = next.id

@@ -4,13 +4,22 @@ import type { MessageRecord } from '@shared/types/session'
 import type { MessageVariants } from '@shared/types/chat'
 import type { TapeEntryInput } from '@shared/types/tape'
 import type { MessageStore, TapeWriter } from './messageStore'
-import { DELETE_EVENT, RESTORE_EVENT, VARIANT_EVENT, loadBranchTree, type BranchTree } from './branches'
+import {
+  BRANCH_EVENT_NAMES,
+  DELETE_EVENT,
+  RESTORE_EVENT,
+  VARIANT_EVENT,
+  loadBranchTree,
+  type BranchTree
+} from './branches'
+
+const TREES_KEPT = 8
 
 export interface ChatBranchesDeps {
   db: Database.Database
   transaction: <T>(fn: () => T) => T
   tape: TapeWriter
-  messages: Pick<MessageStore, 'many' | 'get'>
+  messages: Pick<MessageStore, 'many' | 'get' | 'list'>
   /** A session's tape id (and a check that it exists). */
   tapeOf: (sessionId: string) => string
 }
@@ -20,10 +29,56 @@ export interface ChatBranchesDeps {
  * messages are deleted. Every change is one appended tape event; nothing is rewritten.
  */
 export class ChatBranches {
+  /**
+   * Trees of recently read chats, by session, with what they were built from: paging through a
+   * long chat (loading older pages, find in chat) builds its tree once, not once per page.
+   */
+  private readonly trees = new Map<string, { key: string; tree: BranchTree }>()
+
   constructor(private readonly deps: ChatBranchesDeps) {}
 
   tree(sessionId: string): BranchTree {
-    return loadBranchTree(this.deps.db, sessionId, this.deps.tapeOf(sessionId))
+    const tapeId = this.deps.tapeOf(sessionId)
+    // Messages are only ever added (orderSeq grows) and events only appended, so the count,
+    // the newest orderSeq and the newest branch event name the tree's state.
+    const { n, m } = this.deps.db
+      .prepare('SELECT count(*) AS n, coalesce(max(order_seq), 0) AS m FROM messages WHERE session_id = ?')
+      .get(sessionId) as { n: number; m: number }
+    const key = `${n}:${m}:${this.lastEventId(tapeId) ?? 0}`
+    const cached = this.trees.get(sessionId)
+    if (cached?.key === key) return cached.tree
+    const tree = loadBranchTree(this.deps.db, sessionId, tapeId)
+    this.trees.delete(sessionId)
+    this.trees.set(sessionId, { key, tree })
+    if (this.trees.size > TREES_KEPT) this.trees.delete(this.trees.keys().next().value!)
+    return tree
+  }
+
+  /**
+   * Whether the chat has any branch event. Most chats have none: they are one straight line,
+   * read by `orderSeq` alone without building the tree (a 10,000-message chat's page stays cheap).
+   */
+  isBranched(sessionId: string): boolean {
+    return this.lastEventId(this.deps.tapeOf(sessionId)) !== null
+  }
+
+  private lastEventId(tapeId: string): number | null {
+    const row = this.deps.db
+      .prepare(
+        `SELECT max(entry_id) AS id FROM tape_entries WHERE tape_id = ? AND kind = 'event'
+          AND name IN (${BRANCH_EVENT_NAMES.map(() => '?').join(',')})`
+      )
+      .get(tapeId, ...BRANCH_EVENT_NAMES) as { id: number | null }
+    return row.id
+  }
+
+  /** The message a new prompt continues: the end of the chosen branch (null in an empty chat). */
+  tail(sessionId: string): string | null {
+    if (this.isBranched(sessionId)) return this.tree(sessionId).tail()?.id ?? null
+    const last = this.deps.db
+      .prepare('SELECT id FROM messages WHERE session_id = ? ORDER BY order_seq DESC LIMIT 1')
+      .get(sessionId) as { id: string } | undefined
+    return last?.id ?? null
   }
 
   /** Every message of the chosen branch, oldest first: what exports and find read. */
@@ -39,8 +94,10 @@ export class ChatBranches {
   page(
     sessionId: string,
     options: { beforeOrderSeq?: number; limit?: number } = {}
-  ): { messages: MessageRecord[]; hasMore: boolean; tree: BranchTree } {
+  ): { messages: MessageRecord[]; hasMore: boolean; tree: BranchTree | null } {
     const limit = Math.min(Math.max(options.limit ?? 50, 1), 200)
+    if (!this.isBranched(sessionId))
+      return { ...this.deps.messages.list(sessionId, { ...options, limit }), tree: null }
     const tree = this.tree(sessionId)
     const before = options.beforeOrderSeq ?? Number.MAX_SAFE_INTEGER
     const older = tree.path().filter((n) => n.orderSeq < before)
@@ -52,10 +109,15 @@ export class ChatBranches {
     }
   }
 
-  /** The variant strip of a message, or null when it has no siblings. */
-  static variantsIn(tree: BranchTree, messageId: string): MessageVariants | null {
-    const info = tree.variants(messageId)
-    return info.count > 1 ? info : null
+  /** The variant strip of a message, or null when it has none (a straight chat: `tree` null). */
+  static variantsIn(tree: BranchTree | null, messageId: string): MessageVariants | null {
+    const info = tree?.variants(messageId)
+    return info && info.count > 1 ? info : null
+  }
+
+  /** The variant strip of one message. */
+  variantsOf(sessionId: string, messageId: string): MessageVariants | null {
+    return ChatBranches.variantsIn(this.isBranched(sessionId) ? this.tree(sessionId) : null, messageId)
   }
 
   /** Shows `messageId` (and, above it, the variants leading to it). Returns whether anything changed. */
