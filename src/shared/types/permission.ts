@@ -121,8 +121,14 @@ export type PermissionDecision = z.infer<typeof PermissionDecision>
 export const SandboxStatus = z.object({
   kind: z.enum(['bwrap', 'seatbelt', 'none']),
   available: z.boolean(),
-  /** Why there is no sandbox (platform, bwrap missing, user namespaces off). */
+  /** Why there is no sandbox (platform, bwrap missing, user namespaces off), in English. */
   reason: z.string().optional(),
+  /** The same as a code the UI words in the user's language (`reason` stays for the log). */
+  reasonCode: z
+    .enum(['seatbelt_missing', 'unsupported_platform', 'bwrap_missing', 'bwrap_broken'])
+    .optional(),
+  /** What the code needs: the platform's name, or the first line bwrap printed. */
+  reasonParams: z.record(z.string(), z.string()).optional(),
   /**
    * What keeps Unix sockets outside the sandbox out of reach: a seccomp filter under bwrap, the
    * seatbelt profile on macOS, or nothing (no sandbox, or bwrap without seccomp on this machine).

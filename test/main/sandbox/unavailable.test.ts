@@ -14,12 +14,15 @@ describe('without a sandbox', () => {
       kind: 'none',
       available: false,
       reason: 'no sandbox on win32: commands are judged by the classifier alone',
+      reasonCode: 'unsupported_platform',
+      reasonParams: { platform: 'win32' },
       socketGuard: 'none'
     })
     expect(await detectSandbox({ platform: 'linux', pathEnv: tempDir() })).toEqual({
       kind: 'none',
       available: false,
       reason: 'bubblewrap (bwrap) is not installed',
+      reasonCode: 'bwrap_missing',
       socketGuard: 'none'
     })
   })

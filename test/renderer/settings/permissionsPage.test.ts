@@ -1,9 +1,18 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { flushPromises, mount } from '@vue/test-utils'
+import { createPinia, setActivePinia } from 'pinia'
+import { createAppI18n } from '@renderer/i18n'
+import { useRealBridge } from '../helpers/realBridge'
 import PermissionsSettings from '@renderer/pages/settings/PermissionsSettings.vue'
 import { usePermissionsStore } from '@renderer/stores/permissions'
 import { eventually, useSettingsPage } from './helpers'
 
 const mountPage = useSettingsPage()
+let bridge: ReturnType<typeof useRealBridge> | undefined
+afterEach(async () => {
+  await bridge?.dispose()
+  bridge = undefined
+})
 
 describe('Settings > Permissions', () => {
   it('says which sandbox guards unasked commands, and warns plainly when there is none', async () => {
@@ -130,5 +139,24 @@ describe('Settings > Permissions', () => {
     expect(wrapper.findAll('[data-allowed-env]').map((row) => row.text())).toEqual([
       expect.stringContaining('HTTPS_PROXY')
     ])
+  })
+
+  it('words why there is no sandbox in the user’s language, not main’s English', async () => {
+    bridge = useRealBridge()
+    setActivePinia(createPinia())
+    const wrapper = mount(PermissionsSettings, { global: { plugins: [createAppI18n('zh-CN')] } })
+    await flushPromises()
+    usePermissionsStore().sandbox = {
+      kind: 'none',
+      available: false,
+      reason: 'bubblewrap (bwrap) is not installed',
+      reasonCode: 'bwrap_missing',
+      socketGuard: 'none'
+    }
+    await eventually(() =>
+      expect(wrapper.get('[data-testid="sandbox-status"]').text()).toContain('未安装 bubblewrap（bwrap）。')
+    )
+    expect(wrapper.get('[data-testid="sandbox-status"]').text()).not.toContain('is not installed')
+    wrapper.unmount()
   })
 })

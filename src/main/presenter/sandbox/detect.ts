@@ -37,13 +37,21 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Detect
   if (platform === 'darwin') {
     return isExecutable(SANDBOX_EXEC)
       ? { kind: 'seatbelt', available: true, program: SANDBOX_EXEC, socketGuard: 'seatbelt' }
-      : { kind: 'none', available: false, reason: `${SANDBOX_EXEC} is missing`, socketGuard: 'none' }
+      : {
+          kind: 'none',
+          available: false,
+          reason: `${SANDBOX_EXEC} is missing`,
+          reasonCode: 'seatbelt_missing',
+          socketGuard: 'none'
+        }
   }
   if (platform !== 'linux')
     return {
       kind: 'none',
       available: false,
       reason: `no sandbox on ${platform}: commands are judged by the classifier alone`,
+      reasonCode: 'unsupported_platform',
+      reasonParams: { platform },
       socketGuard: 'none'
     }
   const bwrap = findOnPath('bwrap', pathEnv)
@@ -52,6 +60,7 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Detect
       kind: 'none',
       available: false,
       reason: 'bubblewrap (bwrap) is not installed',
+      reasonCode: 'bwrap_missing',
       socketGuard: 'none'
     }
   if (seccompSupported() && (await probeBwrap(bwrap, socketGuardFilter())).ok)
@@ -63,6 +72,8 @@ async function probe(platform: NodeJS.Platform, pathEnv: string): Promise<Detect
       kind: 'none',
       available: false,
       reason: `bwrap does not work here (user namespaces off?): ${detail}`,
+      reasonCode: 'bwrap_broken',
+      reasonParams: { detail },
       socketGuard: 'none'
     }
   }

@@ -81,8 +81,15 @@ export class Sandbox {
   }
 
   async status(): Promise<SandboxStatus> {
-    const { kind, available, reason, socketGuard } = await this.detect()
-    return reason === undefined ? { kind, available, socketGuard } : { kind, available, reason, socketGuard }
+    const { kind, available, reason, reasonCode, reasonParams, socketGuard } = await this.detect()
+    return {
+      kind,
+      available,
+      socketGuard,
+      ...(reason !== undefined ? { reason } : {}),
+      ...(reasonCode ? { reasonCode } : {}),
+      ...(reasonParams ? { reasonParams } : {})
+    }
   }
 
   /** `shell` (e.g. `bash -c <line>`) wrapped to run under `plan`. Throws SandboxUnavailableError when there is no sandbox. */

@@ -1,5 +1,33 @@
 export default {
   settingsAgents: {
+    /** Registry agents' descriptions as shipped (resources/acp-registry.json), by agent id. */
+    shippedDescriptions: {
+      'claude-acp': "Anthropic's Claude Code through its ACP adapter.",
+      'codex-acp': "OpenAI's Codex CLI through its ACP adapter.",
+      gemini: "Google's Gemini CLI in ACP mode.",
+      'qwen-code': 'Qwen Code in ACP mode.',
+      'github-copilot-cli': "GitHub Copilot's CLI in ACP mode.",
+      cline: "Cline's CLI in ACP mode.",
+      auggie: "Augment Code's CLI in ACP mode.",
+      qoder: "Qoder's CLI in ACP mode.",
+      dimcode: 'DimCode in ACP mode.',
+      kilo: "Kilo Code's CLI in ACP mode.",
+      'factory-droid': "Factory's Droid as an ACP daemon.",
+      grok: "xAI's Grok agent over stdio.",
+      'pi-acp': 'The Pi coding agent through its ACP adapter.',
+      'deepagents-acp': 'LangChain Deep Agents over ACP.',
+      'glm-acp-agent': 'A GLM coding agent over ACP.',
+      nova: 'Compass Nova in ACP mode.',
+      dirac: "Dirac's CLI in ACP mode.",
+      'fast-agent': 'fast-agent over ACP (Python, through uvx).',
+      'minion-code': 'Minion Code in ACP mode (Python, through uvx).',
+      opencode: 'OpenCode in ACP mode (install it first).',
+      goose: "Block's Goose in ACP mode (install it first).",
+      kimi: "Moonshot's Kimi CLI in ACP mode (install it first).",
+      cursor: "Cursor's agent CLI in ACP mode (install it first).",
+      devin: "Devin's CLI in ACP mode (install it first).",
+      vtcode: 'VT Code in ACP mode (install it first).'
+    },
     nav: 'Agents',
     title: 'Agents',
     subtitle:

@@ -1,5 +1,10 @@
 export default {
   settingsMcp: {
+    /** Built-in servers' descriptions as shipped (inMemoryServers/index.ts), by server id. */
+    shippedDescriptions: {
+      'deepchat-time': 'Current time and time-zone conversion',
+      'deepchat-history': 'Search the messages of past conversations'
+    },
     nav: 'MCP servers',
     title: 'MCP servers',
     subtitle: 'Servers that give the agent extra tools, prompts and resources.',

@@ -35,6 +35,12 @@ export default {
       none: 'Commands that run without asking are not sandboxed',
       offHint:
         'Only the command classifier guards them, and “Auto in sandbox” asks like “Accept edits”. {reason} On Linux, install bubblewrap (apt install bubblewrap) and restart the app.',
+      reasons: {
+        seatbelt_missing: 'The macOS sandbox (sandbox-exec) is missing.',
+        unsupported_platform: 'There is no sandbox on {platform}.',
+        bwrap_missing: 'bubblewrap (bwrap) is not installed.',
+        bwrap_broken: 'bubblewrap does not work here (user namespaces may be off): {detail}'
+      },
       socketGuards: {
         seccomp:
           'Unix sockets: refused by a seccomp filter. No local service’s socket (Docker, SSH agent, databases) is reachable, and none can be opened in the workspace either.',

@@ -1,5 +1,32 @@
 export default {
   settingsAgents: {
+    shippedDescriptions: {
+      'claude-acp': 'Anthropic 的 Claude Code，通过其 ACP 适配器运行。',
+      'codex-acp': 'OpenAI 的 Codex CLI，通过其 ACP 适配器运行。',
+      gemini: 'Google 的 Gemini CLI，ACP 模式。',
+      'qwen-code': 'Qwen Code，ACP 模式。',
+      'github-copilot-cli': 'GitHub Copilot 的 CLI，ACP 模式。',
+      cline: 'Cline 的 CLI，ACP 模式。',
+      auggie: 'Augment Code 的 CLI，ACP 模式。',
+      qoder: 'Qoder 的 CLI，ACP 模式。',
+      dimcode: 'DimCode，ACP 模式。',
+      kilo: 'Kilo Code 的 CLI，ACP 模式。',
+      'factory-droid': 'Factory 的 Droid，作为 ACP 守护进程运行。',
+      grok: 'xAI 的 Grok 智能体，通过 stdio 通信。',
+      'pi-acp': 'Pi 编程智能体，通过其 ACP 适配器运行。',
+      'deepagents-acp': 'LangChain Deep Agents，通过 ACP 运行。',
+      'glm-acp-agent': '一个基于 GLM 的编程智能体，通过 ACP 运行。',
+      nova: 'Compass Nova，ACP 模式。',
+      dirac: 'Dirac 的 CLI，ACP 模式。',
+      'fast-agent': 'fast-agent，通过 ACP 运行（Python，经由 uvx）。',
+      'minion-code': 'Minion Code，ACP 模式（Python，经由 uvx）。',
+      opencode: 'OpenCode，ACP 模式（需先安装）。',
+      goose: 'Block 的 Goose，ACP 模式（需先安装）。',
+      kimi: 'Moonshot 的 Kimi CLI，ACP 模式（需先安装）。',
+      cursor: 'Cursor 的智能体 CLI，ACP 模式（需先安装）。',
+      devin: 'Devin 的 CLI，ACP 模式（需先安装）。',
+      vtcode: 'VT Code，ACP 模式（需先安装）。'
+    },
     nav: '智能体',
     title: '智能体',
     subtitle:

@@ -2,6 +2,10 @@ import type en from '../en-US/mcp'
 
 export default {
   settingsMcp: {
+    shippedDescriptions: {
+      'deepchat-time': '当前时间与时区换算',
+      'deepchat-history': '搜索过往对话中的消息'
+    },
     nav: 'MCP 服务器',
     title: 'MCP 服务器',
     subtitle: '为智能体提供额外工具、提示词和资源的服务器。',

@@ -36,6 +36,12 @@ export default {
       none: '无需询问即运行的命令没有沙箱',
       offHint:
         '只有命令分类器在把关，“沙箱内自动”会像“自动接受编辑”一样询问。{reason} 在 Linux 上请安装 bubblewrap（apt install bubblewrap）并重启应用。',
+      reasons: {
+        seatbelt_missing: '缺少 macOS 沙箱（sandbox-exec）。',
+        unsupported_platform: '{platform} 上没有可用的沙箱。',
+        bwrap_missing: '未安装 bubblewrap（bwrap）。',
+        bwrap_broken: 'bubblewrap 在此无法运行（用户命名空间可能已关闭）：{detail}'
+      },
       socketGuards: {
         seccomp:
           'Unix 套接字：由 seccomp 过滤器拒绝。任何本地服务的套接字（Docker、SSH 代理、数据库）都无法连接，工作区内也不能创建套接字。',
