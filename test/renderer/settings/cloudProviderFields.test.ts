@@ -91,4 +91,41 @@ describe('Settings > Model providers: Azure, Vertex and Bedrock fields', () => {
       })
     )
   })
+
+  it('takes a Vertex service-account key file in a multi-line field, typed or loaded from a file', async () => {
+    const { wrapper, bridge } = await openAdd('vertex')
+    const key = wrapper.get('[data-testid="provider-key"]')
+    expect(key.element.tagName).toBe('TEXTAREA')
+    const keyFile = JSON.stringify(
+      {
+        type: 'service_account',
+        project_id: 'my-project-123',
+        client_email: 'bot@my-project-123.iam.gserviceaccount.com',
+        private_key: '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n'
+      },
+      null,
+      2
+    )
+    const picker = wrapper.get('[data-testid="provider-key-file"]')
+    Object.defineProperty(picker.element, 'files', {
+      configurable: true,
+      value: [new File([keyFile], 'key.json', { type: 'application/json' })]
+    })
+    await picker.trigger('change')
+    await eventually(() => expect((key.element as HTMLTextAreaElement).value).toBe(keyFile))
+    await wrapper.get('#provider-add-form').trigger('submit')
+    await eventually(async () => expect(await bridge.presenters.llmProviders.listProviders()).toHaveLength(1))
+    const [stored] = await bridge.presenters.llmProviders.listProviders()
+    expect(stored).toMatchObject({ kind: 'vertex', hasApiKey: true })
+    expect(stored.apiKeyMasked).toContain('bot@my-project-123')
+    // The provider page takes a new key file the same way.
+    expect(wrapper.get('[data-testid="provider-detail-key"]').element.tagName).toBe('TEXTAREA')
+  })
+
+  it('keeps a one-line password field for the keys of other kinds', async () => {
+    const { wrapper } = await openAdd('deepseek')
+    const key = wrapper.get('[data-testid="provider-key"]')
+    expect(key.element.tagName).toBe('INPUT')
+    expect(key.attributes('type')).toBe('password')
+  })
 })

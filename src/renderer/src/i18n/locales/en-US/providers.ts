@@ -63,6 +63,9 @@ export default {
       project: 'Project',
       projectPlaceholder: 'from the key file',
       location: 'Location',
+      keyPlaceholder: 'Paste the service-account key file (JSON), or an express-mode API key',
+      loadKeyFile: 'Load key file…',
+      keyFileTooLarge: 'That file is too large to be a service-account key file.',
       keyHint:
         'Paste the service-account key file (JSON) in the key field, or an express-mode API key. Only the account’s e-mail is shown afterwards.'
     },

@@ -63,6 +63,9 @@ export default {
       project: '项目',
       projectPlaceholder: '取自密钥文件',
       location: '区域',
+      keyPlaceholder: '粘贴服务账号密钥文件（JSON），或快速模式的 API 密钥',
+      loadKeyFile: '载入密钥文件…',
+      keyFileTooLarge: '该文件太大，不像是服务账号密钥文件。',
       keyHint: '在密钥栏粘贴服务账号密钥文件（JSON），或快速模式的 API 密钥。保存后只显示账号邮箱。'
     },
     bedrock: {
