@@ -15,7 +15,7 @@
 //     opening a 10-message chat holding the same newest messages: the same visible work, so the
 //     ratio is what the 1,990 other messages cost (<= 1.5x).
 // Needs `npx electron-vite build` first and Debian chromium. RENDER_BENCH_ONLY=full stops after
-// the full-speed stream; RENDER_BENCH_PROFILE / RENDER_BENCH_TRACE save its CPU profile / trace.
+// the full-speed stream (=open: only the opening); RENDER_BENCH_PROFILE / RENDER_BENCH_TRACE save its CPU profile / trace.
 // Wall-clock gates need a quiet machine: the load average is printed at the start and the end.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir, loadavg, cpus } from 'node:os'
@@ -350,6 +350,30 @@ async function openTime(page: Page, sessionId: string, lastMessageId: string): P
   )
 }
 
+/** Opening: the small chat (baseline) and the big one, interleaved, after one warm-up each. */
+async function measureOpening(page: Page, seeded: ReturnType<typeof seedSessions>): Promise<boolean> {
+  await openTime(page, seeded.small, seeded.smallLast)
+  await openTime(page, seeded.big, seeded.bigLast)
+  const small: number[] = []
+  const big: number[] = []
+  for (let i = 0; i < OPEN_RUNS; i++) {
+    small.push(await openTime(page, seeded.small, seeded.smallLast))
+    big.push(await openTime(page, seeded.big, seeded.bigLast))
+  }
+  small.sort((a, b) => a - b)
+  big.sort((a, b) => a - b)
+  console.log(
+    `open ${SMALL_SESSION_MESSAGES}-message chat: ${small.map((t) => t.toFixed(0)).join(', ')} ms; ` +
+      `${SESSION_MESSAGES}-message chat: ${big.map((t) => t.toFixed(0)).join(', ')} ms`
+  )
+  return report(
+    `open a ${SESSION_MESSAGES}- vs a ${SMALL_SESSION_MESSAGES}-message chat (median)`,
+    median(big) / median(small),
+    'x',
+    { max: GOAL.open }
+  )
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'deepchat-bench-render-'))
   const seeded = seedSessions(dataDir)
@@ -402,6 +426,7 @@ async function main(): Promise<void> {
     await streamReply(page, cdp)
     steps.paced = warm
 
+    if (process.env.RENDER_BENCH_ONLY === 'open') return void (await measureOpening(page, seeded))
     const baseline = await typeDuring(page, cdp, () => new Promise((r) => setTimeout(r, BASELINE_TYPING_MS)))
     describe('baseline (no stream)', baseline)
 
@@ -461,29 +486,7 @@ async function main(): Promise<void> {
       report('stream: main-thread CPU per batch, 100k / 1k tokens', end / start, 'x', { max: GOAL.growth })
     )
 
-    // Opening: the small chat (baseline) and the big one, interleaved, after one warm-up each.
-    await openTime(page, seeded.small, seeded.smallLast)
-    await openTime(page, seeded.big, seeded.bigLast)
-    const small: number[] = []
-    const big: number[] = []
-    for (let i = 0; i < OPEN_RUNS; i++) {
-      small.push(await openTime(page, seeded.small, seeded.smallLast))
-      big.push(await openTime(page, seeded.big, seeded.bigLast))
-    }
-    small.sort((a, b) => a - b)
-    big.sort((a, b) => a - b)
-    console.log(
-      `open ${SMALL_SESSION_MESSAGES}-message chat: ${small.map((t) => t.toFixed(0)).join(', ')} ms; ` +
-        `${SESSION_MESSAGES}-message chat: ${big.map((t) => t.toFixed(0)).join(', ')} ms`
-    )
-    results.push(
-      report(
-        `open a ${SESSION_MESSAGES}- vs a ${SMALL_SESSION_MESSAGES}-message chat (median)`,
-        median(big) / median(small),
-        'x',
-        { max: GOAL.open }
-      )
-    )
+    results.push(await measureOpening(page, seeded))
     console.log(
       `conditions: load average ${loadavg()
         .map((l) => l.toFixed(1))
