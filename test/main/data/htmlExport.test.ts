@@ -44,7 +44,7 @@ describe('HTML export', () => {
 
   it('shows a Mermaid diagram as labelled, escaped source instead of pretending to draw it', () => {
     const html = chatHtml(docWith('```mermaid\ngraph TD; A-->B; B--><script>x</script>\n```'))
-    expect(html).toContain('<figure class="diagram"><figcaption>Mermaid diagram')
+    expect(html).toContain('<figure class="diagram" data-diagram="mermaid"><figcaption>Mermaid diagram')
     expect(html).toContain('A--&gt;B')
     expect(html).not.toContain('<script>x')
   })

@@ -42,14 +42,15 @@ function mathHtml(tex: string, display: boolean): string {
 mathPlugin(md, mathHtml)
 
 // A diagram needs Mermaid, which needs a browser to lay it out: the page shows its source,
-// styled and labelled, rather than pretending.
+// styled and labelled, rather than pretending. The window draws it into the page before saving
+// (renderer lib/exportDiagrams.ts); a diagram it cannot draw stays like this.
 const defaultFence = md.renderer.rules.fence!
 md.renderer.rules.fence = (tokens, index, options, env, self) => {
   const token = tokens[index]
   if (token.info.trim().split(/\s+/)[0]?.toLowerCase() !== 'mermaid')
     return defaultFence(tokens, index, options, env, self)
   return (
-    `<figure class="diagram"><figcaption>Mermaid diagram (source; open it in a Mermaid viewer to draw it)</figcaption>` +
+    `<figure class="diagram" data-diagram="mermaid"><figcaption>Mermaid diagram (source; open it in a Mermaid viewer to draw it)</figcaption>` +
     `<pre><code>${esc(token.content)}</code></pre></figure>\n`
   )
 }

@@ -7,6 +7,7 @@ import {
   dataRestoreBackup
 } from '@shared/contracts/routes/data.routes'
 import type { ChatExportFormat, ChatImportResult, ExportedFile } from '@shared/types/chatExport'
+import { drawExportDiagrams } from '@renderer/lib/exportDiagrams'
 import { useBridge } from '@renderer/api/bridge'
 
 /**
@@ -29,7 +30,12 @@ export function saveFile(file: ExportedFile): void {
 /** Chat export and import. */
 export const useDataStore = defineStore('data', () => {
   async function exportChat(sessionId: string, format: ChatExportFormat): Promise<ExportedFile> {
-    const file = await useBridge().call(dataExportChat, { sessionId, format })
+    const exported = await useBridge().call(dataExportChat, { sessionId, format })
+    // Diagrams are drawn here, where a browser can lay them out (lib/exportDiagrams.ts).
+    const file =
+      format === 'html'
+        ? { ...exported, content: (await drawExportDiagrams(exported.content)).html }
+        : exported
     saveFile(file)
     return file
   }
