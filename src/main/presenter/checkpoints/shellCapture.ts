@@ -66,6 +66,8 @@ export async function startShellCapture(
   const git = shadowGit(gitDir, workspaceDir, dataDir)
   try {
     if (await markedTooLarge(gitDir)) return { capture: null, notRecorded: tooLargeText(maxFiles) }
+    if (existsSync(join(gitDir, 'index.lock')))
+      return { capture: null, notRecorded: 'an earlier snapshot of this workspace is still being built' }
     if (!existsSync(join(gitDir, 'HEAD'))) {
       await mkdir(gitDir, { recursive: true })
       await git(['init', '--quiet'])
@@ -81,7 +83,7 @@ export async function startShellCapture(
     }
     return { capture: { finish: () => changesSince(git, gitDir, before, budgetMs) } }
   } catch (error) {
-    return { capture: null, notRecorded: `the snapshot failed (${messageOf(error)})` }
+    return { capture: null, notRecorded: `the workspace snapshot failed (${messageOf(error)})` }
   }
 }
 
