@@ -1,5 +1,7 @@
 import {
   dataBackup,
+  dataDownloadBackup,
+  dataUploadBackup,
   dataExportChat,
   dataImportChat,
   dataListBackups,
@@ -16,6 +18,8 @@ export function registerDataRoutes(
   router.handle(dataImportChat, ({ content }) => data.importChat(content))
   router.handle(dataBackup, ({ includeSecrets }) => data.backup({ includeSecrets }))
   router.handle(dataListBackups, () => data.listBackups())
+  router.handle(dataDownloadBackup, ({ path }) => data.readBackup(path))
+  router.handle(dataUploadBackup, ({ fileName, base64 }) => data.receiveBackup(fileName, base64))
   router.handle(dataRestoreBackup, ({ path }) => {
     const staged = data.stageRestore(path)
     return { ...staged, restarting: platform.desktop?.relaunch() ?? false }

@@ -1,5 +1,15 @@
-import { chmodSync, copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import { z } from 'zod'
 import { AppError } from '@shared/errors'
 import {
@@ -53,6 +63,8 @@ export interface DataPresenterDeps {
 
 /** The newest database migration this app knows: a backup from a newer one is refused. */
 export const LATEST_SCHEMA_VERSION = Math.max(...allMigrations.map((m) => m.version))
+/** A backup moved through the bridge as base64 (download or upload); larger ones are copied by hand. */
+const MAX_TRANSFER_BYTES = 256 * 1024 * 1024
 
 /** What export and import need of the attachment store (AttachmentPresenter). */
 export interface DataAttachments {
@@ -228,6 +240,58 @@ export class DataPresenter {
     const manifest = inspectBackup(archive, dataDir, LATEST_SCHEMA_VERSION)
     copyFileSync(archive, join(dataDir, PENDING_RESTORE))
     return { manifest }
+  }
+
+  /**
+   * A backup's bytes, for a browser to save as a download. Only a file the backup list shows
+   * (an archive or a daily copy in the backup folder) is read: never any other path.
+   */
+  readBackup(path: string): { name: string; base64: string; bytes: number } {
+    const wanted = resolve(path)
+    const listed = this.listBackups().backups.find((b) => resolve(b.path) === wanted)
+    if (!listed || !lstatSync(wanted).isFile())
+      throw new AppError('not_found', 'Only a backup listed in the backup folder can be downloaded')
+    if (listed.bytes > MAX_TRANSFER_BYTES)
+      throw new AppError('too_large', `This backup is too large to download here; copy it from ${wanted}`)
+    const bytes = readFileSync(wanted)
+    return { name: basename(wanted), base64: bytes.toString('base64'), bytes: bytes.length }
+  }
+
+  /**
+   * A backup the user uploaded from a browser: kept in the backup folder and checked now, so a
+   * wrong file is refused before anyone is asked to replace their data. `stageRestore` of the
+   * path it returns stages it.
+   */
+  receiveBackup(
+    fileName: string,
+    base64: string
+  ): { path: string; kind: 'archive' | 'database'; manifest: BackupManifest | null } {
+    const kind = /\.(tar\.gz|tgz)$/i.test(fileName) ? 'archive' : /\.db$/i.test(fileName) ? 'database' : null
+    if (!kind)
+      throw new AppError(
+        'invalid_backup',
+        'Choose a backup made by the app: a .tar.gz archive or a daily database copy (.db)'
+      )
+    const bytes = decodeBase64(base64)
+    if (!bytes || bytes.length === 0) throw new AppError('invalid_backup', 'The uploaded file is empty')
+    const dir = this.deps.backup.folder()
+    mkdirSync(dir, { recursive: true, mode: 0o700 })
+    const stamp = new Date(this.now()).toISOString().slice(0, 19).replace(/[:T]/g, '-')
+    const path = join(
+      dir,
+      kind === 'archive' ? `deepchat-backup-upload-${stamp}.tar.gz` : `deepchat-upload-${stamp}.db`
+    )
+    writeFileSync(path, bytes, { mode: 0o600 })
+    try {
+      if (kind === 'archive') {
+        return { path, kind, manifest: inspectBackup(path, this.deps.backup.dataDir, LATEST_SCHEMA_VERSION) }
+      }
+      inspectDatabaseBackup(path, LATEST_SCHEMA_VERSION, this.deps.backup.nativeBinding)
+      return { path, kind, manifest: null }
+    } catch (error) {
+      rmSync(path, { force: true })
+      throw error
+    }
   }
 
   /** The backup folder and what is in it, newest first. */

@@ -49,6 +49,35 @@ export const dataRestoreBackup = defineRoute({
   output: z.object({ manifest: BackupManifest, restarting: z.boolean() })
 })
 
+/** A listed backup's bytes, for the browser to save as a download (the host's folder is not the user's). */
+export const dataDownloadBackup = defineRoute({
+  name: 'data.downloadBackup',
+  input: z.object({ path: z.string().min(1).max(4096) }).strict(),
+  output: z.object({ name: z.string(), base64: z.string(), bytes: z.number() })
+})
+
+/**
+ * A backup file uploaded from the browser: kept in the backup folder and checked before the
+ * user is asked to replace their data; `data.restoreBackup` of its `path` stages it.
+ */
+export const dataUploadBackup = defineRoute({
+  name: 'data.uploadBackup',
+  input: z
+    .object({
+      fileName: z.string().min(1).max(255),
+      base64: z
+        .string()
+        .min(1)
+        .max(Math.ceil((256 * 1024 * 1024) / 3) * 4)
+    })
+    .strict(),
+  output: z.object({
+    path: z.string(),
+    kind: z.enum(['archive', 'database']),
+    manifest: BackupManifest.nullable()
+  })
+})
+
 /** The backup folder and the backups in it, newest first: daily database copies and whole-data archives. */
 export const dataListBackups = defineRoute({
   name: 'data.listBackups',

@@ -14,6 +14,12 @@ export default {
     replace: 'Replace my data',
     cancel: 'Cancel',
     restartToFinish: 'The backup is ready: restart the app to finish restoring.',
+    downloaded: 'Backup downloaded (a copy stays on the host in {path}).',
+    download: 'Download',
+    upload: 'Upload a backup to restore…',
+    uploadHint:
+      'A .tar.gz archive made by Back up, or a daily database copy (.db). It is checked before you are asked to replace your data; after the host restarts this page reloads.',
+    uploadChecked: '{name} is a readable backup. Confirm below to replace your data with it.',
     restarting: 'The backup is ready: the app restarts now to finish restoring.',
     autoTitle: 'Automatic backups',
     autoHint:

@@ -13,6 +13,12 @@ export default {
     replace: '替换我的数据',
     cancel: '取消',
     restartToFinish: '备份已就绪：重启应用以完成恢复。',
+    downloaded: '备份已下载（主机上也保留一份：{path}）。',
+    download: '下载',
+    upload: '上传备份以恢复…',
+    uploadHint:
+      '由“备份”生成的 .tar.gz 归档，或每日数据库副本（.db）。在询问是否替换数据之前会先检查它；主机重启后此页面会自动重新加载。',
+    uploadChecked: '{name} 是可读取的备份。请在下方确认，用它替换你的数据。',
     restarting: '备份已就绪：应用正在重启以完成恢复。',
     autoTitle: '自动备份',
     autoHint: '每天把数据库（对话、设置）复制到备份文件夹，并保留这么多天。填 0 则关闭。',
