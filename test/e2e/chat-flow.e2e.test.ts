@@ -298,7 +298,7 @@ describe('chat window against the served host and a fake provider', () => {
     await expect.poll(() => thinking.generationRequests().length, { timeout: 15_000 }).toBeGreaterThan(0)
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    expect(await answer.getByTestId('reasoning-timer').textContent()).toMatch(/^Thought for \d+s$/)
+    expect(await answer.getByTestId('reasoning-timer').textContent()).toMatch(/^Thought for (\d+|\d\.\d)s$/)
     await answer.getByTestId('reasoning-toggle').click()
     expect(await answer.getByTestId('reasoning-block').textContent()).toContain('then I run a command.')
     const plan = answer.getByTestId('plan-block')

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { mcpAdd, mcpStart } from '@shared/contracts/routes/mcp.routes'
 import { librarySaveAssistant, librarySavePrompt } from '@shared/contracts/routes/library.routes'
+import { draftsGet } from '@shared/contracts/routes/drafts.routes'
 import { launchBrowser } from './helpers/browser'
 import {
   type ChatHost,
@@ -233,6 +234,11 @@ describe('the / and @ menus', () => {
     await page.getByTestId('field-language').fill('French')
     await page.getByTestId('field-language').press('Enter')
     await expect.poll(() => input.inputValue()).toBe('Translate into French: ')
+    // The new-chat page keeps its draft (drafts per chat): the user clears it for the next test.
+    await input.fill('')
+    await expect
+      .poll(async () => (await chat.bridge.call(draftsGet, { sessionId: null })).draft?.text ?? '')
+      .toBe('')
     await page.close()
   })
 
