@@ -18,6 +18,8 @@ const MAX_TOKENS = 12
  * tape would otherwise be scored everywhere; a query with fewer matches is ranked exactly.
  */
 export const RANKED_CANDIDATES = 200
+/** Up to this many tapes a substring scan goes through their index rather than the newest rows. */
+const FEW_TAPES = 3
 
 interface HitRow {
   seq: number
@@ -103,9 +105,11 @@ export function searchTapes(
     // instead of sorting every match (which took ~150 ms over 100,000 entries). Appended
     // order stands for time here (a fork's copies count as new).
     const singleTape = tapeIds?.length === 1
+    // A few tapes are read through their index (their rows may be a small, old part of the table).
+    const fewTapes = tapeIds !== null && tapeIds.length <= FEW_TAPES
     const order = indexCoveredEverything || !singleTape ? 'e.seq DESC' : 'e.entry_id DESC'
     const tail = indexCoveredEverything ? ' AND e.seq > ?' : ''
-    const scanFilters = singleTape || indexCoveredEverything ? filters : rowFilters
+    const scanFilters = fewTapes || indexCoveredEverything ? filters : rowFilters
     const rows = db
       .prepare(
         `SELECT e.seq, e.tape_id, e.entry_id, e.kind, e.name, e.created_at, e.search_text
