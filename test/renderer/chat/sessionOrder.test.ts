@@ -33,3 +33,36 @@ describe('the chat list order', () => {
     expect(newer.id).not.toBe(older.id)
   })
 })
+
+describe('sorting chats beyond pin', () => {
+  const record = (id: string, title: string, createdAt: number, lastActivityAt: number, pinned = false) =>
+    ({ id, title, createdAt, lastActivityAt, pinned }) as Parameters<typeof groupSessions>[0][number]
+  const now = Date.parse('2026-06-10T12:00:00')
+  const list = [
+    record('a', 'banana plans', Date.parse('2026-06-01T09:00:00'), Date.parse('2026-06-10T11:00:00')),
+    record('b', 'Apple notes', Date.parse('2026-06-09T09:00:00'), Date.parse('2026-06-09T10:00:00')),
+    record('c', 'chat 10', Date.parse('2026-06-05T09:00:00'), Date.parse('2026-06-05T10:00:00')),
+    record('d', 'chat 9', Date.parse('2026-06-08T09:00:00'), Date.parse('2026-06-08T10:00:00')),
+    record('p', 'zebra (pinned)', Date.parse('2026-05-01T09:00:00'), Date.parse('2026-05-01T10:00:00'), true)
+  ]
+  const flat = (by: 'activity' | 'created' | 'title') =>
+    groupSessions(list, now, by).map((g) => [g.key, g.sessions.map((s) => s.id)])
+
+  it('orders by recent activity in day groups, by date created, or by title — pinned chats stay on top', () => {
+    expect(flat('activity')[0]).toEqual(['pinned', ['p']])
+    expect(
+      flat('activity')
+        .slice(1)
+        .flatMap(([, ids]) => ids)
+    ).toEqual(['a', 'b', 'd', 'c'])
+    expect(flat('created')).toEqual([
+      ['pinned', ['p']],
+      ['all', ['b', 'd', 'c', 'a']]
+    ])
+    // Case-insensitive, and numbers in titles compare as numbers (chat 9 before chat 10).
+    expect(flat('title')).toEqual([
+      ['pinned', ['p']],
+      ['all', ['b', 'a', 'd', 'c']]
+    ])
+  })
+})

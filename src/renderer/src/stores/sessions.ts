@@ -14,7 +14,10 @@ import type { SessionRecord, SessionSearchHit, SessionStatus } from '@shared/typ
 import { useBridge } from '@renderer/api/bridge'
 import { useLoadState } from './lib/loadState'
 
-export type DayGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older'
+export type DayGroup = 'pinned' | 'today' | 'yesterday' | 'week' | 'older' | 'all'
+/** How the sidebar orders chats below the pinned ones. */
+export type SessionOrder = 'activity' | 'created' | 'title'
+export const SESSION_ORDERS: readonly SessionOrder[] = ['activity', 'created', 'title']
 export interface SessionGroup {
   key: DayGroup
   sessions: SessionRecord[]
@@ -34,7 +37,25 @@ export function dayGroupOf(session: SessionRecord, now: number): DayGroup {
   return 'older'
 }
 
-export function groupSessions(sessions: readonly SessionRecord[], now: number): SessionGroup[] {
+export function groupSessions(
+  sessions: readonly SessionRecord[],
+  now: number,
+  by: SessionOrder = 'activity'
+): SessionGroup[] {
+  // By creation or title: pinned first, then one list (day groups only mean something for activity).
+  if (by !== 'activity') {
+    const compare =
+      by === 'created'
+        ? (a: SessionRecord, b: SessionRecord) => b.createdAt - a.createdAt
+        : (a: SessionRecord, b: SessionRecord) =>
+            a.title.localeCompare(b.title, undefined, { sensitivity: 'base', numeric: true })
+    const pinned = sessions.filter((s) => s.pinned).sort(compare)
+    const rest = sessions.filter((s) => !s.pinned).sort(compare)
+    return [
+      { key: 'pinned' as const, sessions: pinned },
+      { key: 'all' as const, sessions: rest }
+    ].filter((group) => group.sessions.length > 0)
+  }
   const order: DayGroup[] = ['pinned', 'today', 'yesterday', 'week', 'older']
   const buckets = new Map<DayGroup, SessionRecord[]>(order.map((key) => [key, []]))
   const sorted = [...sessions].sort(

@@ -247,8 +247,11 @@ export default {
         today: 'Today',
         yesterday: 'Yesterday',
         week: 'Previous 7 days',
-        older: 'Older'
-      }
+        older: 'Older',
+        all: 'Chats'
+      },
+      sortLabel: 'Sort chats',
+      sort: { activity: 'Recent activity', created: 'Date created', title: 'Title' }
     }
   }
 }

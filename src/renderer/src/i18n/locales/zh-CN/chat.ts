@@ -239,7 +239,16 @@ export default {
       deleteBody: '“{title}”及其子智能体对话将被永久删除。',
       generating: '工作中',
       waiting: '等待你的回应',
-      groups: { pinned: '已置顶', today: '今天', yesterday: '昨天', week: '过去 7 天', older: '更早' }
+      groups: {
+        pinned: '已置顶',
+        today: '今天',
+        yesterday: '昨天',
+        week: '过去 7 天',
+        older: '更早',
+        all: '对话'
+      },
+      sortLabel: '对话排序',
+      sort: { activity: '最近活动', created: '创建时间', title: '标题' }
     }
   }
 } satisfies typeof en
