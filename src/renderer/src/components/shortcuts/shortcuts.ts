@@ -10,6 +10,7 @@ export type ShortcutId =
   | 'focusComposer'
   | 'copyLastAnswer'
   | 'editLastMessage'
+  | 'findInChat'
   | 'showShortcuts'
 
 export interface KeyCombo {
@@ -43,6 +44,8 @@ export const SHORTCUTS: Shortcut[] = [
   { id: 'focusComposer', combos: [{ key: 'Escape', shift: true }] },
   { id: 'copyLastAnswer', combos: [{ key: 'c', mod: true, shift: true }] },
   { id: 'editLastMessage', combos: [{ key: 'ArrowUp' }], composerOnly: true },
+  // The find bar handles its key itself (chat/find/FindBar.vue): listed in the sheet only.
+  { id: 'findInChat', combos: [{ key: 'f', mod: true }], composerOnly: true },
   { id: 'showShortcuts', combos: [{ key: '/', mod: true }, { key: '?' }] }
 ]
 

@@ -72,6 +72,7 @@ export default {
       settings: 'Settings',
       stop: 'Stop generating',
       editLastMessage: 'Edit your last message (in an empty composer)',
+      findInChat: 'Find in this chat',
       copyLastAnswer: 'Copy the last answer',
       focusComposer: 'Focus the composer',
       showShortcuts: 'Show keyboard shortcuts'

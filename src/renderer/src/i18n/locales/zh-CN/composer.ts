@@ -71,6 +71,7 @@ export default {
       settings: '设置',
       stop: '停止生成',
       editLastMessage: '编辑上一条消息（输入框为空时）',
+      findInChat: '在此聊天中查找',
       copyLastAnswer: '复制最后一条回答',
       focusComposer: '聚焦输入框',
       showShortcuts: '显示键盘快捷键'
