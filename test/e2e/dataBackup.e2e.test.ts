@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -72,17 +72,23 @@ describe('backup and restore', () => {
     expect(before).toEqual([...TITLES].sort())
 
     await page.getByTestId('nav-settings').click()
-    await page.getByTestId('backup-now').click()
-    const status = (await page.getByTestId('backup-status').textContent())!
-    const archive = /Backup saved to (\S+\.tar\.gz)/.exec(status)![1]
-    expect(existsSync(archive)).toBe(true)
+    // In the browser the backup is a download (a copy stays in the host's backup folder).
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('backup-now').click()
+    ])
+    const archive = join(newDir(), download.suggestedFilename())
+    await download.saveAs(archive)
+    expect(archive).toMatch(/deepchat-backup-.*\.tar\.gz$/)
+    await page.getByTestId('backup-status').filter({ hasText: 'Backup downloaded' }).waitFor()
 
     const target = newDir()
     const fresh = await openApp(target)
     expect(await fresh.locator('[data-session-id]').count()).toBe(0)
     await fresh.getByTestId('nav-settings').click()
-    await fresh.getByTestId('restore-path').fill(archive)
-    await fresh.getByTestId('restore-start').click()
+    // The restore is an upload, checked before the user is asked.
+    await fresh.getByTestId('restore-upload').setInputFiles(archive)
+    await fresh.getByTestId('restore-upload-status').filter({ hasText: 'is a readable backup' }).waitFor()
     // Nothing happens before the user confirms.
     expect(existsSync(join(target, 'restore-pending.tar.gz'))).toBe(false)
     await fresh.getByTestId('restore-confirm').click()
@@ -97,14 +103,15 @@ describe('backup and restore', () => {
     expect(await sidebarTitles(restarted)).toEqual(before)
   })
 
-  it('refuses a file that is not a backup with a clear error', async () => {
+  it('refuses an uploaded file that is not a backup before asking anything', async () => {
     const dir = newDir()
     const page = await openApp(dir)
     await page.getByTestId('nav-settings').click()
-    await page.getByTestId('restore-path').fill(join(dir, 'deepchat.db'))
-    await page.getByTestId('restore-start').click()
-    await page.getByTestId('restore-confirm').click()
-    await page.getByTestId('restore-status').filter({ hasText: 'not a readable backup' }).waitFor()
+    const junk = join(newDir(), 'holiday.tar.gz')
+    writeFileSync(junk, 'not an archive')
+    await page.getByTestId('restore-upload').setInputFiles(junk)
+    await page.getByTestId('restore-upload-status').filter({ hasText: 'not a readable backup' }).waitFor()
+    expect(await page.getByTestId('restore-confirm').count()).toBe(0)
     expect(existsSync(join(dir, 'restore-pending.tar.gz'))).toBe(false)
   })
 })
