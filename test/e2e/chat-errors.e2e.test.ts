@@ -32,6 +32,7 @@ function reply(body: any): FakeResponse {
     rateLimited.add(text)
     return { status: 429, message: 'Too many requests', headers: { 'retry-after': '3' } }
   }
+  if (text.includes('never answers')) return { steps: [{ type: 'stall' }] }
   if (text.includes('long answer')) {
     const steps: FakeResponse = { steps: [] }
     for (let i = 0; i < 200; i++)
@@ -74,6 +75,24 @@ describe('provider errors and Stop in the page', () => {
     expect(await error.getByTestId('error-title').textContent()).toBe('The provider refused the request')
     expect(await error.textContent()).toContain("'temperature' must be at most 2")
     await page.close()
+  })
+
+  it('a gateway that accepts and never answers: the wait is counted, then the idle timeout ends it in words', async () => {
+    await chat.bridge.call(providersUpdate, { id: FAKE_PROVIDER_ID, patch: { idleTimeoutSeconds: 3 } })
+    try {
+      const { page } = await openChat(browser, chat.host)
+      await sendFromInput(page, 'this gateway never answers')
+      const waiting = page.getByTestId('assistant-waiting-text')
+      await waiting.filter({ hasText: /^Waiting for the model… [1-9] s$/ }).waitFor({ timeout: 15_000 })
+      const error = page.getByTestId('assistant-message').last().getByTestId('error-block')
+      await error.waitFor({ timeout: 15_000 })
+      expect(await error.getAttribute('data-category')).toBe('no_response')
+      expect(await error.getByTestId('error-title').textContent()).toBe('The model sent nothing')
+      expect(await page.getByTestId('assistant-waiting').count()).toBe(0)
+      await page.close()
+    } finally {
+      await chat.bridge.call(providersUpdate, { id: FAKE_PROVIDER_ID, patch: { idleTimeoutSeconds: null } })
+    }
   })
 
   it('counts down while a rate-limited request waits, then shows the answer', async () => {
