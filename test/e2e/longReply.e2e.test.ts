@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
@@ -128,15 +128,18 @@ describe('a very long reply', () => {
     // To the first seam, scrolling as a user does (else the list keeps following the reply).
     // Home then one wheel, again until the seam shows: on a loaded machine the first wheel can
     // land while the list is still settling at the end of the reply.
-    await expect(async () => {
-      await list().focus()
-      await page.keyboard.press('Home')
-      await page.mouse.move(700, 400)
-      await page.mouse.wheel(0, rects[1].top - rects[0].top)
-      await expect
-        .poll(() => codeBoxes.nth(1).evaluate((box) => box.getBoundingClientRect().top), { timeout: 3_000 })
-        .toBeLessThan(600)
-    }).toPass({ timeout: 20_000 })
+    await vi.waitFor(
+      async () => {
+        await list().focus()
+        await page.keyboard.press('Home')
+        await page.mouse.move(700, 400)
+        await page.mouse.wheel(0, rects[1].top - rects[0].top)
+        await expect
+          .poll(() => codeBoxes.nth(1).evaluate((box) => box.getBoundingClientRect().top), { timeout: 3_000 })
+          .toBeLessThan(600)
+      },
+      { timeout: 20_000, interval: 100 }
+    )
     await page.screenshot({ path: artifactPath('long-code-seam.png') })
   })
 })
