@@ -39,35 +39,65 @@ async function main(): Promise<void> {
   const lock = await lockDataFolder(args.dataDir)
   cleanups.push(() => lock.release())
 
-  const platform = createNodePlatform({ dataDir: args.dataDir })
   const resources = bundledResources({ mode: 'headless', appRoot: appRootFromMainDir(import.meta.dirname) })
-  const check = await quickCheck(join(args.dataDir, DATABASE_FILE), { budgetMs: QUICK_CHECK_BUDGET_MS })
-  if (check.status === 'timeout')
-    log(`The database check took over ${QUICK_CHECK_BUDGET_MS / 1000} s and was skipped for this start.`)
-  const presenters = createPresenters(platform, {
-    builtinSkillsDir: resources.skillsDir,
-    resolveShellEnvAtLaunch: true,
-    damagedDatabase: check.status === 'damaged' ? { reason: check.reason ?? 'damaged' } : null
-  })
-  cleanups.push(() => presenters.dispose())
-  const router = createRouter(presenters, (message, error) => console.error(message, error ?? ''))
   // The same token (and port) as last time: an open tab reconnects to the restarted host.
   const token = saved?.token ?? newHostToken()
-  const host = listening.attach({ router, events: presenters.events, token })
-  writeHostState(args.dataDir, { port: host.port, token })
+  const dataDir = args.dataDir
+
+  /** The back end on the data folder as it is now (a staged restore is applied as it is built). */
+  const startBackEnd = async () => {
+    const platform = createNodePlatform({ dataDir, restartBackEnd: () => setImmediate(() => void restart()) })
+    const check = await quickCheck(join(dataDir, DATABASE_FILE), { budgetMs: QUICK_CHECK_BUDGET_MS })
+    if (check.status === 'timeout')
+      log(`The database check took over ${QUICK_CHECK_BUDGET_MS / 1000} s and was skipped for this start.`)
+    const built = createPresenters(platform, {
+      builtinSkillsDir: resources.skillsDir,
+      resolveShellEnvAtLaunch: true,
+      damagedDatabase: check.status === 'damaged' ? { reason: check.reason ?? 'damaged' } : null
+    })
+    const router = createRouter(built, (message, error) => console.error(message, error ?? ''))
+    const running = listening.attach({ router, events: built.events, token })
+    built.backups.start()
+    return { presenters: built, host: running }
+  }
+
+  let backEnd = await startBackEnd()
+  cleanups.push(() => backEnd.presenters.dispose())
+  const { host } = backEnd
+  writeHostState(dataDir, { port: host.port, token })
   lock.setOrigin(host.origin)
-  presenters.backups.start()
   failStart = null
   console.log(`DeepChat Desk is serving on ${host.origin}`)
-  console.log(`Data dir: ${args.dataDir}`)
+  console.log(`Data dir: ${dataDir}`)
   console.log(`Open: ${host.url}`)
 
   let stopping = false
+  let restarting: Promise<void> | null = null
+  // A restore confirmed in the browser: the page's reply has gone out (setImmediate above), then
+  // the old back end closes its database and the new one applies the staged files as it opens.
+  const restart = () =>
+    (restarting ??= (async () => {
+      listening.detach()
+      await backEnd.presenters.dispose()
+      if (stopping) return
+      try {
+        backEnd = await startBackEnd()
+        console.log('The back end restarted to finish a restore; open pages reload.')
+      } catch (error) {
+        console.error(
+          `DeepChat Desk could not restart: ${error instanceof Error ? error.message : String(error)}`
+        )
+        lock.release()
+        process.exit(1)
+      }
+    })().finally(() => (restarting = null)))
+
   const stop = async () => {
     if (stopping) return
     stopping = true
+    await restarting
     await host.close()
-    await presenters.dispose()
+    await backEnd.presenters.dispose()
     lock.release()
     process.exit(0)
   }

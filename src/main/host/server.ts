@@ -54,6 +54,11 @@ export interface ListeningHost {
   port: number
   /** Starts answering bridge connections (refused with 503 until then). */
   attach(bridge: HostBridge): RunningHost
+  /**
+   * Stops serving the current back end: open pages are told the service restarts (after what was
+   * already sent to them) and new connections get 503 until the next `attach`.
+   */
+  detach(): void
   close(): Promise<void>
 }
 
@@ -148,6 +153,10 @@ export async function listenHost(options: {
     attach(next) {
       bridge = next
       return { url: `${origin}/#token=${next.token}`, origin, port, token: next.token, close }
+    },
+    detach() {
+      bridge = undefined
+      for (const client of wss.clients) client.close(1012, 'Service Restart')
     },
     close
   }

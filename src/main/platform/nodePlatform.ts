@@ -7,7 +7,12 @@ import { httpOnlyOpener } from './externalUrl'
 import { APP_NAME, APP_VERSION } from '../appMeta'
 
 /** Platform for the headless host and for tests: plain Node, no Electron. */
-export function createNodePlatform(options: { dataDir: string; log?: (line: string) => void }): Platform {
+export function createNodePlatform(options: {
+  dataDir: string
+  log?: (line: string) => void
+  /** The headless host's restart of its back end; tests leave it out. */
+  restartBackEnd?: () => void
+}): Platform {
   // Private from the start (an existing folder keeps the modes its user gave it).
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const log = options.log ?? ((line: string) => console.log(line))
@@ -32,6 +37,7 @@ export function createNodePlatform(options: { dataDir: string; log?: (line: stri
     }),
     notify(title, body) {
       log(`[notice] ${title}: ${body}`)
-    }
+    },
+    ...(options.restartBackEnd ? { restartBackEnd: () => (options.restartBackEnd!(), true) } : {})
   }
 }

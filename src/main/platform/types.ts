@@ -34,6 +34,11 @@ export interface Platform {
   readonly sqliteNativeBinding?: string
   /** The desktop shell (updates, global shortcut, deep links); absent in the headless host. */
   readonly desktop?: DesktopPort
+  /**
+   * The headless host's way to apply a staged restore: the back end is disposed and built again
+   * in the same process (the page reconnects and reloads); false when it cannot.
+   */
+  restartBackEnd?(): boolean
 }
 
 /** What routes may ask of the desktop shell (src/main/electron/desktopShell.ts). */

@@ -22,6 +22,6 @@ export function registerDataRoutes(
   router.handle(dataUploadBackup, ({ fileName, base64 }) => data.receiveBackup(fileName, base64))
   router.handle(dataRestoreBackup, ({ path }) => {
     const staged = data.stageRestore(path)
-    return { ...staged, restarting: platform.desktop?.relaunch() ?? false }
+    return { ...staged, restarting: platform.desktop?.relaunch() ?? platform.restartBackEnd?.() ?? false }
   })
 }

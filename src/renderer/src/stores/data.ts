@@ -9,6 +9,7 @@ import {
 import type { ChatExportFormat, ChatImportResult, ExportedFile } from '@shared/types/chatExport'
 import { drawExportDiagrams } from '@renderer/lib/exportDiagrams'
 import { useBridge } from '@renderer/api/bridge'
+import { reloadWhenHostRestarts } from '@renderer/lib/reloadAfterRestart'
 
 /**
  * Saves a file the back end made. A download in the browser; in the desktop app Electron
@@ -51,8 +52,12 @@ export const useDataStore = defineStore('data', () => {
   }
 
   /** Checks and stages a backup; the data is replaced when the app next starts. */
-  function restoreBackup(path: string) {
-    return useBridge().call(dataRestoreBackup, { path })
+  /** In the browser the host rebuilds its back end to apply the restore; the page reloads when it is back. */
+  async function restoreBackup(path: string) {
+    const bridge = useBridge()
+    const staged = await bridge.call(dataRestoreBackup, { path })
+    if (bridge.transport.kind === 'websocket') reloadWhenHostRestarts()
+    return staged
   }
 
   /** The backup folder and its daily database copies and archives, newest first. */
