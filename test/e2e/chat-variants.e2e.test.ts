@@ -73,8 +73,8 @@ describe('message variants and delete in the browser', () => {
 
     await page.getByTestId('user-message').last().getByTestId('message-delete').click()
     await page.getByTestId('undo-delete-toast').waitFor()
-    expect(await page.getByTestId('user-message').count()).toBe(1)
-    expect(await page.getByTestId('assistant-message').count()).toBe(1)
+    await expect.poll(() => page.getByTestId('user-message').count()).toBe(1)
+    await expect.poll(() => page.getByTestId('assistant-message').count()).toBe(1)
     await settled(page)
     await page.screenshot({ path: artifactPath('variants-undo-delete.png') })
     await page.getByTestId('undo-delete').click()

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { acpSessionChanged } from '@shared/contracts/events/acp.events'
@@ -112,7 +112,7 @@ describe('agents in the chat window', () => {
     expect(wrapper.find('[data-testid="acp-session-bar"]').exists()).toBe(false)
   })
 
-  it('shows an agent tool call’s kind, files, diff and terminal', () => {
+  it('shows an agent tool call’s kind, files, diff and terminal', async () => {
     const block: BlockOf<'tool_call'> = {
       id: 'b1',
       kind: 'tool_call',
@@ -145,6 +145,8 @@ describe('agents in the chat window', () => {
     const wrapper = mountWith(AcpToolCallDetails, { block })
     expect(wrapper.get('[data-testid="acp-tool-title"]').text()).toBe('Edit notes.txt')
     expect(wrapper.get('[data-testid="acp-tool-location"]').text()).toBe('/w/notes.txt:3')
+    // The diff view loads on first use.
+    await vi.waitFor(() => expect(wrapper.get('[data-testid="acp-tool-diff"]').text()).toContain('-old line'))
     const diff = wrapper.get('[data-testid="acp-tool-diff"]').text()
     expect(diff).toContain('-old line')
     expect(diff).toContain('+new line')

@@ -66,6 +66,8 @@ describe('what a card shows before approval', () => {
       { path: '/w/a.ts', old_string: 'const a = 1', new_string: 'const a = 2' }
     )
     expect(preview).not.toHaveBeenCalled()
+    // The diff view loads on first use.
+    await vi.waitFor(() => wrapper.get('[data-testid="tool-diff"]'))
     const diff = wrapper.get('[data-testid="tool-diff"]').text()
     expect(diff).toContain('const a = 1')
     expect(diff).toContain('const a = 2')
@@ -80,6 +82,7 @@ describe('what a card shows before approval', () => {
       [{ path: '/w/notes.ts', status: 'shown', content: 'export const kept = 1\n', size: 22 }]
     )
     expect(wrapper.get('[data-testid="file-preview"]').attributes('data-view')).toBe('diff')
+    await vi.waitFor(() => wrapper.get('[data-testid="tool-diff"]'))
     expect(wrapper.get('[data-testid="tool-diff"]').text()).toContain('export const added = 2')
     await wrapper.get('[data-testid="file-preview-content-tab"]').trigger('click')
     const content = () => wrapper.get('[data-testid="file-preview-content"]')

@@ -96,9 +96,9 @@ describe('the tool call row', () => {
       expect(wrapper.find('[data-testid="tool-diff"]').exists()).toBe(false)
       await wrapper.get('[data-testid="tool-call-toggle"]').trigger('click')
       expect(wrapper.get('[data-testid="tool-diff-path"]').text()).toBe('/w/a.ts')
-      // Each line: its marker (+, - or a space), then the text.
-      const lines = wrapper.findAll('[data-testid="tool-diff"] > div').map((line) => line.text())
-      expect(lines).toEqual(['-const a = 1', '+const a = 2', 'keep'])
+      // Each line: its marker (+, - or a space), then the text (the diff view loads on first use).
+      const lines = () => wrapper.findAll('[data-testid="tool-diff"] > div').map((line) => line.text())
+      await eventually(() => expect(lines()).toEqual(['-const a = 1', '+const a = 2', 'keep']))
     }
   })
 
