@@ -5,6 +5,16 @@ import { eventsNamed, route, textReply, useLoopHarness, type LoopHarness } from 
 const harness = useLoopHarness()
 
 /** What the window shows: each message's text and its "index/count" when it has variants. */
+/** Retry on the first turn's answer, waiting until the new answer has finished. */
+async function retryAnswer(h: LoopHarness, first: { sessionId: string; assistantMessageId: string }) {
+  const retried = await route(h, 'chat.retry', {
+    sessionId: first.sessionId,
+    messageId: first.assistantMessageId
+  })
+  await h.idle(first.sessionId)
+  return retried
+}
+
 async function shown(h: LoopHarness, sessionId: string): Promise<string[]> {
   const { messages } = await route(h, 'chat.getMessages', { sessionId })
   return messages.map((m: any) => {
@@ -29,11 +39,7 @@ describe('message variants', () => {
     const h = await harness([textReply('Answer one.'), textReply('Answer two.'), textReply('Fine.')])
     const first = await h.send('question')
     await h.idle(first.sessionId)
-    const retried = await route(h, 'chat.retry', {
-      sessionId: first.sessionId,
-      messageId: first.assistantMessageId
-    })
-    await h.idle(first.sessionId)
+    const retried = await retryAnswer(h, first)
     expect(conversation(h.bodies()[1])).toEqual(['user: question'])
     expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer two. [2/2]'])
     const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
@@ -62,11 +68,9 @@ describe('message variants', () => {
     const h = await harness([textReply('One.'), textReply('Two.'), textReply('Three.')])
     const first = await h.send('q')
     await h.idle(first.sessionId)
-    await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
-    await h.idle(first.sessionId)
+    await retryAnswer(h, first)
     await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
-    await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
-    await h.idle(first.sessionId)
+    await retryAnswer(h, first)
     expect(await shown(h, first.sessionId)).toEqual(['q', 'Three. [3/3]'])
   })
 
@@ -113,11 +117,7 @@ describe('message variants', () => {
     const h = await harness([textReply('Answer zebra.'), textReply('Answer walrus.')])
     const first = await h.send('animal please')
     await h.idle(first.sessionId)
-    const retried = await route(h, 'chat.retry', {
-      sessionId: first.sessionId,
-      messageId: first.assistantMessageId
-    })
-    await h.idle(first.sessionId)
+    const retried = await retryAnswer(h, first)
     for (const format of ['markdown', 'html', 'json'] as const) {
       const text = await exported(h, first.sessionId, format)
       expect(text, format).toContain('Answer walrus.')
@@ -154,8 +154,7 @@ describe('message variants', () => {
     const h = await harness([textReply('Old answer.'), textReply('New answer.'), textReply('Next.')])
     const first = await h.send('hello')
     await h.idle(first.sessionId)
-    await route(h, 'chat.retry', { sessionId: first.sessionId, messageId: first.assistantMessageId })
-    await h.idle(first.sessionId)
+    await retryAnswer(h, first)
     const json = await exported(h, first.sessionId, 'json')
     const { session } = await route(h, 'data.importChat', { content: json })
     expect(await shown(h, session.id)).toEqual(['hello', 'New answer.'])
@@ -258,11 +257,7 @@ describe('deleting messages', () => {
     const h = await harness([textReply('First try.'), textReply('Second try.')])
     const first = await h.send('q')
     await h.idle(first.sessionId)
-    const retried = await route(h, 'chat.retry', {
-      sessionId: first.sessionId,
-      messageId: first.assistantMessageId
-    })
-    await h.idle(first.sessionId)
+    const retried = await retryAnswer(h, first)
     const deleted = await route(h, 'chat.deleteMessage', {
       sessionId: first.sessionId,
       messageId: retried.assistantMessageId
