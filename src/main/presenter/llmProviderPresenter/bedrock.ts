@@ -4,7 +4,7 @@ import { AwsV4Signer } from 'aws4fetch'
 import { z } from 'zod'
 import type { StoredProvider } from '@shared/types/provider'
 import { getJson, MAX_LIST_PAGES, parse, type ListRequestOptions } from './listingHttp'
-import type { RawModel } from './modelListing'
+import type { RawModel } from './rawModel'
 
 export const BEDROCK_DEFAULT_REGION = 'us-east-1'
 

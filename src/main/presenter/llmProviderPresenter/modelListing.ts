@@ -9,6 +9,7 @@ import { getJson, MAX_LIST_PAGES, parse, type ListRequestOptions } from './listi
 import { listBedrockModels } from './bedrock'
 import { listVertexModels } from './vertex'
 import { knownModel } from './knownModels'
+import type { RawModel } from './rawModel'
 
 const OpenAiModels = z.object({ data: z.array(z.looseObject({ id: z.string() })) })
 const AnthropicModels = z.object({
@@ -31,16 +32,6 @@ const GeminiModels = z.object({
   nextPageToken: z.string().optional()
 })
 const OllamaTags = z.object({ models: z.array(z.looseObject({ name: z.string() })).default([]) })
-
-/** A model as a provider's API describes it, before our known-model table fills the gaps. */
-export interface RawModel {
-  id: string
-  name?: string
-  contextLength?: number
-  maxOutputTokens?: number
-  /** Whether the API says the model takes images (Bedrock does). */
-  vision?: boolean
-}
 
 export interface ListOptions extends ListRequestOptions {
   apiKey: string | undefined

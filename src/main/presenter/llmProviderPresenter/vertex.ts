@@ -6,7 +6,7 @@ import { GoogleAuth, type AuthClient } from 'google-auth-library'
 import type { StoredProvider } from '@shared/types/provider'
 import { classifyError, ProviderRequestError } from './errors'
 import { beforeDeadline, getJson, MAX_LIST_PAGES, parse, type ListRequestOptions } from './listingHttp'
-import type { RawModel } from './modelListing'
+import type { RawModel } from './rawModel'
 
 /** The fields of a Google service-account key file we need (the file has more). */
 const ServiceAccountSchema = z.looseObject({

@@ -11,7 +11,7 @@ import { GenerationSettings, type SessionRecord } from '@shared/types/session'
 import type { ProviderView } from '@shared/types/provider'
 import type { EventSink } from '../../bridge/events'
 import type { SqlitePresenter } from '../sqlitePresenter'
-import type { SessionAgentStateStore } from '../agentRuntimePresenter/sessionAgentState'
+import type { SessionAgentStateStore } from './agentState'
 import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
 import type {
   ChatSettingsPatch,
