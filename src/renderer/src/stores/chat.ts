@@ -25,6 +25,7 @@ import {
   chatStreamRetrying
 } from '@shared/contracts/events/chat.events'
 import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
+import { chatFindText } from '@shared/contracts/routes/chatFind.routes'
 import { sessionsInteractionsChanged, sessionsUpdated } from '@shared/contracts/events/sessions.events'
 import {
   sessionsFork,
@@ -402,6 +403,11 @@ export const useChatStore = defineStore('chat', () => {
     if (sessionId.value) await useBridge().call(chatCancelQueued, { sessionId: sessionId.value, inputId })
   }
 
+  /** Where `query` occurs in the whole chat (the window holds only some of its pages). */
+  function findText(sid: string, query: string) {
+    return useBridge().call(chatFindText, { sessionId: sid, query })
+  }
+
   function dispose(): void {
     unsubscribers.forEach((off) => off())
     unsubscribers = []
@@ -439,6 +445,7 @@ export const useChatStore = defineStore('chat', () => {
     fork,
     respond,
     cancelQueued,
+    findText,
     dispose
   }
 })

@@ -1,15 +1,18 @@
 import { defineStore } from 'pinia'
 import {
   dataBackup,
+  dataDownloadBackup,
   dataExportChat,
   dataImportChat,
   dataListBackups,
-  dataRestoreBackup
+  dataRestoreBackup,
+  dataUploadBackup
 } from '@shared/contracts/routes/data.routes'
 import type { ChatExportFormat, ChatImportResult, ExportedFile } from '@shared/types/chatExport'
 import { drawExportDiagrams } from '@renderer/lib/exportDiagrams'
 import { useBridge } from '@renderer/api/bridge'
-import { reloadWhenHostRestarts } from '@renderer/lib/reloadAfterRestart'
+import { toBase64 } from './lib/base64'
+import { reloadWhenHostRestarts } from './lib/reloadAfterRestart'
 
 /**
  * Saves a file the back end made. A download in the browser; in the desktop app Electron
@@ -65,5 +68,40 @@ export const useDataStore = defineStore('data', () => {
     return useBridge().call(dataListBackups, {})
   }
 
-  return { exportChat, importChat, backup, restoreBackup, listBackups }
+  /** Saves a listed backup through the browser's download (headless host: its folders are not the user's). */
+  async function downloadBackup(path: string): Promise<void> {
+    const file = await useBridge().call(dataDownloadBackup, { path })
+    const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0))
+    const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }))
+    const link = document.createElement('a')
+    link.href = url
+    link.download = file.name
+    link.dataset.testid = 'backup-download-link'
+    document.body.append(link)
+    link.click()
+    link.remove()
+    setTimeout(() => URL.revokeObjectURL(url), 60_000)
+  }
+
+  /** Hands a backup the user chose in the browser to main, which checks it before any restore is offered. */
+  async function uploadBackup(file: File) {
+    const bytes = new Uint8Array(await file.arrayBuffer())
+    return useBridge().call(dataUploadBackup, { fileName: file.name, base64: toBase64(bytes) })
+  }
+
+  /** In a browser the host's folders are not the user's: backups are downloads and uploads. */
+  function inBrowser(): boolean {
+    return useBridge().transport.kind === 'websocket'
+  }
+
+  return {
+    exportChat,
+    importChat,
+    backup,
+    restoreBackup,
+    listBackups,
+    downloadBackup,
+    uploadBackup,
+    inBrowser
+  }
 })

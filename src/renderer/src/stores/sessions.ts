@@ -164,6 +164,18 @@ export const useSessionsStore = defineStore('sessions', () => {
     return hits
   }
 
+  /** A chat's title: from the list, else read from main (a chat that just started); '' if unknown. */
+  async function titleOf(sessionId: string): Promise<string> {
+    const known = byId.value.get(sessionId)?.title
+    if (known !== undefined) return known
+    return useBridge()
+      .call(sessionsGet, { sessionId })
+      .then(
+        (r) => r.session.title,
+        () => ''
+      )
+  }
+
   function replace(session: SessionRecord): void {
     const index = sessions.value.findIndex((s) => s.id === session.id)
     if (index >= 0) sessions.value.splice(index, 1, session)
@@ -188,6 +200,7 @@ export const useSessionsStore = defineStore('sessions', () => {
     setPinned,
     purge,
     search,
+    titleOf,
     replace,
     dispose
   }

@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { chatGetMessage } from '@shared/contracts/routes/chat.routes'
-import { subagentsPendingInteractions } from '@shared/contracts/routes/subagents.routes'
-import { subagentsInteractionChanged } from '@shared/contracts/events/subagents.events'
+import { subagentsListRuns, subagentsPendingInteractions } from '@shared/contracts/routes/subagents.routes'
+import { subagentsInteractionChanged, subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
 import type { ChatMessageView } from '@shared/types/chat'
+import type { SubagentRunView } from '@shared/types/subagents'
 import type { BlockOf } from '@shared/types/blocks'
 import type { PendingInteraction } from '@shared/types/session'
 import { useBridge } from '@renderer/api/bridge'
@@ -23,14 +24,42 @@ export function findCall(
 /**
  * What the parent's window knows about its subagents' requests: each child's label ("slot · task
  * title") and the call a child's request is about (a child's messages are not loaded in the
- * parent's window, so it is read once per request).
+ * parent's window, so it is read once per request), and the runs of the parents on screen.
  */
 export const useSubagentsStore = defineStore('subagents', () => {
   /** Child session id -> its label, as the subagent events and routes give it. */
   const labels = ref<Record<string, string>>({})
   /** Interaction id -> the child's call (null: not found). */
   const childCalls = ref<Record<string, ToolCall | null>>({})
+  /** Parent session id -> its runs, for the parents followed (read once, then live). */
+  const runs = ref<Record<string, SubagentRunView[]>>({})
   let unsubscribe: (() => void) | undefined
+  let offRuns: (() => void) | undefined
+
+  function upsertRun(parentSessionId: string, run: SubagentRunView): void {
+    const list = runs.value[parentSessionId]
+    if (!list) return // a parent nobody follows
+    const index = list.findIndex((r) => r.runId === run.runId)
+    // Events and the initial read can cross: the newer view wins.
+    if (index === -1) runs.value = { ...runs.value, [parentSessionId]: [...list, run] }
+    else if (list[index].updatedAt <= run.updatedAt)
+      runs.value = { ...runs.value, [parentSessionId]: list.map((r, i) => (i === index ? run : r)) }
+  }
+
+  /**
+   * Reads a parent's runs and keeps them live: every `subagents.run.updated` replaces its run
+   * (the event carries the whole run view).
+   */
+  async function followRuns(parentSessionId: string): Promise<void> {
+    offRuns ??= useBridge().on(subagentsRunUpdated, (p) => upsertRun(p.parentSessionId, p.run))
+    if (!runs.value[parentSessionId]) runs.value = { ...runs.value, [parentSessionId]: [] }
+    try {
+      const result = await useBridge().call(subagentsListRuns, { parentSessionId })
+      for (const run of result.runs) upsertRun(parentSessionId, run)
+    } catch {
+      // A parent without runs (or gone) simply shows no rows.
+    }
+  }
 
   function listen(): void {
     unsubscribe ??= useBridge().on(subagentsInteractionChanged, (p) => {
@@ -54,7 +83,9 @@ export const useSubagentsStore = defineStore('subagents', () => {
   function dispose(): void {
     unsubscribe?.()
     unsubscribe = undefined
+    offRuns?.()
+    offRuns = undefined
   }
 
-  return { labels, childCalls, listen, loadLabels, loadChildCall, dispose }
+  return { labels, childCalls, runs, listen, loadLabels, loadChildCall, followRuns, dispose }
 })

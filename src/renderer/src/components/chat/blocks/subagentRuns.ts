@@ -1,8 +1,4 @@
-import { onBeforeUnmount, onMounted, ref, watch, type Ref } from 'vue'
-import { subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
-import { subagentsListRuns } from '@shared/contracts/routes/subagents.routes'
 import type { SubagentRunView } from '@shared/types/subagents'
-import { useBridge } from '@renderer/api/bridge'
 
 /** What a `subagent_orchestrator` call asked for, as far as its (maybe streaming) arguments say. */
 export interface OrchestratorCall {
@@ -38,48 +34,4 @@ export function orchestratorCall(args: Record<string, unknown> | null, createdAt
       : ''
   )
   return { runId, taskTitles, createdAt }
-}
-
-/**
- * The subagent runs of a parent session, kept live: read once, then every `subagents.run.updated`
- * for this parent replaces its run (the event carries the whole run view).
- */
-export function useSubagentRuns(parentSessionId: Ref<string>): Ref<SubagentRunView[]> {
-  const runs = ref<SubagentRunView[]>([])
-  const bridge = useBridge()
-  let unsubscribe: (() => void) | null = null
-
-  function upsert(run: SubagentRunView): void {
-    const index = runs.value.findIndex((r) => r.runId === run.runId)
-    // Events and the initial read can cross: the newer view wins.
-    if (index === -1) runs.value = [...runs.value, run]
-    else if (runs.value[index].updatedAt <= run.updatedAt)
-      runs.value = runs.value.map((r, i) => (i === index ? run : r))
-  }
-
-  async function load(id: string): Promise<void> {
-    try {
-      const result = await bridge.call(subagentsListRuns, { parentSessionId: id })
-      if (id !== parentSessionId.value) return
-      for (const run of result.runs) upsert(run)
-    } catch {
-      // A parent without runs (or gone) simply shows no rows.
-    }
-  }
-
-  onMounted(() => {
-    unsubscribe = bridge.on(subagentsRunUpdated, (payload) => {
-      if (payload.parentSessionId === parentSessionId.value) upsert(payload.run)
-    })
-  })
-  onBeforeUnmount(() => unsubscribe?.())
-  watch(
-    parentSessionId,
-    (id) => {
-      runs.value = []
-      void load(id)
-    },
-    { immediate: true }
-  )
-  return runs
 }
