@@ -4,6 +4,7 @@ import {
   type PlanSnapshot
 } from '@shared/contracts/events/tools.events'
 import type { EventSink } from '../../bridge/events'
+import { Hook } from '../hook'
 import type { TapePresenter } from '../tapePresenter'
 import type { AgentToolRuntimePort, TapeSearchPortOptions } from '../toolPresenter/runtimePorts'
 
@@ -12,19 +13,24 @@ export interface LoopPortDeps {
   tape: Pick<TapePresenter, 'append' | 'search' | 'context' | 'handoff'>
   /** A session's tape id (subagents write to their fork tape). */
   tapeOf: (sessionId: string) => string
+  log?: (message: string) => void
 }
 
 /**
- * The parts of AgentToolRuntimePort the chat loop owns. Plans go to the running turn (its plan
- * block) once the runtime attaches itself; file snapshots and handoffs go to the session tape.
+ * The parts of AgentToolRuntimePort the chat loop owns. Plans are announced (`onPlanPublished`:
+ * the chat loop puts them in the running turn's plan block); file snapshots and handoffs go to
+ * the session tape.
  */
 export class LoopRuntimePort implements AgentToolRuntimePort {
-  private planSink: ((snapshot: PlanSnapshot) => void) | null = null
+  private readonly planned: Hook<PlanSnapshot>
 
-  constructor(private readonly deps: LoopPortDeps) {}
+  constructor(private readonly deps: LoopPortDeps) {
+    this.planned = new Hook('runtimePort.onPlanPublished', deps.log)
+  }
 
-  attachPlanSink(sink: (snapshot: PlanSnapshot) => void): void {
-    this.planSink = sink
+  /** A plan the model wrote (`update_plan`). */
+  onPlanPublished(listener: (snapshot: PlanSnapshot) => void): () => void {
+    return this.planned.on(listener)
   }
 
   recordFileSnapshot(snapshot: Parameters<AgentToolRuntimePort['recordFileSnapshot']>[0]): void {
@@ -38,7 +44,7 @@ export class LoopRuntimePort implements AgentToolRuntimePort {
 
   publishPlan(snapshot: PlanSnapshot): void {
     this.deps.events.emit(toolsPlanUpdated, snapshot)
-    this.planSink?.(snapshot)
+    this.planned.fire(snapshot)
   }
 
   notifyProcessChanged(

@@ -10,6 +10,7 @@ import { isWiderMode, type PermissionMode } from '@shared/types/permission'
 import { GenerationSettings, type SessionRecord } from '@shared/types/session'
 import type { ProviderView } from '@shared/types/provider'
 import type { EventSink } from '../../bridge/events'
+import { Hook } from '../hook'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionAgentStateStore } from './agentState'
 import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
@@ -28,18 +29,17 @@ export interface SessionSettingsDeps {
   providers: () => Promise<ProviderView[]>
   /** Enabled ACP agents as models (`acp` / agent id): the user may pick one for a chat. */
   agentModels?: () => { providerId: string; modelId: string }[]
-  /** The built-in tools (the tool presenter is built after these settings, so this is asked late). */
+  /** The built-in tools (the tool presenter is built after these settings: createPresenters links it late). */
   agentTools: () => Pick<AgentToolManager, 'catalog' | 'get'>
   /** Whether the session can have a built-in tool at all, its switches aside (ToolPresenter). */
   toolAvailable: (sessionId: string, name: string) => boolean
   mcpServers: () => McpServerView[]
-  /** A running turn re-reads its tool list before its next provider request. */
-  toolsChanged: (sessionId: string) => void
   /** The chat's folder changed (MCP servers it used are told their new roots). */
   workspaceChanged?: (sessionId: string, workspaceDir: string) => void
   /** A folder the user chose, normalised; throws `invalid_workspace` for a missing one or the app's data folder. */
   validateWorkspace: (path: string) => string
   events: EventSink
+  log?: (message: string) => void
 }
 
 /**
@@ -52,7 +52,16 @@ export interface SessionSettingsDeps {
  * Everything is checked before anything is written; one `sessions.updated` follows each change.
  */
 export class SessionSettings {
-  constructor(private readonly deps: SessionSettingsDeps) {}
+  private readonly toolsSwitched: Hook<string>
+
+  constructor(private readonly deps: SessionSettingsDeps) {
+    this.toolsSwitched = new Hook('sessionSettings.onToolsSwitched', deps.log)
+  }
+
+  /** The user switched a chat's tools or MCP servers (a running turn re-reads its tool list). */
+  onToolsSwitched(listener: (sessionId: string) => void): () => void {
+    return this.toolsSwitched.on(listener)
+  }
 
   get(sessionId: string): SessionSettingsView {
     const session = this.deps.sessions.require(sessionId)
@@ -121,7 +130,7 @@ export class SessionSettings {
       if (toolState) this.deps.state.update(sessionId, toolState)
       if (offServers) this.deps.state.setDisabledMcpServers(sessionId, offServers)
     })
-    if (toolState || offServers) this.deps.toolsChanged(sessionId)
+    if (toolState || offServers) this.toolsSwitched.fire(sessionId)
     if (workspaceDir !== undefined)
       this.deps.workspaceChanged?.(sessionId, this.deps.sessions.require(sessionId).workspaceDir)
     this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })

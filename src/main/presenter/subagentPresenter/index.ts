@@ -36,6 +36,8 @@ export interface SubagentPresenterDeps {
   log?: (message: string) => void
   /** Enabled ACP agents as slots (`agentSlots.ts`): every chat that may start subagents can hand them tasks. */
   agentSlots?: () => SubagentSlot[]
+  /** The chat loop, built after the tools that start runs here (createPresenters links it late). */
+  chat: () => ChatPortWithAnswers
 }
 
 export interface ChatPortWithAnswers extends SubagentChatPort {
@@ -89,7 +91,6 @@ export class SubagentPresenter {
   private readonly live = new Map<string, Live>()
   private readonly newId: () => string
   private readonly log: (message: string) => void
-  private chatPort: ChatPortWithAnswers | null = null
   private disposed = false
 
   constructor(private readonly deps: SubagentPresenterDeps) {
@@ -106,11 +107,6 @@ export class SubagentPresenter {
       interactionChanged: (runId, task, interactions) => this.emitInteraction(runId, task, interactions),
       log: this.log
     })
-  }
-
-  /** The chat loop is created after the tools that need this presenter. */
-  attachChat(chat: ChatPortWithAnswers): void {
-    this.chatPort = chat
   }
 
   getSlots(sessionId: string): SubagentSlotConfig {
@@ -342,8 +338,7 @@ export class SubagentPresenter {
   }
 
   private chat(): ChatPortWithAnswers {
-    if (!this.chatPort) throw new AppError('internal', 'The chat loop is not attached to subagents')
-    return this.chatPort
+    return this.deps.chat()
   }
 
   private launch(runId: string, parentSessionId: string): Live {

@@ -1,0 +1,100 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
+import type { EventSink } from '../../bridge/events'
+import { LoopRuntimePort } from '../agentRuntimePresenter/runtimePort'
+import { createImagePort, createMemoryPort } from '../agentRuntimePresenter/featurePorts'
+import { createTapeToolPort, extendRuntimePort } from '../agentRuntimePresenter/tapeToolPort'
+import type { ConfigPresenter } from '../configPresenter'
+import type { ProcessGroupRegistry } from '../hygiene/processGroups'
+import type { LlmProviderPresenter } from '../llmProviderPresenter'
+import type { McpPresenter } from '../mcpPresenter'
+import type { MemoryPresenter } from '../memoryPresenter'
+import { CommandPermissionService, FilePermissionService, type PermissionPresenter } from '../permission'
+import type { AppDataBoundary } from '../permission/boundary'
+import type { Sandbox } from '../sandbox'
+import type { SessionPresenter } from '../sessionPresenter'
+import type { SessionAgentStateStore } from '../sessionPresenter/agentState'
+import type { SessionSettings } from '../sessionPresenter/settings'
+import type { SkillPresenter } from '../skillPresenter'
+import type { SubagentPresenter } from '../subagentPresenter'
+import { createSubagentPort } from '../subagentPresenter/port'
+import type { TapePresenter } from '../tapePresenter'
+import { ToolPresenter } from '../toolPresenter'
+import { BackgroundProcessManager } from '../toolPresenter/agentTools/processManager'
+
+export interface ToolParts {
+  userDataDir: string
+  events: EventSink
+  config: ConfigPresenter
+  llmProviders: LlmProviderPresenter
+  tape: TapePresenter
+  sessions: SessionPresenter
+  permissions: PermissionPresenter
+  mcp: McpPresenter
+  agentState: SessionAgentStateStore
+  memory: MemoryPresenter
+  skills: SkillPresenter
+  subagents: SubagentPresenter
+  sessionSettings: SessionSettings
+  sandbox: Sandbox
+  shellEnv: () => Promise<Record<string, string>>
+  groups: ProcessGroupRegistry
+  appData: AppDataBoundary
+  log: (message: string) => void
+}
+
+export interface ToolDomain {
+  tools: ToolPresenter
+  /** The chat loop's side of the tools' runtime port; it announces plans (`onPlanPublished`). */
+  runtimePort: LoopRuntimePort
+  /** One file boundary for the tools and for what approval cards may preview. */
+  files: FilePermissionService
+}
+
+/**
+ * The flat tool list and the runtime port its built-in tools reach the app through: plans and
+ * file snapshots (the chat loop's), the tape, memory, images, skills, subagents and the model's
+ * door to the chat's settings.
+ */
+export function createToolPresenter(parts: ToolParts): ToolDomain {
+  const { config, sessions, agentState, tape, log } = parts
+  const tapeOf = (sessionId: string) => sessions.require(sessionId).tapeId
+  const runtimePort = new LoopRuntimePort({ events: parts.events, tape, tapeOf, log })
+  const files = new FilePermissionService(homedir(), { appData: parts.appData })
+  const tools = new ToolPresenter({
+    mcp: parts.mcp,
+    mcpAutoApprove: (serverId, toolName) => parts.mcp.isAutoApproved(serverId, toolName),
+    disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
+    onToolsDeferred: (info) => parts.events.emit(mcpToolsDeferred, info),
+    toolSearchLimits: () => ({ maxTools: config.getSettings().mcpToolSearchThreshold }),
+    // exec sees the allowlisted environment, with the login shell's PATH (nvm, Homebrew, ...).
+    processes: new BackgroundProcessManager({
+      baseEnv: parts.shellEnv,
+      allowedVariables: () => config.getSettings().allowedEnvVariables,
+      sandbox: parts.sandbox,
+      groups: parts.groups,
+      log
+    }),
+    permissions: parts.permissions,
+    runtime: extendRuntimePort(runtimePort, {
+      ...createTapeToolPort({
+        tape,
+        tapeOf,
+        hiddenMessageIds: (sessionId) => sessions.branches.tree(sessionId).hiddenIds()
+      }),
+      toolState: (sessionId) => agentState.get(sessionId),
+      memory: createMemoryPort(parts.memory),
+      ...createImagePort(config, parts.llmProviders),
+      skills: parts.skills,
+      subagents: createSubagentPort(parts.subagents),
+      sessionSettings: parts.sessionSettings.modelPort()
+    }),
+    sessionDataRoot: join(parts.userDataDir, 'sessions'),
+    files,
+    commands: new CommandPermissionService({ appData: parts.appData }),
+    sandbox: parts.sandbox,
+    log
+  })
+  return { tools, runtimePort, files }
+}
