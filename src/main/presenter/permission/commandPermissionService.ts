@@ -5,6 +5,9 @@ import { analyzeCommand, type CommandAnalysis, type SandboxNeed } from './comman
 import { ReasonList, reasonOf, type Reason } from './reasonText'
 import { maxRisk } from './subCommandJudge'
 
+/** How long a command's analysis is reused for the same line in the same folder (see `analyze`). */
+const REUSE_ANALYSIS_MS = 1_000
+
 export interface CommandScope {
   sessionId: string
   workspaceDir: string
@@ -36,13 +39,25 @@ export class CommandPermissionService {
     this.appData = given.appData
   }
 
+  /**
+   * The exec tool asks twice per call (its permission check, then how to sandbox the run), a
+   * moment apart: the second ask reuses the first answer when it is that recent.
+   */
+  private lastAnalysis: { key: string; at: number; analysis: CommandAnalysis } | null = null
+
   analyze(command: string, scope: Pick<CommandScope, 'cwd' | 'workspaceDir'>): CommandAnalysis {
-    return analyzeCommand(command, {
+    const key = `${command}\0${scope.cwd}\0${scope.workspaceDir}`
+    const now = performance.now()
+    const last = this.lastAnalysis
+    if (last && last.key === key && now - last.at < REUSE_ANALYSIS_MS) return last.analysis
+    const analysis = analyzeCommand(command, {
       cwd: scope.cwd,
       workspaceDir: scope.workspaceDir,
       home: this.home,
       appData: this.appData
     })
+    this.lastAnalysis = { key, at: now, analysis }
+    return analysis
   }
 
   check(

@@ -18,7 +18,8 @@ export function bwrapArgs(
     (a, b) => a.length - b.length
   )
   for (const dir of hidden) args.push('--tmpfs', dir)
-  for (const { source, target } of profile.toolchains) args.push('--ro-bind', source, target)
+  // `-try`: a toolchain folder removed since the profile was made is skipped, not an error.
+  for (const { source, target } of profile.toolchains) args.push('--ro-bind-try', source, target)
   const dataDir = profile.dataDir
   const workspaceInData = !!dataDir && profile.scratchWorkspace
   // A scratch workspace lives in the data folder: mask the folder first, show the workspace in

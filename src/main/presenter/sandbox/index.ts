@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs'
+import { realOrSelf } from './realPaths'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AppDataBoundary } from '../permission/boundary'
@@ -59,6 +59,8 @@ export class SandboxUnavailableError extends Error {
   }
 }
 
+const REUSE_READ_ONLY_PROFILE_MS = 1_000
+
 /** The first fd after stdio: where the spawner pipes `fdInputs[0]` in. */
 const SECCOMP_FD = 3
 
@@ -73,6 +75,7 @@ export class Sandbox {
   private readonly stubs: StubLedger
   private readonly platform: NodeJS.Platform
   private readonly home: string
+  private lastReadOnly: { key: string; at: number; profile: SandboxProfile } | null = null
 
   constructor(private readonly options: SandboxOptions = {}) {
     this.platform = options.platform ?? process.platform
@@ -110,13 +113,14 @@ export class Sandbox {
     const guard = plan.writableWorkspace
       ? ProtectedGuard.before(realOrSelf(plan.workspaceDir), this.home, this.options.scanLimit)
       : null
-    const profile = buildProfile(plan, {
+    const context = {
       nestedProtected: guard ?? undefined,
       home: this.home,
       appData: this.options.appData,
       pathEnv: options.env.PATH,
       privateDirs: linux ? ['/tmp', '/run'] : []
-    })
+    }
+    const profile = plan.writableWorkspace ? buildProfile(plan, context) : this.readOnlyProfile(plan, context)
     const notice = writableNotice(plan, profile, guard, this.options.scanLimit ?? MAX_SCANNED_DIRS)
     const env = sandboxEnvironment(options.env, profile.home ?? this.home, linux)
     if (!linux) {
@@ -163,6 +167,22 @@ export class Sandbox {
       ...(notice ? { notice } : {}),
       cleanup
     }
+  }
+
+  /**
+   * A read-only plan's profile, reused for a second: it looks up some sixty paths (about a
+   * millisecond), and a read-only run has no protected entries whose state could change under
+   * it. What a reuse can miss is a secret file created in a visible toolchain folder within that
+   * second; a toolchain folder removed meanwhile is mounted with `--ro-bind-try`.
+   */
+  private readOnlyProfile(plan: SandboxPlan, context: Parameters<typeof buildProfile>[1]): SandboxProfile {
+    const key = JSON.stringify([plan.workspaceDir, context.home, context.pathEnv, context.privateDirs])
+    const now = Date.now()
+    const last = this.lastReadOnly
+    if (last && last.key === key && now - last.at < REUSE_READ_ONLY_PROFILE_MS) return last.profile
+    const profile = buildProfile(plan, context)
+    this.lastReadOnly = { key, at: now, profile }
+    return profile
   }
 
   private detect(): Promise<DetectedSandbox> {
@@ -218,12 +238,4 @@ export function sandboxEnvironment(
   // The host's TMPDIR may lie in a folder hidden inside; /tmp is private and writable.
   if (privateTmp) out.TMPDIR = '/tmp'
   return out
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
-  }
 }

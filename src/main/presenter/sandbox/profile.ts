@@ -1,4 +1,5 @@
-import { lstatSync, realpathSync, type Stats } from 'node:fs'
+import { lstatSync, type Stats } from 'node:fs'
+import { existing, realOrSelf } from './realPaths'
 import { isAbsolute, join, resolve } from 'node:path'
 import { PROTECTED_WORKSPACE_ENTRIES, type AppDataBoundary } from '../permission/boundary'
 import { isInside } from '../permission/paths'
@@ -214,25 +215,8 @@ function secretMasks(
 
 function lstatOrNull(path: string): Stats | null {
   try {
-    return lstatSync(path)
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null
   } catch {
     return null
-  }
-}
-
-function existing(path: string): boolean {
-  try {
-    realpathSync.native(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
   }
 }

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
+import { existing, realOrSelf } from './realPaths'
 import { basename, delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { isInside } from '../permission/paths'
 
@@ -107,22 +108,5 @@ function expand(path: string): string[] {
       .map((entry) => join(dirname(path), entry))
   } catch {
     return []
-  }
-}
-
-function existing(path: string): boolean {
-  try {
-    realpathSync.native(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path)
-  } catch {
-    return path
   }
 }

@@ -31,6 +31,7 @@ import {
   type AgentToolResult,
   type ToolContext
 } from './agentTools/defineTool'
+import { ShellCaptures } from './agentTools/shellChanges'
 import { BackgroundProcessManager } from './agentTools/processManager'
 import { describeZodError, parseToolArguments } from './argumentParsing'
 import { guardOutput, safeName } from './outputGuard'
@@ -80,6 +81,8 @@ export interface ToolPresenterDeps {
   /** Parent of every session's data folder (`<userData>/sessions`). */
   sessionDataRoot: string
   processes?: BackgroundProcessManager
+  /** What shell commands change, for checkpoints (default: one for this presenter). */
+  shellCaptures?: ShellCaptures
   files?: FilePermissionService
   commands?: CommandPermissionService
   /** The OS sandbox's status: whether unasked commands are contained (and `sandboxed` mode works). */
@@ -116,6 +119,7 @@ type Prepared =
 export class ToolPresenter {
   readonly agentTools: AgentToolManager
   readonly processes: BackgroundProcessManager
+  private readonly shellCaptures: ShellCaptures
   private readonly mappers = new Map<string, ToolMapper>()
   /** Sessions whose tool list a tool just changed (skill activated, tools switched). */
   private readonly toolsChanged = new Set<string>()
@@ -130,6 +134,7 @@ export class ToolPresenter {
   constructor(private readonly deps: ToolPresenterDeps) {
     this.agentTools = new AgentToolManager(deps.agentTools)
     this.processes = deps.processes ?? new BackgroundProcessManager()
+    this.shellCaptures = deps.shellCaptures ?? new ShellCaptures()
     this.files = deps.files ?? new FilePermissionService()
     this.commands = deps.commands ?? new CommandPermissionService()
     this.deferredTools = new DeferredTools(
@@ -366,6 +371,7 @@ export class ToolPresenter {
   }
 
   async dispose(): Promise<void> {
+    this.shellCaptures.dispose()
     await this.processes.killAll()
   }
 
@@ -499,7 +505,8 @@ export class ToolPresenter {
       runtime: this.deps.runtime,
       files: this.files,
       commands: this.commands,
-      processes: this.processes
+      processes: this.processes,
+      shellCaptures: this.shellCaptures
     }
   }
 

@@ -7,6 +7,7 @@ import type { CommandPermissionService } from '../../permission/commandPermissio
 import type { AgentToolRuntimePort } from '../runtimePorts'
 import type { ToolSearchPort } from '../deferredTools'
 import type { BackgroundProcessManager } from './processManager'
+import type { ShellCaptures } from './shellChanges'
 
 export const FILESYSTEM_SERVER = 'agent-filesystem'
 export const CORE_SERVER = 'agent-core'
@@ -64,6 +65,8 @@ export interface ToolContext {
   /** Whether the OS sandbox works here (unasked commands run in it; `sandboxed` mode needs it). */
   sandboxAvailable: boolean
   processes: BackgroundProcessManager
+  /** What foreground shell commands change in the workspace, for the turn's checkpoint. */
+  shellCaptures: ShellCaptures
   /** This session's deferred MCP tools, when its catalog is too big to send (see `tool_search`). */
   toolSearch?: ToolSearchPort
 }
