@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SHELL_CAPTURE_MAX_FILE_BYTES } from '../../../src/main/presenter/checkpoints/shellCapture'
+import { SHELL_CAPTURE_MAX_FILE_BYTES } from '../../../src/main/presenter/toolPresenter/agentTools/shellChanges/limits'
 import { callsReply, route, textReply, toolCall, useLoopHarness } from '../loop/helpers'
 
 const harness = useLoopHarness()

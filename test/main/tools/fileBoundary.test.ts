@@ -31,6 +31,7 @@ import {
 } from '../../../src/main/presenter/toolPresenter/agentTools/ripgrep'
 import { openVerified } from '../../../src/main/presenter/toolPresenter/agentTools/safeFile'
 import { TEST_SECRET, createHarness, type Harness } from './helpers'
+import { ShellCaptures } from '../../../src/main/presenter/toolPresenter/agentTools/shellChanges'
 
 let h: Harness
 afterEach(async () => {
@@ -109,7 +110,8 @@ function toolContext(): ToolContext {
     runtime: h.runtime,
     files: new FilePermissionService(h.home),
     commands: new CommandPermissionService(h.home),
-    processes: h.tools.processes
+    processes: h.tools.processes,
+    shellCaptures: new ShellCaptures()
   }
 }
 

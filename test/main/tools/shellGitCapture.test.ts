@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { startGitCapture } from '../../../src/main/presenter/toolPresenter/agentTools/shellChanges/gitCapture'
 import {
   SHELL_CAPTURE_MAX_FILE_BYTES,
-  startShellCapture,
   type ShellCapture
-} from '../../../src/main/presenter/checkpoints/shellCapture'
+} from '../../../src/main/presenter/toolPresenter/agentTools/shellChanges/limits'
 import { useTempDirs } from '../helpers/tempDir'
 
 const tempDir = useTempDirs()
@@ -16,7 +16,7 @@ const sh = (cwd: string, command: string) => execFileSync('/bin/sh', ['-c', comm
 
 /** Starts a capture that must start (the workspace is small, git is there). */
 async function capturing(data: string, workspace: string): Promise<ShellCapture> {
-  const started = await startShellCapture(data, workspace)
+  const started = await startGitCapture(data, workspace)
   if (!started.capture) throw new Error(`capture did not start: ${started.notRecorded}`)
   return started.capture
 }
@@ -95,11 +95,11 @@ describe('a bounded capture', () => {
     const workspace = tempDir()
     const data = tempDir()
     for (let i = 0; i < 5; i++) writeFileSync(join(workspace, `f${i}.txt`), `${i}\n`)
-    const first = await startShellCapture(data, workspace, { maxFiles: 4 })
+    const first = await startGitCapture(data, workspace, { maxFiles: 4 })
     expect(first.capture).toBeNull()
     expect(first).toMatchObject({ notRecorded: expect.stringContaining('more than 4 files') })
     // The next command is not held up by another snapshot of the same workspace.
-    const second = await startShellCapture(data, workspace, { maxFiles: 4 })
+    const second = await startGitCapture(data, workspace, { maxFiles: 4 })
     expect(second).toMatchObject({ capture: null, notRecorded: expect.stringContaining('more than 4 files') })
   })
 
@@ -107,7 +107,7 @@ describe('a bounded capture', () => {
     const workspace = tempDir()
     const data = tempDir()
     for (let i = 0; i < 200; i++) writeFileSync(join(workspace, `f${i}.txt`), `${i}\n`)
-    const late = await startShellCapture(data, workspace, { budgetMs: 0 })
+    const late = await startGitCapture(data, workspace, { budgetMs: 0 })
     expect(late).toMatchObject({ capture: null, notRecorded: expect.stringContaining('longer than 0 s') })
     // The snapshot went on in the background: while it holds the index nothing is captured
     // (an index that is not "now" must never stand for "before"); once done, capture works.
@@ -126,7 +126,7 @@ describe('a bounded capture', () => {
     await (await capturing(data, workspace)).finish()
     const lock = join(data, readdirSync(data)[0], 'index.lock')
     writeFileSync(lock, '')
-    const started = await startShellCapture(data, workspace)
+    const started = await startGitCapture(data, workspace)
     expect(started).toMatchObject({
       capture: null,
       notRecorded: expect.stringContaining('still being built')

@@ -3,7 +3,7 @@ import { ToolError } from '../toolPresenter/agentTools/defineTool'
 import { realInside } from '../toolPresenter/agentTools/safeFile'
 import { readVerified } from './putBack'
 import type { FileVersion, TurnFileDiff } from '@shared/types/checkpoints'
-import { SHELL_CAPTURE_MAX_FILE_BYTES } from './shellCapture'
+import { SHELL_CAPTURE_MAX_FILE_BYTES } from '../toolPresenter/agentTools/shellChanges/limits'
 
 /** A file's content at one moment of the tape: a snapshot's previous content or what a revert replaced. */
 export interface ContentFact {

@@ -17,7 +17,7 @@ import { realPathOf } from '../../permission/paths'
 import { isReadOnlyLine, sandboxWritesWorkspace } from '../../permission/commandPermissionService'
 import type { CommandAnalysis } from '../../permission/commandClassifier'
 import type { SandboxPlan } from '../../sandbox'
-import { startShellCapture, type ShellCaptureResult } from '../../checkpoints/shellCapture'
+import type { ShellCaptureResult } from './shellChanges'
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
 export const EXEC_MAX_TIMEOUT_MS = 600_000
@@ -91,7 +91,7 @@ export const execTool = defineAgentTool({
     const started =
       args.background || !canWriteWorkspace(ctx, analysis, plan)
         ? null
-        : await startShellCapture(shadowDir(ctx), ctx.workspaceDir)
+        : await ctx.shellCaptures.start(shadowDir(ctx), realPathOf(ctx.workspaceDir))
     let captured: ShellCaptureResult | undefined
     let result: AgentToolResult
     try {
@@ -143,6 +143,7 @@ async function runCommand(
     logDir: ctx.sessionDataDir,
     timeoutMs,
     keepStdin: args.background,
+    dieWithHost: args.background,
     onChange: (p) =>
       ctx.runtime.notifyProcessChanged?.({
         sessionId: ctx.sessionId,

@@ -3,46 +3,23 @@ import { createHash } from 'node:crypto'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import {
+  MAX_CHANGED_FILES,
+  SHELL_CAPTURE_BUDGET_MS,
+  SHELL_CAPTURE_EXCLUDES,
+  SHELL_CAPTURE_MAX_FILE_BYTES,
+  SHELL_CAPTURE_MAX_FILES,
+  lateText,
+  tooLargeText,
+  type ShellCaptureResult,
+  type ShellCaptureStart,
+  type ShellChange
+} from './limits'
 
-/** A file bigger than this is not kept: the turn lists it as changed but cannot put it back. */
-export const SHELL_CAPTURE_MAX_FILE_BYTES = 512 * 1024
-/** A command that changes more files than this (a build, an install) is recorded only this far. */
-const MAX_CHANGED_FILES = 200
-/** A workspace with more files than this is not captured (the index of a huge tree costs too much). */
-export const SHELL_CAPTURE_MAX_FILES = 50_000
-/**
- * How long a command waits for the snapshot before (and the look after) it: past this the
- * command runs, or its result returns, without its changes recorded. The git run goes on in the
- * background (a first snapshot of a big workspace), so the next command finds the index warm.
- */
-export const SHELL_CAPTURE_BUDGET_MS = 3_000
 /** A workspace found too large is not tried again for this long. */
 const TOO_LARGE_RETRY_MS = 10 * 60_000
 const GIT_TIMEOUT_MS = 120_000
-const EXCLUDES = ['node_modules/', '.venv/', '__pycache__/', '.DS_Store'].join('\n')
 const TOO_LARGE_MARK = 'too-large'
-
-/** What a shell command changed in the workspace: each file's content before it ran. */
-export interface ShellChange {
-  /** Path relative to the workspace. */
-  path: string
-  previousContent: string | null
-  /** The previous content was not kept (too large, or not text). */
-  notKept?: 'too_large' | 'binary'
-}
-
-export interface ShellCaptureResult {
-  changes: ShellChange[]
-  /** Set when the command's changes could not be recorded (or only in part): why, for the model and the user. */
-  notRecorded?: string
-}
-
-export interface ShellCapture {
-  /** Compares the workspace with the moment the capture started. */
-  finish(): Promise<ShellCaptureResult>
-}
-
-export type ShellCaptureStart = { capture: ShellCapture } | { capture: null; notRecorded: string }
 
 /**
  * Changes made by shell commands, caught the way Cline does it: a shadow git repository (in the
@@ -54,7 +31,7 @@ export type ShellCaptureStart = { capture: ShellCapture } | { capture: null; not
  * longer than the budget or a workspace of more than SHELL_CAPTURE_MAX_FILES files is not
  * captured, and the result says so; on any git failure nothing is captured.
  */
-export async function startShellCapture(
+export async function startGitCapture(
   dataDir: string,
   workspaceDir: string,
   options: { budgetMs?: number; maxFiles?: number } = {}
@@ -72,7 +49,7 @@ export async function startShellCapture(
       await mkdir(gitDir, { recursive: true })
       await git(['init', '--quiet'])
       await mkdir(join(gitDir, 'info'), { recursive: true })
-      await writeFile(join(gitDir, 'info', 'exclude'), `${EXCLUDES}\n`)
+      await writeFile(join(gitDir, 'info', 'exclude'), `${SHELL_CAPTURE_EXCLUDES}\n`)
     }
     const added = await withinBudget(addAll(git, gitDir), budgetMs)
     if (added === 'late') return { capture: null, notRecorded: lateText('before', budgetMs) }
@@ -274,8 +251,4 @@ async function markedTooLarge(gitDir: string): Promise<boolean> {
   return !!marked && Date.now() - marked.mtimeMs < TOO_LARGE_RETRY_MS
 }
 
-const tooLargeText = (maxFiles: number) =>
-  `the workspace has more than ${maxFiles.toLocaleString('en')} files, too many to snapshot before each command`
-const lateText = (when: 'before' | 'after', budgetMs: number) =>
-  `the workspace snapshot ${when} the command took longer than ${budgetMs / 1000} s (it goes on in the background; later commands are recorded once it is done)`
 const messageOf = (error: unknown) => (error instanceof Error ? error.message.split('\n')[0] : String(error))
