@@ -179,6 +179,22 @@ describe.runIf(process.platform === 'linux')('the watched mirror of a workspace'
     expect((await changesOf(data, workspace, 'true')).changes).toEqual([])
   })
 
+  it("leaves out the chat's own data folder when the workspace holds it (home as workspace)", async () => {
+    captures = new ShellCaptures()
+    const workspace = tempDir()
+    const session = join(workspace, '.config', 'app', 'sessions', 's1')
+    mkdirSync(session, { recursive: true })
+    writeFileSync(join(session, 'bgexec_1.log'), 'log\n')
+    const data = join(session, 'shell-checkpoints')
+    expect(
+      await changesOf(data, workspace, 'echo x > a.txt && echo more >> .config/app/sessions/s1/bgexec_1.log')
+    ).toEqual({
+      changes: [{ path: 'a.txt', previousContent: null }]
+    })
+    // Keeping a.txt's content wrote into the store: that is not a change of the workspace.
+    expect(await changesOf(data, workspace, 'true')).toEqual({ changes: [] })
+  })
+
   it('does not capture a workspace with more files than the cap, and says so', async () => {
     captures = new ShellCaptures({ maxFiles: 4 })
     const [workspace, data] = [tempDir(), tempDir()]

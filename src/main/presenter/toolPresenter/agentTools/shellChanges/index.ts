@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { startGitCapture } from './gitCapture'
 import {
   SHELL_CAPTURE_BUDGET_MS,
@@ -115,7 +115,8 @@ export class ShellCaptures {
       return known
     }
     if (known) this.drop(storeDir)
-    const mirror = new WorkspaceMirror(workspaceDir, storeDir, maxFiles)
+    // The chat's data folder (logs, these stores) may lie inside a workspace such as home.
+    const mirror = new WorkspaceMirror(workspaceDir, storeDir, maxFiles, [dirname(dirname(storeDir))])
     mirror.open()
     this.mirrors.set(storeDir, mirror)
     const maxWatched = this.options.maxWatched ?? 8

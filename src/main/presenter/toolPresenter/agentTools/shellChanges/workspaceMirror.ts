@@ -17,7 +17,7 @@ import {
   type FSWatcher,
   type Stats
 } from 'node:fs'
-import { join } from 'node:path'
+import { isAbsolute, join, relative, sep } from 'node:path'
 import { deflateSync, inflateSync } from 'node:zlib'
 import ignore, { type Ignore } from 'ignore'
 import {
@@ -57,6 +57,8 @@ const QUIET_MS = 30
  * the thread pool's round trips do); a walk of many files yields to the event loop this often.
  */
 const VISITS_PER_YIELD = 256
+/** Folders watched at most, per file allowed (a tree of many near-empty folders is too large too). */
+const FILES_PER_WATCHED_FOLDER = 5
 /** Below this size a blob is compressed with a small window (zlib's setup dominates small files). */
 const SMALL_BLOB_BYTES = 16 * 1024
 
@@ -96,11 +98,20 @@ export class WorkspaceMirror {
   private journal: Map<string, MirrorEntry | undefined> | null = null
   lastUsed = Date.now()
 
+  /** Folders of the app inside the workspace (a workspace that holds the data folder): never mirrored. */
+  private readonly appFolders: string[]
+
   constructor(
     readonly workspaceDir: string,
     private readonly storeDir: string,
-    private readonly maxFiles: number
-  ) {}
+    private readonly maxFiles: number,
+    appFolders: string[] = [storeDir]
+  ) {
+    this.appFolders = appFolders.flatMap((folder) => {
+      const inside = relative(workspaceDir, folder).split(sep).join('/')
+      return inside && !inside.startsWith('..') && !isAbsolute(inside) ? [inside] : []
+    })
+  }
 
   /** Starts watching; the first settle walks the whole tree. */
   open(): void {
@@ -237,6 +248,8 @@ export class WorkspaceMirror {
     }
     const paths = [...this.dirty]
     this.dirty = new Set()
+    // Only a burst of events between two folds could overflow the kernel's queue.
+    this.eventsSinceWalk = 0
     for (const path of paths) await this.visit(path)
   }
 
@@ -309,6 +322,10 @@ export class WorkspaceMirror {
     const known = this.watchers.get(path)
     if (known?.ino === ino) return
     if (known) this.forgetWatchersBelow(path)
+    if (this.watchers.size >= this.maxFiles / FILES_PER_WATCHED_FOLDER) {
+      this.tooLarge = true
+      return
+    }
     try {
       const watcher = watch(join(this.workspaceDir, path), { persistent: false }, (_event, name) =>
         this.onEvent(path, name === null ? null : String(name))
@@ -383,6 +400,7 @@ export class WorkspaceMirror {
   private isLeftOut(path: string, folder: boolean): boolean {
     const parts = path.split('/')
     if (parts.includes('.git')) return true
+    if (this.appFolders.some((folder) => path === folder || path.startsWith(`${folder}/`))) return true
     for (let end = 1; end <= parts.length; end++) {
       const isFolder = end < parts.length || folder
       let leftOut = this.excludes.ignores(parts.slice(0, end).join('/') + (isFolder ? '/' : ''))
