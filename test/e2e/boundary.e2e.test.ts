@@ -10,6 +10,7 @@ import { providersAdd, providersSetDefault } from '@shared/contracts/routes/prov
 import { startFakeLlm, type FakeLlm, type FakeResponse, type RecordedRequest } from '../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './helpers/host'
 import { callsReply, hostBridge, textReply, toolCall } from './helpers/chatHost'
+import { until } from '../helpers/until'
 
 /**
  * The permission boundary seen from outside, in the default "ask" mode: a model that tries to
@@ -92,13 +93,15 @@ afterAll(async () => {
 })
 
 async function settle(sessionId: string): Promise<string> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const { session } = await bridge.call(sessionsGet, { sessionId })
-    if (session.status !== 'generating') return session.status
-    if (Date.now() > deadline) throw new Error('the chat did not settle')
-    await new Promise((r) => setTimeout(r, 50))
-  }
+  let status = 'generating'
+  await until(
+    async () => {
+      status = (await bridge.call(sessionsGet, { sessionId })).session.status
+      return status !== 'generating'
+    },
+    { what: 'the chat settled', timeoutMs: 20_000, intervalMs: 50 }
+  )
+  return status
 }
 
 async function pending(sessionId: string): Promise<any[]> {

@@ -16,9 +16,9 @@ import {
   createWorld,
   saidText,
   type AcpHarness,
-  type AcpWorld,
-  until
+  type AcpWorld
 } from './harness'
+import { until } from '../../helpers/until'
 
 const tempDir = useTempDirs()
 
@@ -314,7 +314,7 @@ describe('agents in settings', () => {
     const later = (await call('acp.protocolLog', { agentId, afterSeq: 3 })) as { entries: unknown[] }
     expect(later.entries).toHaveLength(entries.length - 3)
     // The renderer hears of new entries in batches.
-    await until(() => h.events.some((e) => e.name === acpLogAppended.name), 'a log event')
+    await until(() => h.events.some((e) => e.name === acpLogAppended.name), { what: 'a log event' })
   })
 
   it('rejects bad input with clear errors', async () => {

@@ -7,6 +7,7 @@ import { script } from '../../fixtures/acp/script'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import { AGENT_ID, LLM_MODEL, useAcpChat } from './chatHarness'
 import { TEST_SERVER } from '../mcp/harness'
+import { until } from '../../helpers/until'
 
 const open = useAcpChat()
 
@@ -459,12 +460,3 @@ describe('stop, crashes and restarts', () => {
     expect(chat.said(next.assistantMessageId)).toBe('You said: and now?')
   })
 })
-
-/** Waits until `check` holds (polling briefly), failing after 10 s. */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}

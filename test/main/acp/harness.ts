@@ -192,12 +192,3 @@ export function saidText(events: AcpTurnEvent[]): string {
 }
 
 export type PromptBase = Omit<AcpPromptInput, 'content' | 'hooks'>
-
-/** Waits until `check` holds (polling briefly), failing after `timeoutMs`. */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}

@@ -4,6 +4,7 @@ import { afterEach, expect, it } from 'vitest'
 import { reapOrphanedGroups } from '../../../src/main/presenter/hygiene/processGroups'
 import { processStartTime } from '../../../src/main/presenter/hygiene/startTime'
 import { createWorld, type AcpWorld } from './harness'
+import { until } from '../../helpers/until'
 
 const repoRoot = resolve(import.meta.dirname, '../../..')
 let world: AcpWorld | undefined
@@ -13,13 +14,8 @@ afterEach(() => world?.close())
 const alive = async (pid: number) => (await processStartTime(pid)) !== null
 
 /** A killed process may take a moment to be reaped by its new parent. */
-async function untilGone(pid: number): Promise<void> {
-  const deadline = Date.now() + 5_000
-  while (await alive(pid)) {
-    if (Date.now() > deadline) throw new Error(`process ${pid} is still running`)
-    await new Promise((done) => setTimeout(done, 25))
-  }
-}
+const untilGone = (pid: number) =>
+  until(async () => !(await alive(pid)), { what: `process ${pid} is gone`, timeoutMs: 5_000 })
 
 it('leaves nothing running after the host is killed: the next start reaps the agent and its children', async () => {
   world = createWorld()

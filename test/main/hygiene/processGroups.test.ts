@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest'
 import { ProcessGroupRegistry, reapOrphanedGroups } from '../../../src/main/presenter/hygiene/processGroups'
 import { processStartTime } from '../../../src/main/presenter/hygiene/startTime'
 import { useTempDirs } from '../helpers/tempDir'
-import { isAlive, onLinux, pidsOf, startHost, until } from '../sandbox/harness'
+import { isAlive, onLinux, pidsOf, startHost } from '../sandbox/harness'
+import { until } from '../../helpers/until'
 
 const tempDir = useTempDirs()
 
@@ -39,19 +40,18 @@ describe.skipIf(!onLinux)(
         home: root,
         registryDir
       })
-      await until(
-        () => existsSync(registryDir) && recordedPids(registryDir).includes(groupId),
-        'the host recorded the group'
-      )
-      await until(() => pidsOf(marker).length === 1, 'the background sleep runs')
+      await until(() => existsSync(registryDir) && recordedPids(registryDir).includes(groupId), {
+        what: 'the host recorded the group'
+      })
+      await until(() => pidsOf(marker).length === 1, { what: 'the background sleep runs' })
       const [sleepPid] = pidsOf(marker)
       try {
         host.kill('SIGKILL')
-        await until(() => !isAlive(groupId), 'the shell died with its host')
+        await until(() => !isAlive(groupId), { what: 'the shell died with its host' })
         expect(isAlive(sleepPid)).toBe(true)
         const result = await reapOrphanedGroups(registryDir)
         expect(result.killed).toEqual([groupId])
-        await until(() => !isAlive(sleepPid), 'the leftover sleep is gone')
+        await until(() => !isAlive(sleepPid), { what: 'the leftover sleep is gone' })
         expect(readdirSync(registryDir)).toEqual([])
       } finally {
         if (isAlive(sleepPid)) process.kill(sleepPid, 'SIGKILL')
@@ -62,7 +62,7 @@ describe.skipIf(!onLinux)(
       const root = tempDir()
       const stranger = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' })
       try {
-        await until(() => isAlive(stranger.pid!), 'the stranger runs')
+        await until(() => isAlive(stranger.pid!), { what: 'the stranger runs' })
         const startTime = await processStartTime(stranger.pid!)
         expect(startTime).toMatch(/^\d+$/)
         writeFileSync(
@@ -91,7 +91,7 @@ describe.skipIf(!onLinux)(
         stdio: 'ignore'
       })
       await new Promise((resolve) => shell.on('exit', resolve))
-      await until(() => pidsOf(marker).length === 1, 'the leaderless sleep runs')
+      await until(() => pidsOf(marker).length === 1, { what: 'the leaderless sleep runs' })
       const [sleepPid] = pidsOf(marker)
       try {
         writeFileSync(

@@ -6,7 +6,8 @@ import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters } from '../../../src/main/presenter'
 import { processStartTime } from '../../../src/main/presenter/hygiene/startTime'
 import { useTempDirs } from '../helpers/tempDir'
-import { isAlive, onLinux, until } from '../sandbox/harness'
+import { isAlive, onLinux } from '../sandbox/harness'
+import { until } from '../../helpers/until'
 
 const tempDir = useTempDirs()
 
@@ -44,7 +45,7 @@ describe.skipIf(process.platform === 'win32')('start-up hygiene in the compositi
       }
       writeFileSync(join(dataDir, 'process-groups', '1-0.json'), JSON.stringify(record))
       const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
-      await until(() => !isAlive(leftover.pid!), 'the leftover group is killed')
+      await until(() => !isAlive(leftover.pid!), { what: 'the leftover group is killed' })
       expect(existsSync(join(dataDir, 'process-groups', '1-0.json'))).toBe(false)
       await presenters.dispose()
     } finally {

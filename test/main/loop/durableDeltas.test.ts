@@ -6,7 +6,8 @@ import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, DATABASE_FILE } from '../../../src/main/presenter'
 import { foldBatches } from '../../../src/main/presenter/sessionPresenter/streamJournal'
 import type { ScriptStep } from '../../fixtures/llm/fakeLlm'
-import { eventsNamed, route, useLoopHarness, waitFor } from './helpers'
+import { eventsNamed, route, useLoopHarness } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 
@@ -59,8 +60,8 @@ describe('durable deltas', () => {
   it('reads a streaming message back from SQLite exactly as the renderer has it', async () => {
     const h = await harness([{ steps: [...slowText(20, (i) => `part${i} `), { type: 'stall' }] }])
     const { assistantMessageId } = await h.send('stream then stall')
-    await waitFor(() => h.llm.generationRequests().length === 1)
-    await waitFor(() =>
+    await until(() => h.llm.generationRequests().length === 1)
+    await until(() =>
       eventsNamed(h, 'chat.stream.delta').some((d) => JSON.stringify(d.ops).includes('part19'))
     )
     const view = h.presenters.agentRuntime.getMessage(assistantMessageId)
@@ -81,9 +82,7 @@ describe('durable deltas', () => {
       }
     ])
     const { sessionId, assistantMessageId } = await h.send('read it')
-    await waitFor(() =>
-      eventsNamed(h, 'chat.stream.delta').some((d) => JSON.stringify(d.ops).includes('READ'))
-    )
+    await until(() => eventsNamed(h, 'chat.stream.delta').some((d) => JSON.stringify(d.ops).includes('READ')))
     // A second app on the same data folder sees what a start after a kill -9 would see.
     const after = createPresenters(createNodePlatform({ dataDir: h.dataDir, log: () => {} }), {
       log: () => {}

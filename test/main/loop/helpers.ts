@@ -152,14 +152,6 @@ export function eventsNamed(h: LoopHarness, name: string): any[] {
   return h.events.filter((e) => e.name === name).map((e) => e.payload)
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now()
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
-
 export async function route(h: LoopHarness, name: string, input: unknown): Promise<any> {
   const result = (await h.router.invoke(name, input, CTX)) as any
   if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })

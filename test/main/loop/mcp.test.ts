@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import {
-  callsReply,
-  eventsNamed,
-  route,
-  textReply,
-  toolCall,
-  toolResults,
-  useLoopHarness,
-  waitFor
-} from './helpers'
+import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
@@ -38,10 +30,10 @@ describe('MCP tools in the loop', () => {
     await withTestServer(h, { CANCEL_MARKER: marker })
     const { sessionId, assistantMessageId } = await h.send('wait', { permissionMode: 'full_access' })
     const said = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '')
-    await waitFor(() => said() === 'waiting') // the server runs the call
+    await until(() => said() === 'waiting') // the server runs the call
     await route(h, 'chat.stop', { sessionId })
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('cancelled')
-    await waitFor(() => said().startsWith('cancelled'))
+    await until(() => said().startsWith('cancelled'))
     expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'cancelled' })
   }, 30_000)
 

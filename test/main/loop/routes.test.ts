@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { route, textReply, useLoopHarness } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 const CTX = { transport: 'test' as const, clientId: 'test' }
@@ -98,9 +99,10 @@ describe('deleting a session', () => {
     await route(h, 'sessions.purge', { sessionId })
     await h.idle(sessionId)
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(false)
-    const deadline = Date.now() + 3_000
-    while (h.llm.generationRequests()[0].clientClosedAt === undefined && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20))
+    await until(() => h.llm.generationRequests()[0].clientClosedAt !== undefined, {
+      what: 'the provider request is closed',
+      timeoutMs: 3_000
+    })
     expect(h.llm.generationRequests()[0].clientClosedAt).toBeDefined()
   })
 })

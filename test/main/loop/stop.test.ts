@@ -4,16 +4,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters } from '../../../src/main/presenter'
-import {
-  callsReply,
-  eventsNamed,
-  route,
-  tempDir,
-  textReply,
-  toolCall,
-  useLoopHarness,
-  waitFor
-} from './helpers'
+import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, useLoopHarness } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 
@@ -30,7 +22,7 @@ describe('stop', () => {
   it('stops mid-stream: the provider request is closed and the partial text kept', async () => {
     const h = await harness([{ steps: [{ type: 'text', text: ['Partial ', 'words '] }, { type: 'stall' }] }])
     const { sessionId, assistantMessageId } = await h.send('talk')
-    await waitFor(() =>
+    await until(() =>
       eventsNamed(h, 'chat.stream.delta').some((d) =>
         d.ops.some((op: any) => op.op === 'append' || op.block?.text)
       )
@@ -47,7 +39,7 @@ describe('stop', () => {
       status: 'cancelled',
       error: { code: 'user_cancelled' }
     })
-    await waitFor(() => h.llm.generationRequests()[0].clientClosedAt !== undefined)
+    await until(() => h.llm.generationRequests()[0].clientClosedAt !== undefined)
     expect(h.presenters.sessions.require(sessionId).status).toBe('idle')
   })
 
@@ -58,7 +50,7 @@ describe('stop', () => {
     const { sessionId, assistantMessageId } = await h.send('run it', { permissionMode: 'full_access' })
     const running = () => h.presenters.tools.processes.list(sessionId).find((p) => p.status === 'running')
     // The first command waits for the login shell's PATH (read once, up to 5 s on a slow profile).
-    await waitFor(() => typeof running()?.pid === 'number', 15_000) // the shell is up
+    await until(() => typeof running()?.pid === 'number', { timeoutMs: 15_000 }) // the shell is up
     const shell = running()!.pid!
     const started = Date.now()
     await route(h, 'chat.stop', { sessionId })
@@ -69,7 +61,7 @@ describe('stop', () => {
     expect(h.llm.generationRequests()).toHaveLength(1) // nothing went back to the model
     // The shell that would write the marker after its sleep is gone, so the marker never comes.
     // A loaded machine may reap the killed shell late; a surviving shell would write the marker.
-    await waitFor(() => !isAlive(shell), 15_000)
+    await until(() => !isAlive(shell), { timeoutMs: 15_000 })
     expect(existsSync(join(h.workspace, 'marker.txt'))).toBe(false)
   })
 
@@ -115,11 +107,11 @@ describe('crash recovery', () => {
       { steps: [{ type: 'text', text: ['Streaming ', 'so ', 'far'] }, { type: 'stall' }] }
     ])
     const { sessionId, assistantMessageId } = await h.send('long answer')
-    await waitFor(() => eventsNamed(h, 'chat.stream.delta').length > 0)
+    await until(() => eventsNamed(h, 'chat.stream.delta').length > 0)
     const firstDeltaAt = Date.now()
-    await waitFor(
+    await until(
       () => h.presenters.sessions.messages.require(assistantMessageId).blocks[0]?.text === 'Streaming so far',
-      2_000
+      { timeoutMs: 2_000 }
     )
     expect(Date.now() - firstDeltaAt).toBeLessThan(800) // flushed within ~500 ms, not only at the end
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('streaming')
@@ -146,7 +138,7 @@ describe('steering', () => {
       textReply('Answer to the steer.')
     ])
     const first = await h.send('start working', { permissionMode: 'full_access' })
-    await waitFor(() =>
+    await until(() =>
       h.presenters.agentRuntime
         .getMessage(first.assistantMessageId)
         .blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading')
@@ -161,9 +153,9 @@ describe('steering', () => {
       queued: { text: 'actually, do this instead' }
     })
     expect(eventsNamed(h, 'chat.queue.changed').at(-1).items).toHaveLength(1)
-    await waitFor(
+    await until(
       () => h.llm.generationRequests().length === 2 && !h.presenters.agentRuntime.isRunning(first.sessionId),
-      10_000
+      { timeoutMs: 10_000 }
     )
     const firstMessage = h.presenters.sessions.messages.require(first.assistantMessageId)
     expect(firstMessage.status).toBe('sent')
@@ -183,7 +175,7 @@ describe('steering', () => {
       textReply('Got both.')
     ])
     const first = await h.send('start a long job')
-    await waitFor(
+    await until(
       () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1
     )
     const kept = await route(h, 'chat.sendMessage', {
@@ -220,7 +212,7 @@ describe('steering', () => {
       { steps: [{ type: 'text', text: 'Again' }, { type: 'stall' }] }
     ])
     const first = await h.send('job one')
-    await waitFor(
+    await until(
       () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1
     )
     await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then stopped' })
@@ -228,7 +220,7 @@ describe('steering', () => {
     expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
 
     await h.send('job two', { sessionId: first.sessionId })
-    await waitFor(
+    await until(
       () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 2
     )
     await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then purged' })

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { cleanTitle } from '../../../src/main/presenter/agentRuntimePresenter/titleNamer'
-import { eventsNamed, route, textReply, useLoopHarness, waitFor } from './helpers'
+import { eventsNamed, route, textReply, useLoopHarness } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 
@@ -13,7 +14,7 @@ describe('chat titles', () => {
     })
     const { sessionId } = await h.send('what is the weather in oslo right now?')
     expect(h.presenters.sessions.require(sessionId).title).toBe('what is the weather in oslo right now?')
-    await waitFor(() => h.presenters.sessions.require(sessionId).title === 'Oslo weather today')
+    await until(() => h.presenters.sessions.require(sessionId).title === 'Oslo weather today')
     const body = h.llm.titleRequests[0].body as any
     expect(body.model).toBe('fake-model')
     expect(body.tools).toBeUndefined()

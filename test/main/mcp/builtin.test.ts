@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { createTimeServer } from '../../../src/main/presenter/mcpPresenter/inMemoryServers/timeServer'
 import { createHarness, type Harness } from './harness'
+import { until } from '../../helpers/until'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -88,13 +89,10 @@ describe('built-in deepchat-history server', () => {
       })
 
       await presenters.mcp.setEnabled('deepchat-history', true)
-      for (
-        let i = 0;
-        i < 100 && presenters.mcp.getServer('deepchat-history').status.state !== 'running';
-        i++
-      ) {
-        await new Promise((r) => setTimeout(r, 20))
-      }
+      await until(() => presenters.mcp.getServer('deepchat-history').status.state === 'running', {
+        what: 'the history server runs',
+        timeoutMs: 2_000
+      })
       const found = await presenters.mcp.callTool('deepchat-history', 'search_conversations', {
         query: 'ramen'
       })

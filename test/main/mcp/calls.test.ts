@@ -3,21 +3,13 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { mcpCatalogChanged } from '@shared/contracts/events/mcp.events'
 import { createHarness, testServerInput, type Harness } from './harness'
+import { until } from '../../helpers/until'
 
 let h: Harness | undefined
 afterEach(async () => {
   await h?.close()
   h = undefined
 })
-
-/** Polls `check` until it holds, failing after `timeoutMs`. */
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
 
 async function startTestServer(env: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
   h = createHarness()

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHarness, EVERYTHING_SERVER, type Harness } from './harness'
+import { until } from '../../helpers/until'
 
 let h: Harness | undefined
 let httpServer: ChildProcess | undefined
@@ -102,9 +103,10 @@ describe('@modelcontextprotocol/server-everything', () => {
     // The server asks for the list when it hears of the change; poll what it reports until then.
     const roots = async () =>
       JSON.stringify((await h!.mcp.callTool('everything', 'get-roots-list', {})).content)
-    const deadline = Date.now() + 5_000
-    while (!(await roots()).includes('file:///tmp/workspace') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 25))
+    await until(async () => (await roots()).includes('file:///tmp/workspace'), {
+      what: 'the server reports the new root',
+      timeoutMs: 5_000
+    })
     expect(await roots()).toContain('file:///tmp/workspace')
   })
 

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { mcpElicitationRequested, mcpSamplingRequested } from '@shared/contracts/events/mcp.events'
 import type { McpElicitationRequest, McpSamplingRequest } from '@shared/types/mcp'
 import { createHarness, type Harness } from './harness'
-import { hostileServerInput, until } from './hostileServer'
+import { hostileServerInput } from './hostileServer'
+import { until } from '../../helpers/until'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -61,10 +62,13 @@ describe('a server flooding the user with sampling and elicitation requests', ()
     h = createHarness()
     await h.mcp.addServer(hostileServerInput(h.dir, 'flood', FLOOD))
     await h.mcp.startServer('flood')
-    await until(async () => {
-      const outcomes = await report(h!)
-      return outcomes.sampling.length === 299 && outcomes.elicitation.length === 299
-    })
+    await until(
+      async () => {
+        const outcomes = await report(h!)
+        return outcomes.sampling.length === 299 && outcomes.elicitation.length === 299
+      },
+      { timeoutMs: 15_000 }
+    )
     const outcomes = await report(h)
     expect(h.eventsNamed(mcpSamplingRequested)).toHaveLength(1)
     expect(h.eventsNamed(mcpElicitationRequested)).toHaveLength(1)
@@ -90,7 +94,7 @@ describe('a server flooding the user with sampling and elicitation requests', ()
     const [elicitation] = h.eventsNamed(mcpElicitationRequested) as { request: McpElicitationRequest }[]
     h.mcp.answerSampling(sampling.request.requestId, { approved: false })
     h.mcp.answerElicitation(elicitation.request.requestId, { action: 'decline' })
-    await until(async () => (await report(h!)).elicitation.includes('decline'))
+    await until(async () => (await report(h!)).elicitation.includes('decline'), { timeoutMs: 15_000 })
     expect(h.mcp.interactions.pendingRequests()).toEqual([])
   })
 
@@ -110,7 +114,7 @@ describe('a server flooding the user with sampling and elicitation requests', ()
     const answered = new Set<string>()
     // The user declines every dialog as soon as it shows.
     while (!finished) {
-      await until(() => finished || h!.mcp.interactions.pendingRequests().length > 0)
+      await until(() => finished || h!.mcp.interactions.pendingRequests().length > 0, { timeoutMs: 15_000 })
       for (const { request } of h.mcp.interactions.pendingRequests()) {
         if (answered.has(request.requestId)) continue
         answered.add(request.requestId)

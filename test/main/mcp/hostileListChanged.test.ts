@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { mcpCatalogChanged } from '@shared/contracts/events/mcp.events'
 import { createHarness, type Harness } from './harness'
-import { hostileServerInput, until } from './hostileServer'
+import { hostileServerInput } from './hostileServer'
+import { until } from '../../helpers/until'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -53,9 +54,11 @@ describe('a server flooding list_changed', () => {
 
     const began = Date.now()
     await h.mcp.callTool('lc', 'flood', { count: 5000 })
-    await until(() => h!.mcp.listToolViews('lc').some((t) => t.name === 'last'))
+    await until(() => h!.mcp.listToolViews('lc').some((t) => t.name === 'last'), { timeoutMs: 15_000 })
     // Let a re-list that may still be pending settle, then count.
-    await until(async () => (await listsSoFar(h!)) - listsBefore === toolEvents() - eventsBefore, 5_000)
+    await until(async () => (await listsSoFar(h!)) - listsBefore === toolEvents() - eventsBefore, {
+      timeoutMs: 5_000
+    })
     const seconds = (Date.now() - began) / 1000
     const relists = (await listsSoFar(h)) - listsBefore
 

@@ -47,15 +47,6 @@ ${options.afterConnect ?? ''}
   }
 }
 
-/** Waits until `check` holds, re-checking after each awaited tick of real work (polls 25 ms). */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting')
-    await new Promise((r) => setTimeout(r, 25))
-  }
-}
-
 /** Control, format and invisible characters that must never reach the model or the UI. */
 /* eslint-disable no-control-regex -- these are the characters under test */
 export const UNSAFE_CHARS =

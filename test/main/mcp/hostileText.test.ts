@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { mcpElicitationRequested, mcpSamplingRequested } from '@shared/contracts/events/mcp.events'
 import type { McpElicitationRequest, McpSamplingRequest } from '@shared/types/mcp'
 import { callsReply, eventsNamed, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
-import { hostileServerInput, UNSAFE_CHARS, until } from './hostileServer'
+import { hostileServerInput, UNSAFE_CHARS } from './hostileServer'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 
@@ -91,18 +92,20 @@ describe('control and invisible characters from a server', () => {
     expect((await mcp.readResource('dirty', 'test://r'))[0].text).toBe(`RT${CLEAN}`)
 
     await mcp.callTool('dirty', 'look', {})
-    await until(() => mcp.getServer('dirty').status.stderrTail.some((l) => l.startsWith('E')))
+    await until(() => mcp.getServer('dirty').status.stderrTail.some((l) => l.startsWith('E')), {
+      timeoutMs: 15_000
+    })
     expect(mcp.getServer('dirty').status.stderrTail).toContain('EABCDEF\nGH')
 
     const asked = mcp.callTool('dirty', 'ask', {})
-    await until(() => eventsNamed(h, mcpElicitationRequested.name).length > 0)
+    await until(() => eventsNamed(h, mcpElicitationRequested.name).length > 0, { timeoutMs: 15_000 })
     const { request: elicitation } = eventsNamed(h, mcpElicitationRequested.name)[0] as {
       request: McpElicitationRequest
     }
     expect(elicitation.message).toBe(`M${CLEAN}`)
     expect(JSON.stringify(elicitation.requestedSchema)).not.toMatch(UNSAFE_CHARS)
     mcp.answerElicitation(elicitation.requestId, { action: 'decline' })
-    await until(() => eventsNamed(h, mcpSamplingRequested.name).length > 0)
+    await until(() => eventsNamed(h, mcpSamplingRequested.name).length > 0, { timeoutMs: 15_000 })
     const { request: sampling } = eventsNamed(h, mcpSamplingRequested.name)[0] as {
       request: McpSamplingRequest
     }

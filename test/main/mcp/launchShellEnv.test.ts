@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { EVERYTHING_SERVER } from './harness'
+import { until } from '../../helpers/until'
 
 const saved = { HOME: process.env.HOME, SHELL: process.env.SHELL }
 let dir: string | undefined
@@ -18,14 +19,6 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
   dir = undefined
 })
-
-async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 /** Text of the first content item of an MCP or agent tool result. */
 function firstText(content: { type: string; text?: string }[]): string {
@@ -57,7 +50,7 @@ describe('login-shell environment at launch', () => {
       resolveShellEnvAtLaunch: true
     })
     // Nothing has started a server or run a command yet: the launch itself reads the profile.
-    await until(() => existsSync(runs), 10_000, 'the login profile to run at launch')
+    await until(() => existsSync(runs), { what: 'the login profile to run at launch', timeoutMs: 10_000 })
 
     await presenters.mcp.addServer({
       id: 'env',

@@ -5,6 +5,7 @@ import { mcpServerStatusChanged } from '@shared/contracts/events/mcp.events'
 import type { McpServerStatus } from '@shared/types/mcp'
 import { DEFAULT_RECONNECT } from '../../../src/main/presenter/mcpPresenter/serverManager'
 import { createHarness, testServerInput, TEST_SERVER, type Harness } from './harness'
+import { until } from '../../helpers/until'
 
 let h: Harness | undefined
 afterEach(async () => {
@@ -162,8 +163,7 @@ describe('server lifecycle', () => {
     const grandchild = Number(readFileSync(pidFile, 'utf8').trim())
     expect(isAlive(grandchild)).toBe(true)
     await h.mcp.stopServer('tree')
-    const deadline = Date.now() + 3_000
-    while (isAlive(grandchild) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    await until(() => !isAlive(grandchild), { what: 'the grandchild is gone', timeoutMs: 3_000 })
     expect(isAlive(grandchild)).toBe(false)
     expect(h.mcp.getServer('tree').status.state).toBe('stopped')
   })

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHarness, type Harness } from './harness'
+import { until } from '../../helpers/until'
 
 const OAUTH_SERVER = resolve(import.meta.dirname, '../../fixtures/mcp/oauthServer.mjs')
 
@@ -108,8 +109,7 @@ describe('OAuth for http servers', () => {
           body: '{}'
         })
       ).status === 401
-    const deadline = Date.now() + 10_000
-    while (!(await rejected()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    await until(rejected, { what: 'the server rejects the stored token' })
     const result = await h.mcp.callTool('secure', 'whoami', {})
     expect(result.isError).toBe(false)
     expect(serverLog).toContain('token refreshed')

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CANCELLED_RESULT } from '../../../src/main/presenter/agentRuntimePresenter/conversation'
-import { callsReply, route, textReply, toolCall, toolResults, useLoopHarness, waitFor } from '../loop/helpers'
+import { callsReply, route, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { TEST_SERVER } from './harness'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 type Loop = Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>
@@ -80,7 +81,7 @@ describe('rich MCP results reach the model', () => {
     const marker = join(h.dataDir, 'cancelled.txt')
     await withTestServer(h, { CANCEL_MARKER: marker })
     const { sessionId } = await h.send('wait', { permissionMode: 'full_access' })
-    await waitFor(() => existsSync(marker) && readFileSync(marker, 'utf8') === 'waiting', 15_000)
+    await until(() => existsSync(marker) && readFileSync(marker, 'utf8') === 'waiting', { timeoutMs: 15_000 })
     await route(h, 'chat.stop', { sessionId })
     await h.idle(sessionId)
 

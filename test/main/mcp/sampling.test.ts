@@ -8,6 +8,7 @@ import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { startFakeLlm, type FakeLlm } from '../../fixtures/llm/fakeLlm'
 import { testServerInput } from './harness'
+import { until } from '../../helpers/until'
 
 let presenters: Presenters | undefined
 let llm: FakeLlm | undefined
@@ -41,7 +42,7 @@ describe('sampling through the app’s model providers', () => {
     await presenters.mcp.startServer('t')
 
     const call = presenters.mcp.callTool('t', 'sample', { prompt: 'what is 2+2' })
-    for (let i = 0; i < 200 && seen.length === 0; i++) await new Promise((r) => setTimeout(r, 25))
+    await until(() => seen.length > 0, { what: 'the server asks for a sample', timeoutMs: 5_000 })
     presenters.mcp.answerSampling(seen[0].requestId, {
       approved: true,
       providerId: 'fake',

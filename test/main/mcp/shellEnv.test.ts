@@ -9,6 +9,7 @@ import {
   readLoginShellPath
 } from '../../../src/main/presenter/mcpPresenter/shellEnv'
 import { createHarness, EVERYTHING_SERVER, type Harness } from './harness'
+import { until } from '../../helpers/until'
 
 const originalShell = process.env.SHELL
 let dir: string | undefined
@@ -59,8 +60,7 @@ describe('stdio server environment', () => {
     writeFileSync(shell, `#!/bin/bash\ntrap 'rm -f "${lock}"' EXIT\ntouch "${lock}"\nsleep 30\n`)
     process.env.SHELL = shell
     expect(await readLoginShellPath(500)).toBeUndefined()
-    const until = Date.now() + 2_500
-    while (existsSync(lock) && Date.now() < until) await new Promise((r) => setTimeout(r, 50))
+    await until(() => !existsSync(lock), { what: 'the EXIT trap removed the lock', timeoutMs: 2_500 })
     expect(existsSync(lock)).toBe(false)
   })
 

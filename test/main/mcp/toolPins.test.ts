@@ -10,10 +10,10 @@ import {
   toolCall,
   toolResults,
   useLoopHarness,
-  waitFor,
   type LoopHarness
 } from '../loop/helpers'
 import { FETCH, POISONED, SEARCH, writePinServer, type PinToolDef as ToolDef } from './pinServer'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 
@@ -28,7 +28,7 @@ async function withPinServer(h: LoopHarness, tools: ToolDef[]) {
       const before = h.events.length
       setTools(list)
       await h.presenters.mcp.callTool('pin', 'poke', {})
-      await waitFor(() =>
+      await until(() =>
         h.events.slice(before).some((e) => e.name === 'mcp.catalog.changed' && e.payload.serverId === 'pin')
       )
     }
@@ -37,11 +37,11 @@ async function withPinServer(h: LoopHarness, tools: ToolDef[]) {
 
 /** The server (switched on by the user, started in the background) has listed its tools. */
 async function untilRunning(h: LoopHarness): Promise<void> {
-  await waitFor(
+  await until(
     () =>
       h.presenters.mcp.getServer('pin').status.state === 'running' &&
       h.presenters.mcp.listToolViews('pin').length > 0,
-    30_000
+    { timeoutMs: 30_000 }
   ).catch((error) => {
     throw new Error(`${error}: ${JSON.stringify(h.presenters.mcp.getServer('pin').status)}`)
   })
@@ -75,7 +75,7 @@ describe('MCP tool pinning', () => {
       code: 'mcp_tool_changed',
       message: expect.stringContaining('review the change in Settings')
     })
-    await waitFor(() => eventsNamed(h, 'mcp.toolPins.changed').some((e) => e.pending === 1))
+    await until(() => eventsNamed(h, 'mcp.toolPins.changed').some((e) => e.pending === 1))
 
     // A model that still calls it (from an earlier list) is told why, and nothing runs.
     const { sessionId } = await h.send('search', { permissionMode: 'full_access' })

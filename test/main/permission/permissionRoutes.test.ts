@@ -10,6 +10,7 @@ import {
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
+import { until } from '../../helpers/until'
 
 let dir: string
 let presenters: Presenters
@@ -67,15 +68,17 @@ describe('permission routes', () => {
     const processId = (started.rawData.toolResult.data as { processId: string }).processId
     const pid = presenters.tools.processes.info(session.id, processId).pid!
     presenters.sessions.purge(session.id)
-    const deadline = Date.now() + 10_000
-    while (Date.now() < deadline) {
-      try {
-        process.kill(pid, 0)
-      } catch {
-        break
-      }
-      await new Promise((r) => setTimeout(r, 50))
-    }
+    await until(
+      () => {
+        try {
+          process.kill(pid, 0)
+          return false
+        } catch {
+          return true
+        }
+      },
+      { what: 'the background process is gone' }
+    )
     expect(() => process.kill(pid, 0)).toThrow()
     expect(presenters.tools.processes.list(session.id)).toEqual([])
   })

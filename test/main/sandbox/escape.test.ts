@@ -17,10 +17,10 @@ import {
   SECRET_ENV_VALUE,
   SECRET_KEY_TEXT,
   startHost,
-  until,
   useVisibleTempDirs
 } from './harness'
 import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
+import { until } from '../../helpers/until'
 
 const tempDir = useTempDirs()
 const visibleTempDir = useVisibleTempDirs()
@@ -261,11 +261,11 @@ describe.skipIf(!onLinux || withoutBwrap)(
         sandboxWorkspace: world.project
       })
       expect(sandboxed).toBe(true)
-      await until(() => pidsOf(marker).length === 1, 'the sandboxed sleep runs')
+      await until(() => pidsOf(marker).length === 1, { what: 'the sandboxed sleep runs' })
       const [sleepPid] = pidsOf(marker)
       try {
         host.kill('SIGKILL')
-        await until(() => !isAlive(sleepPid), 'the sandboxed sleep is gone')
+        await until(() => !isAlive(sleepPid), { what: 'the sandboxed sleep is gone' })
       } finally {
         if (isAlive(sleepPid)) process.kill(sleepPid, 'SIGKILL')
       }
@@ -286,11 +286,11 @@ describe.skipIf(!onLinux || withoutBwrap)(
         writable: true,
         stubJournal: journal
       })
-      await until(() => pidsOf(marker).length === 1, 'the sandboxed sleep runs')
+      await until(() => pidsOf(marker).length === 1, { what: 'the sandboxed sleep runs' })
       const [sleepPid] = pidsOf(marker)
       try {
         host.kill('SIGKILL')
-        await until(() => !isAlive(sleepPid), 'the sandboxed sleep is gone')
+        await until(() => !isAlive(sleepPid), { what: 'the sandboxed sleep is gone' })
       } finally {
         if (isAlive(sleepPid)) process.kill(sleepPid, 'SIGKILL')
       }

@@ -127,15 +127,6 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Polls `check` until it holds, failing after `timeoutMs`. */
-export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
-
 const repoRoot = join(import.meta.dirname, '..', '..', '..')
 
 /** Starts the stand-in host (fixtures/host.ts) and resolves with what it printed once its command started. */

@@ -10,7 +10,8 @@ import { Sandbox } from '../../../src/main/presenter/sandbox'
 import { BackgroundProcessManager } from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
 import { useTempDirs } from '../helpers/tempDir'
 import { NEEDS_BWRAP, withoutBwrap } from '../../setup/bwrap'
-import { makeWorld, managerFor, onLinux, run, until, type World } from './harness'
+import { makeWorld, managerFor, onLinux, run, type World } from './harness'
+import { until } from '../../helpers/until'
 
 const tempDir = useTempDirs()
 
@@ -173,10 +174,9 @@ describe.skipIf(!onLinux || withoutBwrap)(
         keepStdin: false,
         sandbox: writable(ws)
       })
-      await until(
-        () => (manager.info('test', started.processId).protectedUndone?.length ?? 0) > 0,
-        'the plant is undone'
-      )
+      await until(() => (manager.info('test', started.processId).protectedUndone?.length ?? 0) > 0, {
+        what: 'the plant is undone'
+      })
       expect(manager.info('test', started.processId).status).toBe('running')
       expect(manager.info('test', started.processId).protectedUndone?.map((u) => u.path)).toEqual([
         'sub/.envrc'

@@ -14,10 +14,10 @@ import {
   toolCall,
   toolResults,
   useLoopHarness,
-  waitFor,
   tempDir,
   type LoopHarness
 } from '../loop/helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
@@ -254,7 +254,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     ])
     await startTestServer(h)
     const { sessionId, assistantMessageId } = await h.send('sleep', { permissionMode: 'full_access' })
-    await waitFor(() =>
+    await until(() =>
       h.presenters.agentRuntime
         .getMessage(assistantMessageId)
         .blocks.some((block) => block.kind === 'tool_call' && block.status === 'loading')

@@ -11,10 +11,10 @@ import {
   toolCall,
   toolResults,
   useLoopHarness,
-  waitFor,
   type LoopHarness
 } from '../loop/helpers'
 import { childBodies, hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 
@@ -35,9 +35,9 @@ function writingChild(target: string) {
 }
 
 async function waitForTask(h: LoopHarness, sessionId: string, status: string) {
-  await waitFor(
+  await until(
     () => h.presenters.subagents.listRuns(sessionId)[0]?.tasks.some((t) => t.status === status) ?? false,
-    10_000
+    { timeoutMs: 10_000 }
   )
 }
 
@@ -67,10 +67,9 @@ describe('subagent control', () => {
         .flatMap((e) => e.ops)
         .map((op: { block?: { data?: { progress?: string } } }) => op.block?.data?.progress)
         .filter((p): p is string => !!p)
-    await waitFor(
-      () => progressLines().some((p) => p.includes('Writer (self): waiting for permission')),
-      5_000
-    )
+    await until(() => progressLines().some((p) => p.includes('Writer (self): waiting for permission')), {
+      timeoutMs: 5_000
+    })
     const pending = await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })
     expect(pending.pending).toHaveLength(1)
     const interaction = asked.interactions[0]
@@ -119,14 +118,14 @@ describe('subagent control', () => {
     const { sessionId } = await h.send('background work')
     await h.idle(sessionId) // a background run returns at once
     expect(toolResults(parentBodies(h)[1])[0].content).toContain('Subagent run started:')
-    await waitFor(() => childBodies(h).length === 1, 10_000)
+    await until(() => childBodies(h).length === 1, { timeoutMs: 10_000 })
     const [started] = h.presenters.subagents.listRuns(sessionId)
     const childId = started.tasks[0].childSessionId!
-    await waitFor(() => h.presenters.agentRuntime.isRunning(childId))
+    await until(() => h.presenters.agentRuntime.isRunning(childId))
     // The child's last lines reach the run (and the parent's window) while it works.
-    await waitFor(
+    await until(
       () => h.presenters.subagents.getRun(started.runId).tasks[0].preview.includes('working on it'),
-      10_000
+      { timeoutMs: 10_000 }
     )
     expect(
       eventsNamed(h, 'subagents.run.updated').some((e) => e.run.tasks[0].preview === 'working on it')
@@ -148,10 +147,14 @@ describe('subagent control', () => {
     const { sessionId } = await h.send('foreground work')
     await waitForTask(h, sessionId, 'running')
     const childId = h.presenters.subagents.listRuns(sessionId)[0].tasks[0].childSessionId!
-    await waitFor(() => h.presenters.agentRuntime.isRunning(childId) && childBodies(h).length === 1, 10_000)
+    await until(() => h.presenters.agentRuntime.isRunning(childId) && childBodies(h).length === 1, {
+      timeoutMs: 10_000
+    })
 
     await route(h, 'chat.stop', { sessionId })
-    await waitFor(() => h.presenters.subagents.listRuns(sessionId)[0].status === 'cancelled', 10_000)
+    await until(() => h.presenters.subagents.listRuns(sessionId)[0].status === 'cancelled', {
+      timeoutMs: 10_000
+    })
     expect(h.presenters.agentRuntime.isRunning(childId)).toBe(false)
     expect(
       h.presenters.sessions
@@ -198,7 +201,7 @@ describe('subagent control', () => {
       interactionId: pending.interactions[0].id,
       response: { kind: 'permission', decision: 'allow_once' }
     })
-    await waitFor(() => h.presenters.subagents.getRun(runId).status === 'completed', 10_000)
+    await until(() => h.presenters.subagents.getRun(runId).status === 'completed', { timeoutMs: 10_000 })
     expect(readFileSync(target, 'utf8')).toBe('from the child')
     const [merge] = tapeEvents(h, sessionId, FORK_MERGE)
     expect(merge.payload.data).toMatchObject({ runId, result: 'Note written.' })

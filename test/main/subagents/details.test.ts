@@ -13,10 +13,10 @@ import {
   textReply,
   toolCall,
   toolResults,
-  useLoopHarness,
-  waitFor
+  useLoopHarness
 } from '../loop/helpers'
 import { hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
+import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
 const run = (args: Record<string, unknown>) => callsReply(toolCall('s1', 'subagent_orchestrator', args))
@@ -78,7 +78,9 @@ describe('subagent questions and stopping a waiting child', () => {
       })
     )
     const { sessionId } = await h.send('ask via a subagent')
-    await waitFor(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_question', 10_000)
+    await until(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_question', {
+      timeoutMs: 10_000
+    })
     const [asked] = eventsNamed(h, 'subagents.interaction.changed')
     expect(asked).toMatchObject({ label: 'Self · Asker', interactions: [{ kind: 'question' }] })
     await route(h, 'subagents.respond', {
@@ -106,10 +108,9 @@ describe('subagent questions and stopping a waiting child', () => {
     )
     const { sessionId } = await h.send('bg write')
     await h.idle(sessionId)
-    await waitFor(
-      () => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission',
-      10_000
-    )
+    await until(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission', {
+      timeoutMs: 10_000
+    })
     const [started] = h.presenters.subagents.listRuns(sessionId)
     const childId = started.tasks[0].childSessionId!
     await route(h, 'subagents.killRun', { runId: started.runId })

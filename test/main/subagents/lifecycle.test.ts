@@ -10,10 +10,10 @@ import {
   toolCall,
   toolResults,
   useLoopHarness,
-  waitFor,
   type LoopHarness
 } from '../loop/helpers'
 import { childBodies, hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
+import { until } from '../../helpers/until'
 
 // Stopping or deleting a parent reaches its subagent runs only through the lifecycle hooks
 // createPresenters() wires (agentRuntime.onStopped, sessions.onPurged); these tests fail without them.
@@ -31,15 +31,15 @@ const stalling = { steps: [{ type: 'text' as const, text: 'working on it' }, { t
 
 /** Waits until the parent's background run has a child streaming, and returns both ids. */
 async function childAtWork(h: LoopHarness, sessionId: string): Promise<{ runId: string; childId: string }> {
-  await waitFor(() => childBodies(h).length === 1, 10_000)
+  await until(() => childBodies(h).length === 1, { timeoutMs: 10_000 })
   const [run] = h.presenters.subagents.listRuns(sessionId)
   const childId = run.tasks[0].childSessionId!
-  await waitFor(() => h.presenters.agentRuntime.isRunning(childId), 10_000)
+  await until(() => h.presenters.agentRuntime.isRunning(childId), { timeoutMs: 10_000 })
   return { runId: run.runId, childId }
 }
 
 async function expectCancelled(h: LoopHarness, sessionId: string, ids: { runId: string; childId: string }) {
-  await waitFor(() => h.presenters.subagents.getRun(ids.runId).status === 'cancelled', 10_000)
+  await until(() => h.presenters.subagents.getRun(ids.runId).status === 'cancelled', { timeoutMs: 10_000 })
   expect(h.presenters.subagents.getRun(ids.runId).tasks).toMatchObject([
     { status: 'cancelled', tape: 'discarded' }
   ])
@@ -58,7 +58,7 @@ describe('subagent runs follow their parent session', () => {
     )
     const { sessionId } = await h.send('start a background task, then keep going')
     const ids = await childAtWork(h, sessionId)
-    await waitFor(() => parentBodies(h).length === 2, 10_000) // the parent streams its next answer
+    await until(() => parentBodies(h).length === 2, { timeoutMs: 10_000 }) // the parent streams its next answer
 
     await route(h, 'chat.stop', { sessionId })
     await expectCancelled(h, sessionId, ids)
@@ -79,7 +79,9 @@ describe('subagent runs follow their parent session', () => {
     )
     const { sessionId } = await h.send('start a background task, then write outside')
     const ids = await childAtWork(h, sessionId)
-    await waitFor(() => h.presenters.sessions.require(sessionId).status === 'awaiting_interaction', 10_000)
+    await until(() => h.presenters.sessions.require(sessionId).status === 'awaiting_interaction', {
+      timeoutMs: 10_000
+    })
 
     const stopped = await route(h, 'chat.stop', { sessionId })
     expect(stopped.stopped).toBe(true)
@@ -115,10 +117,10 @@ describe('subagent runs follow their parent session', () => {
 
     const { purgedSessionIds } = await route(h, 'sessions.purge', { sessionId })
     expect(purgedSessionIds).toEqual([ids.childId, sessionId])
-    await waitFor(
+    await until(
       () =>
         !h.presenters.agentRuntime.isRunning(ids.childId) && h.presenters.subagents.liveRunIds().length === 0,
-      10_000
+      { timeoutMs: 10_000 }
     )
     expect(h.presenters.subagents.listRuns(sessionId)).toEqual([])
   })
@@ -139,10 +141,9 @@ describe('subagent runs follow their parent session', () => {
     )
     const { sessionId } = await h.send('delegate two writes')
     await h.idle(sessionId)
-    await waitFor(
-      () => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission',
-      10_000
-    )
+    await until(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission', {
+      timeoutMs: 10_000
+    })
     const asked = eventsNamed(h, 'subagents.interaction.changed').at(-1)
     expect(asked.interactions).toHaveLength(2)
 

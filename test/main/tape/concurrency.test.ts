@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { execa } from 'execa'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openTapeFixture, message, workerCommand, type TapeFixture } from './helpers'
+import { until } from '../../helpers/until'
 
 function entryIds(fx: TapeFixture, tapeId: string): number[] {
   return (
@@ -40,9 +41,11 @@ describe('tape appends from several connections', () => {
       return execa(command.file, command.args, command.options)
     }
     const workers = Promise.all([run('A'), run('B')])
-    const deadline = Date.now() + 60_000
-    while (!(existsSync(`${go}.A.ready`) && existsSync(`${go}.B.ready`)) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 10))
+    await until(() => existsSync(`${go}.A.ready`) && existsSync(`${go}.B.ready`), {
+      what: 'both workers are ready',
+      timeoutMs: 60_000,
+      intervalMs: 10
+    })
     writeFileSync(go, '')
     const [a, b] = await workers
     expect(a.stdout).toContain('done')

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { CommandPermissionRequiredError } from '../../../src/main/presenter/permission'
 import { createHarness, type Harness } from './helpers'
+import { until } from '../../helpers/until'
 
 let h: Harness
 beforeEach(() => {
@@ -20,13 +21,6 @@ const alive = (pid: number): boolean => {
     return true
   } catch {
     return false
-  }
-}
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 50))
   }
 }
 

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { flushPromises, mount } from '@vue/test-utils'
+import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import McpRequestsHost from '@renderer/components/dialogs/McpRequestsHost.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { useRealBridge } from '../helpers/realBridge'
+import { eventually } from '../settings/helpers'
 
 const TEST_SERVER = join(import.meta.dirname, '..', '..', 'fixtures', 'mcp', 'testServer.mjs')
 
@@ -13,15 +14,6 @@ afterEach(async () => {
   await bridge?.dispose()
   bridge = undefined
 })
-
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
-  const start = Date.now()
-  while (!check()) {
-    if (Date.now() - start > ms) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 20))
-    await flushPromises()
-  }
-}
 
 function textOf(result: { content: ReadonlyArray<{ type: string }> }): string {
   return result.content.map((c) => ('text' in c && typeof c.text === 'string' ? c.text : '')).join('')
@@ -51,7 +43,7 @@ describe('MCP elicitation dialog', () => {
   it('renders the requested form with defaults and sends the accepted values', async () => {
     const wrapper = await setup()
     const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})
-    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await eventually(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
     expect(wrapper.get('[data-testid="elicitation-message"]').text()).toBe('Who are you?')
     expect((wrapper.get('[data-testid="param-color"]').element as HTMLSelectElement).value).toBe('blue')
     expect((wrapper.get('[data-testid="param-age"]').element as HTMLInputElement).value).toBe('30')
@@ -65,14 +57,14 @@ describe('MCP elicitation dialog', () => {
       action: 'accept',
       content: { name: 'Ada', color: 'blue', age: 30 }
     })
-    await until(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await eventually(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
     wrapper.unmount()
   }, 30_000)
 
   it('has a widget for every primitive kind, a multi-select as checkboxes', async () => {
     const wrapper = await setup()
     const call = bridge!.presenters.mcp.callTool('t', 'ask_everything', {})
-    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await eventually(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
     const input = (id: string) => wrapper.get(`[data-testid="param-${id}"]`).element as HTMLInputElement
     expect(input('email').type).toBe('email')
     expect(input('day').type).toBe('date')
@@ -116,7 +108,7 @@ describe('MCP elicitation dialog', () => {
   it('declines', async () => {
     const wrapper = await setup()
     const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})
-    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await eventually(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
     await wrapper.get('[data-testid="elicitation-decline"]').trigger('click')
     expect(JSON.parse(textOf(await call))).toEqual({ action: 'decline' })
     wrapper.unmount()
@@ -125,10 +117,10 @@ describe('MCP elicitation dialog', () => {
   it('cancels', async () => {
     const wrapper = await setup()
     const call = bridge!.presenters.mcp.callTool('t', 'ask_user', {})
-    await until(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await eventually(() => wrapper.find('[data-testid="elicitation-dialog"]').exists())
     await wrapper.get('[data-testid="elicitation-cancel"]').trigger('click')
     expect(JSON.parse(textOf(await call))).toEqual({ action: 'cancel' })
-    await until(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
+    await eventually(() => !wrapper.find('[data-testid="elicitation-dialog"]').exists())
     wrapper.unmount()
   }, 30_000)
 })
@@ -137,14 +129,14 @@ describe('MCP sampling dialog', () => {
   it("shows the server's messages and sends a rejection back", async () => {
     const wrapper = await setup()
     const call = bridge!.presenters.mcp.callTool('t', 'sample', { prompt: 'Summarize the moon' })
-    await until(() => wrapper.find('[data-testid="sampling-dialog"]').exists())
+    await eventually(() => wrapper.find('[data-testid="sampling-dialog"]').exists())
     expect(wrapper.get('[data-testid="sampling-messages"]').text()).toContain('Summarize the moon')
     expect(wrapper.text()).toContain('Answer up to 50 tokens')
     await wrapper.get('[data-testid="sampling-reject"]').trigger('click')
     const result = await call
     expect(result.isError).toBe(true)
     expect(textOf(result).toLowerCase()).toMatch(/reject|declin|denied/)
-    await until(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
+    await eventually(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
     wrapper.unmount()
   }, 30_000)
 })
@@ -177,14 +169,14 @@ describe('MCP sampling approval', () => {
       answer(requestId, { approved: false })
     }
     const call = mcp.callTool('t', 'sample', { prompt: 'what is 2+2' })
-    await until(() => wrapper.find('[data-testid="sampling-dialog"]').exists())
+    await eventually(() => wrapper.find('[data-testid="sampling-dialog"]').exists())
     const picker = wrapper.get('[data-testid="sampling-dialog"] [data-testid="model-picker"]')
-    await until(() => picker.findAll('option').some((o) => o.text() === 'model-b'))
+    await eventually(() => picker.findAll('option').some((o) => o.text() === 'model-b'))
     await picker.setValue('second\u0000model-b')
     await wrapper.get('[data-testid="sampling-approve"]').trigger('click')
     await call
     expect(decisions).toEqual([{ approved: true, providerId: 'second', modelId: 'model-b' }])
-    await until(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
+    await eventually(() => !wrapper.find('[data-testid="sampling-dialog"]').exists())
     wrapper.unmount()
   }, 30_000)
 })

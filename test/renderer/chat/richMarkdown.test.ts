@@ -5,6 +5,7 @@ import { renderMarkdown } from '@renderer/components/chat/lib/markdownEngine'
 import { loadMarkdown } from '@renderer/components/chat/lib/markdown'
 import { ARTIFACT_CSP } from '@renderer/components/chat/lib/rich/artifactPreview'
 import { createAppI18n } from '@renderer/i18n'
+import { eventually } from '../settings/helpers'
 
 const plugins = { global: { plugins: [createAppI18n('en-US')] } }
 
@@ -13,10 +14,7 @@ beforeAll(() => loadMarkdown())
 
 /** Waits until the lazily loaded renderers have filled every placeholder. */
 async function settled(wrapper: ReturnType<typeof mount>): Promise<void> {
-  for (let i = 0; i < 50 && wrapper.find('[data-rich], [data-rich-loading]').exists(); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20))
-    await flushPromises()
-  }
+  await eventually(() => !wrapper.find('[data-rich], [data-rich-loading]').exists(), 1_000)
 }
 
 describe('math in markdown', () => {

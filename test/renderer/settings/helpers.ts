@@ -4,6 +4,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import type { Component } from 'vue'
 import { createAppI18n } from '@renderer/i18n'
 import { useRealBridge } from '../helpers/realBridge'
+import { until } from '../../helpers/until'
 
 /** Each test gets the real back end on a temp dir, torn down afterwards. */
 export function useSettingsPage(): (
@@ -37,17 +38,16 @@ export function useSettingsPage(): (
   }
 }
 
-/** Polls until `check` stops throwing (async back-end work like an MCP server starting). */
-export async function eventually(check: () => void | Promise<void>, timeoutMs = 10_000): Promise<void> {
-  const started = Date.now()
-  for (;;) {
-    try {
+/**
+ * Waits until `check` passes (async back-end work like an MCP server starting): `until`, with
+ * Vue's pending updates flushed before each look.
+ */
+export function eventually(check: () => unknown, timeoutMs = 10_000): Promise<void> {
+  return until(
+    async () => {
       await flushPromises()
-      await check()
-      return
-    } catch (error) {
-      if (Date.now() - started > timeoutMs) throw error
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-  }
+      return check()
+    },
+    { what: 'the page showed it', timeoutMs }
+  )
 }
