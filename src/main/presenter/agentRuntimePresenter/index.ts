@@ -30,8 +30,7 @@ import type { TapePresenter } from '../tapePresenter'
 import type { PermissionPresenter } from '../permission'
 import type { ToolPresenter } from '../toolPresenter'
 import { ChatRun, type RunDeps, type RunOutcome } from './runLoop'
-import { AcpTurnRunner, type AcpRunDeps } from './acpTurnRunner'
-import { AcpTurns } from './acpLiveTurn'
+import type { AgentTurnBase, AgentTurns, TurnRun } from './agentTurns'
 import { agentOfModel } from '@shared/types/acp'
 import type { ModelLimits } from './contextBuilder'
 import { applyAnswer, denyEffect } from './interactionAnswers'
@@ -69,8 +68,8 @@ export interface AgentRuntimeDeps {
   }
   tools: RunDeps['tools'] & Pick<ToolPresenter, 'sessionDataDir'>
   permissions: Pick<PermissionPresenter, 'decide' | 'evaluate' | 'consume'>
-  /** ACP agents: a chat whose model is an agent runs its turns through it (acpTurnRunner.ts). */
-  acp?: AcpRunDeps['acp']
+  /** A chat whose model is an ACP agent runs its turns through these (acpPresenter/chatTurns.ts). */
+  agentTurns?: AgentTurns
   events: EventSink
   newId?: () => string
   log?: (message: string) => void
@@ -117,7 +116,7 @@ export type NewSessionOptions = Partial<Pick<SessionRecord, 'providerId' | 'mode
 }
 
 interface ActiveRun {
-  run: ChatRun | AcpTurnRunner
+  run: ChatRun | TurnRun
   controller: AbortController
   done: Promise<void>
 }
@@ -139,8 +138,6 @@ export class AgentRuntimePresenter {
   private readonly streamed: Hook<string>
   /** What runs emit through: the renderer's events, and `streamed` for every delta. */
   private readonly runEvents: EventSink
-  /** Agent turns parked while the user answers, or ending after a stop. */
-  private readonly acpTurns: AcpTurns
   private disposed = false
 
   constructor(private readonly deps: AgentRuntimeDeps) {
@@ -155,7 +152,6 @@ export class AgentRuntimePresenter {
     }
     this.history = new MessageHistory({ messages: deps.sessions.messages, branches: deps.sessions.branches })
     this.queue = new SteeringQueue(deps.sqlite.db)
-    this.acpTurns = new AcpTurns(deps.log)
     this.titler = new ChatTitler({
       coreStream: (request, signal) => deps.llm.coreStream(request, signal),
       sessions: deps.sessions,
@@ -261,7 +257,7 @@ export class AgentRuntimePresenter {
     ]
     for (const messageId of paused) {
       this.stopPaused(sessionId, messageId)
-      this.acpTurns.stopParked(messageId)
+      this.deps.agentTurns?.stopParked(messageId)
     }
     if (paused.length > 0) this.stopped.fire(sessionId)
     return { stopped: paused.length > 0, messageId: paused[0] ?? null }
@@ -421,7 +417,7 @@ export class AgentRuntimePresenter {
   forgetSession(sessionId: string): void {
     this.queue.clear(sessionId)
     this.titler.forget(sessionId)
-    this.acpTurns.forgetSession(sessionId)
+    this.deps.agentTurns?.forgetSession(sessionId)
     this.active.get(sessionId)?.controller.abort(new AppError('session_deleted', 'The session was deleted'))
   }
 
@@ -444,7 +440,7 @@ export class AgentRuntimePresenter {
     this.disposed = true // queued input stays in SQLite for the next start
     const runs = [...this.active.values()]
     for (const run of runs) run.controller.abort(new AppError('shutdown', 'The app is closing'))
-    this.acpTurns.dispose()
+    this.deps.agentTurns?.dispose()
     await Promise.all([...runs.map((r) => r.done), this.titler.dispose()])
   }
 
@@ -522,7 +518,7 @@ export class AgentRuntimePresenter {
     }
     const agentId = agentOfModel(model)
     const run = agentId
-      ? new AcpTurnRunner(this.acpRunDeps(), { ...base, agentId })
+      ? this.agentTurns().start(this.agentTurnBase(), { ...base, agentId })
       : new ChatRun(this.runDeps(), {
           ...base,
           limits: () => this.deps.llm.modelLimits(model.providerId, model.modelId),
@@ -707,25 +703,22 @@ export class AgentRuntimePresenter {
     }
   }
 
-  private acpRunDeps(): AcpRunDeps {
-    const { acp } = this.deps
-    if (!acp) throw new AppError('acp_unavailable', 'ACP agents are not available here')
-    return {
-      ...this.runDeps(),
-      acp,
-      turns: this.acpTurns,
-      interactions: this.deps.sessions.interactions,
-      permissions: this.deps.permissions,
-      tape: this.deps.tape,
-      attachments: this.deps.attachments?.reader()
-    }
+  private agentTurns(): AgentTurns {
+    if (!this.deps.agentTurns) throw new AppError('acp_unavailable', 'ACP agents are not available here')
+    return this.deps.agentTurns
+  }
+
+  /** What an agent's turn borrows from the loop: the message store and the streams. */
+  private agentTurnBase(): AgentTurnBase {
+    const { store, events, newId, deltaIntervalMs, log } = this.runDeps()
+    return { store, events, newId, deltaIntervalMs, log }
   }
 
   private resolveModel(session: SessionRecord): { providerId: string; modelId: string } {
     if (session.providerId && session.modelId) {
       const agentId = agentOfModel(session)
       // An agent chat fails before anything is written when its agent is gone or turned off.
-      if (agentId && !this.deps.acp?.getAgent(agentId).enabled)
+      if (agentId && !this.deps.agentTurns?.isEnabled(agentId))
         throw new AppError('acp_agent_disabled', `Agent ${agentId} is turned off in Settings › Agents`)
       return { providerId: session.providerId, modelId: session.modelId }
     }

@@ -2,6 +2,7 @@ import type { EventSink } from '../../bridge/events'
 import { AgentRuntimePresenter } from '../agentRuntimePresenter'
 import { modelLimitsFrom } from '../agentRuntimePresenter/modelLimits'
 import type { AcpPresenter } from '../acpPresenter'
+import { AcpChatTurns } from '../acpPresenter/chatTurns'
 import type { AttachmentPresenter } from '../attachmentPresenter'
 import type { ConfigPresenter } from '../configPresenter'
 import type { LibraryPresenter } from '../libraryPresenter'
@@ -50,7 +51,15 @@ export function createAgentRuntime(parts: {
     },
     tools: parts.tools,
     permissions: parts.permissions,
-    acp: parts.acp,
+    // A chat whose model is an ACP agent: its turns run through the agent.
+    agentTurns: new AcpChatTurns({
+      acp: parts.acp,
+      interactions: parts.sessions.interactions,
+      permissions: parts.permissions,
+      tape: parts.tape,
+      attachments: () => parts.attachments.reader(),
+      log: parts.log
+    }),
     events: parts.events,
     log: parts.log,
     autoTitle: () => config.getSettings().autoTitle,

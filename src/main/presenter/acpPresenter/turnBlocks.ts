@@ -13,7 +13,7 @@ import type { UserMessageContent } from '@shared/types/session'
 import type { MessageFile } from '@shared/types/attachments'
 import type { AttachmentReader } from '../attachmentPresenter'
 import type { InteractionRequest } from '../sessionPresenter'
-import type { BlockAccumulator } from './blockAccumulator'
+import type { BlockAccumulator } from '../agentRuntimePresenter/blockAccumulator'
 
 const STATUS: Record<AcpToolCall['status'], BlockStatus> = {
   pending: 'pending',

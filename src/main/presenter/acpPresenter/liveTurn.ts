@@ -1,5 +1,5 @@
 import type { AcpPermissionAnswer, AcpPermissionAsk, AcpTurnEvent } from '@shared/types/acp'
-import type { AcpFileSnapshot, AcpTurnHooks } from '../acpPresenter'
+import type { AcpFileSnapshot, AcpTurnHooks } from './index'
 
 /** An agent's question to the user, answered once (a stop answers `reject`). */
 export interface PendingAsk {

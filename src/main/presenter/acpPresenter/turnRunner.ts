@@ -1,48 +1,32 @@
 import { isAppError } from '@shared/errors'
 import type { AcpStopReason, AcpTurnEvent } from '@shared/types/acp'
 import type { ChatErrorCode } from '@shared/types/blocks'
-import type { MessageRecord, PendingInteraction, SessionRecord } from '@shared/types/session'
+import type { PendingInteraction } from '@shared/types/session'
 import { chatStreamCompleted, chatStreamFailed, chatStreamPaused } from '@shared/contracts/events/chat.events'
-import type { EventSink } from '../../bridge/events'
-import type { AcpPresenter } from '../acpPresenter'
+import type { AcpPresenter } from './index'
 import type { PermissionGate } from '../permission'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { TapePresenter } from '../tapePresenter'
-import { AcpBlockWriter, promptContent } from './acpBlocks'
+import { AcpBlockWriter, promptContent } from './turnBlocks'
 import type { AttachmentReader } from '../attachmentPresenter'
-import { LiveAcpTurn, type AcpTurns, type InboxItem, type PendingAsk, type TurnStep } from './acpLiveTurn'
-import { BlockAccumulator } from './blockAccumulator'
-import { DeltaStreamer } from './deltaStreamer'
-import type { RunOutcome, RunStore } from './runLoop'
+import { LiveAcpTurn, type AcpTurns, type InboxItem, type PendingAsk, type TurnStep } from './liveTurn'
+import type { AgentTurnBase, AgentTurnSpec } from '../agentRuntimePresenter/agentTurns'
+import { BlockAccumulator } from '../agentRuntimePresenter/blockAccumulator'
+import { DeltaStreamer } from '../agentRuntimePresenter/deltaStreamer'
+import type { RunOutcome } from '../agentRuntimePresenter/runLoop'
 
-export interface AcpRunDeps {
+export interface AcpRunDeps extends AgentTurnBase {
   acp: Pick<AcpPresenter, 'prompt' | 'getAgent'>
-  store: RunStore
-  events: EventSink
   turns: AcpTurns
   interactions: { list(filter: { messageId: string }): PendingInteraction[] }
   /** Spends the once-grant an "Allow once" answer left (the agent's request was let through already). */
   permissions: Pick<PermissionGate, 'evaluate' | 'consume'>
   tape: Pick<TapePresenter, 'appendEvent'>
-  newId: () => string
-  deltaIntervalMs?: number
   /** Attached files of the user's message (the attachment store). */
   attachments?: AttachmentReader
-  log?: (message: string) => void
 }
 
-export interface AcpRunSpec {
-  session: SessionRecord
-  messageId: string
-  runId: string
-  agentId: string
-  /** What the chat loop calls the model of this run (`acp` / the agent's id). */
-  providerId: string
-  modelId: string
-  userMessage: MessageRecord | null
-  initialBlocks: MessageRecord['blocks']
-  signal: AbortSignal
-}
+export type AcpRunSpec = AgentTurnSpec
 
 type Exit = RunOutcome | { status: 'continue' }
 
