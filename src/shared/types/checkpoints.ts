@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CHECKPOINT_TOOLS } from '../builtinTools'
 
 /** One file a turn changed, as the turn's checkpoint remembers it. */
 export const TurnFileChange = z.object({
@@ -6,7 +7,7 @@ export const TurnFileChange = z.object({
   /** Whether the file existed before the turn's first write or edit. */
   existedBefore: z.boolean(),
   edits: z.number().int().positive(),
-  tools: z.array(z.enum(['write', 'edit', 'exec'])),
+  tools: z.array(z.enum(CHECKPOINT_TOOLS)),
   /** Changed by a shell command, its old content not kept (too large, not text): not revertible. */
   notKept: z.enum(['too_large', 'binary']).optional(),
   /** The tape entry holding the content before the turn. */

@@ -5,6 +5,7 @@ import type { ToolCallResult } from '../../../src/main/presenter/toolPresenter'
 import { PermissionRequiredError } from '../../../src/main/presenter/permission'
 import { AgentToolManager } from '../../../src/main/presenter/toolPresenter/agentTools/agentToolManager'
 import { buildToolSystemPrompt } from '../../../src/main/presenter/toolPresenter/systemPrompt'
+import { CHECKPOINT_TOOLS, TOOL, builtinToolFacts } from '../../../src/shared/builtinTools'
 import enUS from '../../../src/renderer/src/i18n/locales/en-US/agentTools'
 import zhCN from '../../../src/renderer/src/i18n/locales/zh-CN/agentTools'
 import { createFeatureHarness, type FeatureHarness } from './featureHarness'
@@ -76,6 +77,47 @@ describe('the facts on each built-in tool', () => {
         ...(tool.interaction ? { interaction: tool.interaction } : {})
       })
     }
+  })
+
+  it('gives the chat view, checkpoint capture and prompt line of each tool from the facts the UI reads', () => {
+    // Every name the UI, the prompt and checkpoints use is a real tool's.
+    for (const name of Object.values(TOOL)) expect(manager.get(name), name).toBeDefined()
+    for (const tool of tools) {
+      const { view, capturesCheckpoint, promptHint } = tool
+      expect({ view, capturesCheckpoint, ...(promptHint ? { promptHint } : {}) }, tool.name).toEqual(
+        builtinToolFacts(tool.name)
+      )
+    }
+    expect(tools.filter((t) => t.view === 'diff').map((t) => t.name)).toEqual(['write', 'edit'])
+    expect(tools.filter((t) => t.view === 'terminal').map((t) => t.name)).toEqual(['exec', 'process'])
+    expect(tools.filter((t) => t.capturesCheckpoint).map((t) => t.name)).toEqual([...CHECKPOINT_TOOLS])
+    // A name no built-in has (an MCP tool's) gets the plain view and nothing else.
+    expect(builtinToolFacts('fs__write')).toEqual({ view: 'plain', capturesCheckpoint: false })
+    expect(builtinToolFacts('constructor')).toEqual({ view: 'plain', capturesCheckpoint: false })
+  })
+
+  it("words the files section from the tools' own lines, in the prompt's order, each line once", () => {
+    const section = (disabled: string[]) =>
+      buildToolSystemPrompt(manager.definitionsFor(disabled)).split('\n\n')[0].split('\n')
+    const all = section([])
+    expect(all).toEqual([
+      '## Files and commands',
+      'You have these tools: read, write, edit, glob, grep, exec, process.',
+      '- Find code with glob (paths) then grep (contents), then read the files. Never search with exec (no grep, rg, find, ls through the shell).',
+      '- Change existing files with edit: read first, copy old_string exactly, include enough context to make it unique.',
+      '- Use write only for new files or full rewrites.',
+      '- Use exec for builds, tests, git and package managers. Long commands return a process id; follow them with the process tool. Use background: true for servers and watchers.',
+      '- Tool output longer than 30,000 characters is saved to a file and you get a preview plus the path; read or grep that file for the rest.',
+      '- Paths are relative to the workspace. Anything outside it, and commands that are not read-only, ask the user first; a denied request comes back as an error — do not retry the same call.'
+    ])
+    expect(section(['glob', 'edit', 'exec', 'process'])).toEqual([
+      all[0],
+      'You have these tools: read, write, grep.',
+      all[2],
+      all[4],
+      all[6],
+      all[7]
+    ])
   })
 
   it('words the system prompt for the tool whose interaction is a question, and only when it is offered', () => {

@@ -1,3 +1,4 @@
+import { TOOL } from '@shared/builtinTools'
 import { isAppError } from '@shared/errors'
 import type { AcpStopReason, AcpTurnEvent } from '@shared/types/acp'
 import type { ChatErrorCode } from '@shared/types/blocks'
@@ -117,7 +118,8 @@ export class AcpTurnRunner {
           {
             sessionId: spec.session.id,
             toolCallId: snapshot.toolCallId,
-            tool: 'write',
+            // An agent's fs/write_text_file is a write in the turn's checkpoint.
+            tool: TOOL.write,
             path: snapshot.path,
             previousContent: snapshot.previousContent
           },

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { CHECKPOINT_TOOLS } from '@shared/builtinTools'
 import { AppError } from '@shared/errors'
 import type {
   RevertResult,
@@ -19,7 +20,7 @@ export const FILE_REVERT = 'file/revert'
 
 const Snapshot = z.object({
   toolCallId: z.string(),
-  tool: z.enum(['write', 'edit', 'exec']),
+  tool: z.enum(CHECKPOINT_TOOLS),
   path: z.string(),
   previousContent: z.string().nullable(),
   notKept: z.enum(['too_large', 'binary']).optional()

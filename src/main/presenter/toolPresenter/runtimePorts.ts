@@ -1,3 +1,4 @@
+import type { CheckpointTool } from '@shared/builtinTools'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
 import type { PermissionMode } from '@shared/types/permission'
 import type { SubagentRunView } from '@shared/types/subagents'
@@ -7,7 +8,7 @@ import type { TapeEntryKind } from '@shared/types/tape'
 export interface FileSnapshot {
   sessionId: string
   toolCallId: string
-  tool: 'write' | 'edit' | 'exec'
+  tool: CheckpointTool
   path: string
   previousContent: string | null
   /** A shell command changed it but its old content was not kept (too large, not text). */

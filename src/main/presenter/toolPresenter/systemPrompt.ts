@@ -1,30 +1,19 @@
+import { TOOL, promptHintsFor } from '@shared/builtinTools'
 import type { MCPToolDefinition } from '@shared/types/tools'
+import { FILESYSTEM_SERVER } from './agentTools/defineTool'
 
 /**
  * Guidance for the model about the built-in tools it actually has this turn. MCP tools carry
  * their own descriptions; only built-ins get rules here.
  */
 export function buildToolSystemPrompt(definitions: MCPToolDefinition[]): string {
-  const names = new Set(definitions.filter((d) => d.source === 'agent').map((d) => d.function.name))
+  const builtins = definitions.filter((d) => d.source === 'agent')
+  const names = new Set(builtins.map((d) => d.function.name))
   const sections: string[] = []
-  const fileTools = ['read', 'write', 'edit', 'glob', 'grep', 'exec', 'process'].filter((n) => names.has(n))
+  const fileTools = builtins.filter((d) => d.server.id === FILESYSTEM_SERVER).map((d) => d.function.name)
   if (fileTools.length) {
     const lines = ['## Files and commands', `You have these tools: ${fileTools.join(', ')}.`]
-    if (names.has('glob') || names.has('grep')) {
-      lines.push(
-        '- Find code with glob (paths) then grep (contents), then read the files. Never search with exec (no grep, rg, find, ls through the shell).'
-      )
-    }
-    if (names.has('edit'))
-      lines.push(
-        '- Change existing files with edit: read first, copy old_string exactly, include enough context to make it unique.'
-      )
-    if (names.has('write')) lines.push('- Use write only for new files or full rewrites.')
-    if (names.has('exec')) {
-      lines.push(
-        '- Use exec for builds, tests, git and package managers. Long commands return a process id; follow them with the process tool. Use background: true for servers and watchers.'
-      )
-    }
+    lines.push(...promptHintsFor(names))
     lines.push(
       '- Tool output longer than 30,000 characters is saved to a file and you get a preview plus the path; read or grep that file for the rest.'
     )
@@ -41,7 +30,7 @@ export function buildToolSystemPrompt(definitions: MCPToolDefinition[]): string 
       `## Asking the user\nUse ${askers.join(' or ')} only when you cannot proceed without the user's decision. One question per call, with 1–10 short options.`
     )
   }
-  if (names.has('update_plan')) {
+  if (names.has(TOOL.updatePlan)) {
     sections.push(
       '## Plan\nFor work with several steps keep a plan with update_plan: send the whole list each time, at most one step in_progress, and bring it up to date before you finish your turn.'
     )

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { builtinToolFacts, type BuiltinToolFacts } from '@shared/builtinTools'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
 import type { ToolContentItem, ToolEffects, ToolParametersSchema } from '@shared/types/tools'
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
@@ -90,7 +91,7 @@ export interface AgentToolResult {
  * A built-in tool and every fact about it. Dispatch, the system prompt, reserved names, the
  * settings catalog and the tool list the model sees all read these; nothing keeps a list of its own.
  */
-export interface AgentTool<S extends z.ZodType = z.ZodType> {
+export interface AgentTool<S extends z.ZodType = z.ZodType> extends BuiltinToolFacts {
   name: string
   group: AgentToolGroup
   /** i18n key of the tool's friendly name in the UI (`settingsAgentTools.labels.<name>`). */
@@ -138,8 +139,16 @@ export class ToolError extends Error {
   }
 }
 
-export function defineAgentTool<S extends z.ZodType>(def: Omit<AgentTool<S>, 'parameters'>): AgentTool<S> {
-  return { ...def, description: def.description.trim(), parameters: toToolParameters(def.input) }
+/** A tool's view, checkpoint and prompt facts come from `@shared/builtinTools`, which the UI reads too. */
+export function defineAgentTool<S extends z.ZodType>(
+  def: Omit<AgentTool<S>, 'parameters' | keyof BuiltinToolFacts>
+): AgentTool<S> {
+  return {
+    ...def,
+    ...builtinToolFacts(def.name),
+    description: def.description.trim(),
+    parameters: toToolParameters(def.input)
+  }
 }
 
 /** Renames alias keys to their canonical names (the canonical key wins if both are present). */

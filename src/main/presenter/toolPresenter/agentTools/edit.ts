@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff'
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/edit.md?raw'
 import {
   FILESYSTEM_SERVER,
@@ -27,7 +28,7 @@ const input = z.strictObject({
 })
 
 export const editTool = defineAgentTool({
-  name: 'edit',
+  name: TOOL.edit,
   group: FILESYSTEM_SERVER,
   labelKey: 'settingsAgentTools.labels.edit',
   readOnly: false,
@@ -56,7 +57,7 @@ export const editTool = defineAgentTool({
       await ctx.runtime.recordFileSnapshot({
         sessionId: ctx.sessionId,
         toolCallId: ctx.toolCallId,
-        tool: 'edit',
+        tool: TOOL.edit,
         path,
         previousContent: original
       })

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/exec.md?raw'
 import {
   FILESYSTEM_SERVER,
@@ -57,7 +58,7 @@ const input = z.strictObject({
 })
 
 export const execTool = defineAgentTool({
-  name: 'exec',
+  name: TOOL.exec,
   group: FILESYSTEM_SERVER,
   labelKey: 'settingsAgentTools.labels.exec',
   readOnly: false,
@@ -177,7 +178,7 @@ async function recordShellChanges(ctx: ToolContext, { changes }: ShellCaptureRes
     await ctx.runtime.recordFileSnapshot({
       sessionId: ctx.sessionId,
       toolCallId: ctx.toolCallId,
-      tool: 'exec',
+      tool: TOOL.exec,
       path: join(root, change.path),
       previousContent: change.previousContent,
       ...(change.notKept ? { notKept: change.notKept } : {})

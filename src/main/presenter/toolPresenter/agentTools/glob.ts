@@ -1,5 +1,6 @@
 import fg from 'fast-glob'
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/glob.md?raw'
 import {
   FILESYSTEM_SERVER,
@@ -39,7 +40,7 @@ const input = z.strictObject({
 })
 
 export const globTool = defineAgentTool({
-  name: 'glob',
+  name: TOOL.glob,
   group: FILESYSTEM_SERVER,
   labelKey: 'settingsAgentTools.labels.glob',
   readOnly: true,

@@ -1,5 +1,6 @@
 import { dirname, relative, sep } from 'node:path'
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/grep.md?raw'
 import { realPathOf } from '../../permission/paths'
 import {
@@ -61,7 +62,7 @@ export function createGrepTool(
 ): AgentTool<typeof input> {
   const resolveRipgrep = options.resolveRipgrep ?? resolveBundledRipgrep
   return defineAgentTool({
-    name: 'grep',
+    name: TOOL.grep,
     group: FILESYSTEM_SERVER,
     labelKey: 'settingsAgentTools.labels.grep',
     readOnly: true,

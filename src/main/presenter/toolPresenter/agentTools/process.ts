@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/process.md?raw'
 import { FILESYSTEM_SERVER, ToolError, defineAgentTool, ok } from './defineTool'
 import { ProcessError } from './processManager'
@@ -28,7 +29,7 @@ const input = z
   })
 
 export const processTool = defineAgentTool({
-  name: 'process',
+  name: TOOL.process,
   group: FILESYSTEM_SERVER,
   labelKey: 'settingsAgentTools.labels.process',
   readOnly: false,

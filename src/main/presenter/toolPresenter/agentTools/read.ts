@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises'
 import { createInterface } from 'node:readline'
 import { extname } from 'node:path'
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/read.md?raw'
 import {
   FILESYSTEM_SERVER,
@@ -40,7 +41,7 @@ const input = z.strictObject({
 })
 
 export const readTool = defineAgentTool({
-  name: 'read',
+  name: TOOL.read,
   group: FILESYSTEM_SERVER,
   labelKey: 'settingsAgentTools.labels.read',
   readOnly: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/subagent_orchestrator.md?raw'
 import type { SubagentRunView } from '@shared/types/subagents'
 import {
@@ -58,7 +59,7 @@ const input = z
 type Args = z.output<typeof input>
 
 export const subagentOrchestratorTool = defineAgentTool({
-  name: 'subagent_orchestrator',
+  name: TOOL.subagentOrchestrator,
   group: SUBAGENTS_SERVER,
   labelKey: 'settingsAgentTools.labels.subagent_orchestrator',
   readOnly: false,

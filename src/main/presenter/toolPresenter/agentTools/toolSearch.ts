@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/tool_search.md?raw'
 import { CORE_SERVER, ToolError, defineAgentTool, ok } from './defineTool'
 
 /** Finds deferred MCP tools; the ones found are offered from the next request (a tool list change). */
 export const toolSearchTool = defineAgentTool({
-  name: 'tool_search',
+  name: TOOL.toolSearch,
   group: CORE_SERVER,
   labelKey: 'settingsAgentTools.labels.tool_search',
   readOnly: false,

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/update_plan.md?raw'
 import { CORE_SERVER, defineAgentTool, ok, type AgentTool } from './defineTool'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
@@ -40,7 +41,7 @@ export class PlanRevisions {
 
 export function createUpdatePlanTool(revisions: PlanRevisions): AgentTool<typeof input> {
   return defineAgentTool({
-    name: 'update_plan',
+    name: TOOL.updatePlan,
     group: CORE_SERVER,
     labelKey: 'settingsAgentTools.labels.update_plan',
     readOnly: false,

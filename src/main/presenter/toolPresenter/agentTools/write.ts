@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TOOL } from '@shared/builtinTools'
 import description from './descriptions/write.md?raw'
 import {
   FILESYSTEM_SERVER,
@@ -18,7 +19,7 @@ const input = z.strictObject({
 })
 
 export const writeTool = defineAgentTool({
-  name: 'write',
+  name: TOOL.write,
   group: FILESYSTEM_SERVER,
   labelKey: 'settingsAgentTools.labels.write',
   readOnly: false,
@@ -41,7 +42,7 @@ export const writeTool = defineAgentTool({
       await ctx.runtime.recordFileSnapshot({
         sessionId: ctx.sessionId,
         toolCallId: ctx.toolCallId,
-        tool: 'write',
+        tool: TOOL.write,
         path,
         previousContent: previous
       })

@@ -1,3 +1,4 @@
+import { TOOL } from '@shared/builtinTools'
 import type { ChatMessageView } from '@shared/types/chat'
 import type { PendingInteraction } from '@shared/types/session'
 
@@ -8,8 +9,6 @@ export interface InteractionPlacement {
   /** Requests with no block on screen to sit on: shown above the input instead. */
   docked: PendingInteraction[]
 }
-
-const ORCHESTRATOR = 'subagent_orchestrator'
 
 /**
  * A request sits on the tool call that waits for it. A subagent's request sits on the parent's
@@ -29,7 +28,7 @@ export function placeInteractions(
       if (block.kind !== 'tool_call') continue
       calls.add(block.toolCall.id)
       const live = block.status === 'pending' || block.status === 'loading'
-      if (live && block.toolCall.name === ORCHESTRATOR) runningOrchestrator = block.toolCall.id
+      if (live && block.toolCall.name === TOOL.subagentOrchestrator) runningOrchestrator = block.toolCall.id
     }
   const onCall = new Map<string, PendingInteraction[]>()
   const docked: PendingInteraction[] = []

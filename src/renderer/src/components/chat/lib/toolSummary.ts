@@ -1,3 +1,4 @@
+import { TOOL, builtinToolFacts, type ToolView } from '@shared/builtinTools'
 import { jsonrepairSafe } from './jsonRepair'
 
 /** Arguments as an object, even while they are still streaming (best effort). */
@@ -40,7 +41,7 @@ function summarizeOrchestrator(args: Record<string, unknown>): string {
 
 /** The row's one-line summary of a call; some tools say more in their own terms. */
 export function summarizeCall(name: string, params: string): string {
-  if (name === 'subagent_orchestrator') {
+  if (name === TOOL.subagentOrchestrator) {
     const args = parseArgs(params)
     if (args) return oneLine(summarizeOrchestrator(args))
   }
@@ -68,9 +69,8 @@ export function prettyJson(params: string): string {
   return args ? JSON.stringify(args, null, 2) : params
 }
 
-export type ToolView = 'diff' | 'terminal' | 'plain'
+export type { ToolView }
+/** How the call's row shows it, as the tool's definition says. */
 export function toolViewOf(name: string): ToolView {
-  if (name === 'edit' || name === 'write') return 'diff'
-  if (name === 'exec' || name === 'process') return 'terminal'
-  return 'plain'
+  return builtinToolFacts(name).view
 }

@@ -1,11 +1,11 @@
+import { builtinToolFacts } from '@shared/builtinTools'
 import type { ChatMessageView } from '@shared/types/chat'
 
-/** Tools whose calls change files (their turn's checkpoint may list changed files). */
-const CHANGING_TOOLS = ['write', 'edit', 'exec']
-
-/** An answer wrote, edited or ran commands. */
+/** An answer called a tool that records its file changes (write, edit, exec): its checkpoint may list them. */
 export function changesFiles(message: ChatMessageView): boolean {
-  return message.blocks.some((b) => b.kind === 'tool_call' && CHANGING_TOOLS.includes(b.toolCall?.name ?? ''))
+  return message.blocks.some(
+    (b) => b.kind === 'tool_call' && builtinToolFacts(b.toolCall?.name ?? '').capturesCheckpoint
+  )
 }
 
 /** The answers to the user message `userMessageId` (up to the next user message) changed files. */
