@@ -1,24 +1,21 @@
-import { join } from 'node:path'
 import { expect } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { artifactPath } from './helpers/browser'
 import { settled } from './helpers/settled'
+import { seriousA11yViolations } from './helpers/a11y'
 import type { ServedHost } from './helpers/host'
 
 export { settled }
 
-const AXE = join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
-
 /**
- * Opens the app on a settings section. The context bypasses CSP only so the axe script can be
- * injected; the app itself is unchanged.
+ * Opens the app on a settings section.
  */
 export async function openSettings(
   browser: Browser,
   host: ServedHost,
   section: string
 ): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 860 } })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } })
   const page = await context.newPage()
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
@@ -47,35 +44,11 @@ export async function setTheme(page: Page, theme: 'light' | 'dark', section: str
   await gotoSection(page, section)
 }
 
-/** Runs axe-core on the page as it is now; returns serious and critical violations. */
-export async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE })
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as {
-        axe: {
-          run(): Promise<{
-            violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }>
-          }>
-        }
-      }
-    ).axe.run()
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 5)
-    }))
-  })
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(' ')}`)
-}
-
 /** Screenshot plus axe check, in the current theme, once the page has settled. */
 export async function shootAndCheck(page: Page, name: string): Promise<void> {
   await settled(page)
   await page.screenshot({ path: artifactPath(`${name}.png`), fullPage: true })
-  expect(await seriousViolations(page), name).toEqual([])
+  expect(await seriousA11yViolations(page), name).toEqual([])
 }
 
 export function relevantErrors(errors: string[]): string[] {

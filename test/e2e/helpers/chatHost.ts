@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import WebSocket from 'ws'
@@ -15,9 +15,9 @@ import {
   type ScriptedToolCall
 } from '../../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './host'
-import { settled } from './settled'
 
-const AXE_PATH = join(import.meta.dirname, '..', '..', '..', 'node_modules', 'axe-core', 'axe.min.js')
+export { seriousA11yViolations } from './a11y'
+
 export const FAKE_PROVIDER_ID = 'fake-openai'
 export const FAKE_MODEL_ID = 'fake-model'
 
@@ -125,24 +125,6 @@ export async function openChat(browser: Browser, host: ServedHost): Promise<Open
 export async function sendFromInput(page: Page, text: string): Promise<void> {
   await page.getByTestId('chat-input-text').fill(text)
   await page.getByTestId('chat-input-text').press('Enter')
-}
-
-/** Runs axe-core on the page once it has settled; returns the serious and critical violations. */
-export async function seriousA11yViolations(
-  page: Page
-): Promise<Array<{ id: string; impact: string; nodes: string[] }>> {
-  await settled(page)
-  // Evaluated through the debugger protocol rather than a <script> tag: the app's CSP (no inline
-  // scripts) stays on while the check runs.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(AXE_PATH, 'utf8'))
-  return page.evaluate(async () => {
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- axe is injected as a global script
-    const axe = (window as any).axe
-    const result = await axe.run(document, { resultTypes: ['violations'] })
-    return (result.violations as Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>)
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')) }))
-  })
 }
 
 export function toolCall(id: string, name: string, args: Record<string, unknown>): ScriptedToolCall {
