@@ -84,8 +84,9 @@ export class AgentToolManager {
    */
   definitionsFor(disabled?: readonly string[], scope?: ToolScope): MCPToolDefinition[] {
     const off = new Set(disabled ?? [])
+    const once = scope && withToolStateReadOnce(scope)
     return this.definitions.filter(
-      (d) => !off.has(d.function.name) && this.offered(this.byName.get(d.function.name)!, scope)
+      (d) => !off.has(d.function.name) && this.offered(this.byName.get(d.function.name)!, once)
     )
   }
 
@@ -146,4 +147,19 @@ function toDefinition(tool: AgentTool): MCPToolDefinition {
       ...(tool.interaction ? { interaction: tool.interaction } : {})
     }
   }
+}
+
+/**
+ * `scope` whose runtime reads the session's tool state once: listing the tools asks it for
+ * every tool (a database read each, ~5 ms a turn in all).
+ */
+function withToolStateReadOnce(scope: ToolScope): ToolScope {
+  const runtime = scope.runtime
+  if (!runtime.toolState) return scope
+  let state: ReturnType<NonNullable<typeof runtime.toolState>> | undefined
+  const readOnce = (sessionId: string) =>
+    sessionId === scope.sessionId ? (state ??= runtime.toolState!(sessionId)) : runtime.toolState!(sessionId)
+  // Everything else of the runtime through its prototype; toolState may be a read-only property.
+  const once = Object.create(runtime, { toolState: { value: readOnce } }) as typeof runtime
+  return { ...scope, runtime: once }
 }
