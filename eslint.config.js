@@ -108,5 +108,43 @@ export default tseslint.config(
         }
       ]
     }
+  },
+  {
+    // The renderer's data goes through its stores: only they call routes and hear events
+    // (docs/ARCHITECTURE.md#the-renderer). main.ts creates the bridge before the router rewrites
+    // the URL holding the host's token; anyone may tell a BridgeError.
+    files: ['src/renderer/**/*.{ts,vue}'],
+    ignores: ['src/renderer/src/stores/**', 'src/renderer/src/api/**', 'src/renderer/src/main.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['electron'],
+          patterns: [
+            { group: ['node:*', '**/main/**'], message: 'the renderer never imports node or main code' },
+            {
+              group: ['**/api/bridge'],
+              allowImportNames: ['BridgeError'],
+              message: 'Only stores call routes and subscribe to events: add an action to a store in stores/'
+            },
+            {
+              group: ['**/api/transports'],
+              message: 'Only stores call routes and subscribe to events: add an action to a store in stores/'
+            }
+          ]
+        }
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'ImportExpression[source.value=/api.(bridge|transports)$/]',
+          message: 'Only stores call routes and subscribe to events: add an action to a store in stores/'
+        },
+        {
+          selector: "MemberExpression[object.property.name='deepchat']",
+          message: 'Only stores call routes and subscribe to events: add an action to a store in stores/'
+        }
+      ]
+    }
   }
 )

@@ -1,6 +1,7 @@
 import { AppError } from '@shared/errors'
+import type { PermissionRequest } from '@shared/types/permission'
 import { permissionErrorFor, type PermissionGate } from '../permission'
-import { mcpCallRequest, mcpToolRisk } from '../permission/mcpRequests'
+import { reasonOf } from '../permission/reasonText'
 import type { McpPermissionGate } from '.'
 
 /**
@@ -15,13 +16,18 @@ export function createMcpPermissionGate(
 ): McpPermissionGate {
   return {
     async assertAllowed({ serverId, toolName, autoApproved, annotations, allowOnce }) {
-      const request = mcpCallRequest({
+      const reason = reasonOf('mcp_call', { tool: toolName, server: serverId })
+      const request: PermissionRequest = {
+        type: 'mcp',
         tool: toolName,
         server: serverId,
         originalTool: toolName,
         sessionId,
-        risk: mcpToolRisk(annotations)
-      })
+        risk: annotations?.destructiveHint ? 'high' : annotations?.readOnlyHint ? 'low' : 'medium',
+        reason: reason.text,
+        reasonCodes: [reason.code],
+        suggestedRule: { kind: 'mcp', pattern: `${serverId}/${toolName}`, effect: 'allow' }
+      }
       const verdict = permissions.evaluate(request, 'default')
       if (verdict.status === 'deny') throw new AppError('permission_denied', verdict.reason)
       if (verdict.status === 'allow' || autoApproved || allowOnce) return
