@@ -6,7 +6,7 @@ import {
 import type { AcpPermissionAnswer, AcpPermissionAsk, AcpToolCall } from '@shared/types/acp'
 import type { PermissionMode, PermissionRequest } from '@shared/types/permission'
 import type { GateResult, PermissionGate } from '../permission'
-import { agentToolRequest } from './agentToolRequest'
+import { agentToolRequest } from '../permission/agentToolRequest'
 import type { AcpTurn } from './turn'
 
 /** JSON-RPC error code we answer a refused file or terminal request with (implementation-defined range). */

@@ -1,7 +1,6 @@
 import { AppError } from '@shared/errors'
-import type { PermissionRequest } from '@shared/types/permission'
 import { permissionErrorFor, type PermissionGate } from '../permission'
-import { reasonOf } from '../permission/reasonText'
+import { mcpCallRequest, mcpToolRisk } from '../permission/mcpRequests'
 import type { McpPermissionGate } from '.'
 
 /**
@@ -16,18 +15,13 @@ export function createMcpPermissionGate(
 ): McpPermissionGate {
   return {
     async assertAllowed({ serverId, toolName, autoApproved, annotations, allowOnce }) {
-      const reason = reasonOf('mcp_call', { tool: toolName, server: serverId })
-      const request: PermissionRequest = {
-        type: 'mcp',
+      const request = mcpCallRequest({
         tool: toolName,
         server: serverId,
         originalTool: toolName,
         sessionId,
-        risk: annotations?.destructiveHint ? 'high' : annotations?.readOnlyHint ? 'low' : 'medium',
-        reason: reason.text,
-        reasonCodes: [reason.code],
-        suggestedRule: { kind: 'mcp', pattern: `${serverId}/${toolName}`, effect: 'allow' }
-      }
+        risk: mcpToolRisk(annotations)
+      })
       const verdict = permissions.evaluate(request, 'default')
       if (verdict.status === 'deny') throw new AppError('permission_denied', verdict.reason)
       if (verdict.status === 'allow' || autoApproved || allowOnce) return

@@ -1,78 +1,37 @@
 import { join } from 'node:path'
 import { AppError } from '@shared/errors'
-import {
-  normalizePermissionMode,
-  type PermissionMode,
-  type PermissionRequest,
-  type RiskLevel
-} from '@shared/types/permission'
-import type {
-  MCPToolCall,
-  MCPToolDefinition,
-  ToolContentItem,
-  ToolEffects,
-  ToolFacts,
-  ToolResultEnvelope,
-  ToolSource
-} from '@shared/types/tools'
-import type { QuestionRequest } from '@shared/contracts/events/tools.events'
-import { offeredRequest, permissionErrorFor, type GateResult, type PermissionGate } from '../permission'
+import type { MCPToolCall, MCPToolDefinition } from '@shared/types/tools'
+import { normalizePermissionMode, type PermissionRequest } from '@shared/types/permission'
+import { permissionErrorFor, type PermissionGate } from '../permission'
 import { FilePermissionService } from '../permission/filePermissionService'
 import { CommandPermissionService } from '../permission/commandPermissionService'
-import { reasonOf } from '../permission/reasonText'
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
-import { ToolMapper, type ToolRoute } from './toolMapper'
+import { ToolMapper } from './toolMapper'
 import { AgentToolManager, type AgentToolManagerOptions } from './agentTools/agentToolManager'
-import {
-  ToolError,
-  applyAliases,
-  type AgentTool,
-  type AgentToolResult,
-  type ToolContext
-} from './agentTools/defineTool'
+import type { AgentToolResult, ToolContext } from './agentTools/defineTool'
 import { ShellCaptures } from './agentTools/shellChanges'
 import { BackgroundProcessManager } from './agentTools/processManager'
-import { describeZodError, parseToolArguments } from './argumentParsing'
-import { guardOutput, safeName } from './outputGuard'
+import { describeZodError } from './argumentParsing'
+import { safeName } from './outputGuard'
 import { DEFAULT_TOOL_SEARCH_LIMITS, DeferredTools, type ToolSearchLimits } from './deferredTools'
-
-const TOOL_SEARCH = 'tool_search'
 import { buildToolSystemPrompt } from './systemPrompt'
 import { offeredTool } from './offeredTools'
+import {
+  errorResult,
+  finishedCall,
+  runAgentTool,
+  type PreCheckResult,
+  type ToolCallResult,
+  type ToolSessionContext
+} from './callResult'
+import { judgeCall, prepareCall, type Prepared } from './callPreparation'
+import { mcpToolDefinition, runMcpTool } from './mcpCalls'
+import { SessionToolNames } from './sessionToolNames'
 
-/** What the loop tells ToolPresenter about the session a call belongs to. */
-export interface ToolSessionContext {
-  sessionId: string
-  workspaceDir: string
-  /** Anything else (or nothing) means `default`. */
-  permissionMode?: PermissionMode | string | null
-  signal?: AbortSignal
-  disabledAgentTools?: string[]
-  /** Only these MCP servers' tools; undefined means every running server. */
-  enabledMcpServerIds?: string[]
-  /** Progress notifications of a running MCP call (shown on the call's block). */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
-}
+const TOOL_SEARCH = 'tool_search'
 
-export interface ToolCallResult {
-  content: ToolContentItem[]
-  rawData: {
-    toolCallId: string
-    name: string
-    source: ToolSource | null
-    serverId: string | null
-    isError: boolean
-    toolResult: ToolResultEnvelope
-    /** Side effects of a successful built-in call (MCP results have none). */
-    effects?: ToolEffects
-    interaction?: { kind: 'question'; question: QuestionRequest }
-    spilled?: { path: string; totalChars: number }
-  }
-}
-
-export type PreCheckResult =
-  { status: 'allowed' } | { status: 'denied'; reason: string } | { status: 'invalid'; message: string }
+export type { PreCheckResult, ToolCallResult, ToolSessionContext } from './callResult'
 
 export interface ToolPresenterDeps {
   mcp: McpToolSource
@@ -99,18 +58,6 @@ export interface ToolPresenterDeps {
   onToolsDeferred?: (info: { sessionId: string; total: number; limit: number }) => void
 }
 
-type Prepared =
-  | { kind: 'error'; result: ToolCallResult }
-  | {
-      kind: 'agent'
-      tool: AgentTool
-      args: unknown
-      need: PermissionRequest | null
-      route: ToolRoute
-      toolCtx: ToolContext
-    }
-  | { kind: 'mcp'; args: Record<string, unknown>; need: PermissionRequest; route: ToolRoute }
-
 /**
  * The one flat tool list the model sees: MCP tools first, then built-ins, named per session by a
  * ToolMapper. Calls are routed by that session's mapping only, arguments are parsed and
@@ -120,19 +67,16 @@ export class ToolPresenter {
   readonly agentTools: AgentToolManager
   readonly processes: BackgroundProcessManager
   private readonly shellCaptures: ShellCaptures
-  private readonly mappers = new Map<string, ToolMapper>()
+  private readonly names: SessionToolNames
   /** Sessions whose tool list a tool just changed (skill activated, tools switched). */
   private readonly toolsChanged = new Set<string>()
-  /** Per session: tool name -> server name of MCP tools left out because the server is off there. */
-  private readonly hiddenMcpTools = new Map<string, Map<string, string>>()
-  /** Per session: every MCP name it was ever offered, so a call to an old name resolves or says why not. */
-  private readonly knownMcpRoutes = new Map<string, Map<string, ToolRoute>>()
   private readonly files: FilePermissionService
   private readonly commands: CommandPermissionService
   private readonly deferredTools: DeferredTools
 
   constructor(private readonly deps: ToolPresenterDeps) {
     this.agentTools = new AgentToolManager(deps.agentTools)
+    this.names = new SessionToolNames({ mcp: deps.mcp, disabledMcpServers: deps.disabledMcpServers })
     this.processes = deps.processes ?? new BackgroundProcessManager()
     this.shellCaptures = deps.shellCaptures ?? new ShellCaptures()
     this.files = deps.files ?? new FilePermissionService()
@@ -167,19 +111,7 @@ export class ToolPresenter {
         readOnlyHint: tool.annotations?.readOnlyHint,
         destructiveHint: tool.annotations?.destructiveHint
       })
-      definitions.push({
-        type: 'function',
-        source: 'mcp',
-        function: { name, description: tool.description, parameters: tool.inputSchema },
-        server: {
-          id: tool.serverId,
-          name: tool.serverName,
-          icon: tool.serverIcon,
-          description: tool.serverDescription
-        },
-        facts: mcpToolFacts(tool.annotations),
-        annotations: tool.annotations
-      })
+      definitions.push(mcpToolDefinition(tool, name))
     }
     // A catalog too big to send is deferred: found tools are offered, the rest via tool_search.
     const { offered, deferred } = this.deferredTools.offer(ctx.sessionId, definitions)
@@ -189,9 +121,7 @@ export class ToolPresenter {
       if (definition.function.name === TOOL_SEARCH && !deferred) continue
       definitions.push(definition)
     }
-    this.mappers.set(ctx.sessionId, mapper)
-    this.hiddenMcpTools.set(ctx.sessionId, hidden)
-    this.rememberMcpRoutes(ctx.sessionId, mapper)
+    this.names.offered(ctx.sessionId, mapper, hidden)
     return definitions
   }
 
@@ -211,36 +141,6 @@ export class ToolPresenter {
     }
   }
 
-  private rememberMcpRoutes(sessionId: string, mapper: ToolMapper): void {
-    const known = this.knownMcpRoutes.get(sessionId) ?? new Map<string, ToolRoute>()
-    for (const [name, route] of mapper.entries()) if (route.source === 'mcp') known.set(name, route)
-    this.knownMcpRoutes.set(sessionId, known)
-  }
-
-  /**
-   * A name that is not in the session's current list: an MCP tool it was offered before (the
-   * server's slug was renamed: same tool, new name) still resolves; otherwise the model is told
-   * the tool is no longer available and why (the server is off, stopped, failed, or dropped it).
-   */
-  private resolveStale(
-    name: string,
-    mapper: ToolMapper | undefined,
-    sessionId: string
-  ): { route: ToolRoute } | { unavailable: string } | null {
-    const known = this.knownMcpRoutes.get(sessionId)?.get(name)
-    if (known) {
-      const current = mapper?.nameOf(known.serverId, known.originalName)
-      const route = current ? mapper?.resolve(current) : undefined
-      if (route) return { route }
-    }
-    const reason = this.deps.mcp.explainUnavailable?.({
-      exposedName: name,
-      serverId: known?.serverId,
-      toolName: known?.originalName
-    })
-    return reason ? { unavailable: reason } : null
-  }
-
   buildToolSystemPrompt(definitions: MCPToolDefinition[]): string {
     return buildToolSystemPrompt(definitions)
   }
@@ -256,7 +156,7 @@ export class ToolPresenter {
         status: 'invalid',
         message: prepared.result.rawData.toolResult.error?.message ?? 'invalid call'
       }
-    const verdict = this.verdict(prepared, ctx)
+    const verdict = judgeCall(prepared, ctx, this.deps.permissions, this.deps.mcpAutoApprove)
     if (verdict.status === 'deny') return { status: 'denied', reason: verdict.reason }
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
     return { status: 'allowed' }
@@ -269,7 +169,7 @@ export class ToolPresenter {
   async callTool(call: MCPToolCall, ctx: ToolSessionContext): Promise<ToolCallResult> {
     const prepared = await this.prepare(call, ctx)
     if (prepared.kind === 'error') return prepared.result
-    const verdict = this.verdict(prepared, ctx)
+    const verdict = judgeCall(prepared, ctx, this.deps.permissions, this.deps.mcpAutoApprove)
     if (verdict.status === 'deny')
       return errorResult(call, prepared.route, 'permission_denied', verdict.reason)
     if (verdict.status === 'ask') throw permissionErrorFor(prepared.need as PermissionRequest)
@@ -280,38 +180,16 @@ export class ToolPresenter {
     const result =
       prepared.kind === 'agent'
         ? // The tool re-checks its paths against what the gate allowed, when it runs.
-          await this.runAgentTool(prepared.tool, prepared.args, {
-            ...prepared.toolCtx,
-            approved: prepared.need
-          })
-        : await this.runMcpTool(prepared.route, prepared.args, ctx)
+          await runAgentTool(
+            prepared.tool,
+            prepared.args,
+            { ...prepared.toolCtx, approved: prepared.need },
+            this.deps.log
+          )
+        : await runMcpTool(this.deps.mcp, prepared.route, prepared.args, ctx)
     const effects = prepared.kind === 'agent' && result.ok ? result.effects : undefined
     if (effects?.toolsChanged) this.toolsChanged.add(ctx.sessionId)
-    const guarded = await guardOutput(toContent(result.content), {
-      sessionDataDir: this.sessionDataDir(ctx.sessionId),
-      toolCallId: call.id,
-      toolName: call.name
-    })
-    const envelope: ToolResultEnvelope = {
-      ok: result.ok,
-      summary: result.summary,
-      data: result.data,
-      error: result.error
-    }
-    return {
-      content: guarded.content,
-      rawData: {
-        toolCallId: call.id,
-        name: call.name,
-        source: prepared.route.source,
-        serverId: prepared.route.serverId,
-        isError: !result.ok,
-        toolResult: envelope,
-        interaction: result.interaction,
-        ...(effects ? { effects } : {}),
-        spilled: guarded.spilled
-      }
-    }
+    return finishedCall(call, prepared.route, result, effects, this.sessionDataDir(ctx.sessionId))
   }
 
   /** Whether a tool changed the session's tool list since the last ask (the loop then refreshes it). */
@@ -348,14 +226,12 @@ export class ToolPresenter {
       name,
       arguments: JSON.stringify(args)
     }
-    return this.runAgentTool(tool, parsed.data, this.toolContext(call, ctx))
+    return runAgentTool(tool, parsed.data, this.toolContext(call, ctx), this.deps.log)
   }
 
   /** Forgets a session's tool names and plan state (session closed or deleted). */
   clearSessionToolMapping(sessionId: string): void {
-    this.mappers.delete(sessionId)
-    this.hiddenMcpTools.delete(sessionId)
-    this.knownMcpRoutes.delete(sessionId)
+    this.names.clear(sessionId)
     this.deferredTools.clear(sessionId)
     this.agentTools.clearSession(sessionId)
   }
@@ -379,115 +255,18 @@ export class ToolPresenter {
     return join(this.deps.sessionDataRoot, safeName(sessionId))
   }
 
+  /** Resolves the called name in its session, then prepares the call (callPreparation.ts). */
   private async prepare(call: MCPToolCall, ctx: ToolSessionContext): Promise<Prepared> {
-    if (!this.mappers.has(ctx.sessionId)) await this.getAllToolDefinitions(ctx)
-    const mapper = this.mappers.get(ctx.sessionId)
-    let route = mapper?.resolve(call.name)
-    const offServer = this.switchedOffServerOf(call.name, route, ctx.sessionId)
-    if (offServer) {
-      const message = `Tool ${call.name} belongs to the MCP server ${offServer}, which the user switched off for this chat. Do not call it.`
-      return { kind: 'error', result: errorResult(call, route ?? null, 'mcp_server_disabled', message) }
-    }
-    const stale = route ? null : this.resolveStale(call.name, mapper, ctx.sessionId)
-    if (stale && 'route' in stale) route = stale.route
-    else if (stale) {
-      const message = `Tool ${call.name} is no longer available: ${stale.unavailable}. Do not call it again unless it is offered.`
-      return { kind: 'error', result: errorResult(call, null, 'tool_unavailable', message) }
-    }
-    if (!route) {
-      return {
-        kind: 'error',
-        result: errorResult(
-          call,
-          null,
-          'unknown_tool',
-          `Unknown tool: ${call.name}. Call only the tools you were given.`
-        )
-      }
-    }
-    const parsed = parseToolArguments(call.arguments)
-    if (!parsed.ok)
-      return {
-        kind: 'error',
-        result: errorResult(
-          call,
-          route,
-          'invalid_arguments',
-          `Invalid arguments for ${call.name}: ${parsed.message}`
-        )
-      }
-    if (route.source === 'mcp')
-      return {
-        kind: 'mcp',
-        args: parsed.value,
-        need: mcpNeed(call, route, ctx, this.annotationRisk(route)),
-        route
-      }
-
-    const tool = this.agentTools.get(route.originalName)
-    if (
-      !tool ||
-      ctx.disabledAgentTools?.includes(tool.name) ||
-      !this.agentTools.offered(tool, { sessionId: ctx.sessionId, runtime: this.deps.runtime })
-    ) {
-      return {
-        kind: 'error',
-        result: errorResult(
-          call,
-          route,
-          'unknown_tool',
-          `Tool ${call.name} is not available in this session.`
-        )
-      }
-    }
-    const validated = tool.input.safeParse(applyAliases(parsed.value, tool.aliases))
-    if (!validated.success) {
-      return {
-        kind: 'error',
-        result: errorResult(
-          call,
-          route,
-          'invalid_arguments',
-          `Invalid arguments for ${call.name}: ${describeZodError(validated.error)}`
-        )
-      }
-    }
-    const toolCtx = this.toolContext(call, ctx, (await this.deps.sandbox?.status())?.available ?? false)
-    // Some calls no mode, grant or rule may allow (the app's secrets file): refused, never asked.
-    const refused = tool.refuse?.(validated.data, toolCtx)
-    if (refused) return { kind: 'error', result: errorResult(call, route, refused.code, refused.message) }
-    const need = offeredRequest(tool.checkPermission(validated.data, toolCtx))
-    // A read-only tool may ask to read, nothing more: a request beyond its facts is refused, never offered.
-    if (need && tool.readOnly && need.type !== 'read') {
-      this.deps.log?.(`tool ${tool.name} is read-only but asked for ${need.type}`)
-      const message = `${call.name} is a read-only tool and cannot ask for ${need.type} access.`
-      return { kind: 'error', result: errorResult(call, route, 'not_read_only', message) }
-    }
-    return { kind: 'agent', tool, args: validated.data, need, route, toolCtx }
-  }
-
-  /** The server of a call whose MCP server is off in this session (switched off before or during the turn). */
-  private switchedOffServerOf(
-    name: string,
-    route: ToolRoute | undefined,
-    sessionId: string
-  ): string | undefined {
-    if (!route) return this.hiddenMcpTools.get(sessionId)?.get(name)
-    return route.source === 'mcp' && this.deps.disabledMcpServers?.(sessionId).includes(route.serverId)
-      ? route.serverId
-      : undefined
-  }
-
-  private verdict(prepared: Exclude<Prepared, { kind: 'error' }>, ctx: ToolSessionContext): GateResult {
-    const verdict = this.deps.permissions.evaluate(prepared.need, normalizePermissionMode(ctx.permissionMode))
-    if (
-      verdict.status === 'ask' &&
-      prepared.kind === 'mcp' &&
-      this.deps.mcpAutoApprove?.(prepared.route.serverId, prepared.route.originalName)
-    ) {
-      return { status: 'allow', via: 'server autoApproveTools' }
-    }
-    return verdict
+    if (!this.names.has(ctx.sessionId)) await this.getAllToolDefinitions(ctx)
+    const found = this.names.lookup(call.name, ctx.sessionId)
+    if (!found.ok) return { kind: 'error', result: errorResult(call, found.route, found.code, found.message) }
+    return prepareCall(call, found.route, ctx, {
+      agentTools: this.agentTools,
+      runtime: this.deps.runtime,
+      toolContext: async (c, context) =>
+        this.toolContext(c, context, (await this.deps.sandbox?.status())?.available ?? false),
+      log: this.deps.log
+    })
   }
 
   private toolContext(call: MCPToolCall, ctx: ToolSessionContext, sandboxAvailable = false): ToolContext {
@@ -507,115 +286,6 @@ export class ToolPresenter {
       commands: this.commands,
       processes: this.processes,
       shellCaptures: this.shellCaptures
-    }
-  }
-
-  private annotationRisk(route: ToolRoute): RiskLevel {
-    if (route.destructiveHint) return 'high'
-    return route.readOnlyHint ? 'low' : 'medium'
-  }
-
-  private async runAgentTool(tool: AgentTool, args: unknown, toolCtx: ToolContext): Promise<AgentToolResult> {
-    try {
-      return await tool.execute(args, toolCtx)
-    } catch (error) {
-      const code = error instanceof ToolError ? error.code : 'tool_failed'
-      const message = error instanceof Error ? error.message : String(error)
-      if (!(error instanceof ToolError)) this.deps.log?.(`tool ${tool.name} failed: ${message}`)
-      return { ok: false, summary: message, content: `Error: ${message}`, error: { code, message } }
-    }
-  }
-
-  private async runMcpTool(
-    route: ToolRoute,
-    args: Record<string, unknown>,
-    ctx: ToolSessionContext
-  ): Promise<AgentToolResult> {
-    try {
-      const result = await this.deps.mcp.callTool(route.serverId, route.originalName, args, {
-        signal: ctx.signal,
-        onProgress: ctx.onProgress,
-        session: { sessionId: ctx.sessionId, workspaceDirs: [ctx.workspaceDir] }
-      })
-      const text = result.content
-        .filter((c): c is { type: 'text'; text: string } => c.type === 'text')
-        .map((c) => c.text)
-        .join('\n')
-      const content = result.content.length
-        ? result.content
-        : [{ type: 'text' as const, text: `${route.originalName} returned no content.` }]
-      const summary = summarize(text) || `${route.originalName} completed without textual output.`
-      return result.isError
-        ? {
-            ok: false,
-            summary,
-            content,
-            data: result.structuredContent,
-            error: { code: 'mcp_tool_error', message: summary }
-          }
-        : { ok: true, summary, content, data: result.structuredContent ?? { content: text } }
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      return {
-        ok: false,
-        summary: message,
-        content: `Error: ${message}`,
-        error: { code: 'mcp_call_failed', message }
-      }
-    }
-  }
-}
-
-function mcpNeed(
-  call: MCPToolCall,
-  route: ToolRoute,
-  ctx: ToolSessionContext,
-  risk: RiskLevel
-): PermissionRequest {
-  const reason = reasonOf('mcp_call', { tool: route.originalName, server: route.serverId })
-  return {
-    type: 'mcp',
-    tool: call.name,
-    server: route.serverId,
-    originalTool: route.originalName,
-    sessionId: ctx.sessionId,
-    risk,
-    reason: reason.text,
-    reasonCodes: [reason.code],
-    suggestedRule: { kind: 'mcp', pattern: `${route.serverId}/${route.originalName}`, effect: 'allow' }
-  }
-}
-
-/** An MCP tool that says it only reads may run in parallel with other such calls. */
-function mcpToolFacts(annotations: MCPToolDefinition['annotations']): ToolFacts {
-  const readOnly = annotations?.readOnlyHint === true
-  return { readOnly, parallelSafe: readOnly }
-}
-
-function toContent(content: string | ToolContentItem[]): ToolContentItem[] {
-  return typeof content === 'string' ? [{ type: 'text', text: content }] : content
-}
-
-function summarize(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > 240 ? `${flat.slice(0, 237)}...` : flat
-}
-
-function errorResult(
-  call: MCPToolCall,
-  route: ToolRoute | null,
-  code: string,
-  message: string
-): ToolCallResult {
-  return {
-    content: [{ type: 'text', text: `Error: ${message}` }],
-    rawData: {
-      toolCallId: call.id,
-      name: call.name,
-      source: route?.source ?? null,
-      serverId: route?.serverId ?? null,
-      isError: true,
-      toolResult: { ok: false, summary: message, error: { code, message } }
     }
   }
 }
