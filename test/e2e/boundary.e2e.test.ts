@@ -9,7 +9,7 @@ import { sessionsGet, sessionsListInteractions } from '@shared/contracts/routes/
 import { providersAdd, providersSetDefault } from '@shared/contracts/routes/providers.routes'
 import { startFakeLlm, type FakeLlm, type FakeResponse, type RecordedRequest } from '../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './helpers/host'
-import { callsReply, hostBridge, textReply, toolCall } from './helpers/chatHost'
+import { callsReply, hostBridge, pickFolder, textReply, toolCall } from './helpers/chatHost'
 import { until } from '../helpers/until'
 
 /**
@@ -146,7 +146,7 @@ describe('the permission boundary through the headless host', () => {
     ])
     const { sessionId, assistantMessageId } = await bridge.call(chatSendMessage, {
       text: 'case-dangling',
-      newSession: { workspaceDir: workspace }
+      newSession: { workspaceDir: await pickFolder(bridge, workspace) }
     })
     expect(await settle(sessionId)).toBe('awaiting_interaction')
     const [request] = await pending(sessionId)
@@ -182,7 +182,7 @@ describe('the permission boundary through the headless host', () => {
     ])
     const { sessionId } = await bridge.call(chatSendMessage, {
       text: 'case-secrets',
-      newSession: { workspaceDir: home }
+      newSession: { workspaceDir: await pickFolder(bridge, home) }
     })
     expect(await settle(sessionId)).toBe('awaiting_interaction')
     const second = llm

@@ -12,7 +12,7 @@ import { DATABASE_FILE } from '../../src/main/presenter'
 import { foldBatches } from '../../src/main/presenter/sessionPresenter/streamJournal'
 import { startFakeLlm, type FakeLlm, type ScriptStep } from '../fixtures/llm/fakeLlm'
 import { serve, type ServedHost } from './helpers/host'
-import { hostBridge } from './helpers/chatHost'
+import { hostBridge, pickFolder } from './helpers/chatHost'
 
 /**
  * Durable deltas from outside: the built host streams a ~50k-token reply to a WebSocket client
@@ -108,7 +108,7 @@ async function streamAndKill(host: ServedHost, bridge: BridgeClient, killAfterCh
   })
   const turn = await bridge.call(chatSendMessage, {
     text: 'Write a very long answer.',
-    newSession: { workspaceDir: workspace }
+    newSession: { workspaceDir: await pickFolder(bridge, workspace) }
   })
   messageId = turn.assistantMessageId
   await killed

@@ -96,7 +96,12 @@ describe('the desktop app', () => {
     await invoke('providers.setDefault', {
       defaultModel: { providerId: 'fake-openai', modelId: 'fake-model' }
     })
-    await invoke('config.updateSettings', { patch: { defaultWorkspaceDir: workspace } })
+    // A folder reaches a route only as the folder dialog's pick: the dialog answers with the workspace.
+    await app.evaluate(({ dialog }, folder) => {
+      dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [folder] })) as never
+    }, workspace)
+    const { token } = await invoke('app.chooseFolder', { path: workspace })
+    await invoke('config.updateSettings', { patch: { defaultWorkspaceDir: token } })
     await page.reload()
     await page.getByTestId('chat-input-text').fill('please write a file outside')
     await page.getByTestId('chat-input-text').press('Enter')

@@ -35,6 +35,7 @@ import { createAgentRuntime } from './wiring/chat'
 import { wireLifecycle } from './wiring/lifecycle'
 import { LateLink } from './wiring/lateLink'
 import { DraftStore } from './sessionPresenter/drafts'
+import { PathGrants } from './pathGrants'
 
 export interface Presenters {
   platform: Platform
@@ -72,6 +73,8 @@ export interface Presenters {
   data: DataPresenter
   /** Daily copies of the database; the app entries start them (tests do not). */
   backups: AutoBackups
+  /** Folders the user picked: the tokens routes that take a folder from the page redeem. */
+  pathGrants: PathGrants
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -314,6 +317,9 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       autoBackups: backups
     }),
     backups,
+    pathGrants: new PathGrants({
+      knownFolders: () => [config.getSettings().defaultWorkspaceDir, ...sessions.workspaceDirs()]
+    }),
     async dispose() {
       if (disposed) return
       disposed = true

@@ -18,7 +18,13 @@ import { IMAGE_GENERATION_KEY, ImageGenerationSetting } from '../presenter/agent
 
 export function registerAgentFeatureRoutes(
   router: Router,
-  { memory, skills, config, llmProviders }: Pick<Presenters, 'memory' | 'skills' | 'config' | 'llmProviders'>
+  {
+    memory,
+    skills,
+    config,
+    llmProviders,
+    pathGrants
+  }: Pick<Presenters, 'memory' | 'skills' | 'config' | 'llmProviders' | 'pathGrants'>
 ): void {
   router.handle(memoryList, ({ agentId, limit }) => ({
     memories: memory.list(agentId, limit),
@@ -32,12 +38,15 @@ export function registerAgentFeatureRoutes(
   router.handle(memorySetEnabled, ({ enabled, agentId }) => ({
     settings: memory.setEnabled(enabled, agentId)
   }))
-  router.handle(skillsList, async ({ workspaceDir }) => ({
-    ...(await skills.discover(workspaceDir)),
+  router.handle(skillsList, async ({ workspaceDir }, { clientId }) => ({
+    ...(await skills.discover(workspaceDir ? pathGrants.folderFrom(workspaceDir, clientId) : null)),
     disabled: skills.disabledNames()
   }))
   router.handle(skillsSetEnabled, ({ name, enabled }) => ({ disabled: skills.setEnabled(name, enabled) }))
-  router.handle(skillsAddFromFolder, async ({ folder }) => ({ skill: await skills.addFromFolder(folder) }))
+  // Copied skills are loaded into chats: only a folder picked just now, never one merely named.
+  router.handle(skillsAddFromFolder, async ({ folder }, { clientId }) => ({
+    skill: await skills.addFromFolder(pathGrants.folderFrom(folder, clientId, { known: false }))
+  }))
   router.handle(skillsRead, async ({ name }) => ({ body: await skills.read(name) }))
   router.handle(imageGenerationGetModel, () =>
     config.getDocument(IMAGE_GENERATION_KEY, ImageGenerationSetting, { model: null })

@@ -1,6 +1,7 @@
 import {
   appGetDesktopStatus,
   appGetInfo,
+  appChooseFolder,
   appGetStorageStatus,
   appInstallUpdate,
   appOpenExternal,
@@ -20,9 +21,11 @@ const NO_DESKTOP: DesktopStatus = {
   pendingDeepLinks: []
 }
 
+const NOT_PICKED = { path: null, token: null }
+
 export function registerAppRoutes(
   router: Router,
-  { platform, mcp, storage }: Pick<Presenters, 'platform' | 'mcp' | 'storage'>
+  { platform, mcp, storage, pathGrants }: Pick<Presenters, 'platform' | 'mcp' | 'storage' | 'pathGrants'>
 ): void {
   router.handle(appGetStorageStatus, () => storage.status())
   router.handle(appGetInfo, () => ({
@@ -39,9 +42,16 @@ export function registerAppRoutes(
     await platform.openExternal(check.href)
     return { opened: true }
   })
-  router.handle(appPickFolder, async (options) => {
+  // What the picker answers is the only way a folder the page names becomes one a route accepts.
+  router.handle(appPickFolder, async (options, { clientId }) => {
     if (!platform.pickFolder) return { supported: false as const }
-    return { supported: true as const, path: await platform.pickFolder(options) }
+    const path = await platform.pickFolder(options)
+    return { supported: true as const, ...(path ? pathGrants.issue(path, clientId) : NOT_PICKED) }
+  })
+  router.handle(appChooseFolder, async ({ path, title }, { clientId }) => {
+    // The desktop app has a dialog to confirm the typed folder in; the headless host has only the page.
+    const chosen = platform.pickFolder ? await platform.pickFolder({ title, defaultPath: path }) : path
+    return chosen ? pathGrants.issue(chosen, clientId) : NOT_PICKED
   })
   router.handle(appGetDesktopStatus, () => platform.desktop?.status() ?? NO_DESKTOP)
   router.handle(appInstallUpdate, () => ({ restarting: platform.desktop?.installUpdate() ?? false }))

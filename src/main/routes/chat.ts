@@ -15,8 +15,17 @@ import {
 import type { Router } from '../bridge/router'
 import type { Presenters } from '../presenter'
 
-export function registerChatRoutes(router: Router, { agentRuntime }: Pick<Presenters, 'agentRuntime'>): void {
-  router.handle(chatSendMessage, (input) => agentRuntime.sendMessage(input))
+export function registerChatRoutes(
+  router: Router,
+  { agentRuntime, pathGrants }: Pick<Presenters, 'agentRuntime' | 'pathGrants'>
+): void {
+  // A new chat's folder from the page is a pick token or one main already holds (pathGrants).
+  router.handle(chatSendMessage, (input, { clientId }) => {
+    const folder = input.newSession?.workspaceDir
+    if (input.sessionId || !folder) return agentRuntime.sendMessage(input)
+    const workspaceDir = pathGrants.folderFrom(folder, clientId)
+    return agentRuntime.sendMessage({ ...input, newSession: { ...input.newSession, workspaceDir } })
+  })
   router.handle(chatStop, ({ sessionId }) => agentRuntime.stop(sessionId))
   router.handle(chatRespondToolInteraction, (input) => agentRuntime.respondToolInteraction(input))
   router.handle(chatGetMessages, ({ sessionId, ...page }) => agentRuntime.getMessages(sessionId, page))

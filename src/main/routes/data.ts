@@ -20,8 +20,9 @@ export function registerDataRoutes(
   router.handle(dataListBackups, () => data.listBackups())
   router.handle(dataDownloadBackup, ({ path }) => data.readBackup(path))
   router.handle(dataUploadBackup, ({ fileName, base64 }) => data.receiveBackup(fileName, base64))
+  // Only a backup the list shows (the backup folder, where uploads land too): never any other path.
   router.handle(dataRestoreBackup, ({ path }) => {
-    const staged = data.stageRestore(path)
+    const staged = data.stageRestore(data.listedBackup(path))
     return { ...staged, restarting: platform.desktop?.relaunch() ?? platform.restartBackEnd?.() ?? false }
   })
 }

@@ -18,9 +18,25 @@ import type { Presenters } from '../presenter'
 
 export function registerSessionRoutes(
   router: Router,
-  { sessions, sessionSettings, tools }: Pick<Presenters, 'sessions' | 'sessionSettings' | 'tools'>
+  {
+    sessions,
+    sessionSettings,
+    tools,
+    workspaces,
+    pathGrants
+  }: Pick<Presenters, 'sessions' | 'sessionSettings' | 'tools' | 'workspaces' | 'pathGrants'>
 ): void {
-  router.handle(sessionsCreate, ({ session }) => ({ session: sessions.create(session) }))
+  // A folder from the page is a pick token or one main already holds (pathGrants).
+  router.handle(sessionsCreate, ({ session }, { clientId }) => {
+    const { workspaceDir } = session
+    return {
+      session: sessions.create(
+        workspaceDir
+          ? { ...session, workspaceDir: workspaces.validate(pathGrants.folderFrom(workspaceDir, clientId)) }
+          : { ...session, workspaceDir: workspaceDir === undefined ? undefined : null }
+      )
+    }
+  })
   router.handle(sessionsList, (input) => sessions.list(input))
   router.handle(sessionsGet, ({ sessionId }) => ({
     session: sessions.require(sessionId),
@@ -47,7 +63,12 @@ export function registerSessionRoutes(
     return tools.offeredTools({ sessionId: id, workspaceDir, permissionMode })
   })
   router.handle(sessionsGetSettings, ({ sessionId }) => ({ settings: sessionSettings.get(sessionId) }))
-  router.handle(sessionsUpdateSettings, async ({ sessionId, patch }) => ({
-    settings: await sessionSettings.update(sessionId, patch)
+  router.handle(sessionsUpdateSettings, async ({ sessionId, patch }, { clientId }) => ({
+    settings: await sessionSettings.update(
+      sessionId,
+      patch.workspaceDir
+        ? { ...patch, workspaceDir: pathGrants.folderFrom(patch.workspaceDir, clientId) }
+        : patch
+    )
   }))
 }

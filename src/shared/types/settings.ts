@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { PermissionMode } from './permission'
 import { globalShortcutProblem } from '../accelerator'
 import { GenerationSettings } from './session'
+import { isPickToken } from './pickedPath'
 
 export const Language = z.enum(['en-US', 'zh-CN'])
 export type Language = z.infer<typeof Language>
@@ -30,7 +31,7 @@ const settingFields = {
   theme: Theme,
   /** The permission mode a new session starts in. */
   defaultPermissionMode: PermissionMode,
-  /** Absolute folder new sessions use as their workspace; '' means none chosen. */
+  /** Absolute folder new sessions use as their workspace; '' means none chosen (the page sends a pick token). */
   defaultWorkspaceDir: z.string().max(4096),
   /** Built-in agent tools switched off for new sessions (by tool name). */
   disabledAgentTools: z.array(z.string().min(1).max(100)).max(100),
@@ -51,11 +52,17 @@ const settingFields = {
   allowedEnvVariables: z.array(EnvVariableName).max(200),
   /** Days a daily automatic backup of the database is kept; 0 turns automatic backups off. */
   autoBackupDays: z.number().int().min(0).max(365),
-  /** Absolute folder for backups; '' means `backups` in the data folder. */
+  /**
+   * Absolute folder for backups; '' means `backups` in the data folder. From the page it comes as
+   * a pick token (shared/types/pickedPath.ts), which the route turns into the picked folder.
+   */
   backupFolder: z
     .string()
     .max(4096)
-    .refine((value) => value === '' || /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(value), 'an absolute path, or empty')
+    .refine(
+      (value) => value === '' || isPickToken(value) || /^(\/|[A-Za-z]:[\\/]|\\\\)/.test(value),
+      'an absolute path, or empty'
+    )
 }
 
 export const SETTINGS_DEFAULTS: { [K in keyof typeof settingFields]: z.infer<(typeof settingFields)[K]> } = {

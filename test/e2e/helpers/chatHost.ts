@@ -7,6 +7,7 @@ import { BridgeClient } from '@renderer/api/bridge'
 import { websocketTransport } from '@renderer/api/transports'
 import { providersAdd, providersSetDefault } from '@shared/contracts/routes/providers.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
 import {
   startFakeLlm,
   type FakeLlm,
@@ -31,6 +32,13 @@ export function hostBridge(host: ServedHost): BridgeClient {
       WebSocketImpl: WebSocket as unknown as typeof globalThis.WebSocket
     })
   )
+}
+
+/** A folder as the page sends it once the user picked it: the host picker's token (this client only). */
+export async function pickFolder(bridge: BridgeClient, path: string): Promise<string> {
+  const { token } = await bridge.call(appChooseFolder, { path })
+  if (!token) throw new Error(`the host picker did not pick ${path}`)
+  return token
 }
 
 export interface ChatHost {
@@ -83,7 +91,9 @@ export async function startChatHost(
   await bridge.call(providersSetDefault, {
     defaultModel: { providerId: FAKE_PROVIDER_ID, modelId: FAKE_MODEL_ID }
   })
-  await bridge.call(configUpdateSettings, { patch: { defaultWorkspaceDir: workspace } })
+  await bridge.call(configUpdateSettings, {
+    patch: { defaultWorkspaceDir: await pickFolder(bridge, workspace) }
+  })
   return {
     host,
     llm,

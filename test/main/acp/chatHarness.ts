@@ -108,7 +108,7 @@ export function useAcpChat(): (options?: {
             : {
                 newSession: {
                   ...(opts.model ?? { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID }),
-                  workspaceDir: workspace,
+                  workspaceDir: (await route('app.chooseFolder', { path: workspace })).token,
                   permissionMode: opts.permissionMode ?? 'default'
                 }
               })

@@ -347,7 +347,12 @@ describe('the MCP servers an agent is handed', () => {
     expect((await mcp.startServer('broken')).status.state).toBe('error')
 
     const { session } = await chat.route('sessions.create', {
-      session: { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID, workspaceDir: chat.workspace }
+      session: {
+        providerId: ACP_PROVIDER_ID,
+        modelId: AGENT_ID,
+        // The page sends the picker's token for the folder (routes take only picked folders).
+        workspaceDir: (await chat.route('app.chooseFolder', { path: chat.workspace })).token
+      }
     })
     await chat.route('sessions.updateSettings', {
       sessionId: session.id,

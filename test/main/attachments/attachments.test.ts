@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ATTACHMENT_LIMITS } from '@shared/types/attachments'
-import { route, textReply, useLoopHarness } from '../loop/helpers'
+import { picked, route, textReply, useLoopHarness } from '../loop/helpers'
 import { makeDocx, makePdf, makeXlsx, PIXEL_PNG } from '../../fixtures/documents'
 import { codeOf, upload, userImages, userTexts } from './helpers'
 
@@ -32,7 +32,11 @@ describe('attachments reach the model', () => {
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'Summarise these',
       attachments: files.map((f) => ({ sha256: f.sha256, name: f.name })),
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     await h.idle(accepted.sessionId)
     const [text] = userTexts(h.bodies()[0])
@@ -66,7 +70,11 @@ describe('attachments reach the model', () => {
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'What is it?',
       attachments: [{ sha256: image.sha256, name: 'dot.png' }],
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     await h.idle(accepted.sessionId)
     expect(userImages(h.bodies()[0])).toEqual([`data:image/png;base64,${PIXEL_PNG.toString('base64')}`])
@@ -78,7 +86,11 @@ describe('attachments reach the model', () => {
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'What is it?',
       attachments: [{ sha256: image.sha256, name: 'dot.png' }],
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     await h.idle(accepted.sessionId)
     expect(userImages(h.bodies()[0])).toEqual([])
@@ -94,7 +106,11 @@ describe('attachments reach the model', () => {
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'Skim it',
       attachments: [{ sha256: file.sha256, name: 'long.md' }],
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     await h.idle(accepted.sessionId)
     const [text] = userTexts(h.bodies()[0])
@@ -118,7 +134,11 @@ describe('attachments reach the model', () => {
     const first = await route(h, 'chat.sendMessage', {
       text: 'Remember this',
       attachments: [{ sha256: file.sha256, name: 'notes.txt' }],
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     await h.idle(first.sessionId)
     await h.restart()

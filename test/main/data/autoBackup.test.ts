@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { dataListBackups, dataRestoreBackup } from '@shared/contracts/routes/data.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { AutoBackups } from '../../../src/main/presenter/dataPresenter/autoBackup'
@@ -90,7 +91,14 @@ describe('automatic backups', () => {
     const chosen = join(tempDir(), 'my backups')
     const presenters = start(dataDir)
     const router = createRouter(presenters)
-    await router.call(configUpdateSettings, { patch: { backupFolder: chosen, autoBackupDays: 14 } })
+    mkdirSync(chosen, { recursive: true })
+    // A typed folder is refused; the picker's token for it is taken.
+    await expect(
+      router.call(configUpdateSettings, { patch: { backupFolder: chosen, autoBackupDays: 14 } })
+    ).rejects.toMatchObject({ code: 'path_not_picked' })
+    const { token } = await router.call(appChooseFolder, { path: chosen })
+    await router.call(configUpdateSettings, { patch: { backupFolder: token!, autoBackupDays: 14 } })
+    expect(presenters.config.getSettings().backupFolder).toBe(chosen)
     expect(await presenters.backups.runIfDue()).toBe(join(chosen, `deepchat-auto-${today()}.db`))
     expect(presenters.data.backup({ includeSecrets: false }).path.startsWith(chosen)).toBe(true)
     await expect(
@@ -120,20 +128,24 @@ describe('automatic backups', () => {
   it('refuses a file that is not a database copy, staging nothing', async () => {
     const dataDir = join(tempDir(), 'data')
     const presenters = start(dataDir)
-    const fake = join(tempDir(), 'deepchat-auto-2026-01-01.db')
+    // In the backup folder, so the list shows it (anything outside the list is refused first).
+    mkdirSync(join(dataDir, 'backups'), { recursive: true })
+    const fake = join(dataDir, 'backups', 'deepchat-auto-2026-01-01.db')
     writeFileSync(fake, 'not a database at all, just text '.repeat(200))
     await expect(createRouter(presenters).call(dataRestoreBackup, { path: fake })).rejects.toMatchObject({
       code: 'invalid_backup',
       message: expect.stringContaining('not a DeepChat Desk database')
     })
     expect(existsSync(join(dataDir, 'restore-pending.db'))).toBe(false)
-    // The database in use is not a backup of itself.
-    await expect(
-      createRouter(presenters).call(dataRestoreBackup, { path: join(dataDir, 'deepchat.db') })
-    ).rejects.toMatchObject({
-      code: 'invalid_backup',
-      message: expect.stringContaining('not a readable backup')
-    })
+    // The database in use is not a backup of itself, nor is any file outside the backup list.
+    for (const path of [join(dataDir, 'deepchat.db'), join(tempDir(), 'deepchat-auto-2026-01-02.db')]) {
+      if (!existsSync(path)) writeFileSync(path, 'x')
+      await expect(createRouter(presenters).call(dataRestoreBackup, { path })).rejects.toMatchObject({
+        code: 'not_found',
+        message: expect.stringContaining('backup list')
+      })
+    }
+    expect(() => presenters.data.stageRestore(join(dataDir, 'deepchat.db'))).toThrow(/not a readable backup/)
     expect(existsSync(join(dataDir, 'restore-pending.db'))).toBe(false)
   })
 

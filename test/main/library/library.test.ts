@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { route, textReply, useLoopHarness, type LoopHarness } from '../loop/helpers'
+import { picked, route, textReply, useLoopHarness, type LoopHarness } from '../loop/helpers'
 import { codeOf, userTexts } from '../attachments/helpers'
 
 const harness = useLoopHarness()
@@ -103,7 +103,7 @@ describe('assistants', () => {
     })
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'Ahoy',
-      newSession: { workspaceDir: h.workspace, assistantId: assistant.id }
+      newSession: { workspaceDir: await picked(h, h.workspace), assistantId: assistant.id }
     })
     await h.idle(accepted.sessionId)
     const [body] = h.bodies()
@@ -176,7 +176,7 @@ describe('MCP prompts and resources in the composer', () => {
     const accepted = await route(h, 'chat.sendMessage', {
       text: withFiles.text,
       attachments: withFiles.attachments.map((a: any) => ({ sha256: a.sha256, name: a.name })),
-      newSession: { ...NEW_CHAT, workspaceDir: h.workspace }
+      newSession: { ...NEW_CHAT, workspaceDir: await picked(h, h.workspace) }
     })
     await h.idle(accepted.sessionId)
     const [text] = userTexts(h.bodies()[0])

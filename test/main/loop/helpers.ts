@@ -83,7 +83,12 @@ export function useLoopHarness(): (
                     modelId: 'fake-model',
                     ...(opts.workspaceDir === 'omit'
                       ? {}
-                      : { workspaceDir: opts.workspaceDir === undefined ? workspace : opts.workspaceDir }),
+                      : {
+                          workspaceDir: await picked(
+                            harness,
+                            opts.workspaceDir === undefined ? workspace : opts.workspaceDir
+                          )
+                        }),
                     permissionMode: opts.permissionMode ?? 'default'
                   }
                 })
@@ -150,6 +155,17 @@ export function toolResults(body: any): Array<{ tool_call_id: string; content: s
 
 export function eventsNamed(h: LoopHarness, name: string): any[] {
   return h.events.filter((e) => e.name === name).map((e) => e.payload)
+}
+
+/**
+ * A folder as the page sends it after the user picked it: a pick token from `app.chooseFolder`
+ * (the headless host's picker). Null (a scratch folder) stays null.
+ */
+export async function picked(h: Pick<LoopHarness, 'router'>, folder: string | null): Promise<string | null> {
+  if (folder === null) return null
+  const result = (await h.router.invoke('app.chooseFolder', { path: folder }, CTX)) as any
+  if (!result.ok) throw new Error(`pick failed: ${JSON.stringify(result.error)}`)
+  return result.data.token
 }
 
 export async function route(h: LoopHarness, name: string, input: unknown): Promise<any> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { route, textReply, useLoopHarness } from './helpers'
+import { picked, route, textReply, useLoopHarness } from './helpers'
 import { until } from '../../helpers/until'
 
 const harness = useLoopHarness()
@@ -10,7 +10,11 @@ describe('chat routes', () => {
     const h = await harness([{ steps: [{ type: 'text', text: 'slow' }, { type: 'stall' }] }])
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'Hello\nsecond line',
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     expect(accepted).toMatchObject({
       started: true,
@@ -76,7 +80,11 @@ describe('chat routes', () => {
     const accepted = await route(h, 'chat.sendMessage', {
       text: 'What is this?',
       images: [{ data: png, mimeType: 'image/png', name: 'pixel.png' }],
-      newSession: { providerId: 'fake-openai', modelId: 'fake-model', workspaceDir: h.workspace }
+      newSession: {
+        providerId: 'fake-openai',
+        modelId: 'fake-model',
+        workspaceDir: await picked(h, h.workspace)
+      }
     })
     await h.idle(accepted.sessionId)
     const user = JSON.stringify((h.bodies()[0] as { messages: unknown[] }).messages)

@@ -9,6 +9,7 @@ import { createRouter } from '../../../src/main/routes'
 import {
   callsReply,
   eventsNamed,
+  picked,
   route,
   textReply,
   toolCall,
@@ -125,14 +126,16 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     await h.idle(sessionId)
     const file = join(h.workspace, 'plain.txt')
     writeFileSync(file, 'x')
+    // Typed, none of them is a pick; through the picker, none of them is a folder.
     for (const workspaceDir of ['relative/dir', join(h.workspace, 'missing'), file]) {
-      await expectRefused(h, { sessionId, patch: { workspaceDir } }, 'invalid_workspace')
+      await expectRefused(h, { sessionId, patch: { workspaceDir } }, 'path_not_picked')
+      await expect(picked(h, workspaceDir)).rejects.toThrow(/invalid_folder/)
     }
     // A bad value in the same patch loses nothing: the valid parts are not applied either.
     await expectRefused(
       h,
       { sessionId, patch: { permissionMode: 'full_access', workspaceDir: 'nope' } },
-      'invalid_workspace'
+      'path_not_picked'
     )
     expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({
       workspaceDir: h.workspace,
@@ -142,7 +145,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     const next = tempDir()
     const { settings } = await route(h, 'sessions.updateSettings', {
       sessionId,
-      patch: { workspaceDir: `${next}/` }
+      patch: { workspaceDir: await picked(h, `${next}/`) }
     })
     expect(settings.workspaceDir).toBe(next)
     await h.send('write', { sessionId })
@@ -339,10 +342,11 @@ describe('app.pickFolder', () => {
     expect(await route(h, 'app.pickFolder', {})).toEqual({ supported: false })
   })
 
-  it("returns the platform dialog's choice (null when cancelled) where there is one", async () => {
+  it("returns the platform dialog's choice (null when cancelled) with a pick token where there is one", async () => {
     const dataDir = tempDir()
+    const project = tempDir()
     const asked: unknown[] = []
-    const answers = ['/home/me/project', null]
+    const answers = [project, null]
     // Electron's dialog needs a display; the route only depends on the Platform method.
     const pickFolder = async (options: unknown) => {
       asked.push(options)
@@ -354,9 +358,10 @@ describe('app.pickFolder', () => {
       const router = createRouter(presenters)
       expect(await router.call(appPickFolder, { title: 'Workspace', defaultPath: '/home/me' })).toEqual({
         supported: true,
-        path: '/home/me/project'
+        path: project,
+        token: expect.stringMatching(/^picked:/)
       })
-      expect(await router.call(appPickFolder, {})).toEqual({ supported: true, path: null })
+      expect(await router.call(appPickFolder, {})).toEqual({ supported: true, path: null, token: null })
       expect(asked).toEqual([{ title: 'Workspace', defaultPath: '/home/me' }, {}])
     } finally {
       await presenters.dispose()

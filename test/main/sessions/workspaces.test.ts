@@ -3,7 +3,15 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { sessionsUpdateSettings } from '@shared/contracts/routes/sessions.routes'
-import { callsReply, tempDir, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import {
+  callsReply,
+  picked,
+  tempDir,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness
+} from '../loop/helpers'
 
 const harness = useLoopHarness()
 
@@ -43,7 +51,7 @@ describe('a chat always has a folder of its own', () => {
   it('uses the default folder from Settings when a new chat names none, and a scratch folder when it asks for none', async () => {
     const h = await harness([textReply('one'), textReply('two')])
     const folder = tempDir()
-    await h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: folder } })
+    await h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: (await picked(h, folder))! } })
     const first = await h.send('hi', { workspaceDir: 'omit' })
     await h.idle(first.sessionId)
     expect(h.presenters.sessions.require(first.sessionId)).toMatchObject({
@@ -60,23 +68,28 @@ describe('a chat always has a folder of its own', () => {
     const file = join(tempDir(), 'file.txt')
     writeFileSync(file, 'x')
     mkdirSync(join(h.dataDir, 'sessions'), { recursive: true })
-    for (const bad of [
-      'relative/dir',
-      join(tempDir(), 'missing'),
-      file,
-      h.dataDir,
-      join(h.dataDir, 'sessions'),
-      join(h.dataDir, 'scratch')
-    ]) {
+    // The picker refuses what is no folder; a typed path is refused whatever it is.
+    for (const bad of ['relative/dir', join(tempDir(), 'missing'), file]) {
+      await expect(picked(h, bad)).rejects.toThrow(/invalid_folder/)
       await expect(
         h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: bad } })
+      ).rejects.toMatchObject({ code: 'path_not_picked' })
+    }
+    // A picked folder that is (in) the data folder is still no workspace.
+    for (const bad of [h.dataDir, join(h.dataDir, 'sessions'), join(h.dataDir, 'scratch')]) {
+      mkdirSync(bad, { recursive: true })
+      await expect(
+        h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: (await picked(h, bad))! } })
       ).rejects.toMatchObject({ code: 'invalid_workspace' })
     }
     expect(h.presenters.config.getSettings().defaultWorkspaceDir).toBe('')
     const { sessionId } = await h.send('hi', { workspaceDir: null })
     await h.idle(sessionId)
     await expect(
-      h.router.call(sessionsUpdateSettings, { sessionId, patch: { workspaceDir: h.dataDir } })
+      h.router.call(sessionsUpdateSettings, {
+        sessionId,
+        patch: { workspaceDir: (await picked(h, h.dataDir))! }
+      })
     ).rejects.toMatchObject({
       code: 'invalid_workspace'
     })
@@ -85,17 +98,12 @@ describe('a chat always has a folder of its own', () => {
     )
   })
 
-  it('refuses a folder it cannot even look at (name too long, a symlink loop) as invalid_workspace, not with its errno', async () => {
+  it('refuses a folder it cannot even look at (name too long, a symlink loop) as invalid_folder, not with its errno', async () => {
     const h = await harness([textReply('ok')])
     const loop = join(tempDir(), 'loop')
     symlinkSync(loop, loop)
     for (const bad of [`/${'p'.repeat(4000)}`, join(loop, 'inside')]) {
-      await expect(
-        h.router.call(configUpdateSettings, { patch: { defaultWorkspaceDir: bad } })
-      ).rejects.toMatchObject({
-        code: 'invalid_workspace',
-        message: expect.stringMatching(/ENAMETOOLONG|ELOOP/)
-      })
+      await expect(picked(h, bad)).rejects.toThrow(/invalid_folder.*(ENAMETOOLONG|ELOOP)/)
     }
   })
 

@@ -7,6 +7,7 @@ import {
   skillsRead,
   skillsSetEnabled
 } from '@shared/contracts/routes/agentFeatures.routes'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
 import { createRouter } from '../../../src/main/routes'
 import { createFeatureHarness, type FeatureHarness } from '../tools/featureHarness'
 import { useTempDirs } from '../helpers/tempDir'
@@ -49,12 +50,19 @@ describe('Settings › Skills routes', () => {
       join(folder, 'SKILL.md'),
       '---\nname: release-notes\ndescription: Writes release notes\n---\nCollect the merged changes.\n'
     )
-    const { skill } = await router.call(skillsAddFromFolder, { folder })
+    // The page sends the picker's token for the folder, never the folder itself.
+    const pick = async (path: string) => (await router.call(appChooseFolder, { path })).token!
+    await expect(router.call(skillsAddFromFolder, { folder })).rejects.toMatchObject({
+      code: 'path_not_picked'
+    })
+    const { skill } = await router.call(skillsAddFromFolder, { folder: await pick(folder) })
     expect(skill).toMatchObject({ name: 'release-notes', source: 'app', description: 'Writes release notes' })
     expect(readFileSync(join(skill.root, 'SKILL.md'), 'utf8')).toContain('Collect the merged changes.')
     expect(await listedNames()).toContain('release-notes')
-    await expect(router.call(skillsAddFromFolder, { folder })).rejects.toMatchObject({ code: 'conflict' })
-    await expect(router.call(skillsAddFromFolder, { folder: tempDir() })).rejects.toMatchObject({
+    await expect(router.call(skillsAddFromFolder, { folder: await pick(folder) })).rejects.toMatchObject({
+      code: 'conflict'
+    })
+    await expect(router.call(skillsAddFromFolder, { folder: await pick(tempDir()) })).rejects.toMatchObject({
       code: 'invalid_input'
     })
   })

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BridgeClient, setBridgeForTesting } from '@renderer/api/bridge'
@@ -104,6 +104,7 @@ describe('Settings › automatic backups', () => {
     const wrapper = await mountWith(DataBackup)
     const { presenters } = bridge!
     const folder = join(presenters.platform.userDataDir, 'elsewhere')
+    mkdirSync(folder) // a folder is picked, so it exists
     expect(wrapper.get('[data-testid="backup-list-empty"]').text()).toBe('No backups yet.')
     await wrapper.get('[data-testid="auto-backup-days"]').setValue(3)
     await wrapper.get('[data-testid="backup-folder"]').setValue(folder)

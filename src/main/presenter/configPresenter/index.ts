@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { configSettingsChanged } from '@shared/contracts/events/config.events'
 import { SETTINGS_DEFAULTS, SettingsPatch, SettingsSchema, type Settings } from '@shared/types/settings'
 import { AppError } from '@shared/errors'
+import { isPickToken } from '@shared/types/pickedPath'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SecretStore } from '../../platform/types'
 import type { EventSink } from '../../bridge/events'
@@ -94,6 +95,9 @@ export class ConfigPresenter {
 
   /** The default workspace must be a folder the app may work in; blank clears it. */
   private withCheckedFolders(patch: SettingsPatch): SettingsPatch {
+    // A pick token is the route's to redeem (routes/config.ts); one that got here is never stored.
+    if (patch.backupFolder && isPickToken(patch.backupFolder))
+      throw new AppError('invalid_input', 'backupFolder: choose the folder in the folder picker')
     const dir = patch.defaultWorkspaceDir
     if (dir === undefined) return patch
     return { ...patch, defaultWorkspaceDir: dir.trim() ? this.deps.validateWorkspace(dir) : '' }

@@ -6,6 +6,8 @@ import type Database from 'better-sqlite3'
 const AUTO_NAME = /^deepchat-auto-(\d{4}-\d\d-\d\d)\.db$/
 /** Whole-data archives made from Settings › Data (backup.ts). */
 const ARCHIVE_NAME = /^deepchat-backup-.*\.tar\.gz$/
+/** A database copy the user uploaded from a browser (`DataPresenter.receiveBackup`). */
+const UPLOADED_DATABASE_NAME = /^deepchat-upload-.*\.db$/
 const DAY_MS = 24 * 60 * 60 * 1000
 
 export interface BackupFile {
@@ -82,7 +84,7 @@ export class AutoBackups {
     }
     const files: BackupFile[] = []
     for (const name of names) {
-      const auto = AUTO_NAME.exec(name)
+      const auto = AUTO_NAME.exec(name) ?? UPLOADED_DATABASE_NAME.exec(name)
       if (!auto && !ARCHIVE_NAME.test(name)) continue
       try {
         const stats = statSync(join(folder, name))

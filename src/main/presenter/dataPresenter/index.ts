@@ -247,10 +247,8 @@ export class DataPresenter {
    * (an archive or a daily copy in the backup folder) is read: never any other path.
    */
   readBackup(path: string): { name: string; base64: string; bytes: number } {
-    const wanted = resolve(path)
-    const listed = this.listBackups().backups.find((b) => resolve(b.path) === wanted)
-    if (!listed || !lstatSync(wanted).isFile())
-      throw new AppError('not_found', 'Only a backup listed in the backup folder can be downloaded')
+    const wanted = this.listedBackup(path)
+    const listed = this.listBackups().backups.find((b) => resolve(b.path) === wanted)!
     if (listed.bytes > MAX_TRANSFER_BYTES)
       throw new AppError('too_large', `This backup is too large to download here; copy it from ${wanted}`)
     const bytes = readFileSync(wanted)
@@ -292,6 +290,27 @@ export class DataPresenter {
       rmSync(path, { force: true })
       throw error
     }
+  }
+
+  /**
+   * A path the page names as a backup, if the backup list shows it (an archive, a daily copy or an
+   * upload in the backup folder) and it is a plain file there, not a link; else `not_found`.
+   */
+  listedBackup(path: string): string {
+    const wanted = resolve(path)
+    const listed = this.listBackups().backups.some((b) => resolve(b.path) === wanted)
+    let plainFile: boolean
+    try {
+      plainFile = listed && lstatSync(wanted).isFile()
+    } catch {
+      plainFile = false // removed meanwhile
+    }
+    if (!plainFile)
+      throw new AppError(
+        'not_found',
+        'Only a backup in the backup list (the backup folder, or a file you uploaded) can be used'
+      )
+    return wanted
   }
 
   /** The backup folder and what is in it, newest first. */

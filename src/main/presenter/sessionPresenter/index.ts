@@ -162,6 +162,14 @@ export class SessionPresenter {
     return session
   }
 
+  /** Every folder a chat works in (each was picked by the user, or is a chat's scratch folder). */
+  workspaceDirs(): string[] {
+    return this.deps.sqlite.db
+      .prepare('SELECT DISTINCT workspace_dir FROM sessions WHERE workspace_dir IS NOT NULL')
+      .pluck()
+      .all() as string[]
+  }
+
   /** Regular sessions, pinned first, then by last activity. The cursor is opaque to callers. */
   list(options: { limit?: number; cursor?: string } = {}): {
     sessions: SessionRecord[]

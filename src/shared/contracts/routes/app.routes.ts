@@ -21,9 +21,13 @@ export const appOpenExternal = defineRoute({
   output: z.object({ opened: z.boolean() })
 })
 
+/** What a folder picker answers: the folder's real path and a pick token for it (null: cancelled). */
+const PickedFolder = z.object({ path: z.string().nullable(), token: z.string().nullable() })
+
 /**
  * A native folder dialog (Electron only). The headless host answers `{supported: false}` and the
- * UI asks for a path instead; `path` is null when the user cancelled.
+ * UI asks for a path instead (`app.chooseFolder`); `path` is null when the user cancelled. The
+ * token is what routes taking a folder accept (see `shared/types/pickedPath.ts`).
  */
 export const appPickFolder = defineRoute({
   name: 'app.pickFolder',
@@ -32,8 +36,19 @@ export const appPickFolder = defineRoute({
     .strict(),
   output: z.discriminatedUnion('supported', [
     z.object({ supported: z.literal(false) }),
-    z.object({ supported: z.literal(true), path: z.string().nullable() })
+    PickedFolder.extend({ supported: z.literal(true) })
   ])
+})
+
+/**
+ * A folder the user typed, as a pick: the desktop app confirms it in its folder dialog (opened
+ * there); the headless host, which has only the page, checks that it is an existing folder.
+ * Either way main issues the token, bound to the folder's real path, for this connection only.
+ */
+export const appChooseFolder = defineRoute({
+  name: 'app.chooseFolder',
+  input: z.object({ path: z.string().min(1).max(4096), title: z.string().max(200).optional() }).strict(),
+  output: PickedFolder
 })
 
 /** The desktop shell's state: updates, the global shortcut, links waiting for the user. */

@@ -8,12 +8,28 @@ export interface ChatOptions {
   permissionMode: PermissionMode
   /** '' for a new chat without a folder: it gets its own scratch folder. */
   workspaceDir: string
+  /** The pick token for `workspaceDir` when the user just picked it (never stored: single use). */
+  workspaceToken?: string
   /** An existing chat working in its scratch folder. */
   workspaceIsScratch?: boolean
   /** The new chat's assistant (its instructions, parameters, model and tools). */
   assistantId?: string | null
   /** Instructions and parameters: an open chat's own, or what a new chat starts with. */
   generation?: GenerationSettings
+}
+
+/** A folder as main's picker answered it: the real path to show and the token routes accept. */
+export interface PickedFolder {
+  path: string
+  token: string
+}
+
+/** The folder a new chat asks for: the pick token when there is one, else the folder itself (or null). */
+export function requestedWorkspace(
+  options: Pick<ChatOptions, 'workspaceDir' | 'workspaceToken'>
+): string | null {
+  if (!options.workspaceDir) return null
+  return options.workspaceToken ?? options.workspaceDir
 }
 
 const DRAFT_KEY = 'deepchat.newChatDraft'

@@ -173,6 +173,10 @@ export default {
         notRunning: 'No tools until it runs'
       },
       settingsErrors: {
+        invalid_folder: 'That folder cannot be used: enter the absolute path of an existing folder.',
+        path_not_picked: 'Choose that folder again: only a folder picked here can be used.',
+        pick_expired: 'That folder choice has expired or was already used: choose the folder again.',
+        path_changed: 'The folder changed after it was chosen: choose it again.',
         invalid_workspace: 'That folder cannot be used: enter the absolute path of an existing folder.',
         invalid_model:
           'That model is not available. Enable it in Settings › Model providers or pick another.',

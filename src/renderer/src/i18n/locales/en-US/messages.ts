@@ -7,7 +7,7 @@ export default {
       'Anyone with the archive can use these keys. Keep it private. (Desktop keys are encrypted for this computer and may not work elsewhere.)',
     backUp: 'Back up all data',
     saved: 'Backup saved to {path}',
-    restoreLabel: 'Restore from a backup archive (path on this computer)',
+    restoreLabel: 'Restore a backup in the backup folder (its path as listed; upload any other file)',
     restore: 'Restore…',
     confirm:
       'Restoring replaces ALL chats, settings and skills with those in the backup. This cannot be undone. Continue?',

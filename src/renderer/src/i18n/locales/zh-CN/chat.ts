@@ -172,6 +172,10 @@ export default {
         notRunning: '运行后才提供工具'
       },
       settingsErrors: {
+        invalid_folder: '无法使用该文件夹：请输入一个已存在文件夹的绝对路径。',
+        path_not_picked: '请重新选择该文件夹：只能使用在此处选择的文件夹。',
+        pick_expired: '该文件夹选择已过期或已被使用：请重新选择文件夹。',
+        path_changed: '该文件夹在选择后发生了变化：请重新选择。',
         invalid_workspace: '无法使用该文件夹：请输入一个已存在文件夹的绝对路径。',
         invalid_model: '该模型不可用。请在 设置 › 模型服务商 中启用它，或选择其他模型。',
         invalid_permission_mode: '子智能体对话的权限不能超过其父对话。'
