@@ -28,8 +28,9 @@ import {
 import { judgeCall, prepareCall, type Prepared } from './callPreparation'
 import { mcpToolDefinition, runMcpTool } from './mcpCalls'
 import { SessionToolNames } from './sessionToolNames'
+import { TOOL } from '@shared/builtinTools'
 
-const TOOL_SEARCH = 'tool_search'
+const TOOL_SEARCH = TOOL.toolSearch
 
 export type { PreCheckResult, ToolCallResult, ToolSessionContext } from './callResult'
 
