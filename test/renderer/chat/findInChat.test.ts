@@ -3,7 +3,9 @@ import { defineComponent, h } from 'vue'
 import { mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import { createMemoryHistory, createRouter } from 'vue-router'
+import MarkdownIt from 'markdown-it'
 import FindBar from '@renderer/components/chat/find/FindBar.vue'
+import { matchRanges } from '@renderer/components/chat/find/findDom'
 import { createAppI18n } from '@renderer/i18n'
 import { useChatStore } from '@renderer/stores/chat'
 import { eventually } from '../settings/helpers'
@@ -119,5 +121,76 @@ describe('find in chat', () => {
     await input.trigger('keydown', { key: 'Escape' })
     await eventually(() => expect(wrapper.find('[data-testid="find-bar"]').exists()).toBe(false))
     expect(document.activeElement?.getAttribute('data-testid')).toBe('chat-input-text')
+  })
+
+  it('finds and marks a phrase that crosses formatting ("foo **bar**" as "foo bar"), never one across blocks', async () => {
+    bridge = useRealBridge()
+    const { sessions } = bridge.presenters
+    const session = sessions.create({ title: 'Formatting' })
+    sessions.messages.appendUserMessage(session.id, { text: 'format please' })
+    const answer = sessions.messages.createAssistantMessage(session.id)
+    const text = 'We need foo **bar** and `baz` _qux_ today.\n\nFirst ends here.\n\nNext one.'
+    sessions.messages.finalizeAssistantMessage(answer.id, {
+      status: 'sent',
+      blocks: [{ id: 'c1', kind: 'content', status: 'success', text }]
+    })
+    const pinia = createPinia()
+    setActivePinia(pinia)
+    const chat = useChatStore()
+    const router = createRouter({
+      history: createMemoryHistory(),
+      routes: [{ path: '/chat/:sessionId', component: { render: () => null } }]
+    })
+    await router.push(`/chat/${session.id}`)
+    await chat.open(session.id)
+    // The reply rendered as markdown, the way the chat shows it (a <strong>, a <code>, an <em>).
+    const Page = defineComponent(() => () => [
+      h(FindBar, { sessionId: session.id }),
+      h(
+        'div',
+        { 'data-testid': 'message-list' },
+        chat.messages.map((m) =>
+          h('div', { key: m.id, 'data-message-id': m.id }, [
+            m.role === 'user'
+              ? h('div', { 'data-testid': 'user-text' }, m.content?.text ?? '')
+              : h('div', {
+                  'data-testid': 'content-block',
+                  innerHTML: new MarkdownIt().render(m.blocks[0].text)
+                })
+          ])
+        )
+      ),
+      h('textarea', { 'data-testid': 'chat-input-text' })
+    ])
+    const wrapper = mount(Page, {
+      global: { plugins: [pinia, router, createAppI18n('en-US')] },
+      attachTo: document.body
+    })
+    cleanup.push(() => {
+      wrapper.unmount()
+      chat.dispose()
+    })
+    const scrolled: Element[] = []
+    const original = Element.prototype.scrollIntoView
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this)
+    }
+    cleanup.push(() => (Element.prototype.scrollIntoView = original))
+
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'f', ctrlKey: true }))
+    await eventually(() => expect(wrapper.find('[data-testid="find-bar"]').exists()).toBe(true))
+    const input = wrapper.get('[data-testid="find-input"]')
+    const status = () => wrapper.get('[data-testid="find-status"]').text()
+    await input.setValue('foo bar')
+    await eventually(() => expect(status()).toBe('1 of 1'))
+    // The hit was located in the rendered reply: its paragraph was scrolled to, not just the row.
+    await eventually(() => expect(scrolled.at(-1)?.tagName).toBe('P'))
+    const block = document.querySelector('[data-testid="content-block"]')!
+    expect(matchRanges(block, 'foo bar').map((r) => r.toString())).toEqual(['foo bar'])
+    expect(matchRanges(block, 'and baz qux').map((r) => r.toString())).toEqual(['and baz qux'])
+
+    await input.setValue('here. next')
+    await eventually(() => expect(status()).toBe('No results'))
+    expect(matchRanges(block, 'here. next')).toEqual([])
   })
 })

@@ -1,5 +1,6 @@
 import type { ChatMessageView } from '@shared/types/chat'
 import { FIND_MAX_HITS } from '@shared/contracts/routes/chatFind.routes'
+import { markdownShownText } from '@shared/markdown/shownText'
 
 type Page = { messages: ChatMessageView[]; hasMore: boolean }
 export interface FindHit {
@@ -10,13 +11,16 @@ export interface FindHit {
 
 const PAGE = 200
 
-/** The words a message shows the user: their own text, or the answer's content blocks. */
+/**
+ * The words a message shows the user: their own text, or the answer's content blocks as rendered
+ * (markdown's marks gone, so `foo **bar**` is found as "foo bar", as the page marks it).
+ */
 export function shownText(message: ChatMessageView): string {
   if (message.role === 'user') return message.content?.text ?? ''
   return message.blocks
     .filter((b) => b.kind === 'content')
-    .map((b) => b.text)
-    .join('\n\n')
+    .map((b) => markdownShownText(b.text))
+    .join('\n')
 }
 
 /** Occurrences of `needle` (already lower-cased) in `text`, not overlapping. */

@@ -1,3 +1,5 @@
+import { markdownShownText } from '@shared/markdown/shownText'
+
 /**
  * Find in chat, on the page: the text ranges of a query in the rendered messages, the k-th one
  * of a message (rendering far pages of a long reply on the way), and the highlights.
@@ -10,7 +12,14 @@ const NOT_WORDS = '.md-code-head, button, .katex-mathml, [hidden]'
 const HIT = 'find-hit'
 const CURRENT = 'find-current'
 
-/** Ranges of `needle` (lower case) in the text under `root`, in order; matches inside one text node. */
+/** Elements whose text is a block of its own: a hit never joins the end of one to the start of the next. */
+const BLOCKS = 'p, li, h1, h2, h3, h4, h5, h6, pre, blockquote, td, th, dt, dd, div, tr, table, summary'
+
+/**
+ * Ranges of `needle` (lower case) in the text under `root`, in order. The root's text nodes are
+ * read as one text, blocks apart by a line break, so a hit may cross inline formatting
+ * ("foo **bar**" holds "foo bar") the way main counts it (shared/markdown/shownText.ts).
+ */
 export function matchRanges(root: Element, needle: string): Range[] {
   const ranges: Range[] = []
   if (!needle) return ranges
@@ -18,15 +27,29 @@ export function matchRanges(root: Element, needle: string): Range[] {
     acceptNode: (node) =>
       node.parentElement?.closest(NOT_WORDS) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT
   })
+  const nodes: Array<{ node: Text; start: number }> = []
+  let text = ''
+  let lastBlock: Element | null = null
   for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
-    const text = node.data.toLocaleLowerCase()
-    if (text.length !== node.data.length) continue // lower-casing moved offsets: no safe range
-    for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
-      const range = document.createRange()
-      range.setStart(node, at)
-      range.setEnd(node, at + needle.length)
-      ranges.push(range)
-    }
+    const closest = node.parentElement?.closest(BLOCKS)
+    const block = closest && root.contains(closest) ? closest : root
+    if (nodes.length > 0 && block !== lastBlock) text += '\n'
+    lastBlock = block
+    const lower = node.data.toLocaleLowerCase()
+    nodes.push({ node, start: text.length })
+    // Lower-casing that changes the length would move offsets: such a node takes part in no hit.
+    text += lower.length === node.data.length ? lower : '\uffff'.repeat(node.data.length)
+  }
+  let first = 0
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + needle.length)) {
+    while (first + 1 < nodes.length && nodes[first + 1].start <= at) first++
+    const end = at + needle.length
+    let last = first
+    while (last + 1 < nodes.length && nodes[last + 1].start < end) last++
+    const range = document.createRange()
+    range.setStart(nodes[first].node, at - nodes[first].start)
+    range.setEnd(nodes[last].node, end - nodes[last].start)
+    ranges.push(range)
   }
   return ranges
 }
@@ -92,16 +115,26 @@ function placeOf(
   let left = nth
   const roots = [...row.querySelectorAll<HTMLElement>(SEARCH_ROOTS)]
   for (const [index, root] of roots.entries()) {
-    const offsets = offsetsIn(sources[index] ?? root.textContent ?? '', needle)
-    if (left >= offsets.length) {
-      left -= offsets.length
+    const source = sources[index] ?? root.textContent ?? ''
+    // A reply's words are its markdown as rendered; the user's own text shows as typed.
+    const markdown = root.matches('[data-testid="content-block"]')
+    const shown = (text: string) => (markdown ? markdownShownText(text) : text)
+    const parts = [...root.querySelectorAll<HTMLElement>('.md-body > .md-page, .md-body > .md-tail')]
+    if (parts.length === 0) {
+      const count = offsetsIn(shown(source), needle).length
+      if (left < count) return { part: root, index: left }
+      left -= count
       continue
     }
-    const parts = [...root.querySelectorAll<HTMLElement>('.md-body > .md-page, .md-body > .md-tail')]
-    if (parts.length === 0) return { part: root, index: left }
+    // A long reply renders in pages cut at block boundaries (`data-from`: where each starts in
+    // the markdown); each page's hits are counted in its own slice.
     const from = (part: HTMLElement) => Number(part.dataset.from ?? 0)
-    const part = parts.filter((p) => from(p) <= offsets[left]).pop() ?? parts[0]
-    return { part, index: left - offsets.filter((o) => o < from(part)).length }
+    for (const [at, part] of parts.entries()) {
+      const end = at + 1 < parts.length ? from(parts[at + 1]) : source.length
+      const count = offsetsIn(shown(source.slice(from(part), end)), needle).length
+      if (left < count) return { part, index: left }
+      left -= count
+    }
   }
   return null
 }
