@@ -7,6 +7,7 @@ import { createPinia, setActivePinia } from 'pinia'
 import ChatInput, { type ComposerMessage } from '@renderer/components/chat/input/ChatInput.vue'
 import { createAppI18n } from '@renderer/i18n'
 import { useChatStore } from '@renderer/stores/chat'
+import { useChatOptionsStore } from '@renderer/stores/chatOptions'
 import { useAppStore } from '@renderer/stores/app'
 import { eventually } from '../settings/helpers'
 import { useRealBridge } from '../helpers/realBridge'
@@ -52,6 +53,13 @@ async function mountInput(
   const pinia = createPinia()
   setActivePinia(pinia)
   await useChatStore().open(sessionId)
+  // What the new-chat page starts with (an open chat shows its own settings instead).
+  useChatOptionsStore().draft = {
+    providerId: 'p',
+    modelId: 'alpha',
+    permissionMode: 'default',
+    workspaceDir: workspace
+  }
   // Stores stop listening before the back end shuts down and announces its servers stopping.
   cleanup.push(() => {
     for (const store of (pinia as unknown as { _s: Map<string, { dispose?: () => void }> })._s.values())
@@ -63,12 +71,6 @@ async function mountInput(
       blocked: false,
       locked: sessionId !== null,
       providers: await presenters.llmProviders.listProviders(),
-      options: {
-        providerId: 'p',
-        modelId: 'alpha',
-        permissionMode: 'default' as const,
-        workspaceDir: workspace
-      },
       send
     },
     global: { plugins: [pinia, createAppI18n('en-US')] },

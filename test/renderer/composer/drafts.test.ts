@@ -30,7 +30,6 @@ async function openWindow(presenters: Presenters, sessionId: string | null) {
       blocked: false,
       locked: sessionId !== null,
       providers: await presenters.llmProviders.listProviders(),
-      options: { providerId: null, modelId: null, permissionMode: 'default' as const, workspaceDir: '' },
       send: async (message: ComposerMessage) => {
         sent.push({ ...message, sessionId: chat.sessionId })
         return true

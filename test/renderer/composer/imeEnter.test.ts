@@ -160,7 +160,6 @@ describe('Enter while an input method is composing', () => {
         blocked: false,
         locked: false,
         providers: [],
-        options: { providerId: null, modelId: null, permissionMode: 'default' as const, workspaceDir: '' },
         send: async (message: ComposerMessage) => (sent.push(message), true)
       },
       global: { plugins: [pinia, createAppI18n('zh-CN')] },
