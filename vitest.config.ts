@@ -13,11 +13,17 @@ const timingMain = [
   'test/main/loop/stop.test.ts'
 ]
 const timingE2e = ['test/e2e/chat-controls.e2e.test.ts', 'test/e2e/longReply.e2e.test.ts']
+// Renderer files that check what shows before a lazily loaded module (markdown-it, a highlight
+// grammar) arrives: they need a module graph of their own, where it has not been loaded yet.
+const freshRenderer = ['test/renderer/chat/lazyMarkdown.test.ts', 'test/renderer/chat/streamLogic.test.ts']
 
 const e2e = {
   environment: 'node' as const,
   // One Chromium per worker for the whole run (each file gets its own contexts).
   globalSetup: ['test/e2e/helpers/globalSetup.ts'],
+  // The files share each worker's module graph (playwright-core, the route contracts): importing
+  // it anew per file cost seconds each; every file starts its own host and contexts anyway.
+  isolate: false,
   testTimeout: 60_000,
   hookTimeout: 60_000
 }
@@ -64,7 +70,22 @@ export default defineConfig({
           name: 'renderer',
           environment: 'happy-dom',
           include: ['test/renderer/**/*.test.ts'],
+          exclude: freshRenderer,
+          // Shared module graph per worker: two dozen files import the whole back end (the real
+          // bridge), and importing it per file took more CPU than all renderer tests together.
+          isolate: false,
           // Some of these start real MCP servers; beside a second worker the default 5 s was short.
+          testTimeout: 15_000
+        }
+      },
+      {
+        plugins: [vue()],
+        resolve: { alias },
+        define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
+        test: {
+          name: 'renderer-fresh',
+          environment: 'happy-dom',
+          include: freshRenderer,
           testTimeout: 15_000
         }
       },
