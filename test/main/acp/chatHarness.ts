@@ -1,7 +1,9 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- route outputs and event payloads are checked by shape in the assertions */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach } from 'vitest'
+import type { RouteDef, RouteInput, RouteOutput } from '@shared/contracts/define'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
+import { chatRespondToolInteraction, chatSendMessage } from '@shared/contracts/routes/chat.routes'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import type { PermissionMode } from '@shared/types/permission'
 import type { MessageRecord, PendingInteraction } from '@shared/types/session'
@@ -24,7 +26,7 @@ export const LLM_MODEL = { providerId: 'fake-openai', modelId: 'fake-model' }
 /** The whole app on a temp data folder, with the fake agent added as a custom agent (on). */
 export interface AcpChat {
   presenters: Presenters
-  events: Array<{ name: string; payload: any }>
+  events: Array<{ name: string; payload: unknown }>
   dataDir: string
   workspace: string
   /** A folder outside the workspace. */
@@ -41,7 +43,8 @@ export interface AcpChat {
       model?: { providerId: string; modelId: string }
     }
   ): Promise<{ sessionId: string; assistantMessageId: string }>
-  route(name: string, input: unknown): Promise<any>
+  /** Calls a route, typed by its contract; an error is thrown as an AppError. */
+  call<R extends RouteDef>(def: R, input: RouteInput<R>): Promise<RouteOutput<R>>
   /** Waits until the session's run ended (completed, paused, stopped or failed). */
   idle(sessionId: string): Promise<void>
   message(messageId: string): MessageRecord
@@ -49,7 +52,7 @@ export interface AcpChat {
   answer(
     interaction: PendingInteraction,
     decision: 'allow_once' | 'allow_session' | 'allow_always' | 'deny'
-  ): Promise<any>
+  ): Promise<RouteOutput<typeof chatRespondToolInteraction>>
   /** The agent's said text in a message (its content blocks joined). */
   said(messageId: string): string
   records(): Record<string, unknown>[]
@@ -86,11 +89,7 @@ export function useAcpChat(): (options?: {
       return { presenters, router: createRouter(presenters) }
     }
     let app = open()
-    const route = async (name: string, input: unknown) => {
-      const result = (await app.router.invoke(name, input, CTX)) as any
-      if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
-      return result.data
-    }
+    const call = <R extends RouteDef>(def: R, input: RouteInput<R>) => app.router.call(def, input, CTX)
     const chat: AcpChat = {
       get presenters() {
         return app.presenters
@@ -101,26 +100,27 @@ export function useAcpChat(): (options?: {
       workspace,
       outside,
       async send(text, opts = {}) {
-        const data = await route('chat.sendMessage', {
+        const data = await call(chatSendMessage, {
           text,
           ...(opts.sessionId
             ? { sessionId: opts.sessionId }
             : {
                 newSession: {
                   ...(opts.model ?? { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID }),
-                  workspaceDir: (await route('app.chooseFolder', { path: workspace })).token,
+                  workspaceDir: (await call(appChooseFolder, { path: workspace })).token,
                   permissionMode: opts.permissionMode ?? 'default'
                 }
               })
         })
+        if (data.assistantMessageId === null) throw new Error('send: the text was queued, no turn started')
         return { sessionId: data.sessionId, assistantMessageId: data.assistantMessageId }
       },
-      route,
+      call,
       idle: (sessionId) => app.presenters.agentRuntime.idle(sessionId),
       message: (messageId) => app.presenters.sessions.messages.require(messageId),
       pending: (sessionId) => app.presenters.sessions.interactions.list({ sessionId, status: 'pending' }),
       answer: (interaction, decision) =>
-        route('chat.respondToolInteraction', {
+        call(chatRespondToolInteraction, {
           sessionId: interaction.sessionId,
           messageId: interaction.messageId,
           interactionId: interaction.id,

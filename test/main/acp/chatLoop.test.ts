@@ -8,6 +8,12 @@ import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import { AGENT_ID, LLM_MODEL, useAcpChat } from './chatHarness'
 import { TEST_SERVER } from '../mcp/harness'
 import { until } from '../../helpers/until'
+import { acpSetEnabled } from '@shared/contracts/routes/acp.routes'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
+import { chatStop } from '@shared/contracts/routes/chat.routes'
+import { checkpointsListTurn, checkpointsRevertTurn } from '@shared/contracts/routes/checkpoints.routes'
+import { permissionsRevokeRule } from '@shared/contracts/routes/permissions.routes'
+import { sessionsCreate, sessionsUpdateSettings } from '@shared/contracts/routes/sessions.routes'
 
 const open = useAcpChat()
 
@@ -95,7 +101,7 @@ describe('a chat whose model is an agent', () => {
     const chat = await open({ llm: () => ({ steps: [{ type: 'text', text: 'from the LLM' }] }) })
     const first = await chat.send('hi', { model: LLM_MODEL })
     await chat.idle(first.sessionId)
-    await chat.route('sessions.updateSettings', {
+    await chat.call(sessionsUpdateSettings, {
       sessionId: first.sessionId,
       patch: { model: { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID } }
     })
@@ -103,15 +109,15 @@ describe('a chat whose model is an agent', () => {
     await chat.idle(first.sessionId)
     expect(chat.said(second.assistantMessageId)).toBe('You said: now you')
     expect(chat.llm!.generationRequests()).toHaveLength(1)
-    await chat.route('sessions.updateSettings', { sessionId: first.sessionId, patch: { model: LLM_MODEL } })
+    await chat.call(sessionsUpdateSettings, { sessionId: first.sessionId, patch: { model: LLM_MODEL } })
     const third = await chat.send('and back', { sessionId: first.sessionId })
     await chat.idle(first.sessionId)
     expect(chat.said(third.assistantMessageId)).toBe('from the LLM')
     // The LLM sees the agent's answer as part of the conversation.
     expect(JSON.stringify(chat.llm!.generationRequests()[1].body)).toContain('You said: now you')
-    await chat.route('acp.setEnabled', { agentId: AGENT_ID, enabled: false })
+    await chat.call(acpSetEnabled, { agentId: AGENT_ID, enabled: false })
     await expect(
-      chat.route('sessions.updateSettings', {
+      chat.call(sessionsUpdateSettings, {
         sessionId: first.sessionId,
         patch: { model: { providerId: ACP_PROVIDER_ID, modelId: AGENT_ID } }
       })
@@ -122,7 +128,7 @@ describe('a chat whose model is an agent', () => {
     const chat = await open()
     const { sessionId } = await chat.send('hello')
     await chat.idle(sessionId)
-    await chat.route('acp.setEnabled', { agentId: AGENT_ID, enabled: false })
+    await chat.call(acpSetEnabled, { agentId: AGENT_ID, enabled: false })
     await expect(chat.send('again', { sessionId })).rejects.toMatchObject({ code: 'acp_agent_disabled' })
     expect(chat.presenters.sessions.messages.list(sessionId).messages).toHaveLength(2)
   })
@@ -229,7 +235,7 @@ describe('the agent asks the user through the pause → card → resume path', (
     expect(chat.message(second.assistantMessageId).status).toBe('sent')
     expect(chat.said(second.assistantMessageId)).toBe('permission:selected:yes-once')
 
-    await chat.route('permissions.revokeRule', { id: rule!.id })
+    await chat.call(permissionsRevokeRule, { id: rule!.id })
     const third = await chat.send(askingScript(target), { sessionId: first.sessionId })
     await chat.idle(first.sessionId)
     expect(chat.message(third.assistantMessageId).status).toBe('awaiting_interaction')
@@ -278,7 +284,7 @@ describe('files and commands of an agent turn', () => {
     await chat.idle(sessionId)
     expect(chat.said(assistantMessageId)).toBe('write:okwrite:ok')
     expect(readFileSync(target, 'utf8')).toBe('changed\n')
-    const { checkpoint: turn } = await chat.route('checkpoints.listTurn', {
+    const { checkpoint: turn } = await chat.call(checkpointsListTurn, {
       sessionId,
       messageId: assistantMessageId
     })
@@ -291,7 +297,7 @@ describe('files and commands of an agent turn', () => {
     // The write no call named is a call of its own in the message.
     const calls = blocksOf(chat.message(assistantMessageId).blocks, 'tool_call')
     expect(calls.map((c) => c.toolCall.name)).toEqual(['acp_edit', 'acp_fs_write_text_file'])
-    await chat.route('checkpoints.revertTurn', { sessionId, messageId: assistantMessageId })
+    await chat.call(checkpointsRevertTurn, { sessionId, messageId: assistantMessageId })
     expect(readFileSync(target, 'utf8')).toBe('original\n')
     expect(existsSync(join(chat.workspace, 'new.txt'))).toBe(false)
   })
@@ -346,15 +352,15 @@ describe('the MCP servers an agent is handed', () => {
     await mcp.startServer('offhere')
     expect((await mcp.startServer('broken')).status.state).toBe('error')
 
-    const { session } = await chat.route('sessions.create', {
+    const { session } = await chat.call(sessionsCreate, {
       session: {
         providerId: ACP_PROVIDER_ID,
         modelId: AGENT_ID,
         // The page sends the picker's token for the folder (routes take only picked folders).
-        workspaceDir: (await chat.route('app.chooseFolder', { path: chat.workspace })).token
+        workspaceDir: (await chat.call(appChooseFolder, { path: chat.workspace })).token
       }
     })
-    await chat.route('sessions.updateSettings', {
+    await chat.call(sessionsUpdateSettings, {
       sessionId: session.id,
       patch: { mcpServers: { offhere: false } }
     })
@@ -377,7 +383,7 @@ describe('stop, crashes and restarts', () => {
     )
     await until(() => chat.records().some((r) => r.event === 'prompt'))
     await until(() => chat.presenters.agentRuntime.getMessage(assistantMessageId).blocks.length > 0)
-    await chat.route('chat.stop', { sessionId })
+    await chat.call(chatStop, { sessionId })
     const message = chat.message(assistantMessageId)
     expect(message.status).toBe('cancelled')
     expect(blocksOf(message.blocks, 'error')[0]).toMatchObject({ data: { code: 'user_cancelled' } })
@@ -394,7 +400,7 @@ describe('stop, crashes and restarts', () => {
     )
     await chat.idle(sessionId)
     expect(chat.pending(sessionId)).toHaveLength(1)
-    await chat.route('chat.stop', { sessionId })
+    await chat.call(chatStop, { sessionId })
     expect(chat.pending(sessionId)).toHaveLength(0)
     expect(chat.message(assistantMessageId).status).toBe('cancelled')
     await until(() => chat.records().some((r) => r.event === 'permission'))

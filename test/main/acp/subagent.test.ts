@@ -1,15 +1,17 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and tape payloads are checked by shape */
 import { describe, expect, it } from 'vitest'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
 import { FORK_MERGE } from '@shared/types/tape'
 import type { FakeResponse, RecordedRequest } from '../../fixtures/llm/script'
 import { AGENT_ID, LLM_MODEL, useAcpChat } from './chatHarness'
+import { acpSetEnabled } from '@shared/contracts/routes/acp.routes'
+import { subagentsGetSlots } from '@shared/contracts/routes/subagents.routes'
+import { openAiBody } from '../../fixtures/llm/openAiRequest'
 
 const open = useAcpChat()
 
 /** The parent model hands one task to the agent's slot, then answers with what came back. */
 function parentScript(request: RecordedRequest): FakeResponse {
-  const messages = (request.body as any).messages as any[]
+  const { messages } = openAiBody(request.body)
   const result = messages.find((m) => m.role === 'tool')
   if (result)
     return { steps: [{ type: 'text', text: ['Subagent said: ', String(result.content).slice(0, 2000)] }] }
@@ -32,13 +34,13 @@ describe('an agent as a subagent', () => {
     const chat = await open({ llm: () => ({ steps: [{ type: 'text', text: 'hi' }] }) })
     const { sessionId } = await chat.send('hello', { model: LLM_MODEL })
     await chat.idle(sessionId)
-    const { config } = await chat.route('subagents.getSlots', { sessionId })
+    const { config } = await chat.call(subagentsGetSlots, { sessionId })
     expect(config.slots).toContainEqual(
       expect.objectContaining({ id: `acp-${AGENT_ID}`, targetType: 'acp', agentId: AGENT_ID })
     )
-    await chat.route('acp.setEnabled', { agentId: AGENT_ID, enabled: false })
-    const after = await chat.route('subagents.getSlots', { sessionId })
-    expect(after.config.slots.map((s: any) => s.id)).toEqual(['self'])
+    await chat.call(acpSetEnabled, { agentId: AGENT_ID, enabled: false })
+    const after = await chat.call(subagentsGetSlots, { sessionId })
+    expect(after.config.slots.map((s) => s.id)).toEqual(['self'])
   })
 
   it('hands a task to the fake agent; its run is a forked tape whose result is merged into the parent tape', async () => {
@@ -59,7 +61,7 @@ describe('an agent as a subagent', () => {
       .entries(parent.tapeId, { limit: 1000 })
       .filter((e) => e.name === FORK_MERGE)
     expect(merges).toHaveLength(1)
-    const merged = (merges[0].payload as any).data
+    const merged = (merges[0].payload as { data: { result: string } }).data
     expect(merged).toMatchObject({ status: 'completed', childSessionId: child.id, slotId: `acp-${AGENT_ID}` })
     expect(merged.result).toMatch(/^You said: # Structured Handoff/)
     expect(chat.said(assistantMessageId)).toContain('You said: # Structured Handoff')

@@ -2,9 +2,17 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ATTACHMENT_LIMITS } from '@shared/types/attachments'
-import { picked, route, textReply, useLoopHarness } from '../loop/helpers'
+import { picked, call, textReply, useLoopHarness } from '../loop/helpers'
 import { makeDocx, makePdf, makeXlsx, PIXEL_PNG } from '../../fixtures/documents'
 import { codeOf, upload, userImages, userTexts } from './helpers'
+import {
+  attachmentsBeginUpload,
+  attachmentsFinishUpload,
+  attachmentsPickFiles,
+  attachmentsUploadChunk
+} from '@shared/contracts/routes/attachments.routes'
+import { chatSendMessage } from '@shared/contracts/routes/chat.routes'
+import { sessionsFork } from '@shared/contracts/routes/sessions.routes'
 
 const harness = useLoopHarness()
 
@@ -29,7 +37,7 @@ describe('attachments reach the model', () => {
       await upload(h, 'main.rs', Buffer.from('fn main() { println!("kingfisher"); }\n'))
     ]
     expect(files.map((f) => f.kind)).toEqual(['pdf', 'docx', 'spreadsheet', 'csv', 'text'])
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'Summarise these',
       attachments: files.map((f) => ({ sha256: f.sha256, name: f.name })),
       newSession: {
@@ -49,7 +57,7 @@ describe('attachments reach the model', () => {
     expect(text).toContain('| day | height |\n| --- | --- |\n| mon | 1,2 |\n| tue | 3.4 |')
     expect(text).toContain('println!("kingfisher")')
     expect(text.indexOf('Summarise these')).toBeGreaterThan(text.indexOf('kingfisher'))
-    const message = h.presenters.sessions.messages.require(accepted.userMessageId)
+    const message = h.presenters.sessions.messages.require(accepted.userMessageId!)
     expect(message.content?.files.map((f) => [f.name, f.kind, f.size])).toEqual(
       files.map((f) => [f.name, f.kind, f.size])
     )
@@ -67,7 +75,7 @@ describe('attachments reach the model', () => {
   it('sends an image to a vision model as an image part', async () => {
     const h = await harness([textReply('A pixel.')], { vision: true })
     const image = await upload(h, 'dot.png', PIXEL_PNG, 'image/png')
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'What is it?',
       attachments: [{ sha256: image.sha256, name: 'dot.png' }],
       newSession: {
@@ -83,7 +91,7 @@ describe('attachments reach the model', () => {
   it('tells a model without vision that an image was attached instead of dropping it', async () => {
     const h = await harness([textReply('I cannot see it.')], { vision: false })
     const image = await upload(h, 'dot.png', PIXEL_PNG, 'image/png')
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'What is it?',
       attachments: [{ sha256: image.sha256, name: 'dot.png' }],
       newSession: {
@@ -103,7 +111,7 @@ describe('attachments reach the model', () => {
     const h = await harness([textReply('Partial.')], { contextLength: 8_000, maxOutputTokens: 1_000 })
     const words = Array.from({ length: 20_000 }, (_, i) => `w${i}`).join(' ')
     const file = await upload(h, 'long.md', Buffer.from(words))
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'Skim it',
       attachments: [{ sha256: file.sha256, name: 'long.md' }],
       newSession: {
@@ -131,7 +139,7 @@ describe('attachments reach the model', () => {
   it('keeps attachments across a restart and in a forked chat', async () => {
     const h = await harness([textReply('First.'), textReply('Second.'), textReply('Forked.')])
     const file = await upload(h, 'notes.txt', Buffer.from('The cormorant dries its wings.'))
-    const first = await route(h, 'chat.sendMessage', {
+    const first = await call(h, chatSendMessage, {
       text: 'Remember this',
       attachments: [{ sha256: file.sha256, name: 'notes.txt' }],
       newSession: {
@@ -145,9 +153,9 @@ describe('attachments reach the model', () => {
     await h.send('And now?', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
     expect(userTexts(h.bodies()[1])[0]).toContain('The cormorant dries its wings.')
-    const { session: fork } = await route(h, 'sessions.fork', {
+    const { session: fork } = await call(h, sessionsFork, {
       sessionId: first.sessionId,
-      messageId: first.assistantMessageId
+      messageId: first.assistantMessageId!
     })
     await h.send('In the fork', { sessionId: fork.id })
     await h.idle(fork.id)
@@ -158,7 +166,7 @@ describe('attachments reach the model', () => {
 describe('attachment limits and bad files', () => {
   it('refuses files over the size limit before any byte is sent, with the numbers', async () => {
     const h = await harness([])
-    const error = await route(h, 'attachments.beginUpload', {
+    const error = await call(h, attachmentsBeginUpload, {
       name: 'huge.pdf',
       mimeType: 'application/pdf',
       size: ATTACHMENT_LIMITS.maxFileBytes + 1
@@ -166,7 +174,7 @@ describe('attachment limits and bad files', () => {
     expect(error).toMatchObject({ code: 'attachment_too_large' })
     expect((error as Error).message).toMatch(/huge\.pdf is 25\.0 MB; attachments can be at most 25\.0 MB/)
     expect(
-      await codeOf(h, 'attachments.beginUpload', {
+      await codeOf(h, attachmentsBeginUpload, {
         name: 'big.png',
         mimeType: 'image/png',
         size: ATTACHMENT_LIMITS.maxImageBytes + 1
@@ -190,30 +198,30 @@ describe('attachment limits and bad files', () => {
 
   it('refuses chunks out of order, oversize uploads and unfinished uploads', async () => {
     const h = await harness([])
-    const { uploadId } = await route(h, 'attachments.beginUpload', { name: 'x.txt', mimeType: '', size: 4 })
-    expect(await codeOf(h, 'attachments.uploadChunk', { uploadId, index: 1, data: 'aGk=' })).toBe(
+    const { uploadId } = await call(h, attachmentsBeginUpload, { name: 'x.txt', mimeType: '', size: 4 })
+    expect(await codeOf(h, attachmentsUploadChunk, { uploadId, index: 1, data: 'aGk=' })).toBe(
       'invalid_input'
     )
-    await route(h, 'attachments.uploadChunk', { uploadId, index: 0, data: 'aGk=' })
-    expect(await codeOf(h, 'attachments.finishUpload', { uploadId })).toBe('upload_incomplete')
-    expect(await codeOf(h, 'attachments.finishUpload', { uploadId })).toBe('upload_not_found')
-    const second = await route(h, 'attachments.beginUpload', { name: 'y.txt', mimeType: '', size: 1 })
+    await call(h, attachmentsUploadChunk, { uploadId, index: 0, data: 'aGk=' })
+    expect(await codeOf(h, attachmentsFinishUpload, { uploadId })).toBe('upload_incomplete')
+    expect(await codeOf(h, attachmentsFinishUpload, { uploadId })).toBe('upload_not_found')
+    const second = await call(h, attachmentsBeginUpload, { name: 'y.txt', mimeType: '', size: 1 })
     expect(
-      await codeOf(h, 'attachments.uploadChunk', { uploadId: second.uploadId, index: 0, data: 'aGk=' })
+      await codeOf(h, attachmentsUploadChunk, { uploadId: second.uploadId, index: 0, data: 'aGk=' })
     ).toBe('invalid_input')
   })
 
   it('refuses a send naming content that is not stored, and creates no chat', async () => {
     const h = await harness([])
     expect(
-      await codeOf(h, 'chat.sendMessage', {
+      await codeOf(h, chatSendMessage, {
         text: 'hi',
         attachments: [{ sha256: 'a'.repeat(64), name: 'ghost.txt' }],
         newSession: { providerId: 'fake-openai', modelId: 'fake-model' }
       })
     ).toBe('attachment_not_found')
     expect(
-      await codeOf(h, 'chat.sendMessage', {
+      await codeOf(h, chatSendMessage, {
         text: 'hi',
         attachments: Array.from({ length: 11 }, () => ({ sha256: 'a'.repeat(64), name: 'x' })),
         newSession: { providerId: 'fake-openai', modelId: 'fake-model' }
@@ -224,6 +232,6 @@ describe('attachment limits and bad files', () => {
 
   it('answers the native file dialog route with "not supported" in the headless host', async () => {
     const h = await harness([])
-    expect(await route(h, 'attachments.pickFiles', {})).toEqual({ supported: false })
+    expect(await call(h, attachmentsPickFiles, {})).toEqual({ supported: false })
   })
 })

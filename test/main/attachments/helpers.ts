@@ -1,7 +1,13 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
+import type { RouteDef } from '@shared/contracts/define'
 import type { AttachmentView } from '@shared/types/attachments'
 import { ATTACHMENT_LIMITS } from '@shared/types/attachments'
-import { route, type LoopHarness } from '../loop/helpers'
+import { call, type LoopHarness } from '../loop/helpers'
+import type { OpenAiRequest } from '../../fixtures/llm/openAiRequest'
+import {
+  attachmentsBeginUpload,
+  attachmentsFinishUpload,
+  attachmentsUploadChunk
+} from '@shared/contracts/routes/attachments.routes'
 
 /** Uploads a file through the real chunked routes, the way the composer does. */
 export async function upload(
@@ -11,22 +17,22 @@ export async function upload(
   mimeType = '',
   chunkBytes: number = ATTACHMENT_LIMITS.chunkBytes
 ): Promise<AttachmentView> {
-  const { uploadId } = await route(h, 'attachments.beginUpload', { name, mimeType, size: bytes.length })
+  const { uploadId } = await call(h, attachmentsBeginUpload, { name, mimeType, size: bytes.length })
   for (let index = 0, offset = 0; offset < bytes.length; index++, offset += chunkBytes) {
     const data = bytes.subarray(offset, offset + chunkBytes).toString('base64')
-    await route(h, 'attachments.uploadChunk', { uploadId, index, data })
+    await call(h, attachmentsUploadChunk, { uploadId, index, data })
   }
-  return (await route(h, 'attachments.finishUpload', { uploadId })).attachment
+  return (await call(h, attachmentsFinishUpload, { uploadId })).attachment
 }
 
 /** Every user message's text of an OpenAI request body (string content or the text parts). */
-export function userTexts(body: any): string[] {
-  return (body.messages as any[])
+export function userTexts(body: OpenAiRequest): string[] {
+  return body.messages
     .filter((m) => m.role === 'user')
     .map((m) =>
       typeof m.content === 'string'
         ? m.content
-        : (m.content as any[])
+        : (m.content ?? [])
             .filter((p) => p.type === 'text')
             .map((p) => p.text)
             .join('\n')
@@ -34,15 +40,16 @@ export function userTexts(body: any): string[] {
 }
 
 /** Image parts (data URLs) of every user message in an OpenAI request body. */
-export function userImages(body: any): string[] {
-  return (body.messages as any[])
+export function userImages(body: OpenAiRequest): string[] {
+  return body.messages
     .filter((m) => m.role === 'user' && Array.isArray(m.content))
-    .flatMap((m) => (m.content as any[]).filter((p) => p.type === 'image_url').map((p) => p.image_url.url))
+    .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+    .filter((p) => p.type === 'image_url')
+    .map((p) => p.image_url?.url ?? '')
 }
 
-export function codeOf(h: LoopHarness, name: string, input: unknown): Promise<string | undefined> {
-  return route(h, name, input).then(
-    () => undefined,
-    (error: { code?: string }) => error.code
-  )
+/** The error code a route answers `input` with (sent as a client would: unchecked), or undefined. */
+export async function codeOf(h: LoopHarness, def: RouteDef, input: unknown): Promise<string | undefined> {
+  const result = await h.router.invoke(def.name, input, { transport: 'test', clientId: 'test' })
+  return result.ok ? undefined : result.error.code
 }

@@ -1,8 +1,8 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- route outputs are checked by shape */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { callsReply, route, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { callsReply, call, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { checkpointsListTurn, checkpointsRevertTurn } from '@shared/contracts/routes/checkpoints.routes'
 
 const harness = useLoopHarness()
 
@@ -26,29 +26,31 @@ describe('checkpoints', () => {
     const snapshots = h.presenters.tape.entries(sessionId).filter((e) => e.name === 'file/snapshot')
     expect(snapshots).toHaveLength(3)
 
-    const { checkpoint } = await route(h, 'checkpoints.listTurn', {
+    const { checkpoint } = await call(h, checkpointsListTurn, {
       sessionId,
       messageId: assistantMessageId
     })
-    const byPath = Object.fromEntries(checkpoint.files.map((f: any) => [f.path.split(/[\\/]/).pop(), f]))
+    const byPath = Object.fromEntries(checkpoint.files.map((f) => [f.path.split(/[\\/]/).pop(), f]))
     expect(byPath['notes.md']).toMatchObject({ existedBefore: true, edits: 2, tools: ['edit'] })
     expect(byPath['created.txt']).toMatchObject({ existedBefore: false, edits: 1, tools: ['write'] })
     expect(checkpoint.revertEntryIds).toEqual([])
 
-    const { result } = await route(h, 'checkpoints.revertTurn', { sessionId, messageId: assistantMessageId })
+    const { result } = await call(h, checkpointsRevertTurn, { sessionId, messageId: assistantMessageId })
     expect(readFileSync(join(h.workspace, 'notes.md'), 'utf8')).toBe('line one\nalpha\nline three\n')
     expect(existsSync(join(h.workspace, 'new', 'created.txt'))).toBe(false)
-    expect(result.files.map((f: any) => f.action).sort()).toEqual(['deleted', 'restored'])
+    expect(result.files.map((f) => f.action).sort()).toEqual(['deleted', 'restored'])
 
     const revert = h.presenters.tape.entry(sessionId, result.revertEntryId)!
     expect(revert.name).toBe('file/revert')
-    const data = (revert.payload as any).data
+    const { data } = revert.payload as {
+      data: { messageId: string; replaced: Array<{ path: string; contentBeforeRevert: string | null }> }
+    }
     expect(data.messageId).toBe(assistantMessageId)
     // The content the revert replaced is kept, so the revert itself can be undone.
-    expect(data.replaced.find((r: any) => r.path.endsWith('notes.md')).contentBeforeRevert).toBe(
+    expect(data.replaced.find((r) => r.path.endsWith('notes.md'))?.contentBeforeRevert).toBe(
       'line one\ngamma\nline three\n'
     )
-    const after = await route(h, 'checkpoints.listTurn', { sessionId, messageId: assistantMessageId })
+    const after = await call(h, checkpointsListTurn, { sessionId, messageId: assistantMessageId })
     expect(after.checkpoint.revertEntryIds).toEqual([result.revertEntryId])
   })
 
@@ -65,27 +67,27 @@ describe('checkpoints', () => {
     const second = await h.send('say hi', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
 
-    const listed = await route(h, 'checkpoints.listTurn', {
+    const listed = await call(h, checkpointsListTurn, {
       sessionId: first.sessionId,
       messageId: second.assistantMessageId
     })
     expect(listed.checkpoint.files).toEqual([])
     await expect(
-      route(h, 'checkpoints.revertTurn', { sessionId: first.sessionId, messageId: second.assistantMessageId })
+      call(h, checkpointsRevertTurn, { sessionId: first.sessionId, messageId: second.assistantMessageId })
     ).rejects.toMatchObject({ code: 'nothing_to_revert' })
     await expect(
-      route(h, 'checkpoints.listTurn', { sessionId: first.sessionId, messageId: 'missing' })
+      call(h, checkpointsListTurn, { sessionId: first.sessionId, messageId: 'missing' })
     ).rejects.toMatchObject({ code: 'message_not_found' })
     const other = h.presenters.sessions.create({})
     await expect(
-      route(h, 'checkpoints.listTurn', { sessionId: other.id, messageId: first.assistantMessageId })
+      call(h, checkpointsListTurn, { sessionId: other.id, messageId: first.assistantMessageId })
     ).rejects.toMatchObject({ code: 'not_found' })
     expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('one')
 
     // A later turn writes the same file: the first turn's checkpoint says so.
     expect(
       (
-        await route(h, 'checkpoints.listTurn', {
+        await call(h, checkpointsListTurn, {
           sessionId: first.sessionId,
           messageId: first.assistantMessageId
         })
@@ -93,12 +95,12 @@ describe('checkpoints', () => {
     ).toBe(false)
     const third = await h.send('write a again', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
-    const firstTurn = await route(h, 'checkpoints.listTurn', {
+    const firstTurn = await call(h, checkpointsListTurn, {
       sessionId: first.sessionId,
       messageId: first.assistantMessageId
     })
     expect(firstTurn.checkpoint.files[0]).toMatchObject({ edits: 1, changedLater: true })
-    const thirdTurn = await route(h, 'checkpoints.listTurn', {
+    const thirdTurn = await call(h, checkpointsListTurn, {
       sessionId: first.sessionId,
       messageId: third.assistantMessageId
     })

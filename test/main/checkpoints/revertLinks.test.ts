@@ -1,10 +1,15 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- route outputs are checked by shape */
 import { randomBytes } from 'node:crypto'
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import type { RouteOutput } from '@shared/contracts/define'
 import { describe, expect, it } from 'vitest'
 import { useTempDirs } from '../helpers/tempDir'
-import { callsReply, route, textReply, toolCall, useLoopHarness, type LoopHarness } from '../loop/helpers'
+import { callsReply, call, textReply, toolCall, useLoopHarness, type LoopHarness } from '../loop/helpers'
+import {
+  checkpointsRestoreBefore,
+  checkpointsRevertTurn,
+  checkpointsTurnDiffs
+} from '@shared/contracts/routes/checkpoints.routes'
 
 // A model that can run commands can turn any file or folder of its workspace into a link between
 // the turn and the user's "Revert this turn". The revert must then leave the outside alone.
@@ -12,12 +17,12 @@ const harness = useLoopHarness()
 const tempDir = useTempDirs()
 
 /** Each file's action (and reason), by its path in the workspace. */
-function actionsOf(h: LoopHarness, result: any): Record<string, string> {
+function actionsOf(
+  h: LoopHarness,
+  result: RouteOutput<typeof checkpointsRevertTurn>['result']
+): Record<string, string> {
   return Object.fromEntries(
-    result.files.map((f: any) => [
-      relative(h.workspace, f.path),
-      f.reason ? `${f.action}:${f.reason}` : f.action
-    ])
+    result.files.map((f) => [relative(h.workspace, f.path), f.reason ? `${f.action}:${f.reason}` : f.action])
   )
 }
 
@@ -48,12 +53,12 @@ describe('revert never follows a link the model planted', () => {
     expect(lstatSync(join(h.workspace, 'run.sh')).isSymbolicLink()).toBe(true)
 
     // The turn's diff does not read through the link either.
-    const { files: diffs } = await route(h, 'checkpoints.turnDiffs', turn)
-    const runDiff = diffs.find((d: any) => relative(h.workspace, d.path) === 'run.sh')
-    expect(runDiff.after).toEqual({ state: 'not_followed', content: null })
+    const { files: diffs } = await call(h, checkpointsTurnDiffs, turn)
+    const runDiff = diffs.find((d) => relative(h.workspace, d.path) === 'run.sh')
+    expect(runDiff?.after).toEqual({ state: 'not_followed', content: null })
     expect(JSON.stringify(diffs)).not.toContain(precious.toString('base64').slice(0, 16))
 
-    const { result } = await route(h, 'checkpoints.revertTurn', turn)
+    const { result } = await call(h, checkpointsRevertTurn, turn)
     expect(readFileSync(bashrc).equals(precious)).toBe(true)
     expect(actionsOf(h, result)).toEqual({ 'run.sh': 'skipped:link', 'notes.txt': 'restored' })
     expect(readFileSync(join(h.workspace, 'notes.txt'), 'utf8')).toBe('original\n')
@@ -61,7 +66,7 @@ describe('revert never follows a link the model planted', () => {
     // Nothing read through the link reaches the tape either.
     const revert = h.presenters.tape.entry(turn.sessionId, result.revertEntryId)!
     expect(JSON.stringify(revert.payload)).not.toContain(precious.toString('utf8').slice(0, 16))
-    expect((revert.payload as any).data.files).toEqual(result.files)
+    expect((revert.payload as { data: { files: unknown } }).data.files).toEqual(result.files)
   })
 
   it('a folder turned into a link outside: deleting a file the turn created removes nothing there', async () => {
@@ -74,7 +79,7 @@ describe('revert never follows a link the model planted', () => {
     ])
     const turn = await oneTurn(h)
 
-    const { result } = await route(h, 'checkpoints.revertTurn', turn)
+    const { result } = await call(h, checkpointsRevertTurn, turn)
     expect(readFileSync(join(outside, 'made.txt'), 'utf8')).toBe('not yours\n')
     expect(actionsOf(h, result)).toMatchObject({
       'dir/made.txt': 'skipped:link',
@@ -106,7 +111,7 @@ describe('revert never follows a link the model planted', () => {
     writeFileSync(join(h.workspace, 'keys', 'list.txt'), 'k1\n')
     const turn = await oneTurn(h)
 
-    const { result } = await route(h, 'checkpoints.revertTurn', turn)
+    const { result } = await call(h, checkpointsRevertTurn, turn)
     expect(readFileSync(join(outside, 'app.ini'), 'utf8')).toBe('outside app\n')
     expect(readdirSync(empty)).toEqual([])
     expect(actionsOf(h, result)).toMatchObject({
@@ -126,7 +131,7 @@ describe('revert never follows a link the model planted', () => {
     writeFileSync(join(h.workspace, 'a.txt'), 'one\n')
     const turn = await oneTurn(h)
 
-    const { result } = await route(h, 'checkpoints.revertTurn', turn)
+    const { result } = await call(h, checkpointsRevertTurn, turn)
     expect(existsSync(planted)).toBe(false)
     expect(actionsOf(h, result)).toMatchObject({ 'a.txt': 'skipped:link' })
   })
@@ -148,7 +153,7 @@ describe('revert never follows a link the model planted', () => {
     const turn = await oneTurn(h)
     const user = h.presenters.sessions.messages.list(turn.sessionId).messages.find((m) => m.role === 'user')!
 
-    const { result } = await route(h, 'checkpoints.restoreBefore', {
+    const { result } = await call(h, checkpointsRestoreBefore, {
       sessionId: turn.sessionId,
       messageId: user.id
     })
@@ -169,7 +174,7 @@ describe('revert never follows a link the model planted', () => {
     writeFileSync(join(h.workspace, 'env.sh'), 'one\n')
     const turn = await oneTurn(h)
 
-    const { result } = await route(h, 'checkpoints.revertTurn', turn)
+    const { result } = await call(h, checkpointsRevertTurn, turn)
     expect(readFileSync(profile, 'utf8')).toBe('export SAFE=1\n')
     expect(actionsOf(h, result)).toMatchObject({ 'env.sh': 'skipped:link' })
   })

@@ -1,9 +1,13 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- route outputs are checked by shape */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SHELL_CAPTURE_MAX_FILE_BYTES } from '../../../src/main/presenter/toolPresenter/agentTools/shellChanges/limits'
-import { callsReply, route, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { callsReply, call, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import {
+  checkpointsListTurn,
+  checkpointsRestoreBefore,
+  checkpointsRevertTurn
+} from '@shared/contracts/routes/checkpoints.routes'
 
 const harness = useLoopHarness()
 const nameOf = (path: string) => path.split(/[\\/]/).pop()!
@@ -24,13 +28,13 @@ describe('checkpoints of shell commands', () => {
     expect(readFileSync(join(h.workspace, 'b.txt'), 'utf8')).toBe('b2\n')
 
     const turn = { sessionId, messageId: assistantMessageId }
-    const { checkpoint } = await route(h, 'checkpoints.listTurn', turn)
-    const byName = Object.fromEntries(checkpoint.files.map((f: any) => [nameOf(f.path), f]))
+    const { checkpoint } = await call(h, checkpointsListTurn, turn)
+    const byName = Object.fromEntries(checkpoint.files.map((f) => [nameOf(f.path), f]))
     expect(Object.keys(byName).sort()).toEqual(['a.txt', 'b.txt', 'made.txt'])
     expect(byName['b.txt']).toMatchObject({ tools: ['exec'], existedBefore: true })
     expect(byName['made.txt']).toMatchObject({ tools: ['exec'], existedBefore: false })
 
-    await route(h, 'checkpoints.revertTurn', turn)
+    await call(h, checkpointsRevertTurn, turn)
     expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a1\n')
     expect(readFileSync(join(h.workspace, 'b.txt'), 'utf8')).toBe('b1\n')
     expect(existsSync(join(h.workspace, 'made.txt'))).toBe(false)
@@ -46,12 +50,12 @@ describe('checkpoints of shell commands', () => {
     const { sessionId, assistantMessageId } = await h.send('append', { permissionMode: 'full_access' })
     await h.idle(sessionId)
     const turn = { sessionId, messageId: assistantMessageId }
-    const { checkpoint } = await route(h, 'checkpoints.listTurn', turn)
-    const big = checkpoint.files.find((f: any) => nameOf(f.path) === 'big.log')
+    const { checkpoint } = await call(h, checkpointsListTurn, turn)
+    const big = checkpoint.files.find((f) => nameOf(f.path) === 'big.log')
     expect(big).toMatchObject({ notKept: 'too_large', tools: ['exec'] })
 
-    const { result } = await route(h, 'checkpoints.revertTurn', turn)
-    const actions = Object.fromEntries(result.files.map((f: any) => [nameOf(f.path), f.action]))
+    const { result } = await call(h, checkpointsRevertTurn, turn)
+    const actions = Object.fromEntries(result.files.map((f) => [nameOf(f.path), f.action]))
     expect(actions).toEqual({ 'big.log': 'not_kept', 'small.txt': 'restored' })
     expect(readFileSync(join(h.workspace, 'big.log'), 'utf8').endsWith('more\n')).toBe(true)
     expect(readFileSync(join(h.workspace, 'small.txt'), 'utf8')).toBe('s1\n')
@@ -82,18 +86,18 @@ describe('restoring to before a message', () => {
     expect(users).toHaveLength(2)
 
     // Before the second message: the first turn's edit stays, the second's edit and command go.
-    await route(h, 'checkpoints.restoreBefore', { sessionId: first.sessionId, messageId: users[1].id })
+    await call(h, checkpointsRestoreBefore, { sessionId: first.sessionId, messageId: users[1].id })
     expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a2\n')
     expect(readFileSync(join(h.workspace, 'b.txt'), 'utf8')).toBe('b1\n')
 
     // Before the first: the files as they were before the chat touched them.
-    const { result } = await route(h, 'checkpoints.restoreBefore', {
+    const { result } = await call(h, checkpointsRestoreBefore, {
       sessionId: first.sessionId,
       messageId: users[0].id
     })
     expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a1\n')
-    expect(result.files.find((f: any) => nameOf(f.path) === 'b.txt').action).toBe('unchanged')
+    expect(result.files.find((f) => nameOf(f.path) === 'b.txt')?.action).toBe('unchanged')
     const entry = h.presenters.tape.entry(first.sessionId, result.revertEntryId)!
-    expect((entry.payload as any).data.restoreBefore).toBe(users[0].id)
+    expect((entry.payload as { data: { restoreBefore: string } }).data.restoreBefore).toBe(users[0].id)
   })
 })

@@ -1,13 +1,14 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- route outputs are checked by shape */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SHELL_CAPTURE_MAX_FILE_BYTES } from '../../../src/main/presenter/toolPresenter/agentTools/shellChanges/limits'
-import { callsReply, route, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { callsReply, call, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { checkpointsRevertTurn, checkpointsTurnDiffs } from '@shared/contracts/routes/checkpoints.routes'
 
 const harness = useLoopHarness()
 const nameOf = (path: string) => path.split(/[\\/]/).pop()!
-const byName = (files: any[]) => Object.fromEntries(files.map((f) => [nameOf(f.path), f]))
+const byName = <F extends { path: string }>(files: F[]) =>
+  Object.fromEntries(files.map((f) => [nameOf(f.path), f]))
 
 describe('checkpoints.turnDiffs', () => {
   it("gives each changed file's content before the turn and after it, shell changes included", async () => {
@@ -24,7 +25,7 @@ describe('checkpoints.turnDiffs', () => {
     const { sessionId, assistantMessageId } = await h.send('change files', { permissionMode: 'full_access' })
     await h.idle(sessionId)
 
-    const { files } = await route(h, 'checkpoints.turnDiffs', { sessionId, messageId: assistantMessageId })
+    const { files } = await call(h, checkpointsTurnDiffs, { sessionId, messageId: assistantMessageId })
     const diffs = byName(files)
     expect(Object.keys(diffs).sort()).toEqual(['a.txt', 'b.txt', 'made.txt'])
     // Two edits in one turn: one diff from before the first to after the last.
@@ -54,12 +55,12 @@ describe('checkpoints.turnDiffs', () => {
     const turn1 = { sessionId: first.sessionId, messageId: first.assistantMessageId }
     const turn2 = { sessionId: first.sessionId, messageId: second.assistantMessageId }
 
-    const [one] = (await route(h, 'checkpoints.turnDiffs', turn1)).files
+    const [one] = (await call(h, checkpointsTurnDiffs, turn1)).files
     expect(one.before).toEqual({ state: 'absent', content: null })
     expect(one.after).toEqual({ state: 'text', content: 'first' })
 
-    await route(h, 'checkpoints.revertTurn', turn2)
-    const [two] = (await route(h, 'checkpoints.turnDiffs', turn2)).files
+    await call(h, checkpointsRevertTurn, turn2)
+    const [two] = (await call(h, checkpointsTurnDiffs, turn2)).files
     expect(two.before.content).toBe('first')
     expect(two.after.content).toBe('second')
   })
@@ -72,7 +73,7 @@ describe('checkpoints.turnDiffs', () => {
     writeFileSync(join(h.workspace, 'big.log'), 'x'.repeat(SHELL_CAPTURE_MAX_FILE_BYTES + 10))
     const { sessionId, assistantMessageId } = await h.send('append', { permissionMode: 'full_access' })
     await h.idle(sessionId)
-    const { files } = await route(h, 'checkpoints.turnDiffs', { sessionId, messageId: assistantMessageId })
+    const { files } = await call(h, checkpointsTurnDiffs, { sessionId, messageId: assistantMessageId })
     expect(files).toHaveLength(1)
     expect(files[0].before).toEqual({ state: 'too_large', content: null })
     expect(files[0].after).toEqual({ state: 'too_large', content: null })
@@ -84,7 +85,7 @@ describe('checkpoints.turnDiffs', () => {
     await h.idle(sessionId)
     const other = h.presenters.sessions.create({})
     await expect(
-      route(h, 'checkpoints.turnDiffs', { sessionId: other.id, messageId: assistantMessageId })
+      call(h, checkpointsTurnDiffs, { sessionId: other.id, messageId: assistantMessageId })
     ).rejects.toMatchObject({ code: 'not_found' })
   })
 })

@@ -2,7 +2,9 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { PREVIEW_MAX_BYTES } from '../../../src/main/presenter/checkpoints/writePreview'
-import { callsReply, route, tempDir, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { callsReply, call, tempDir, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { chatRespondToolInteraction } from '@shared/contracts/routes/chat.routes'
+import { checkpointsPreviewWrite } from '@shared/contracts/routes/checkpoints.routes'
 
 const harness = useLoopHarness()
 
@@ -22,7 +24,7 @@ describe('previewing a pending write', () => {
     writeFileSync(target, 'old line\n')
     const h = await harness([callsReply(toolCall('w1', 'write', { path: target, content: 'new line\n' }))])
     const ids = await pendingWrite(h)
-    const { files } = await route(h, 'checkpoints.previewWrite', ids)
+    const { files } = await call(h, checkpointsPreviewWrite, ids)
     expect(files).toEqual([{ path: target, status: 'shown', content: 'old line\n', size: 9 }])
   })
 
@@ -33,7 +35,7 @@ describe('previewing a pending write', () => {
     mkdirSync(join(h.workspace, '.vscode'))
     writeFileSync(join(h.workspace, '.vscode', 'tasks.json'), '{"a": 1}')
     const ids = await pendingWrite(h)
-    const { files } = await route(h, 'checkpoints.previewWrite', ids)
+    const { files } = await call(h, checkpointsPreviewWrite, ids)
     expect(files).toHaveLength(1)
     expect(files[0]).toMatchObject({ status: 'shown', content: '{"a": 1}' })
 
@@ -42,7 +44,7 @@ describe('previewing a pending write', () => {
       callsReply(toolCall('w1', 'write', { path: join(outside, 'fresh.txt'), content: 'x' }))
     ])
     const fresh = await pendingWrite(h2)
-    expect((await route(h2, 'checkpoints.previewWrite', fresh)).files).toEqual([
+    expect((await call(h2, checkpointsPreviewWrite, fresh)).files).toEqual([
       { path: join(outside, 'fresh.txt'), status: 'missing', content: null }
     ])
   })
@@ -57,7 +59,7 @@ describe('previewing a pending write', () => {
     )
     inData = join(h.dataDir, 'deepchat.db')
     const ids = await pendingWrite(h)
-    const { files } = await route(h, 'checkpoints.previewWrite', ids)
+    const { files } = await call(h, checkpointsPreviewWrite, ids)
     expect(files).toEqual([{ path: inData, status: 'hidden', content: null }])
 
     const outside = tempDir()
@@ -75,7 +77,7 @@ describe('previewing a pending write', () => {
     const statuses = await Promise.all(
       pending.map(
         async (p) =>
-          (await route(h2, 'checkpoints.previewWrite', { sessionId, interactionId: p.id })).files[0].status
+          (await call(h2, checkpointsPreviewWrite, { sessionId, interactionId: p.id })).files[0].status
       )
     )
     expect(statuses.sort()).toEqual(['binary', 'too_large'])
@@ -90,16 +92,16 @@ describe('previewing a pending write', () => {
     const ids = await pendingWrite(h)
     const other = h.presenters.sessions.create({})
     await expect(
-      route(h, 'checkpoints.previewWrite', { sessionId: other.id, interactionId: ids.interactionId })
+      call(h, checkpointsPreviewWrite, { sessionId: other.id, interactionId: ids.interactionId })
     ).rejects.toMatchObject({ code: 'not_found' })
     const [pending] = h.presenters.sessions.interactions.list({ sessionId: ids.sessionId, status: 'pending' })
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId: ids.sessionId,
       messageId: pending.messageId,
       interactionId: ids.interactionId,
       response: { kind: 'permission', decision: 'deny' }
     })
-    await expect(route(h, 'checkpoints.previewWrite', ids)).rejects.toMatchObject({
+    await expect(call(h, checkpointsPreviewWrite, ids)).rejects.toMatchObject({
       code: 'interaction_not_pending'
     })
   })

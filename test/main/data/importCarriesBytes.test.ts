@@ -1,11 +1,11 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked as text */
 import { createHash } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { CHAT_EXPORT_FORMAT, CHAT_EXPORT_VERSION } from '@shared/types/chatExport'
 import { useTempDirs } from '../helpers/tempDir'
-import { route, textReply, useLoopHarness, type LoopHarness } from '../loop/helpers'
+import { call, textReply, useLoopHarness, type LoopHarness } from '../loop/helpers'
+import { dataImportChat } from '@shared/contracts/routes/data.routes'
 
 // An imported chat is a file from anywhere: it may name paths and hashes, but only the bytes it
 // carries become attachments. The fake provider sees exactly what the next turn sends.
@@ -18,7 +18,7 @@ const PNG_1PX = Buffer.from(
 )
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 
-function exportWith(files: any[], attachments: any[]): string {
+function exportWith(files: unknown[], attachments: unknown[]): string {
   return JSON.stringify({
     format: CHAT_EXPORT_FORMAT,
     version: CHAT_EXPORT_VERSION,
@@ -40,7 +40,7 @@ function exportWith(files: any[], attachments: any[]): string {
 
 /** Imports `json`, then sends one more message in the imported chat; the provider's request as text. */
 async function importThenTurn(h: LoopHarness, json: string) {
-  const imported = await route(h, 'data.importChat', { content: json })
+  const imported = await call(h, dataImportChat, { content: json })
   await h.send('and now?', { sessionId: imported.session.id })
   await h.idle(imported.session.id)
   const bodies = h.bodies()

@@ -1,22 +1,35 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { picked, route, textReply, useLoopHarness, type LoopHarness } from '../loop/helpers'
+import { picked, call, textReply, useLoopHarness, type LoopHarness } from '../loop/helpers'
 import { codeOf, userTexts } from '../attachments/helpers'
+import { attachmentsFromMcpResource } from '@shared/contracts/routes/attachments.routes'
+import { chatSendMessage } from '@shared/contracts/routes/chat.routes'
+import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import {
+  libraryDeleteAssistant,
+  libraryDeletePrompt,
+  libraryExpandMcpPrompt,
+  libraryListAssistants,
+  libraryListPrompts,
+  librarySaveAssistant,
+  librarySavePrompt
+} from '@shared/contracts/routes/library.routes'
+import { sessionsGetSettings, sessionsUpdateSettings } from '@shared/contracts/routes/sessions.routes'
+import { type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 const COMPOSER_SERVER = join(import.meta.dirname, '../../fixtures/mcp/composerServer.mjs')
 const NEW_CHAT = { providerId: 'fake-openai', modelId: 'fake-model' }
 
-function systemText(body: any): string {
-  return (body.messages as any[])
+function systemText(body: OpenAiRequest): string {
+  return body.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n')
 }
 
-function toolNames(body: any): string[] {
-  return ((body.tools ?? []) as any[]).map((t) => t.function.name)
+function toolNames(body: OpenAiRequest): string[] {
+  return (body.tools ?? []).map((t) => t.function.name)
 }
 
 describe("a chat's instructions and parameters", () => {
@@ -24,7 +37,7 @@ describe("a chat's instructions and parameters", () => {
     const h = await harness([textReply('One.'), textReply('Two.')])
     const { sessionId } = await h.send('first')
     await h.idle(sessionId)
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId,
       patch: {
         generation: {
@@ -55,27 +68,27 @@ describe("a chat's instructions and parameters", () => {
     const h = await harness([textReply('One.')])
     const { sessionId } = await h.send('first')
     await h.idle(sessionId)
-    await route(h, 'sessions.updateSettings', { sessionId, patch: { generation: { temperature: 1.1 } } })
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    await call(h, sessionsUpdateSettings, { sessionId, patch: { generation: { temperature: 1.1 } } })
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId,
       patch: { generation: { temperature: null } }
     })
     expect(settings.generation).toEqual({})
     expect(
-      await codeOf(h, 'sessions.updateSettings', { sessionId, patch: { generation: { temperature: 3 } } })
+      await codeOf(h, sessionsUpdateSettings, { sessionId, patch: { generation: { temperature: 3 } } })
     ).toBe('invalid_input')
   })
 
   it('starts new chats with the defaults from Settings', async () => {
     const h = await harness([textReply('Terse.')])
-    await route(h, 'config.updateSettings', {
+    await call(h, configUpdateSettings, {
       patch: { defaultGenerationSettings: { systemPrompt: 'Be terse.', temperature: 0.4 } }
     })
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
     expect(systemText(h.bodies()[0])).toMatch(/^Be terse\./)
     expect(h.bodies()[0].temperature).toBe(0.4)
-    const { settings } = await route(h, 'sessions.getSettings', { sessionId })
+    const { settings } = await call(h, sessionsGetSettings, { sessionId })
     expect(settings.generation).toEqual({ systemPrompt: 'Be terse.', temperature: 0.4 })
   })
 
@@ -84,7 +97,7 @@ describe("a chat's instructions and parameters", () => {
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
     await h.presenters.sessionSettings.updateForModel(sessionId, { temperature: 0.7, systemPrompt: 'Rhyme.' })
-    const { settings } = await route(h, 'sessions.getSettings', { sessionId })
+    const { settings } = await call(h, sessionsGetSettings, { sessionId })
     expect(settings.generation).toEqual({ temperature: 0.7, systemPrompt: 'Rhyme.' })
   })
 })
@@ -92,7 +105,7 @@ describe("a chat's instructions and parameters", () => {
 describe('assistants', () => {
   it("starts a chat with the assistant's instructions, parameters, model and tool set", async () => {
     const h = await harness([textReply('Aye.')])
-    const { assistant } = await route(h, 'library.saveAssistant', {
+    const { assistant } = await call(h, librarySaveAssistant, {
       assistant: {
         name: 'Pirate',
         systemPrompt: 'Talk like a pirate.',
@@ -101,7 +114,7 @@ describe('assistants', () => {
         disabledTools: ['exec']
       }
     })
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'Ahoy',
       newSession: { workspaceDir: await picked(h, h.workspace), assistantId: assistant.id }
     })
@@ -112,35 +125,35 @@ describe('assistants', () => {
     expect(toolNames(body)).toContain('read')
     expect(toolNames(body)).not.toContain('exec')
     expect(h.presenters.sessions.require(accepted.sessionId)).toMatchObject(NEW_CHAT)
-    expect(await codeOf(h, 'chat.sendMessage', { text: 'x', newSession: { assistantId: 'gone' } })).toBe(
+    expect(await codeOf(h, chatSendMessage, { text: 'x', newSession: { assistantId: 'gone' } })).toBe(
       'assistant_not_found'
     )
   })
 
   it('keeps names unique and deletes', async () => {
     const h = await harness([])
-    await route(h, 'library.saveAssistant', { assistant: { name: 'Editor' } })
-    expect(await codeOf(h, 'library.saveAssistant', { assistant: { name: 'editor' } })).toBe('duplicate_name')
-    const { assistants } = await route(h, 'library.listAssistants', {})
-    expect(await route(h, 'library.deleteAssistant', { id: assistants[0].id })).toEqual({ deleted: true })
-    expect((await route(h, 'library.listAssistants', {})).assistants).toEqual([])
+    await call(h, librarySaveAssistant, { assistant: { name: 'Editor' } })
+    expect(await codeOf(h, librarySaveAssistant, { assistant: { name: 'editor' } })).toBe('duplicate_name')
+    const { assistants } = await call(h, libraryListAssistants, {})
+    expect(await call(h, libraryDeleteAssistant, { id: assistants[0].id })).toEqual({ deleted: true })
+    expect((await call(h, libraryListAssistants, {})).assistants).toEqual([])
   })
 })
 
 describe('the prompt library', () => {
   it('saves, renames, lists and deletes prompts with unique names', async () => {
     const h = await harness([])
-    const { prompt } = await route(h, 'library.savePrompt', {
+    const { prompt } = await call(h, librarySavePrompt, {
       prompt: { name: 'translate', body: 'Translate into {{language}}: {{ text }}' }
     })
-    expect(await codeOf(h, 'library.savePrompt', { prompt: { name: 'Translate', body: 'x' } })).toBe(
+    expect(await codeOf(h, librarySavePrompt, { prompt: { name: 'Translate', body: 'x' } })).toBe(
       'duplicate_name'
     )
-    await route(h, 'library.savePrompt', { prompt: { ...prompt, name: 'translate-to' } })
-    const { prompts } = await route(h, 'library.listPrompts', {})
+    await call(h, librarySavePrompt, { prompt: { ...prompt, name: 'translate-to' } })
+    const { prompts } = await call(h, libraryListPrompts, {})
     expect(prompts).toEqual([{ ...prompt, name: 'translate-to', description: '' }])
-    expect(await route(h, 'library.deletePrompt', { id: prompt.id })).toEqual({ deleted: true })
-    expect(await route(h, 'library.deletePrompt', { id: prompt.id })).toEqual({ deleted: false })
+    expect(await call(h, libraryDeletePrompt, { id: prompt.id })).toEqual({ deleted: true })
+    expect(await call(h, libraryDeletePrompt, { id: prompt.id })).toEqual({ deleted: false })
   })
 })
 
@@ -160,22 +173,22 @@ describe('MCP prompts and resources in the composer', () => {
   it('expands a prompt with arguments into the text and its other parts into attachments', async () => {
     const h = await harness([textReply('Compared.')], { vision: true })
     await withComposerServer(h)
-    const review = await route(h, 'library.expandMcpPrompt', {
+    const review = await call(h, libraryExpandMcpPrompt, {
       serverId: 'memo',
       name: 'review_code',
       args: { language: 'Rust', focus: 'lifetimes' }
     })
     expect(review).toEqual({ text: 'Review this Rust code, focusing on lifetimes.', attachments: [] })
-    const withFiles = await route(h, 'library.expandMcpPrompt', { serverId: 'memo', name: 'with_files' })
+    const withFiles = await call(h, libraryExpandMcpPrompt, { serverId: 'memo', name: 'with_files' })
     expect(withFiles.text).toBe('Compare the picture with the notes.')
-    expect(withFiles.attachments.map((a: any) => [a.name, a.kind])).toEqual([
+    expect(withFiles.attachments.map((a) => [a.name, a.kind])).toEqual([
       ['with_files-1.png', 'image'],
       ['field.txt', 'text'],
       ['guide.md', 'text']
     ])
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: withFiles.text,
-      attachments: withFiles.attachments.map((a: any) => ({ sha256: a.sha256, name: a.name })),
+      attachments: withFiles.attachments.map((a) => ({ sha256: a.sha256, name: a.name })),
       newSession: { ...NEW_CHAT, workspaceDir: await picked(h, h.workspace) }
     })
     await h.idle(accepted.sessionId)
@@ -187,11 +200,11 @@ describe('MCP prompts and resources in the composer', () => {
   it('attaches resources and filled-in resource templates by URI', async () => {
     const h = await harness([])
     await withComposerServer(h)
-    const guide = await route(h, 'attachments.fromMcpResource', { serverId: 'memo', uri: 'memo://guide' })
+    const guide = await call(h, attachmentsFromMcpResource, { serverId: 'memo', uri: 'memo://guide' })
     expect(guide.attachments).toMatchObject([{ name: 'guide', kind: 'text', textChars: 20 }])
-    const pixel = await route(h, 'attachments.fromMcpResource', { serverId: 'memo', uri: 'memo://pixel.png' })
+    const pixel = await call(h, attachmentsFromMcpResource, { serverId: 'memo', uri: 'memo://pixel.png' })
     expect(pixel.attachments).toMatchObject([{ name: 'pixel.png', kind: 'image', mimeType: 'image/png' }])
-    const sheet = await route(h, 'attachments.fromMcpResource', {
+    const sheet = await call(h, attachmentsFromMcpResource, {
       serverId: 'memo',
       uri: 'memo://species/heron',
       name: 'heron.txt'

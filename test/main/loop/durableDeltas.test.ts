@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- event payloads are checked by shape in the assertions */
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -6,8 +5,10 @@ import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, DATABASE_FILE } from '../../../src/main/presenter'
 import { foldBatches } from '../../../src/main/presenter/sessionPresenter/streamJournal'
 import type { ScriptStep } from '../../fixtures/llm/fakeLlm'
-import { eventsNamed, route, useLoopHarness } from './helpers'
+import { eventsOf, call, useLoopHarness } from './helpers'
 import { until } from '../../helpers/until'
+import { chatStreamDelta } from '@shared/contracts/events/chat.events'
+import { chatGetMessage } from '@shared/contracts/routes/chat.routes'
 
 const harness = useLoopHarness()
 
@@ -29,8 +30,10 @@ describe('durable deltas', () => {
     const h = await harness([{ steps: slowText(60, (i) => `w${i} `) }])
     const seen: Array<{ seq: number; committed: number[]; lastOps: unknown }> = []
     let reader: Database.Database | undefined
-    const off = h.presenters.events.subscribe((name, payload: any) => {
-      if (name !== 'chat.stream.delta' || payload.runId.startsWith('answer-')) return
+    const off = h.presenters.events.subscribe((name, raw) => {
+      if (name !== chatStreamDelta.name) return
+      const payload = chatStreamDelta.payload.parse(raw)
+      if (payload.runId.startsWith('answer-')) return
       reader ??= openReader(h.dataDir)
       const rows = reader
         .prepare('SELECT seq, ops_json FROM message_stream_deltas WHERE message_id = ? ORDER BY id')
@@ -48,7 +51,7 @@ describe('durable deltas', () => {
       off()
       reader?.close()
     }
-    const deltas = eventsNamed(h, 'chat.stream.delta')
+    const deltas = eventsOf(h, chatStreamDelta)
     expect(seen.length).toBeGreaterThan(3)
     seen.forEach((s, i) => {
       // When batch n reaches the renderer, batches 1..n are already committed (seen from another connection).
@@ -61,9 +64,7 @@ describe('durable deltas', () => {
     const h = await harness([{ steps: [...slowText(20, (i) => `part${i} `), { type: 'stall' }] }])
     const { assistantMessageId } = await h.send('stream then stall')
     await until(() => h.llm.generationRequests().length === 1)
-    await until(() =>
-      eventsNamed(h, 'chat.stream.delta').some((d) => JSON.stringify(d.ops).includes('part19'))
-    )
+    await until(() => eventsOf(h, chatStreamDelta).some((d) => JSON.stringify(d.ops).includes('part19')))
     const view = h.presenters.agentRuntime.getMessage(assistantMessageId)
     const stored = h.presenters.sessions.messages.require(assistantMessageId)
     expect(stored.status).toBe('streaming')
@@ -82,7 +83,7 @@ describe('durable deltas', () => {
       }
     ])
     const { sessionId, assistantMessageId } = await h.send('read it')
-    await until(() => eventsNamed(h, 'chat.stream.delta').some((d) => JSON.stringify(d.ops).includes('READ')))
+    await until(() => eventsOf(h, chatStreamDelta).some((d) => JSON.stringify(d.ops).includes('READ')))
     // A second app on the same data folder sees what a start after a kill -9 would see.
     const after = createPresenters(createNodePlatform({ dataDir: h.dataDir, log: () => {} }), {
       log: () => {}
@@ -114,7 +115,7 @@ describe('durable deltas', () => {
     const h = await harness([{ steps: slowText(10, (i) => `x${i} `) }])
     const { sessionId, assistantMessageId } = await h.send('short')
     await h.idle(sessionId)
-    const { message } = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
+    const { message } = await call(h, chatGetMessage, { messageId: assistantMessageId })
     expect(message.status).toBe('sent')
     expect(message.blocks[0].text).toBe(Array.from({ length: 10 }, (_, i) => `x${i} `).join(''))
     const rows = h.presenters.sqlite.db.prepare('SELECT count(*) AS n FROM message_stream_deltas').get() as {

@@ -1,16 +1,22 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and event payloads are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FakeResponse, RecordedRequest } from '../../fixtures/llm/fakeLlm'
-import { callsReply, eventsNamed, route, textReply, toolCall, useLoopHarness } from './helpers'
+import { callsReply, eventsOf, call, textReply, toolCall, useLoopHarness } from './helpers'
 import { checkRound, MAX_TOOL_CALLS_PER_TURN } from '../../../src/main/presenter/agentRuntimePresenter/guards'
 import { LoopRuntimePort } from '../../../src/main/presenter/agentRuntimePresenter/runtimePort'
+import {
+  chatMessageCreated,
+  chatMessagesSuperseded,
+  chatStreamFailed
+} from '@shared/contracts/events/chat.events'
+import { chatEditAndResend, chatGetMessages, chatRetry } from '@shared/contracts/routes/chat.routes'
+import { openAiBody } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 
 const isSummaryRequest = (request: RecordedRequest) =>
-  JSON.stringify((request.body as any).messages[0]).includes('You compress a conversation')
+  JSON.stringify(openAiBody(request.body).messages[0]).includes('You compress a conversation')
 
 describe('guards', () => {
   it('stops the turn when the same call repeats three times in a row', async () => {
@@ -28,7 +34,7 @@ describe('guards', () => {
       'cancelled'
     ])
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'repeated_tool_call' } })
-    expect(eventsNamed(h, 'chat.stream.failed')[0].error.message).toMatch(/same arguments 3 times/)
+    expect(eventsOf(h, chatStreamFailed)[0].error.message).toMatch(/same arguments 3 times/)
   })
 
   it('ends the turn without running anything when a round would pass 128 tool calls', async () => {
@@ -140,14 +146,14 @@ describe('context', () => {
     await h.send('turn four', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
     expect(summaries).toBe(1)
-    const last = JSON.stringify(h.bodies().at(-1).messages)
+    const last = JSON.stringify(h.bodies().at(-1)!.messages)
     expect(last).toContain('SUMMARY: turn one covered ALPHA.')
     expect(last).not.toContain('turn one"')
     expect(last).not.toContain('ALPHA lorem')
     expect(last).toContain('turn two')
     expect(last).toContain('turn three')
     const anchor = h.presenters.tape.entries(first.sessionId).find((e) => e.name === 'compaction/auto')!
-    expect((anchor.payload.state as any).summary).toBe('SUMMARY: turn one covered ALPHA.')
+    expect((anchor.payload.state as { summary: string }).summary).toBe('SUMMARY: turn one covered ALPHA.')
   })
 
   it('honours a tape handoff: the next turn starts after it, carrying its summary', async () => {
@@ -173,25 +179,26 @@ describe('retry and edit', () => {
     const h = await harness([textReply('Answer one.'), textReply('Answer two.')])
     const first = await h.send('question')
     await h.idle(first.sessionId)
-    const retried = await route(h, 'chat.retry', {
+    const retried = await call(h, chatRetry, {
       sessionId: first.sessionId,
       messageId: first.assistantMessageId
     })
     await h.idle(first.sessionId)
     expect(JSON.stringify(h.bodies()[1].messages)).not.toContain('Answer one.')
-    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    expect(messages.map((m: any) => m.id)).toEqual([expect.any(String), retried.assistantMessageId])
+    const { messages } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    expect(messages.map((m) => m.id)).toEqual([expect.any(String), retried.assistantMessageId])
     expect(messages[1].blocks[0].text).toBe('Answer two.')
     // Windows hear that the old answer left before they hear of the new one.
     const names = h.events.map((e) => e.name)
     const superseded = names.indexOf('chat.messages.superseded')
-    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([
+    expect(eventsOf(h, chatMessagesSuperseded)).toEqual([
       { sessionId: first.sessionId, messageIds: [first.assistantMessageId], reason: 'retry' }
     ])
     expect(superseded).toBeLessThan(
       h.events.findIndex(
         (e) =>
-          e.name === 'chat.message.created' && (e.payload as any).message.id === retried.assistantMessageId
+          e.name === 'chat.message.created' &&
+          chatMessageCreated.payload.parse(e.payload).message.id === retried.assistantMessageId
       )
     )
   })
@@ -200,8 +207,8 @@ describe('retry and edit', () => {
     const h = await harness([textReply('About cats.'), textReply('About dogs.')])
     const first = await h.send('tell me about cats')
     await h.idle(first.sessionId)
-    const { messages: before } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    await route(h, 'chat.editAndResend', {
+    const { messages: before } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    await call(h, chatEditAndResend, {
       sessionId: first.sessionId,
       messageId: before[0].id,
       text: 'tell me about dogs'
@@ -210,13 +217,13 @@ describe('retry and edit', () => {
     const body = JSON.stringify(h.bodies()[1].messages)
     expect(body).toContain('tell me about dogs')
     expect(body).not.toContain('cats')
-    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    expect(messages.map((m: any) => m.content?.text ?? m.blocks[0]?.text)).toEqual([
+    const { messages } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    expect(messages.map((m) => m.content?.text ?? m.blocks[0]?.text)).toEqual([
       'tell me about dogs',
       'About dogs.'
     ])
-    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([
-      { sessionId: first.sessionId, messageIds: before.map((m: any) => m.id), reason: 'edit' }
+    expect(eventsOf(h, chatMessagesSuperseded)).toEqual([
+      { sessionId: first.sessionId, messageIds: before.map((m) => m.id), reason: 'edit' }
     ])
   })
 })

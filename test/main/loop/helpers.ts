@@ -1,5 +1,8 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and event payloads are checked by shape in the assertions */
 import { afterEach } from 'vitest'
+import type { EventDef, EventPayload, RouteDef, RouteInput, RouteOutput } from '@shared/contracts/define'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
+import { AppError } from '@shared/errors'
+import { chatSendMessage } from '@shared/contracts/routes/chat.routes'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
@@ -9,13 +12,14 @@ import {
   type FakeScript,
   type ScriptedToolCall
 } from '../../fixtures/llm/fakeLlm'
+import { openAiBody, type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 import { useTempDirs } from '../helpers/tempDir'
 import type { PermissionMode } from '@shared/types/session'
 
 export interface LoopHarness {
   presenters: Presenters
   router: ReturnType<typeof createRouter>
-  events: Array<{ name: string; payload: any }>
+  events: Array<{ name: string; payload: unknown }>
   llm: FakeLlm
   dataDir: string
   workspace: string
@@ -29,7 +33,8 @@ export interface LoopHarness {
   idle(sessionId: string): Promise<void>
   /** Reopens the app on the same data folder (a restart). */
   restart(): Promise<void>
-  bodies(): any[]
+  /** The generation requests' bodies, in order. */
+  bodies(): OpenAiRequest[]
 }
 
 export const tempDir = useTempDirs()
@@ -71,8 +76,8 @@ export function useLoopHarness(): (
       workspace,
       providerId: 'fake-openai',
       async send(text, opts = {}) {
-        const result = (await harness.router.invoke(
-          'chat.sendMessage',
+        const result = await harness.router.invoke(
+          chatSendMessage.name,
           {
             text,
             ...(opts.sessionId
@@ -94,9 +99,12 @@ export function useLoopHarness(): (
                 })
           },
           CTX
-        )) as any
+        )
         if (!result.ok) throw new Error(`send failed: ${JSON.stringify(result.error)}`)
-        return { sessionId: result.data.sessionId, assistantMessageId: result.data.assistantMessageId }
+        const { sessionId, assistantMessageId } = chatSendMessage.output.parse(result.data)
+        // A busy session queues the text instead (no message yet): tests queue through call().
+        if (assistantMessageId === null) throw new Error('send: the text was queued, no turn started')
+        return { sessionId, assistantMessageId }
       },
       idle: (sessionId) => harness.presenters.agentRuntime.idle(sessionId),
       async restart() {
@@ -104,7 +112,7 @@ export function useLoopHarness(): (
         harness.presenters = open()
         harness.router = createRouter(harness.presenters)
       },
-      bodies: () => llm.generationRequests().map((r) => r.body)
+      bodies: () => llm.generationRequests().map((r) => openAiBody(r.body))
     }
     harness.router = createRouter(harness.presenters)
     cleanups.push(() => harness.presenters.dispose())
@@ -144,17 +152,20 @@ export function callsReply(...calls: ScriptedToolCall[]) {
 }
 
 /** Tool result messages of an OpenAI request body, in order. */
-export function toolResults(body: any): Array<{ tool_call_id: string; content: string }> {
-  return (body.messages as any[])
+export function toolResults(body: OpenAiRequest): Array<{ tool_call_id: string; content: string }> {
+  return body.messages
     .filter((m) => m.role === 'tool')
     .map((m) => ({
-      tool_call_id: m.tool_call_id,
+      tool_call_id: m.tool_call_id ?? '',
       content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content)
     }))
 }
 
-export function eventsNamed(h: LoopHarness, name: string): any[] {
-  return h.events.filter((e) => e.name === name).map((e) => e.payload)
+/** The payloads of the events `def` the harness heard, in order, typed by the event's contract. */
+export function eventsOf<E extends EventDef>(h: Pick<LoopHarness, 'events'>, def: E): EventPayload<E>[] {
+  return h.events
+    .filter((e) => e.name === def.name)
+    .map((e) => def.payload.parse(e.payload) as EventPayload<E>)
 }
 
 /**
@@ -163,13 +174,30 @@ export function eventsNamed(h: LoopHarness, name: string): any[] {
  */
 export async function picked(h: Pick<LoopHarness, 'router'>, folder: string | null): Promise<string | null> {
   if (folder === null) return null
-  const result = (await h.router.invoke('app.chooseFolder', { path: folder }, CTX)) as any
+  const result = await h.router.invoke(appChooseFolder.name, { path: folder }, CTX)
   if (!result.ok) throw new Error(`pick failed: ${JSON.stringify(result.error)}`)
-  return result.data.token
+  return appChooseFolder.output.parse(result.data).token
 }
 
-export async function route(h: LoopHarness, name: string, input: unknown): Promise<any> {
-  const result = (await h.router.invoke(name, input, CTX)) as any
-  if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
-  return result.data
+/**
+ * Calls a route through the real router, typed by its contract (input and output). An error
+ * comes back thrown as an AppError with the route's code and message.
+ */
+export function call<R extends RouteDef>(
+  h: Pick<LoopHarness, 'router'>,
+  def: R,
+  input: RouteInput<R>
+): Promise<RouteOutput<R>> {
+  return h.router.call(def, input, CTX)
+}
+
+/** Like `call`, with input its contract does not allow: what a client that skips the types sends. */
+export async function callUnchecked<R extends RouteDef>(
+  h: Pick<LoopHarness, 'router'>,
+  def: R,
+  input: unknown
+): Promise<RouteOutput<R>> {
+  const result = await h.router.invoke(def.name, input, CTX)
+  if (!result.ok) throw new AppError(result.error.code, result.error.message, result.error.details)
+  return def.output.parse(result.data) as RouteOutput<R>
 }

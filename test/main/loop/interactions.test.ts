@@ -3,14 +3,16 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import {
   callsReply,
-  eventsNamed,
-  route,
+  eventsOf,
+  call,
   tempDir,
   textReply,
   toolCall,
   toolResults,
   useLoopHarness
 } from './helpers'
+import { chatStreamPaused } from '@shared/contracts/events/chat.events'
+import { chatRespondToolInteraction, chatSendMessage } from '@shared/contracts/routes/chat.routes'
 
 const harness = useLoopHarness()
 
@@ -28,8 +30,8 @@ describe('pause and resume', () => {
     const paused = h.presenters.sessions.messages.require(assistantMessageId)
     expect(paused.status).toBe('awaiting_interaction')
     expect(h.presenters.sessions.require(sessionId).status).toBe('awaiting_interaction')
-    const call = paused.blocks.find((b) => b.kind === 'tool_call')!
-    expect(call.status).toBe('pending') // waiting, never a fake success
+    const toolCallBlock = paused.blocks.find((b) => b.kind === 'tool_call')!
+    expect(toolCallBlock.status).toBe('pending') // waiting, never a fake success
     const action = paused.blocks.find((b) => b.kind === 'action')!
     expect(action).toMatchObject({
       status: 'pending',
@@ -37,13 +39,13 @@ describe('pause and resume', () => {
     })
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect(pending).toMatchObject({ kind: 'permission', messageId: assistantMessageId, blockId: action.id })
-    expect(eventsNamed(h, 'chat.stream.paused')[0]).toMatchObject({
+    expect(eventsOf(h, chatStreamPaused)[0]).toMatchObject({
       messageId: assistantMessageId,
       interactions: [{ id: pending.id }]
     })
     expect(existsSync(target)).toBe(false)
 
-    const answer = await route(h, 'chat.respondToolInteraction', {
+    const answer = await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: pending.id,
@@ -89,7 +91,7 @@ describe('pause and resume', () => {
     expect(existsSync(target)).toBe(false)
     const pending = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect(pending.map((i) => i.toolCallId)).toEqual(['w1'])
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: pending[0].id,
@@ -112,7 +114,7 @@ describe('pause and resume', () => {
     const { sessionId, assistantMessageId } = await h.send('write')
     await h.idle(sessionId)
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: pending.id,
@@ -146,7 +148,7 @@ describe('pause and resume', () => {
     await h.idle(sessionId)
     const [first, second] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect([first.toolCallId, second.toolCallId]).toEqual(['a', 'b'])
-    const reply1 = await route(h, 'chat.respondToolInteraction', {
+    const reply1 = await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: second.id,
@@ -155,7 +157,7 @@ describe('pause and resume', () => {
     expect(reply1).toEqual({ accepted: true, remaining: 1, resumed: false })
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(false)
     expect(existsSync(join(dir, 'b.txt'))).toBe(false)
-    const reply2 = await route(h, 'chat.respondToolInteraction', {
+    const reply2 = await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: first.id,
@@ -197,7 +199,7 @@ describe('pause and resume', () => {
     )
     expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input' } })
     expect(h.presenters.sessions.interactions.require(pending.id).status).toBe('pending') // nothing lost
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: pending.id,
@@ -227,7 +229,7 @@ describe('pause and resume', () => {
     await h.restart()
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('awaiting_interaction')
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: pending.id,
@@ -246,7 +248,7 @@ describe('pause and resume', () => {
     ])
     const { sessionId } = await h.send('write')
     await h.idle(sessionId)
-    await expect(route(h, 'chat.sendMessage', { sessionId, text: 'another' })).rejects.toMatchObject({
+    await expect(call(h, chatSendMessage, { sessionId, text: 'another' })).rejects.toMatchObject({
       code: 'session_busy'
     })
   })
@@ -265,7 +267,7 @@ describe('pause and resume', () => {
       sessionId: first.sessionId,
       status: 'pending'
     })
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId: first.sessionId,
       messageId: first.assistantMessageId,
       interactionId: pending.id,

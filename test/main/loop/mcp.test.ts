@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
+import { callsReply, eventsOf, call, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
 import { until } from '../../helpers/until'
+import { chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
+import { chatRespondToolInteraction, chatStop } from '@shared/contracts/routes/chat.routes'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
@@ -31,10 +33,10 @@ describe('MCP tools in the loop', () => {
     const { sessionId, assistantMessageId } = await h.send('wait', { permissionMode: 'full_access' })
     const said = () => (existsSync(marker) ? readFileSync(marker, 'utf8') : '')
     await until(() => said() === 'waiting') // the server runs the call
-    await route(h, 'chat.stop', { sessionId })
+    await call(h, chatStop, { sessionId })
     expect(h.presenters.sessions.messages.require(assistantMessageId).status).toBe('cancelled')
     await until(() => said().startsWith('cancelled'))
-    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({ status: 'cancelled' })
+    expect(eventsOf(h, chatStreamFailed)[0]).toMatchObject({ status: 'cancelled' })
   }, 30_000)
 
   it('asks before an MCP tool runs in default mode, then runs it after allow once', async () => {
@@ -44,7 +46,7 @@ describe('MCP tools in the loop', () => {
     await h.idle(sessionId)
     const [pending] = h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
     expect(pending.request).toMatchObject({ actionType: 'permission', request: { type: 'mcp', server: 't' } })
-    await route(h, 'chat.respondToolInteraction', {
+    await call(h, chatRespondToolInteraction, {
       sessionId,
       messageId: assistantMessageId,
       interactionId: pending.id,
@@ -70,9 +72,9 @@ describe('MCP tools in the loop', () => {
       data: { progress: 'step 3 · 3/3' },
       toolCall: { response: 'done 3' }
     })
-    const progressed = eventsNamed(h, 'chat.stream.delta')
+    const progressed = eventsOf(h, chatStreamDelta)
       .flatMap((d) => d.ops)
-      .filter((op) => op.op === 'upsert' && op.block.data?.progress)
+      .filter((op) => op.op === 'upsert' && op.block.kind === 'tool_call' && op.block.data?.progress)
     expect(progressed.length).toBeGreaterThan(0)
   }, 30_000)
 })

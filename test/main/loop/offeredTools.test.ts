@@ -1,12 +1,13 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape in the assertions */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { route, textReply, useLoopHarness } from './helpers'
+import { call, textReply, useLoopHarness } from './helpers'
+import { sessionsOfferedTools, sessionsUpdateSettings } from '@shared/contracts/routes/sessions.routes'
+import { type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
 const BIG_SERVER = join(import.meta.dirname, '../../fixtures/mcp/bigServer.mjs')
-const requestNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name)
+const requestNames = (body: OpenAiRequest): string[] => (body.tools ?? []).map((t) => t.function.name)
 
 async function addServer(
   h: Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>,
@@ -30,31 +31,31 @@ describe('sessions.offeredTools', () => {
     await addServer(h, 't', TEST_SERVER)
     const { sessionId } = await h.send('hello', { permissionMode: 'full_access' })
     await h.idle(sessionId)
-    await route(h, 'sessions.updateSettings', { sessionId, patch: { tools: { read: false } } })
+    await call(h, sessionsUpdateSettings, { sessionId, patch: { tools: { read: false } } })
 
-    const offered = await route(h, 'sessions.offeredTools', { sessionId })
+    const offered = await call(h, sessionsOfferedTools, { sessionId })
     await h.send('again', { sessionId })
     await h.idle(sessionId)
-    const names = offered.tools.map((t: any) => t.name)
+    const names = offered.tools.map((t) => t.name)
     expect(names).toEqual(requestNames(h.bodies()[1]))
     expect(names).not.toContain('read')
     expect(names).toContain('write')
     expect(offered.deferred).toBeNull()
-    const echo = offered.tools.find((t: any) => t.name === 't__echo')
+    const echo = offered.tools.find((t) => t.name === 't__echo')
     expect(echo).toMatchObject({ source: 'mcp', serverId: 't', serverName: 'Test server' })
-    expect(echo.title.length).toBeGreaterThan(0)
-    expect(offered.tools.find((t: any) => t.name === 'write')).toMatchObject({
+    expect(echo?.title.length).toBeGreaterThan(0)
+    expect(offered.tools.find((t) => t.name === 'write')).toMatchObject({
       source: 'agent',
       labelKey: expect.stringContaining('write')
     })
 
     // The chat switches the server off: its tools leave the list and the request alike.
-    await route(h, 'sessions.updateSettings', { sessionId, patch: { mcpServers: { t: false } } })
-    const without = await route(h, 'sessions.offeredTools', { sessionId })
+    await call(h, sessionsUpdateSettings, { sessionId, patch: { mcpServers: { t: false } } })
+    const without = await call(h, sessionsOfferedTools, { sessionId })
     await h.send('third', { sessionId })
     await h.idle(sessionId)
-    expect(without.tools.map((t: any) => t.name)).toEqual(requestNames(h.bodies()[2]))
-    expect(without.tools.some((t: any) => t.serverId === 't')).toBe(false)
+    expect(without.tools.map((t) => t.name)).toEqual(requestNames(h.bodies()[2]))
+    expect(without.tools.some((t) => t.serverId === 't')).toBe(false)
   }, 30_000)
 
   it('says when the MCP catalog waits behind tool_search, and lists what the request carries', async () => {
@@ -63,18 +64,18 @@ describe('sessions.offeredTools', () => {
     await h.idle(sessionId)
     await addServer(h, 'big', BIG_SERVER)
 
-    const offered = await route(h, 'sessions.offeredTools', { sessionId })
+    const offered = await call(h, sessionsOfferedTools, { sessionId })
     await h.send('again', { sessionId })
     await h.idle(sessionId)
-    expect(offered.tools.map((t: any) => t.name)).toEqual(requestNames(h.bodies()[1]))
-    expect(offered.tools.map((t: any) => t.name)).toContain('tool_search')
-    expect(offered.tools.some((t: any) => t.serverId === 'big')).toBe(false)
-    expect(offered.deferred.total).toBeGreaterThanOrEqual(1000)
+    expect(offered.tools.map((t) => t.name)).toEqual(requestNames(h.bodies()[1]))
+    expect(offered.tools.map((t) => t.name)).toContain('tool_search')
+    expect(offered.tools.some((t) => t.serverId === 'big')).toBe(false)
+    expect(offered.deferred?.total).toBeGreaterThanOrEqual(1000)
   }, 30_000)
 
   it('refuses an unknown chat', async () => {
     const h = await harness([])
-    await expect(route(h, 'sessions.offeredTools', { sessionId: 'nope' })).rejects.toMatchObject({
+    await expect(call(h, sessionsOfferedTools, { sessionId: 'nope' })).rejects.toMatchObject({
       code: expect.stringContaining('not_found')
     })
   })

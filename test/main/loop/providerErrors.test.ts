@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { eventsNamed, route, useLoopHarness } from './helpers'
+import { eventsOf, call, useLoopHarness } from './helpers'
+import { chatStreamFailed, chatStreamRetrying } from '@shared/contracts/events/chat.events'
+import { chatGetMessage } from '@shared/contracts/routes/chat.routes'
 
 const harness = useLoopHarness()
 
@@ -13,7 +15,7 @@ describe('provider errors in the chat loop', () => {
     const before = Date.now()
     const { sessionId, assistantMessageId } = await h.send('hello')
     await h.idle(sessionId)
-    const [retrying] = eventsNamed(h, 'chat.stream.retrying')
+    const [retrying] = eventsOf(h, chatStreamRetrying)
     expect(retrying).toMatchObject({
       sessionId,
       messageId: assistantMessageId,
@@ -24,7 +26,7 @@ describe('provider errors in the chat loop', () => {
       message: 'Busy'
     })
     expect(retrying.retryAt).toBeGreaterThanOrEqual(before + 1000)
-    const { message } = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
+    const { message } = await call(h, chatGetMessage, { messageId: assistantMessageId })
     expect(message.status).toBe('sent')
     expect(message.blocks.map((b: { kind: string }) => b.kind)).toEqual(['content'])
   })
@@ -33,28 +35,28 @@ describe('provider errors in the chat loop', () => {
     const h = await harness([{ status: 401, message: 'Incorrect API key provided' }])
     const { sessionId, assistantMessageId } = await h.send('hello')
     await h.idle(sessionId)
-    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({
+    expect(eventsOf(h, chatStreamFailed)[0]).toMatchObject({
       status: 'error',
       error: { code: 'provider_error', category: 'auth', status: 401, message: 'Incorrect API key provided' }
     })
-    const { message } = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
+    const { message } = await call(h, chatGetMessage, { messageId: assistantMessageId })
     expect(message.blocks.at(-1)).toMatchObject({
       kind: 'error',
       text: 'Incorrect API key provided',
       data: { code: 'provider_error', category: 'auth', status: 401 }
     })
-    expect(eventsNamed(h, 'chat.stream.retrying')).toEqual([])
+    expect(eventsOf(h, chatStreamRetrying)).toEqual([])
   })
 
   it('keeps the text that arrived before a dropped connection and says it was the network', async () => {
     const h = await harness([{ steps: [{ type: 'text', text: 'Sure, ' }, { type: 'drop' }] }])
     const { sessionId, assistantMessageId } = await h.send('hello')
     await h.idle(sessionId)
-    expect(eventsNamed(h, 'chat.stream.failed')[0].error).toMatchObject({
+    expect(eventsOf(h, chatStreamFailed)[0].error).toMatchObject({
       code: 'provider_error',
       category: 'network'
     })
-    const { message } = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
+    const { message } = await call(h, chatGetMessage, { messageId: assistantMessageId })
     expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Sure, ' })
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { category: 'network' } })
   })

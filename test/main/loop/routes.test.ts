@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { picked, route, textReply, useLoopHarness } from './helpers'
+import { picked, call, textReply, useLoopHarness } from './helpers'
 import { until } from '../../helpers/until'
+import {
+  chatGetMessage,
+  chatGetMessages,
+  chatSendMessage,
+  chatStop
+} from '@shared/contracts/routes/chat.routes'
+import { sessionsPurge } from '@shared/contracts/routes/sessions.routes'
 
 const harness = useLoopHarness()
 const CTX = { transport: 'test' as const, clientId: 'test' }
@@ -8,7 +15,7 @@ const CTX = { transport: 'test' as const, clientId: 'test' }
 describe('chat routes', () => {
   it('returns from sendMessage as soon as the turn is accepted, while the reply still streams', async () => {
     const h = await harness([{ steps: [{ type: 'text', text: 'slow' }, { type: 'stall' }] }])
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'Hello\nsecond line',
       newSession: {
         providerId: 'fake-openai',
@@ -28,9 +35,9 @@ describe('chat routes', () => {
       status: 'generating',
       providerId: 'fake-openai'
     })
-    const view = await route(h, 'chat.getMessage', { messageId: accepted.assistantMessageId })
+    const view = await call(h, chatGetMessage, { messageId: accepted.assistantMessageId! })
     expect(view.message).toMatchObject({ status: 'streaming', stream: { runId: expect.any(String) } })
-    await route(h, 'chat.stop', { sessionId: accepted.sessionId })
+    await call(h, chatStop, { sessionId: accepted.sessionId })
   })
 
   it('rejects bad input with clear codes and loses nothing', async () => {
@@ -68,7 +75,7 @@ describe('chat routes', () => {
     ).toBe('invalid_input')
     expect(await bad('chat.retry', { sessionId, messageId: 'not-a-message' })).toBe('message_not_found')
     expect(await bad('chat.stop', { sessionId: 'nope' })).toBe('session_not_found')
-    const { messages } = await route(h, 'chat.getMessages', { sessionId })
+    const { messages } = await call(h, chatGetMessages, { sessionId })
     expect(messages.map((m: { status: string }) => m.status)).toEqual(['sent', 'sent'])
     expect(h.presenters.sessions.list().sessions).toHaveLength(1) // failed sends created nothing
   })
@@ -77,7 +84,7 @@ describe('chat routes', () => {
     const h = await harness([textReply('A red pixel.')], { vision: true })
     const png =
       'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
-    const accepted = await route(h, 'chat.sendMessage', {
+    const accepted = await call(h, chatSendMessage, {
       text: 'What is this?',
       images: [{ data: png, mimeType: 'image/png', name: 'pixel.png' }],
       newSession: {
@@ -89,7 +96,7 @@ describe('chat routes', () => {
     await h.idle(accepted.sessionId)
     const user = JSON.stringify((h.bodies()[0] as { messages: unknown[] }).messages)
     expect(user).toContain(`data:image/png;base64,${png}`)
-    const message = h.presenters.sessions.messages.require(accepted.userMessageId)
+    const message = h.presenters.sessions.messages.require(accepted.userMessageId!)
     expect(message.content?.files[0]).toMatchObject({
       name: 'pixel.png',
       mimeType: 'image/png',
@@ -104,7 +111,7 @@ describe('deleting a session', () => {
     const h = await harness([{ steps: [{ type: 'text', text: 'never ending' }, { type: 'stall' }] }])
     const { sessionId } = await h.send('go')
     await h.llm.waitForRequests(1)
-    await route(h, 'sessions.purge', { sessionId })
+    await call(h, sessionsPurge, { sessionId })
     await h.idle(sessionId)
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(false)
     await until(() => h.llm.generationRequests()[0].clientClosedAt !== undefined, {

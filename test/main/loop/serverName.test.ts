@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { callsReply, eventsNamed, textReply, toolCall, useLoopHarness } from './helpers'
+import { callsReply, eventsOf, textReply, toolCall, useLoopHarness } from './helpers'
+import { chatStreamDelta } from '@shared/contracts/events/chat.events'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
@@ -36,12 +37,10 @@ describe('tool call blocks name their server', () => {
       ['read', 'agent-filesystem', 'success']
     ])
     // The renderer learns it with the block itself, not only after a reload.
-    const firstUpserts = eventsNamed(h, 'chat.stream.delta')
+    const firstUpserts = eventsOf(h, chatStreamDelta)
       .flatMap((d) => d.ops)
-      .filter((op) => op.op === 'upsert' && op.block.kind === 'tool_call')
-    expect(firstUpserts.find((op) => op.block.toolCall.id === 'm1')?.block.toolCall.serverName).toBe(
-      'Echo Tools'
-    )
+      .flatMap((op) => (op.op === 'upsert' && op.block.kind === 'tool_call' ? [op.block] : []))
+    expect(firstUpserts.find((block) => block.toolCall.id === 'm1')?.toolCall.serverName).toBe('Echo Tools')
   }, 30_000)
 
   it('leaves serverName unset for a name no tool has (the model made it up)', async () => {

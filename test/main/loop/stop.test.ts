@@ -1,11 +1,19 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and event payloads are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters } from '../../../src/main/presenter'
-import { callsReply, eventsNamed, route, tempDir, textReply, toolCall, useLoopHarness } from './helpers'
+import { callsReply, eventsOf, call, tempDir, textReply, toolCall, useLoopHarness } from './helpers'
 import { until } from '../../helpers/until'
+import { chatQueueChanged, chatStreamDelta, chatStreamFailed } from '@shared/contracts/events/chat.events'
+import {
+  chatCancelQueued,
+  chatGetMessages,
+  chatListQueue,
+  chatSendMessage,
+  chatStop
+} from '@shared/contracts/routes/chat.routes'
+import { sessionsPurge } from '@shared/contracts/routes/sessions.routes'
 
 const harness = useLoopHarness()
 
@@ -23,19 +31,17 @@ describe('stop', () => {
     const h = await harness([{ steps: [{ type: 'text', text: ['Partial ', 'words '] }, { type: 'stall' }] }])
     const { sessionId, assistantMessageId } = await h.send('talk')
     await until(() =>
-      eventsNamed(h, 'chat.stream.delta').some((d) =>
-        d.ops.some((op: any) => op.op === 'append' || op.block?.text)
-      )
+      eventsOf(h, chatStreamDelta).some((d) => d.ops.some((op) => op.op === 'append' || op.block?.text))
     )
     const started = Date.now()
-    const result = await route(h, 'chat.stop', { sessionId })
+    const result = await call(h, chatStop, { sessionId })
     expect(Date.now() - started).toBeLessThan(2_000)
     expect(result).toEqual({ stopped: true, messageId: assistantMessageId })
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('cancelled')
     expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Partial words ' })
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'user_cancelled' } })
-    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({
+    expect(eventsOf(h, chatStreamFailed)[0]).toMatchObject({
       status: 'cancelled',
       error: { code: 'user_cancelled' }
     })
@@ -53,7 +59,7 @@ describe('stop', () => {
     await until(() => typeof running()?.pid === 'number', { timeoutMs: 15_000 }) // the shell is up
     const shell = running()!.pid!
     const started = Date.now()
-    await route(h, 'chat.stop', { sessionId })
+    await call(h, chatStop, { sessionId })
     expect(Date.now() - started).toBeLessThan(3_000)
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('cancelled')
@@ -76,7 +82,7 @@ describe('stop', () => {
     const { sessionId, assistantMessageId } = await h.send('two writes')
     await h.idle(sessionId)
     expect(h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })).toHaveLength(2)
-    expect(await route(h, 'chat.stop', { sessionId })).toEqual({
+    expect(await call(h, chatStop, { sessionId })).toEqual({
       stopped: true,
       messageId: assistantMessageId
     })
@@ -107,7 +113,7 @@ describe('crash recovery', () => {
       { steps: [{ type: 'text', text: ['Streaming ', 'so ', 'far'] }, { type: 'stall' }] }
     ])
     const { sessionId, assistantMessageId } = await h.send('long answer')
-    await until(() => eventsNamed(h, 'chat.stream.delta').length > 0)
+    await until(() => eventsOf(h, chatStreamDelta).length > 0)
     const firstDeltaAt = Date.now()
     await until(
       () => h.presenters.sessions.messages.require(assistantMessageId).blocks[0]?.text === 'Streaming so far',
@@ -143,7 +149,7 @@ describe('steering', () => {
         .getMessage(first.assistantMessageId)
         .blocks.some((b) => b.kind === 'tool_call' && b.status === 'loading')
     )
-    const queued = await route(h, 'chat.sendMessage', {
+    const queued = await call(h, chatSendMessage, {
       sessionId: first.sessionId,
       text: 'actually, do this instead'
     })
@@ -152,7 +158,7 @@ describe('steering', () => {
       userMessageId: null,
       queued: { text: 'actually, do this instead' }
     })
-    expect(eventsNamed(h, 'chat.queue.changed').at(-1).items).toHaveLength(1)
+    expect(eventsOf(h, chatQueueChanged).at(-1)!.items).toHaveLength(1)
     await until(
       () => h.llm.generationRequests().length === 2 && !h.presenters.agentRuntime.isRunning(first.sessionId),
       { timeoutMs: 10_000 }
@@ -163,9 +169,9 @@ describe('steering', () => {
     const body = h.bodies()[1]
     const last = body.messages.at(-1)
     expect(last).toMatchObject({ role: 'user', content: 'actually, do this instead' })
-    expect(body.messages.some((m: any) => m.role === 'tool' && m.tool_call_id === 'e1')).toBe(true)
-    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    expect(messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
+    expect(body.messages.some((m) => m.role === 'tool' && m.tool_call_id === 'e1')).toBe(true)
+    const { messages } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant'])
     expect(messages[3].blocks[0].text).toBe('Answer to the steer.')
   }, 15_000)
 
@@ -178,22 +184,22 @@ describe('steering', () => {
     await until(
       () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1
     )
-    const kept = await route(h, 'chat.sendMessage', {
+    const kept = await call(h, chatSendMessage, {
       sessionId: first.sessionId,
       text: 'also check the tests'
     })
-    const dropped = await route(h, 'chat.sendMessage', {
+    const dropped = await call(h, chatSendMessage, {
       sessionId: first.sessionId,
       text: 'never mind this one'
     })
     expect(
-      await route(h, 'chat.cancelQueued', { sessionId: first.sessionId, inputId: dropped.queued.id })
+      await call(h, chatCancelQueued, { sessionId: first.sessionId, inputId: dropped.queued!.id })
     ).toEqual({ removed: true })
 
     await h.restart()
-    const { items } = await route(h, 'chat.listQueue', { sessionId: first.sessionId })
+    const { items } = await call(h, chatListQueue, { sessionId: first.sessionId })
     expect(items).toEqual([
-      { id: kept.queued.id, text: 'also check the tests', createdAt: kept.queued.createdAt }
+      { id: kept.queued!.id, text: 'also check the tests', createdAt: kept.queued!.createdAt }
     ])
 
     const next = await h.send('and then summarise', { sessionId: first.sessionId })
@@ -202,8 +208,8 @@ describe('steering', () => {
       role: 'user',
       content: 'also check the tests\n\nand then summarise'
     })
-    expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
-    expect(eventsNamed(h, 'chat.queue.changed').at(-1)).toEqual({ sessionId: first.sessionId, items: [] })
+    expect((await call(h, chatListQueue, { sessionId: first.sessionId })).items).toEqual([])
+    expect(eventsOf(h, chatQueueChanged).at(-1)).toEqual({ sessionId: first.sessionId, items: [] })
   }, 15_000)
 
   it('stop drops the queue, and purging a session removes its queued input', async () => {
@@ -215,16 +221,16 @@ describe('steering', () => {
     await until(
       () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 1
     )
-    await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then stopped' })
-    await route(h, 'chat.stop', { sessionId: first.sessionId })
-    expect((await route(h, 'chat.listQueue', { sessionId: first.sessionId })).items).toEqual([])
+    await call(h, chatSendMessage, { sessionId: first.sessionId, text: 'queued then stopped' })
+    await call(h, chatStop, { sessionId: first.sessionId })
+    expect((await call(h, chatListQueue, { sessionId: first.sessionId })).items).toEqual([])
 
     await h.send('job two', { sessionId: first.sessionId })
     await until(
       () => h.presenters.agentRuntime.isRunning(first.sessionId) && h.llm.generationRequests().length === 2
     )
-    await route(h, 'chat.sendMessage', { sessionId: first.sessionId, text: 'queued then purged' })
-    await route(h, 'sessions.purge', { sessionId: first.sessionId })
+    await call(h, chatSendMessage, { sessionId: first.sessionId, text: 'queued then purged' })
+    await call(h, sessionsPurge, { sessionId: first.sessionId })
     const left = h.presenters.sqlite.db.prepare('SELECT COUNT(*) AS n FROM queued_inputs').get() as {
       n: number
     }

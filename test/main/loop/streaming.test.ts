@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ScriptStep } from '../../fixtures/llm/script'
-import { eventsNamed, useLoopHarness } from './helpers'
+import { eventsOf, useLoopHarness } from './helpers'
+import { chatStreamDelta } from '@shared/contracts/events/chat.events'
 
 const harness = useLoopHarness()
 
@@ -23,7 +24,7 @@ describe('streaming to the renderer', () => {
     const message = h.presenters.sessions.messages.require(assistantMessageId)
     expect(message.status).toBe('sent')
     expect(message.blocks[0]).toMatchObject({ kind: 'content', text: tokens.join('') })
-    const deltas = eventsNamed(h, 'chat.stream.delta').filter((d) => d.messageId === assistantMessageId)
+    const deltas = eventsOf(h, chatStreamDelta).filter((d) => d.messageId === assistantMessageId)
     expect(deltas).toHaveLength(emittedAt.length)
     expect(deltas.length).toBeGreaterThan(1) // the text arrived in several batches
     // Timed batches start at least 50 ms apart; only the flush before the terminal event may come

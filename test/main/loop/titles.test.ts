@@ -1,9 +1,11 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
 import { describe, expect, it } from 'vitest'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
 import { cleanTitle } from '../../../src/main/presenter/agentRuntimePresenter/titleNamer'
-import { eventsNamed, route, textReply, useLoopHarness } from './helpers'
+import { eventsOf, call, textReply, useLoopHarness } from './helpers'
 import { until } from '../../helpers/until'
+import { openAiBody } from '../../fixtures/llm/openAiRequest'
+import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import { sessionsRename } from '@shared/contracts/routes/sessions.routes'
 
 const harness = useLoopHarness()
 
@@ -15,16 +17,14 @@ describe('chat titles', () => {
     const { sessionId } = await h.send('what is the weather in oslo right now?')
     expect(h.presenters.sessions.require(sessionId).title).toBe('what is the weather in oslo right now?')
     await until(() => h.presenters.sessions.require(sessionId).title === 'Oslo weather today')
-    const body = h.llm.titleRequests[0].body as any
+    const body = openAiBody(h.llm.titleRequests[0].body)
     expect(body.model).toBe('fake-model')
     expect(body.tools).toBeUndefined()
     const prompt = JSON.stringify(body.messages)
     expect(prompt).toContain('what is the weather in oslo right now?')
     expect(prompt).toContain('It is 12 degrees and cloudy.')
     expect(
-      eventsNamed(h, 'sessions.list.updated').some(
-        (e) => e.sessionIds.includes(sessionId) && e.reason === 'updated'
-      )
+      eventsOf(h, sessionsUpdated).some((e) => e.sessionIds.includes(sessionId) && e.reason === 'updated')
     ).toBe(true)
 
     await h.send('should I take an umbrella?', { sessionId })
@@ -36,12 +36,12 @@ describe('chat titles', () => {
   it('keeps a title the user set before the model answered, and asks nothing when the setting is off', async () => {
     const h = await harness([textReply('Sure.'), textReply('Done.')], { titleReply: 'Model title' })
     const first = await h.send('rename me before you answer')
-    await route(h, 'sessions.rename', { sessionId: first.sessionId, title: 'My own title' })
+    await call(h, sessionsRename, { sessionId: first.sessionId, title: 'My own title' })
     await h.idle(first.sessionId) // the run and the title it asked for
     expect(h.llm.titleRequests).toHaveLength(1)
     expect(h.presenters.sessions.require(first.sessionId).title).toBe('My own title')
 
-    await route(h, configUpdateSettings.name, { patch: { autoTitle: false } })
+    await call(h, configUpdateSettings, { patch: { autoTitle: false } })
     const second = await h.send('no title request for this one')
     await h.idle(second.sessionId)
     expect(h.llm.titleRequests).toHaveLength(1)

@@ -1,14 +1,21 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and event payloads are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { EventPayload } from '@shared/contracts/define'
 import type { MessageBlock } from '@shared/types/session'
-import { callsReply, eventsNamed, route, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
+import { callsReply, eventsOf, call, textReply, toolCall, toolResults, useLoopHarness } from './helpers'
+import {
+  chatPlanUpdated,
+  chatStreamCompleted,
+  chatStreamDelta,
+  chatStreamFailed
+} from '@shared/contracts/events/chat.events'
+import { chatGetMessage } from '@shared/contracts/routes/chat.routes'
 
 const harness = useLoopHarness()
 
 /** Replays a run's deltas onto an empty message, the way the renderer does. */
-function replay(deltas: any[]): MessageBlock[] {
+function replay(deltas: EventPayload<typeof chatStreamDelta>[]): MessageBlock[] {
   const blocks: MessageBlock[] = []
   for (const delta of deltas) {
     for (const op of delta.ops) {
@@ -37,12 +44,12 @@ describe('a turn', () => {
     expect(message.blocks.map((b) => [b.kind, b.status, b.text])).toEqual([
       ['content', 'success', 'Hello there, how can I help?']
     ])
-    const deltas = eventsNamed(h, 'chat.stream.delta').filter((d) => d.messageId === assistantMessageId)
+    const deltas = eventsOf(h, chatStreamDelta).filter((d) => d.messageId === assistantMessageId)
     expect(deltas.map((d) => d.seq)).toEqual(deltas.map((_, i) => i + 1))
     expect(replay(deltas).map((b) => [b.kind, b.status, b.text])).toEqual([
       ['content', 'success', 'Hello there, how can I help?']
     ])
-    const [completed] = eventsNamed(h, 'chat.stream.completed')
+    const [completed] = eventsOf(h, chatStreamCompleted)
     expect(completed).toMatchObject({ messageId: assistantMessageId, status: 'sent', seq: deltas.length + 1 })
     expect(h.presenters.sessions.require(sessionId)).toMatchObject({ title: 'Hi', status: 'idle' })
     // The finished turn is on the tape: the next turn's context comes from there.
@@ -113,12 +120,12 @@ describe('a turn', () => {
     expect(message.status).toBe('error')
     expect(message.blocks[0]).toMatchObject({ kind: 'content', text: 'Partial answer' })
     expect(message.blocks.at(-1)).toMatchObject({ kind: 'error', data: { code: 'provider_error' } })
-    expect(eventsNamed(h, 'chat.stream.failed')[0]).toMatchObject({
+    expect(eventsOf(h, chatStreamFailed)[0]).toMatchObject({
       status: 'error',
       error: { code: 'provider_error' }
     })
     expect(h.presenters.sessions.require(sessionId).status).toBe('error')
-    const view = await route(h, 'chat.getMessage', { messageId: assistantMessageId })
+    const view = await call(h, chatGetMessage, { messageId: assistantMessageId })
     expect(view.message.blocks[0].text).toBe('Partial answer')
   })
 
@@ -154,7 +161,7 @@ describe('a turn', () => {
         { step: 'Fix', status: 'in_progress' }
       ]
     })
-    expect(eventsNamed(h, 'chat.plan.updated').map((e) => e.plan.revision)).toEqual([1, 2])
+    expect(eventsOf(h, chatPlanUpdated).map((e) => e.plan.revision)).toEqual([1, 2])
   })
 
   it('keeps reasoning and answer in separate blocks, in order', async () => {

@@ -1,13 +1,27 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies and route results are checked by shape */
 import { describe, expect, it } from 'vitest'
-import { eventsNamed, route, textReply, useLoopHarness, type LoopHarness } from './helpers'
+import type { FakeResponse, RecordedRequest } from '../../fixtures/llm/fakeLlm'
+import { openAiBody } from '../../fixtures/llm/openAiRequest'
+import { eventsOf, call, textReply, useLoopHarness, type LoopHarness } from './helpers'
+import { chatBranchChanged, chatMessagesSuperseded } from '@shared/contracts/events/chat.events'
+import {
+  chatDeleteMessage,
+  chatEditAndResend,
+  chatGetMessages,
+  chatRestoreMessages,
+  chatRetry,
+  chatSelectVariant
+} from '@shared/contracts/routes/chat.routes'
+import { chatFindText } from '@shared/contracts/routes/chatFind.routes'
+import { dataExportChat, dataImportChat } from '@shared/contracts/routes/data.routes'
+import { sessionsFork, sessionsSearchHistory } from '@shared/contracts/routes/sessions.routes'
+import type { OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 
 /** What the window shows: each message's text and its "index/count" when it has variants. */
 /** Retry on the first turn's answer, waiting until the new answer has finished. */
 async function retryAnswer(h: LoopHarness, first: { sessionId: string; assistantMessageId: string }) {
-  const retried = await route(h, 'chat.retry', {
+  const retried = await call(h, chatRetry, {
     sessionId: first.sessionId,
     messageId: first.assistantMessageId
   })
@@ -15,23 +29,23 @@ async function retryAnswer(h: LoopHarness, first: { sessionId: string; assistant
   return retried
 }
 
-async function shown(h: LoopHarness, sessionId: string): Promise<string[]> {
-  const { messages } = await route(h, 'chat.getMessages', { sessionId })
-  return messages.map((m: any) => {
-    const text = m.role === 'user' ? m.content.text : m.blocks.find((b: any) => b.kind === 'content')?.text
+async function shown(h: LoopHarness, sessionId: string): Promise<Array<string | undefined>> {
+  const { messages } = await call(h, chatGetMessages, { sessionId })
+  return messages.map((m) => {
+    const text = m.role === 'user' ? m.content?.text : m.blocks.find((b) => b.kind === 'content')?.text
     return m.variants ? `${text} [${m.variants.index}/${m.variants.count}]` : text
   })
 }
 
 /** The role and text of every message of a provider request, system prompt left out. */
-function conversation(body: any): string[] {
-  return (body.messages as any[])
+function conversation(body: OpenAiRequest): string[] {
+  return body.messages
     .filter((m) => m.role !== 'system')
     .map((m) => `${m.role}: ${typeof m.content === 'string' ? m.content : JSON.stringify(m.content)}`)
 }
 
 async function exported(h: LoopHarness, sessionId: string, format: 'markdown' | 'html' | 'json') {
-  return (await route(h, 'data.exportChat', { sessionId, format })).content as string
+  return (await call(h, dataExportChat, { sessionId, format })).content as string
 }
 
 describe('message variants', () => {
@@ -42,11 +56,11 @@ describe('message variants', () => {
     const retried = await retryAnswer(h, first)
     expect(conversation(h.bodies()[1])).toEqual(['user: question'])
     expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer two. [2/2]'])
-    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    expect(messages[1].variants.ids).toEqual([first.assistantMessageId, retried.assistantMessageId])
+    const { messages } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    expect(messages[1].variants?.ids).toEqual([first.assistantMessageId, retried.assistantMessageId])
 
-    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
-    expect(eventsNamed(h, 'chat.branch.changed')).toEqual([{ sessionId: first.sessionId, reason: 'variant' }])
+    await call(h, chatSelectVariant, { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    expect(eventsOf(h, chatBranchChanged)).toEqual([{ sessionId: first.sessionId, reason: 'variant' }])
     expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer one. [1/2]'])
     await h.restart()
     expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer one. [1/2]'])
@@ -57,9 +71,9 @@ describe('message variants', () => {
     expect(conversation(h.bodies()[2])).toEqual(['user: question', 'assistant: Answer one.', 'user: thanks'])
     expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer one. [1/2]', 'thanks', 'Fine.'])
     // The other answer has no continuation of its own: switching shows it alone.
-    await route(h, 'chat.selectVariant', {
+    await call(h, chatSelectVariant, {
       sessionId: first.sessionId,
-      messageId: retried.assistantMessageId
+      messageId: retried.assistantMessageId!
     })
     expect(await shown(h, first.sessionId)).toEqual(['question', 'Answer two. [2/2]'])
   })
@@ -69,7 +83,7 @@ describe('message variants', () => {
     const first = await h.send('q')
     await h.idle(first.sessionId)
     await retryAnswer(h, first)
-    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    await call(h, chatSelectVariant, { sessionId: first.sessionId, messageId: first.assistantMessageId })
     await retryAnswer(h, first)
     expect(await shown(h, first.sessionId)).toEqual(['q', 'Three. [3/3]'])
   })
@@ -85,15 +99,15 @@ describe('message variants', () => {
     await h.idle(first.sessionId)
     await h.send('more', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
-    const { messages: before } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    await route(h, 'chat.editAndResend', {
+    const { messages: before } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    await call(h, chatEditAndResend, {
       sessionId: first.sessionId,
       messageId: before[0].id,
       text: 'tell me about dogs'
     })
     await h.idle(first.sessionId)
-    expect(eventsNamed(h, 'chat.messages.superseded')).toEqual([
-      { sessionId: first.sessionId, messageIds: before.map((m: any) => m.id), reason: 'edit' }
+    expect(eventsOf(h, chatMessagesSuperseded)).toEqual([
+      { sessionId: first.sessionId, messageIds: before.map((m) => m.id), reason: 'edit' }
     ])
     expect(await shown(h, first.sessionId)).toEqual(['tell me about dogs [2/2]', 'About dogs.'])
     await h.send('and?', { sessionId: first.sessionId })
@@ -104,7 +118,7 @@ describe('message variants', () => {
       'user: and?'
     ])
     // The old prompt comes back with everything that followed it.
-    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: before[0].id })
+    await call(h, chatSelectVariant, { sessionId: first.sessionId, messageId: before[0].id })
     expect(await shown(h, first.sessionId)).toEqual([
       'tell me about cats [1/2]',
       'About cats.',
@@ -124,17 +138,15 @@ describe('message variants', () => {
       expect(text, format).not.toContain('zebra')
     }
     const search = async (query: string) =>
-      (await route(h, 'sessions.searchHistory', { query })).hits.map((hit: any) => hit.messageId)
+      (await call(h, sessionsSearchHistory, { query })).hits.map((hit) => hit.messageId)
     expect(await search('zebra')).toEqual([])
     expect(await search('walrus')).toEqual([retried.assistantMessageId])
     const find = async (query: string) =>
-      (await route(h, 'chat.findText', { sessionId: first.sessionId, query })).hits.map(
-        (hit: any) => hit.messageId
-      )
+      (await call(h, chatFindText, { sessionId: first.sessionId, query })).hits.map((hit) => hit.messageId)
     expect(await find('zebra')).toEqual([])
     expect(await find('walrus')).toEqual([retried.assistantMessageId])
 
-    await route(h, 'chat.selectVariant', { sessionId: first.sessionId, messageId: first.assistantMessageId })
+    await call(h, chatSelectVariant, { sessionId: first.sessionId, messageId: first.assistantMessageId })
     const md = await exported(h, first.sessionId, 'markdown')
     expect(md).toContain('Answer zebra.')
     expect(md).not.toContain('walrus')
@@ -143,9 +155,9 @@ describe('message variants', () => {
     expect(await find('zebra')).toEqual([first.assistantMessageId])
     expect(await find('walrus')).toEqual([])
 
-    const { session } = await route(h, 'sessions.fork', {
+    const { session } = await call(h, sessionsFork, {
       sessionId: first.sessionId,
-      messageId: retried.assistantMessageId
+      messageId: retried.assistantMessageId!
     })
     expect(await shown(h, session.id)).toEqual(['animal please', 'Answer walrus.'])
   })
@@ -156,7 +168,7 @@ describe('message variants', () => {
     await h.idle(first.sessionId)
     await retryAnswer(h, first)
     const json = await exported(h, first.sessionId, 'json')
-    const { session } = await route(h, 'data.importChat', { content: json })
+    const { session } = await call(h, dataImportChat, { content: json })
     expect(await shown(h, session.id)).toEqual(['hello', 'New answer.'])
   })
 
@@ -188,7 +200,7 @@ describe('message variants', () => {
         message('assistant', 'Second answer.')
       ]
     }
-    const { session } = await route(h, 'data.importChat', { content: JSON.stringify(oldExport) })
+    const { session } = await call(h, dataImportChat, { content: JSON.stringify(oldExport) })
     expect(await shown(h, session.id)).toEqual([
       'first prompt',
       'Full answer. [2/2]',
@@ -219,8 +231,8 @@ describe('deleting messages', () => {
     await h.idle(first.sessionId)
     const second = await h.send('largest animal?', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
-    const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-    const deleted = await route(h, 'chat.deleteMessage', {
+    const { messages } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+    const deleted = await call(h, chatDeleteMessage, {
       sessionId: first.sessionId,
       messageId: messages[2].id
     })
@@ -236,8 +248,8 @@ describe('deleting messages', () => {
       'user: sure?'
     ])
 
-    await route(h, 'chat.restoreMessages', { sessionId: first.sessionId, messageIds: deleted.messageIds })
-    expect(eventsNamed(h, 'chat.branch.changed').map((e) => e.reason)).toEqual(['delete', 'restore'])
+    await call(h, chatRestoreMessages, { sessionId: first.sessionId, messageIds: deleted.messageIds })
+    expect(eventsOf(h, chatBranchChanged).map((e) => e.reason)).toEqual(['delete', 'restore'])
     expect(await shown(h, first.sessionId)).toEqual([
       'capital of France?',
       'Paris.',
@@ -258,9 +270,9 @@ describe('deleting messages', () => {
     const first = await h.send('q')
     await h.idle(first.sessionId)
     const retried = await retryAnswer(h, first)
-    const deleted = await route(h, 'chat.deleteMessage', {
+    const deleted = await call(h, chatDeleteMessage, {
       sessionId: first.sessionId,
-      messageId: retried.assistantMessageId
+      messageId: retried.assistantMessageId!
     })
     expect(deleted.messageIds).toEqual([retried.assistantMessageId])
     expect(await shown(h, first.sessionId)).toEqual(['q', 'First try.'])
@@ -273,12 +285,12 @@ describe('deleting messages', () => {
     const b = await h.send('two')
     await h.idle(b.sessionId)
     await expect(
-      route(h, 'chat.deleteMessage', { sessionId: a.sessionId, messageId: b.assistantMessageId })
+      call(h, chatDeleteMessage, { sessionId: a.sessionId, messageId: b.assistantMessageId })
     ).rejects.toMatchObject({
       code: 'message_not_found'
     })
     await expect(
-      route(h, 'chat.selectVariant', { sessionId: a.sessionId, messageId: 'nope' })
+      call(h, chatSelectVariant, { sessionId: a.sessionId, messageId: 'nope' })
     ).rejects.toMatchObject({ code: 'message_not_found' })
     expect(await shown(h, b.sessionId)).toEqual(['two', 'B.'])
   })
@@ -294,11 +306,12 @@ describe('summaries and branches', () => {
       four: 'DELTA',
       five: 'EPSILON'
     }
-    const script = (request: any): any => {
-      const body = JSON.stringify(request.body.messages)
+    const script = (request: RecordedRequest): FakeResponse => {
+      const { messages } = openAiBody(request.body)
+      const body = JSON.stringify(messages)
       if (body.includes('You compress a conversation'))
         return textReply(body.includes('ALPHA lorem') ? 'SUMMARY-OF-TURN-ONE' : 'SUMMARY-OF-LATER-TURNS')
-      const last = [...request.body.messages].reverse().find((m: any) => m.role === 'user').content
+      const last = [...messages].reverse().find((m) => m.role === 'user')?.content
       const turn = String(typeof last === 'string' ? last : JSON.stringify(last)).replace('turn ', '')
       return textReply(long(tags[turn] ?? 'X'))
     }
@@ -309,17 +322,17 @@ describe('summaries and branches', () => {
       await h.send(text, { sessionId: first.sessionId })
       await h.idle(first.sessionId)
     }
-    expect(JSON.stringify(h.bodies().at(-1).messages)).toContain('SUMMARY-OF-TURN-ONE')
+    expect(JSON.stringify(h.bodies().at(-1)!.messages)).toContain('SUMMARY-OF-TURN-ONE')
     // Turns one to three go: what is left fits without any summary.
     for (let i = 0; i < 3; i++) {
-      const { messages } = await route(h, 'chat.getMessages', { sessionId: first.sessionId })
-      await route(h, 'chat.deleteMessage', { sessionId: first.sessionId, messageId: messages[0].id })
+      const { messages } = await call(h, chatGetMessages, { sessionId: first.sessionId })
+      await call(h, chatDeleteMessage, { sessionId: first.sessionId, messageId: messages[0].id })
     }
     const requests = h.bodies().length
     await h.send('turn five', { sessionId: first.sessionId })
     await h.idle(first.sessionId)
     expect(h.bodies()).toHaveLength(requests + 1) // no new summary was needed
-    const last = JSON.stringify(h.bodies().at(-1).messages)
+    const last = JSON.stringify(h.bodies().at(-1)!.messages)
     expect(last).toContain('turn five')
     expect(last).toContain('DELTA lorem')
     expect(last).not.toContain('SUMMARY-OF-TURN-ONE')

@@ -1,7 +1,7 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { callsReply, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { hostileServerInput } from './hostileServer'
+import { type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 type Loop = Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>
@@ -27,11 +27,10 @@ async function withImageServer(h: Loop): Promise<void> {
 }
 
 /** Image parts anywhere in an OpenAI chat-completions request body. */
-function imagesIn(body: any): number {
+function imagesIn(body: OpenAiRequest): number {
   let count = 0
-  for (const message of body.messages as any[])
-    if (Array.isArray(message.content))
-      count += (message.content as any[]).filter((p) => p.type === 'image_url').length
+  for (const message of body.messages)
+    if (Array.isArray(message.content)) count += message.content.filter((p) => p.type === 'image_url').length
   return count
 }
 
@@ -69,9 +68,8 @@ describe('a server answering with thousands of images', () => {
     const text = JSON.stringify(third.messages)
     expect(text.match(/left out: a request to this provider carries at most 20 images/g)).toHaveLength(40)
     // The newest result (c3) keeps its images; the two older ones gave theirs up.
-    const images = (third.messages as any[]).filter(
-      (m) =>
-        m.role === 'user' && Array.isArray(m.content) && m.content.some((p: any) => p.type === 'image_url')
+    const images = third.messages.filter(
+      (m) => m.role === 'user' && Array.isArray(m.content) && m.content.some((p) => p.type === 'image_url')
     )
     expect(images).toHaveLength(1)
     expect(JSON.stringify(images[0].content)).toContain('c3')

@@ -1,8 +1,7 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { mcpElicitationRequested, mcpSamplingRequested } from '@shared/contracts/events/mcp.events'
 import type { McpElicitationRequest, McpSamplingRequest } from '@shared/types/mcp'
-import { callsReply, eventsNamed, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { callsReply, eventsOf, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { hostileServerInput, UNSAFE_CHARS } from './hostileServer'
 import { until } from '../../helpers/until'
 
@@ -59,10 +58,12 @@ describe('control and invisible characters from a server', () => {
     const { sessionId } = await h.send('look', { permissionMode: 'full_access' })
     await h.idle(sessionId)
 
-    const [first, second] = h.bodies() as any[]
-    const tool = (first.tools as any[]).find((t) => t.function.name === 'dirty__look')
-    expect(tool.function.description).toContain(`D${CLEAN}`)
-    expect(tool.function.parameters.properties.q.description).toBe(`Q${CLEAN}`)
+    const [first, second] = h.bodies()
+    const tool = (first.tools ?? []).find((t) => t.function.name === 'dirty__look')
+    expect(tool?.function.description).toContain(`D${CLEAN}`)
+    expect(
+      (tool?.function.parameters as { properties: { q: { description: string } } }).properties.q.description
+    ).toBe(`Q${CLEAN}`)
     expect(JSON.stringify(first)).not.toMatch(UNSAFE_CHARS)
     const [result] = toolResults(second)
     expect(result.content).toBe(`R${CLEAN}`)
@@ -98,15 +99,15 @@ describe('control and invisible characters from a server', () => {
     expect(mcp.getServer('dirty').status.stderrTail).toContain('EABCDEF\nGH')
 
     const asked = mcp.callTool('dirty', 'ask', {})
-    await until(() => eventsNamed(h, mcpElicitationRequested.name).length > 0, { timeoutMs: 15_000 })
-    const { request: elicitation } = eventsNamed(h, mcpElicitationRequested.name)[0] as {
+    await until(() => eventsOf(h, mcpElicitationRequested).length > 0, { timeoutMs: 15_000 })
+    const { request: elicitation } = eventsOf(h, mcpElicitationRequested)[0] as {
       request: McpElicitationRequest
     }
     expect(elicitation.message).toBe(`M${CLEAN}`)
     expect(JSON.stringify(elicitation.requestedSchema)).not.toMatch(UNSAFE_CHARS)
     mcp.answerElicitation(elicitation.requestId, { action: 'decline' })
-    await until(() => eventsNamed(h, mcpSamplingRequested.name).length > 0, { timeoutMs: 15_000 })
-    const { request: sampling } = eventsNamed(h, mcpSamplingRequested.name)[0] as {
+    await until(() => eventsOf(h, mcpSamplingRequested).length > 0, { timeoutMs: 15_000 })
+    const { request: sampling } = eventsOf(h, mcpSamplingRequested)[0] as {
       request: McpSamplingRequest
     }
     expect(sampling.systemPrompt).toBe(`S${CLEAN}`)

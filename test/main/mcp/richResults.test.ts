@@ -1,11 +1,12 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { CANCELLED_RESULT } from '../../../src/main/presenter/agentRuntimePresenter/conversation'
-import { callsReply, route, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { callsReply, call, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { TEST_SERVER } from './harness'
 import { until } from '../../helpers/until'
+import { chatStop } from '@shared/contracts/routes/chat.routes'
+import { type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 type Loop = Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>
@@ -27,8 +28,8 @@ async function withTestServer(h: Loop, env: Record<string, string> = {}): Promis
 }
 
 /** Roles of an OpenAI request body's messages, in order. */
-function roles(body: any): string[] {
-  return (body.messages as any[]).map((m) => m.role)
+function roles(body: OpenAiRequest): string[] {
+  return body.messages.map((m) => m.role)
 }
 
 describe('rich MCP results reach the model', () => {
@@ -51,13 +52,11 @@ describe('rich MCP results reach the model', () => {
     expect(result.content).toContain('[link doc 2 test://doc/2 (text/plain)]')
     expect(result.content).toMatch(/\[audio audio\/wav, \d+ bytes/)
     // Chat completions takes no image in a tool message: it follows in a user message.
-    const after = (second.messages as any[]).slice(
-      (second.messages as any[]).findIndex((m) => m.role === 'tool')
-    )
+    const after = second.messages.slice(second.messages.findIndex((m) => m.role === 'tool'))
     const imageUser = after.find((m) => m.role === 'user' && Array.isArray(m.content))
-    const urls = (imageUser?.content as any[])
+    const urls = (Array.isArray(imageUser?.content) ? imageUser.content : [])
       .filter((p) => p.type === 'image_url')
-      .map((p) => p.image_url.url)
+      .map((p) => p.image_url?.url)
     expect(urls).toEqual([`data:image/png;base64,${TINY_PNG}`])
 
     const block = h.presenters.sessions.messages
@@ -82,17 +81,15 @@ describe('rich MCP results reach the model', () => {
     await withTestServer(h, { CANCEL_MARKER: marker })
     const { sessionId } = await h.send('wait', { permissionMode: 'full_access' })
     await until(() => existsSync(marker) && readFileSync(marker, 'utf8') === 'waiting', { timeoutMs: 15_000 })
-    await route(h, 'chat.stop', { sessionId })
+    await call(h, chatStop, { sessionId })
     await h.idle(sessionId)
 
     await h.send('never mind', { sessionId })
     await h.idle(sessionId)
     const next = h.bodies()[1]
     expect(roles(next).filter((r) => r !== 'system')).toEqual(['user', 'assistant', 'tool', 'user'])
-    const assistant = (next.messages as any[]).find((m) => m.role === 'assistant')
-    expect(assistant.tool_calls.map((c: any) => [c.id, c.function.name])).toEqual([
-      ['m1', 't__wait_for_cancel']
-    ])
+    const assistant = next.messages.find((m) => m.role === 'assistant')
+    expect(assistant?.tool_calls?.map((c) => [c.id, c.function.name])).toEqual([['m1', 't__wait_for_cancel']])
     expect(toolResults(next)).toEqual([{ tool_call_id: 'm1', content: CANCELLED_RESULT }])
   }, 30_000)
 

@@ -1,7 +1,9 @@
+import type { PermissionAnswer } from '@shared/types/blocks'
 import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
-import { callsReply, route, tempDir, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { callsReply, call, tempDir, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { TEST_SERVER } from './harness'
+import { chatRespondToolInteraction } from '@shared/contracts/routes/chat.routes'
 
 const harness = useLoopHarness()
 type Loop = Awaited<ReturnType<ReturnType<typeof useLoopHarness>>>
@@ -22,9 +24,9 @@ function pendingOf(h: Loop, sessionId: string) {
   return h.presenters.sessions.interactions.list({ sessionId, status: 'pending' })
 }
 
-async function answer(h: Loop, sessionId: string, messageId: string, decision: string) {
+async function answer(h: Loop, sessionId: string, messageId: string, decision: PermissionAnswer) {
   const [pending] = pendingOf(h, sessionId)
-  return route(h, 'chat.respondToolInteraction', {
+  return call(h, chatRespondToolInteraction, {
     sessionId,
     messageId,
     interactionId: pending.id,

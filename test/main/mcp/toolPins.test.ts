@@ -3,8 +3,8 @@ import { z } from 'zod'
 import { MCP_TOOL_PINS_DOCUMENT } from '../../../src/main/presenter/mcpPresenter/toolPins'
 import {
   callsReply,
-  eventsNamed,
-  route,
+  eventsOf,
+  call,
   tempDir,
   textReply,
   toolCall,
@@ -14,6 +14,13 @@ import {
 } from '../loop/helpers'
 import { FETCH, POISONED, SEARCH, writePinServer, type PinToolDef as ToolDef } from './pinServer'
 import { until } from '../../helpers/until'
+import { mcpCatalogChanged } from '@shared/contracts/events/mcp.events'
+import { mcpToolPinsChanged } from '@shared/contracts/events/mcpToolPins.events'
+import {
+  mcpAcceptToolChanges,
+  mcpKeepToolsOff,
+  mcpToolChanges
+} from '@shared/contracts/routes/mcpToolPins.routes'
 
 const harness = useLoopHarness()
 
@@ -29,7 +36,7 @@ async function withPinServer(h: LoopHarness, tools: ToolDef[]) {
       setTools(list)
       await h.presenters.mcp.callTool('pin', 'poke', {})
       await until(() =>
-        h.events.slice(before).some((e) => e.name === 'mcp.catalog.changed' && e.payload.serverId === 'pin')
+        eventsOf({ events: h.events.slice(before) }, mcpCatalogChanged).some((e) => e.serverId === 'pin')
       )
     }
   }
@@ -56,7 +63,7 @@ async function offered(h: LoopHarness): Promise<string[]> {
   return definitions.map((d) => d.function.name).filter((name) => name.startsWith('pin__'))
 }
 
-const changesOf = async (h: LoopHarness) => (await route(h, 'mcp.toolChanges', { serverId: 'pin' })).changes
+const changesOf = async (h: LoopHarness) => (await call(h, mcpToolChanges, { serverId: 'pin' })).changes
 
 describe('MCP tool pinning', () => {
   it('a tool whose description changed between connections is off for the model and refused until the user accepts the diff', async () => {
@@ -75,7 +82,7 @@ describe('MCP tool pinning', () => {
       code: 'mcp_tool_changed',
       message: expect.stringContaining('review the change in Settings')
     })
-    await until(() => eventsNamed(h, 'mcp.toolPins.changed').some((e) => e.pending === 1))
+    await until(() => eventsOf(h, mcpToolPinsChanged).some((e) => e.pending === 1))
 
     // A model that still calls it (from an earlier list) is told why, and nothing runs.
     const { sessionId } = await h.send('search', { permissionMode: 'full_access' })
@@ -97,14 +104,14 @@ describe('MCP tool pinning', () => {
 
     // Accepting needs the hash that was shown; a stale one pins nothing.
     await expect(
-      route(h, 'mcp.acceptToolChanges', {
+      call(h, mcpAcceptToolChanges, {
         serverId: 'pin',
         tools: [{ name: 'search', hash: 'a'.repeat(64) }]
       })
     ).rejects.toMatchObject({ code: 'mcp_tool_changed_again' })
     expect(await offered(h)).not.toContain('pin__search')
 
-    const after = await route(h, 'mcp.acceptToolChanges', {
+    const after = await call(h, mcpAcceptToolChanges, {
       serverId: 'pin',
       tools: [{ name: 'search', hash: change.hash }]
     })
@@ -140,7 +147,7 @@ describe('MCP tool pinning', () => {
       JSON.stringify({ properties: { url: { type: 'string' } }, type: 'object' }, null, 2)
     )
     expect(schema.after).toContain('"headers": {\n      "type": "object"\n    }')
-    expect(eventsNamed(h, 'mcp.toolPins.changed').at(-1)).toEqual({ serverId: 'pin', pending: 1 })
+    expect(eventsOf(h, mcpToolPinsChanged).at(-1)).toEqual({ serverId: 'pin', pending: 1 })
   }, 60_000)
 
   it('a removed tool that comes back different is held; one that comes back the same is not', async () => {
@@ -176,7 +183,7 @@ describe('MCP tool pinning', () => {
     expect(change.pinnedAt).toBeUndefined()
     expect(change.fields.map((f: { before: string }) => f.before)).toEqual(['', ''])
 
-    await route(h, 'mcp.acceptToolChanges', {
+    await call(h, mcpAcceptToolChanges, {
       serverId: 'pin',
       tools: [{ name: 'find_docs', hash: change.hash }]
     })
@@ -196,16 +203,16 @@ describe('MCP tool pinning', () => {
     expect(await changesOf(h)).toEqual([])
     // Not even re-pinned: the stored pins (with their pinnedAt) are the first ones.
     expect(stored()).toEqual(pinnedFirst)
-    expect(eventsNamed(h, 'mcp.toolPins.changed').filter((e) => e.pending > 0)).toEqual([])
+    expect(eventsOf(h, mcpToolPinsChanged).filter((e) => e.pending > 0)).toEqual([])
   }, 60_000)
 
   it('"Keep off" keeps the tool refused and folds it; the same change can still be accepted later', async () => {
     const h = await harness([])
     const server = await withPinServer(h, [SEARCH])
     await server.announce([{ ...SEARCH, description: POISONED }])
-    const kept = await route(h, 'mcp.keepToolsOff', { serverId: 'pin', names: ['search'] })
+    const kept = await call(h, mcpKeepToolsOff, { serverId: 'pin', names: ['search'] })
     expect(kept.changes).toMatchObject([{ name: 'search', keptOff: true }])
-    expect(eventsNamed(h, 'mcp.toolPins.changed').at(-1)).toEqual({ serverId: 'pin', pending: 0 })
+    expect(eventsOf(h, mcpToolPinsChanged).at(-1)).toEqual({ serverId: 'pin', pending: 0 })
     expect(await offered(h)).toEqual(['pin__poke'])
     await expect(h.presenters.mcp.callTool('pin', 'search', { q: 'x' })).rejects.toMatchObject({
       code: 'mcp_tool_changed'
@@ -219,22 +226,22 @@ describe('MCP tool pinning', () => {
     const h = await harness([])
     await withPinServer(h, [SEARCH])
     await expect(
-      route(h, 'mcp.acceptToolChanges', { serverId: 'pin', tools: [{ name: 'search', hash: 'not-a-hash' }] })
+      call(h, mcpAcceptToolChanges, { serverId: 'pin', tools: [{ name: 'search', hash: 'not-a-hash' }] })
     ).rejects.toMatchObject({ code: 'invalid_input' })
-    await expect(route(h, 'mcp.keepToolsOff', { serverId: 'pin', names: [] })).rejects.toMatchObject({
+    await expect(call(h, mcpKeepToolsOff, { serverId: 'pin', names: [] })).rejects.toMatchObject({
       code: 'invalid_input'
     })
     const [pinned] = await changesOf(h).then(() => h.presenters.mcp.listToolViews('pin'))
     await expect(
-      route(h, 'mcp.acceptToolChanges', {
+      call(h, mcpAcceptToolChanges, {
         serverId: 'pin',
         tools: [{ name: pinned.name, hash: 'b'.repeat(64) }]
       })
     ).rejects.toMatchObject({ code: 'mcp_tool_not_held' })
-    await expect(route(h, 'mcp.toolChanges', { serverId: 'nope' })).rejects.toMatchObject({
+    await expect(call(h, mcpToolChanges, { serverId: 'nope' })).rejects.toMatchObject({
       code: 'mcp_server_not_found'
     })
     // Built-in servers are the app's own code: never pinned, never held.
-    expect((await route(h, 'mcp.toolChanges', {})).changes).toEqual([])
+    expect((await call(h, mcpToolChanges, {})).changes).toEqual([])
   }, 60_000)
 })

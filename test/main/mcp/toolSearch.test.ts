@@ -1,8 +1,9 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape in the assertions */
 import { describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import type { FakeResponse, RecordedRequest } from '../../fixtures/llm/fakeLlm'
-import { callsReply, eventsNamed, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { callsReply, eventsOf, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
+import { openAiBody } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 const BIG_SERVER = join(import.meta.dirname, '../../fixtures/mcp/bigServer.mjs')
@@ -12,7 +13,7 @@ const MAX_TOOLS = 128
 function strictProvider(replies: FakeResponse[]) {
   let next = 0
   return (request: RecordedRequest): FakeResponse => {
-    const tools = ((request.body as any).tools ?? []) as unknown[]
+    const tools = (openAiBody(request.body).tools ?? []) as unknown[]
     if (tools.length > MAX_TOOLS) return { status: 400, message: `too many tools: ${tools.length}` }
     return replies[next++] ?? textReply('Out of script.')
   }
@@ -40,22 +41,20 @@ describe('tool search for big MCP catalogs', () => {
 
     const { sessionId } = await h.send('run tool 777', { permissionMode: 'full_access' })
     await h.idle(sessionId)
-    const bodies = h.bodies() as any[]
+    const bodies = h.bodies()
     expect(bodies).toHaveLength(3)
-    for (const body of bodies) expect(body.tools.length).toBeLessThanOrEqual(MAX_TOOLS)
+    for (const body of bodies) expect(body.tools?.length).toBeLessThanOrEqual(MAX_TOOLS)
     const first = bodies[0]
     expect(JSON.stringify(first).length).toBeLessThan(40_000)
-    const firstNames = first.tools.map((t: any) => t.function.name)
+    const firstNames = (first.tools ?? []).map((t) => t.function.name)
     expect(firstNames).toContain('tool_search')
     expect(firstNames).not.toContain('big__tool_777')
 
     expect(toolResults(bodies[1])[0].content).toContain('big__tool_777')
-    expect(bodies[1].tools.map((t: any) => t.function.name)).toContain('big__tool_777')
+    expect(bodies[1].tools?.map((t) => t.function.name)).toContain('big__tool_777')
     // The user is told once, when the chat went over the limit (the built-in servers' tools count too).
-    expect(eventsNamed(h, 'mcp.tools.deferred')).toEqual([
-      { sessionId, total: expect.any(Number), limit: 100 }
-    ])
-    expect(eventsNamed(h, 'mcp.tools.deferred')[0].total).toBeGreaterThanOrEqual(1000)
+    expect(eventsOf(h, mcpToolsDeferred)).toEqual([{ sessionId, total: expect.any(Number), limit: 100 }])
+    expect(eventsOf(h, mcpToolsDeferred)[0].total).toBeGreaterThanOrEqual(1000)
     expect(toolResults(bodies[2])).toContainEqual({
       tool_call_id: 'c1',
       content: 'tool_777 ran with ticket-42'
@@ -76,7 +75,7 @@ describe('tool search for big MCP catalogs', () => {
     await h.presenters.mcp.startServer('small')
     const { sessionId } = await h.send('hi', { permissionMode: 'full_access' })
     await h.idle(sessionId)
-    const names = (h.bodies()[0] as any).tools.map((t: any) => t.function.name)
+    const names = (h.bodies()[0].tools ?? []).map((t) => t.function.name)
     expect(names.filter((n: string) => n.startsWith('small__'))).toHaveLength(5)
     expect(names).not.toContain('tool_search')
   }, 30_000)
@@ -93,7 +92,7 @@ describe('tool search for big MCP catalogs', () => {
       enabled: false
     })
     await h.presenters.mcp.startServer('mid')
-    const names = (i: number) => ((h.bodies()[i] as any).tools as any[]).map((t) => t.function.name)
+    const names = (i: number) => (h.bodies()[i].tools ?? []).map((t) => t.function.name)
     const { sessionId } = await h.send('hi', { permissionMode: 'full_access' })
     await h.idle(sessionId)
     expect(names(0)).toContain('mid__tool_1')
@@ -104,8 +103,6 @@ describe('tool search for big MCP catalogs', () => {
     await h.idle(sessionId)
     expect(names(1)).toContain('tool_search')
     expect(names(1)).not.toContain('mid__tool_1')
-    expect(eventsNamed(h, 'mcp.tools.deferred')).toEqual([
-      { sessionId, total: expect.any(Number), limit: 10 }
-    ])
+    expect(eventsOf(h, mcpToolsDeferred)).toEqual([{ sessionId, total: expect.any(Number), limit: 10 }])
   }, 30_000)
 })

@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are checked by shape */
 import { describe, expect, it } from 'vitest'
 import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -8,9 +7,10 @@ import { createPresenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
 import {
   callsReply,
-  eventsNamed,
+  eventsOf,
   picked,
-  route,
+  call,
+  callUnchecked,
   textReply,
   toolCall,
   toolResults,
@@ -19,12 +19,16 @@ import {
   type LoopHarness
 } from '../loop/helpers'
 import { until } from '../../helpers/until'
+import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
+import { agentToolsSetEnabled } from '@shared/contracts/routes/agentTools.routes'
+import { sessionsGetSettings, sessionsUpdateSettings } from '@shared/contracts/routes/sessions.routes'
+import { type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 const TEST_SERVER = join(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
 
-function toolNames(body: any): string[] {
-  return ((body.tools ?? []) as any[]).map((t) => t.function.name)
+function toolNames(body: OpenAiRequest): string[] {
+  return (body.tools ?? []).map((t) => t.function.name)
 }
 
 async function startTestServer(h: LoopHarness): Promise<void> {
@@ -40,7 +44,7 @@ async function startTestServer(h: LoopHarness): Promise<void> {
 }
 
 async function expectRefused(h: LoopHarness, input: unknown, code: string): Promise<void> {
-  await expect(route(h, 'sessions.updateSettings', input)).rejects.toMatchObject({ code })
+  await expect(callUnchecked(h, sessionsUpdateSettings, input)).rejects.toMatchObject({ code })
 }
 
 describe('sessions.getSettings / sessions.updateSettings', () => {
@@ -71,12 +75,12 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
       { sessionId, patch: { model: { providerId: 'nope', modelId: 'second-model' } } },
       'invalid_model'
     )
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId,
       patch: { model: { providerId: 'other', modelId: 'second-model' } }
     })
     expect(settings).toMatchObject({ providerId: 'other', modelId: 'second-model' })
-    expect(eventsNamed(h, 'sessions.list.updated')).toContainEqual({
+    expect(eventsOf(h, sessionsUpdated)).toContainEqual({
       sessionIds: [sessionId],
       reason: 'updated'
     })
@@ -84,7 +88,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     await h.send('again', { sessionId })
     await h.idle(sessionId)
     expect(h.bodies().map((b) => b.model)).toEqual(['fake-model', 'second-model'])
-    expect((await route(h, 'sessions.getSettings', { sessionId })).settings.modelId).toBe('second-model')
+    expect((await call(h, sessionsGetSettings, { sessionId })).settings.modelId).toBe('second-model')
   }, 30_000)
 
   it('lets the user widen the permission mode: a write outside the workspace then runs without asking', async () => {
@@ -99,7 +103,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     await h.idle(sessionId)
     await expectRefused(h, { sessionId, patch: { permissionMode: 'everything' } }, 'invalid_input')
 
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId,
       patch: { permissionMode: 'full_access' }
     })
@@ -111,8 +115,8 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 
     // And back: narrowing is a user choice too.
     expect(
-      (await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'default' } }))
-        .settings.permissionMode
+      (await call(h, sessionsUpdateSettings, { sessionId, patch: { permissionMode: 'default' } })).settings
+        .permissionMode
     ).toBe('default')
   }, 30_000)
 
@@ -137,13 +141,13 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
       { sessionId, patch: { permissionMode: 'full_access', workspaceDir: 'nope' } },
       'path_not_picked'
     )
-    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({
+    expect((await call(h, sessionsGetSettings, { sessionId })).settings).toMatchObject({
       workspaceDir: h.workspace,
       permissionMode: 'accept_edits'
     })
 
     const next = tempDir()
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId,
       patch: { workspaceDir: await picked(h, `${next}/`) }
     })
@@ -170,11 +174,11 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(toolNames(h.bodies()[0])).toContain('t__echo')
 
     await expectRefused(h, { sessionId: a, patch: { mcpServers: { ghost: false } } }, 'unknown_mcp_server')
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId: a,
       patch: { mcpServers: { t: false } }
     })
-    const serverT = (list: any[]) => list.find((s) => s.id === 't')
+    const serverT = <S extends { id: string }>(list: S[]) => list.find((s) => s.id === 't')
     expect(serverT(settings.mcpServers)).toEqual({
       id: 't',
       name: 'test server',
@@ -182,9 +186,9 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
       serverEnabled: false,
       enabled: false
     })
-    expect(
-      serverT((await route(h, 'sessions.getSettings', { sessionId: b })).settings.mcpServers).enabled
-    ).toBe(true)
+    expect(serverT((await call(h, sessionsGetSettings, { sessionId: b })).settings.mcpServers)?.enabled).toBe(
+      true
+    )
 
     await h.send('call echo', { sessionId: a })
     await h.idle(a)
@@ -209,11 +213,11 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     expect(toolNames(h.bodies()[0])).toContain('write')
 
     await expectRefused(h, { sessionId: a, patch: { tools: { no_such_tool: false } } }, 'unknown_tool')
-    const { settings } = await route(h, 'sessions.updateSettings', {
+    const { settings } = await call(h, sessionsUpdateSettings, {
       sessionId: a,
       patch: { tools: { write: false, tape_info: true } }
     })
-    const byName = Object.fromEntries(settings.tools.map((t: any) => [t.name, t]))
+    const byName = Object.fromEntries(settings.tools.map((t) => [t.name, t]))
     expect(byName.write).toMatchObject({ enabled: false, group: 'agent-filesystem', readOnly: false })
     expect(byName.tape_info.enabled).toBe(true)
     expect(byName.read.enabled).toBe(true)
@@ -232,12 +236,12 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
   it("says which built-in tools a chat can have: switched on and available is exactly the model's list", async () => {
     const h = await harness([textReply('A1.'), textReply('A2.')])
     // Off app-wide before the chat exists, then switched on in the chat: the chat's switch wins.
-    await route(h, 'agentTools.setEnabled', { name: 'tape_info', enabled: false })
+    await call(h, agentToolsSetEnabled, { name: 'tape_info', enabled: false })
     const { sessionId } = await h.send('a')
     await h.idle(sessionId)
-    await route(h, 'sessions.updateSettings', { sessionId, patch: { tools: { tape_info: true } } })
-    const { settings } = await route(h, 'sessions.getSettings', { sessionId })
-    const byName = Object.fromEntries(settings.tools.map((t: any) => [t.name, t]))
+    await call(h, sessionsUpdateSettings, { sessionId, patch: { tools: { tape_info: true } } })
+    const { settings } = await call(h, sessionsGetSettings, { sessionId })
+    const byName = Object.fromEntries(settings.tools.map((t) => [t.name, t]))
     // The chat-settings tools wait for their skill; image_generate for an image model.
     expect(byName.deepchat_settings_set_model).toMatchObject({ enabled: true, available: false })
     expect(byName.image_generate).toMatchObject({ enabled: true, available: false })
@@ -245,7 +249,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 
     await h.send('a2', { sessionId })
     await h.idle(sessionId)
-    const offered = settings.tools.filter((t: any) => t.enabled && t.available).map((t: any) => t.name)
+    const offered = settings.tools.filter((t) => t.enabled && t.available).map((t) => t.name)
     const builtIn = toolNames(h.bodies()[1]).filter((name) => name in byName)
     expect(builtIn.sort()).toEqual(offered.sort())
   }, 30_000)
@@ -262,7 +266,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
         .getMessage(assistantMessageId)
         .blocks.some((block) => block.kind === 'tool_call' && block.status === 'loading')
     )
-    await route(h, 'sessions.updateSettings', {
+    await call(h, sessionsUpdateSettings, {
       sessionId,
       patch: { mcpServers: { t: false }, tools: { exec: false } }
     })
@@ -292,13 +296,13 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
     const { sessionId } = await h.send('hello')
     await h.idle(sessionId)
     await Promise.all([
-      route(h, 'sessions.updateSettings', {
+      call(h, sessionsUpdateSettings, {
         sessionId,
         patch: { model: { providerId: 'other', modelId: 'second-model' } }
       }),
-      route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'accept_edits' } })
+      call(h, sessionsUpdateSettings, { sessionId, patch: { permissionMode: 'accept_edits' } })
     ])
-    expect((await route(h, 'sessions.getSettings', { sessionId })).settings).toMatchObject({
+    expect((await call(h, sessionsGetSettings, { sessionId })).settings).toMatchObject({
       modelId: 'second-model',
       permissionMode: 'accept_edits'
     })
@@ -317,10 +321,10 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
       { sessionId: child.id, patch: { permissionMode: 'full_access' } },
       'invalid_permission_mode'
     )
-    await route(h, 'sessions.updateSettings', { sessionId, patch: { permissionMode: 'full_access' } })
+    await call(h, sessionsUpdateSettings, { sessionId, patch: { permissionMode: 'full_access' } })
     expect(
       (
-        await route(h, 'sessions.updateSettings', {
+        await call(h, sessionsUpdateSettings, {
           sessionId: child.id,
           patch: { permissionMode: 'full_access' }
         })
@@ -330,7 +334,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 
   it('answers session_not_found for an unknown session', async () => {
     const h = await harness([])
-    await expect(route(h, 'sessions.getSettings', { sessionId: 'missing' })).rejects.toMatchObject({
+    await expect(call(h, sessionsGetSettings, { sessionId: 'missing' })).rejects.toMatchObject({
       code: 'session_not_found'
     })
   })
@@ -339,7 +343,7 @@ describe('sessions.getSettings / sessions.updateSettings', () => {
 describe('app.pickFolder', () => {
   it('says the headless host has no native folder dialog', async () => {
     const h = await harness([])
-    expect(await route(h, 'app.pickFolder', {})).toEqual({ supported: false })
+    expect(await call(h, appPickFolder, {})).toEqual({ supported: false })
   })
 
   it("returns the platform dialog's choice (null when cancelled) with a pick token where there is one", async () => {

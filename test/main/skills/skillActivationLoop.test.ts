@@ -1,10 +1,10 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies are checked by shape */
 import { describe, expect, it } from 'vitest'
 import type { BlockOf } from '@shared/types/blocks'
 import { callsReply, textReply, toolCall, useLoopHarness } from '../loop/helpers'
+import { type OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
-const toolNames = (body: any): string[] => (body.tools ?? []).map((t: any) => t.function.name)
+const toolNames = (body: OpenAiRequest): string[] => (body.tools ?? []).map((t) => t.function.name)
 
 describe('skill activation in a turn', () => {
   it('skill_view activates the skill and the very next request offers the tools it unlocks', async () => {

@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import { FORK_DISCARD, FORK_MERGE } from '@shared/types/tape'
 import {
   callsReply,
-  eventsNamed,
-  route,
+  eventsOf,
+  call,
   tempDir,
   textReply,
   toolCall,
@@ -15,6 +15,16 @@ import {
 } from '../loop/helpers'
 import { childBodies, hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
 import { until } from '../../helpers/until'
+import { chatStreamDelta } from '@shared/contracts/events/chat.events'
+import { subagentsInteractionChanged, subagentsRunUpdated } from '@shared/contracts/events/subagents.events'
+import { chatStop } from '@shared/contracts/routes/chat.routes'
+import {
+  subagentsGetRun,
+  subagentsKillRun,
+  subagentsPendingInteractions,
+  subagentsRespond
+} from '@shared/contracts/routes/subagents.routes'
+import type { OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 
@@ -28,7 +38,7 @@ const stalling = { steps: [{ type: 'text' as const, text: 'working on it' }, { t
 
 /** A child that writes outside the workspace (so it must ask), then answers. */
 function writingChild(target: string) {
-  return (_handoff: string, body: { messages: { role: string }[] }) =>
+  return (_handoff: string, body: OpenAiRequest) =>
     hasToolResult(body)
       ? textReply('Note written.')
       : callsReply(toolCall('w1', 'write', { path: target, content: 'from the child' }))
@@ -54,7 +64,7 @@ describe('subagent control', () => {
     await waitForTask(h, sessionId, 'waiting_permission')
     expect(h.presenters.agentRuntime.isRunning(sessionId)).toBe(true) // the parent's call waits for the child
 
-    const [asked] = eventsNamed(h, 'subagents.interaction.changed')
+    const [asked] = eventsOf(h, subagentsInteractionChanged)
     expect(asked).toMatchObject({
       parentSessionId: sessionId,
       label: 'Self · Writer',
@@ -62,20 +72,22 @@ describe('subagent control', () => {
     })
     // Stream deltas are flushed in batches, so the progress line may land a moment after the task's status.
     const progressLines = () =>
-      eventsNamed(h, 'chat.stream.delta')
+      eventsOf(h, chatStreamDelta)
         .filter((e) => e.sessionId === sessionId)
         .flatMap((e) => e.ops)
-        .map((op: { block?: { data?: { progress?: string } } }) => op.block?.data?.progress)
+        .map((op) =>
+          op.op === 'upsert' && op.block.kind === 'tool_call' ? op.block.data?.progress : undefined
+        )
         .filter((p): p is string => !!p)
     await until(() => progressLines().some((p) => p.includes('Writer (self): waiting for permission')), {
       timeoutMs: 5_000
     })
-    const pending = await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })
+    const pending = await call(h, subagentsPendingInteractions, { parentSessionId: sessionId })
     expect(pending.pending).toHaveLength(1)
     const interaction = asked.interactions[0]
     // Only a child of this parent can be answered from here.
     await expect(
-      route(h, 'subagents.respond', {
+      call(h, subagentsRespond, {
         parentSessionId: 'someone-else',
         childSessionId: asked.childSessionId,
         messageId: interaction.messageId,
@@ -85,7 +97,7 @@ describe('subagent control', () => {
     ).rejects.toMatchObject({ code: 'invalid_input' })
     expect(existsSync(target)).toBe(false)
 
-    const answer = await route(h, 'subagents.respond', {
+    const answer = await call(h, subagentsRespond, {
       parentSessionId: sessionId,
       childSessionId: asked.childSessionId,
       messageId: interaction.messageId,
@@ -100,7 +112,7 @@ describe('subagent control', () => {
       status: 'completed',
       tasks: [{ status: 'completed', result: 'Note written.', tape: 'merged' }]
     })
-    expect(eventsNamed(h, 'subagents.interaction.changed').at(-1)).toMatchObject({
+    expect(eventsOf(h, subagentsInteractionChanged).at(-1)).toMatchObject({
       childSessionId: asked.childSessionId,
       interactions: []
     })
@@ -127,11 +139,11 @@ describe('subagent control', () => {
       () => h.presenters.subagents.getRun(started.runId).tasks[0].preview.includes('working on it'),
       { timeoutMs: 10_000 }
     )
-    expect(
-      eventsNamed(h, 'subagents.run.updated').some((e) => e.run.tasks[0].preview === 'working on it')
-    ).toBe(true)
+    expect(eventsOf(h, subagentsRunUpdated).some((e) => e.run.tasks[0].preview === 'working on it')).toBe(
+      true
+    )
 
-    const killed = await route(h, 'subagents.killRun', { runId: started.runId })
+    const killed = await call(h, subagentsKillRun, { runId: started.runId })
     expect(killed.run).toMatchObject({
       status: 'cancelled',
       tasks: [{ status: 'cancelled', tape: 'discarded' }]
@@ -151,7 +163,7 @@ describe('subagent control', () => {
       timeoutMs: 10_000
     })
 
-    await route(h, 'chat.stop', { sessionId })
+    await call(h, chatStop, { sessionId })
     await until(() => h.presenters.subagents.listRuns(sessionId)[0].status === 'cancelled', {
       timeoutMs: 10_000
     })
@@ -186,15 +198,14 @@ describe('subagent control', () => {
     const runId = h.presenters.subagents.listRuns(sessionId)[0].runId
 
     await h.restart()
-    const after = await route(h, 'subagents.getRun', { runId })
+    const after = await call(h, subagentsGetRun, { runId })
     expect(after.run).toMatchObject({
       status: 'waiting_permission',
       tasks: [{ status: 'waiting_permission', tape: 'open' }]
     })
-    const [pending] = (await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId }))
-      .pending
+    const [pending] = (await call(h, subagentsPendingInteractions, { parentSessionId: sessionId })).pending
     expect(pending.label).toBe('Self · Writer')
-    await route(h, 'subagents.respond', {
+    await call(h, subagentsRespond, {
       parentSessionId: sessionId,
       childSessionId: pending.childSessionId,
       messageId: pending.interactions[0].messageId,

@@ -7,8 +7,8 @@ import { finalAnswer, previewOf } from '../../../src/main/presenter/subagentPres
 import { aggregate } from '../../../src/main/presenter/subagentPresenter'
 import {
   callsReply,
-  eventsNamed,
-  route,
+  eventsOf,
+  call,
   tempDir,
   textReply,
   toolCall,
@@ -17,6 +17,12 @@ import {
 } from '../loop/helpers'
 import { hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
 import { until } from '../../helpers/until'
+import { subagentsInteractionChanged } from '@shared/contracts/events/subagents.events'
+import {
+  subagentsKillRun,
+  subagentsPendingInteractions,
+  subagentsRespond
+} from '@shared/contracts/routes/subagents.routes'
 
 const harness = useLoopHarness()
 const run = (args: Record<string, unknown>) => callsReply(toolCall('s1', 'subagent_orchestrator', args))
@@ -81,9 +87,9 @@ describe('subagent questions and stopping a waiting child', () => {
     await until(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_question', {
       timeoutMs: 10_000
     })
-    const [asked] = eventsNamed(h, 'subagents.interaction.changed')
+    const [asked] = eventsOf(h, subagentsInteractionChanged)
     expect(asked).toMatchObject({ label: 'Self · Asker', interactions: [{ kind: 'question' }] })
-    await route(h, 'subagents.respond', {
+    await call(h, subagentsRespond, {
       parentSessionId: sessionId,
       childSessionId: asked.childSessionId,
       messageId: asked.interactions[0].messageId,
@@ -113,7 +119,7 @@ describe('subagent questions and stopping a waiting child', () => {
     })
     const [started] = h.presenters.subagents.listRuns(sessionId)
     const childId = started.tasks[0].childSessionId!
-    await route(h, 'subagents.killRun', { runId: started.runId })
+    await call(h, subagentsKillRun, { runId: started.runId })
     expect(h.presenters.subagents.getRun(started.runId)).toMatchObject({
       status: 'cancelled',
       tasks: [{ status: 'cancelled', tape: 'discarded' }]
@@ -122,8 +128,6 @@ describe('subagent questions and stopping a waiting child', () => {
     expect(h.presenters.sessions.require(childId).status).toBe('idle')
     expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(1)
     expect(existsSync(target)).toBe(false)
-    expect((await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })).pending).toEqual(
-      []
-    )
+    expect((await call(h, subagentsPendingInteractions, { parentSessionId: sessionId })).pending).toEqual([])
   })
 })

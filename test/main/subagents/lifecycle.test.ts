@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { FORK_DISCARD } from '@shared/types/tape'
 import {
   callsReply,
-  eventsNamed,
-  route,
+  eventsOf,
+  call,
   tempDir,
   textReply,
   toolCall,
@@ -14,6 +14,10 @@ import {
 } from '../loop/helpers'
 import { childBodies, hasToolResult, parentBodies, splitScript, tapeEvents } from './helpers'
 import { until } from '../../helpers/until'
+import { subagentsInteractionChanged } from '@shared/contracts/events/subagents.events'
+import { chatStop } from '@shared/contracts/routes/chat.routes'
+import { sessionsPurge } from '@shared/contracts/routes/sessions.routes'
+import { subagentsPendingInteractions, subagentsRespond } from '@shared/contracts/routes/subagents.routes'
 
 // Stopping or deleting a parent reaches its subagent runs only through the lifecycle hooks
 // createPresenters() wires (agentRuntime.onStopped, sessions.onPurged); these tests fail without them.
@@ -60,7 +64,7 @@ describe('subagent runs follow their parent session', () => {
     const ids = await childAtWork(h, sessionId)
     await until(() => parentBodies(h).length === 2, { timeoutMs: 10_000 }) // the parent streams its next answer
 
-    await route(h, 'chat.stop', { sessionId })
+    await call(h, chatStop, { sessionId })
     await expectCancelled(h, sessionId, ids)
   })
 
@@ -83,7 +87,7 @@ describe('subagent runs follow their parent session', () => {
       timeoutMs: 10_000
     })
 
-    const stopped = await route(h, 'chat.stop', { sessionId })
+    const stopped = await call(h, chatStop, { sessionId })
     expect(stopped.stopped).toBe(true)
     await expectCancelled(h, sessionId, ids)
   })
@@ -99,7 +103,7 @@ describe('subagent runs follow their parent session', () => {
     await h.idle(sessionId)
     const ids = await childAtWork(h, sessionId)
 
-    expect((await route(h, 'chat.stop', { sessionId })).stopped).toBe(false)
+    expect((await call(h, chatStop, { sessionId })).stopped).toBe(false)
     expect(h.presenters.subagents.liveRunIds()).toEqual([ids.runId])
     expect(h.presenters.agentRuntime.isRunning(ids.childId)).toBe(true)
   })
@@ -115,7 +119,7 @@ describe('subagent runs follow their parent session', () => {
     await h.idle(sessionId)
     const ids = await childAtWork(h, sessionId)
 
-    const { purgedSessionIds } = await route(h, 'sessions.purge', { sessionId })
+    const { purgedSessionIds } = await call(h, sessionsPurge, { sessionId })
     expect(purgedSessionIds).toEqual([ids.childId, sessionId])
     await until(
       () =>
@@ -144,20 +148,20 @@ describe('subagent runs follow their parent session', () => {
     await until(() => h.presenters.subagents.listRuns(sessionId)[0]?.status === 'waiting_permission', {
       timeoutMs: 10_000
     })
-    const asked = eventsNamed(h, 'subagents.interaction.changed').at(-1)
+    const asked = eventsOf(h, subagentsInteractionChanged).at(-1)!
     expect(asked.interactions).toHaveLength(2)
 
-    await route(h, 'subagents.respond', {
+    await call(h, subagentsRespond, {
       parentSessionId: sessionId,
       childSessionId: asked.childSessionId,
       messageId: asked.interactions[0].messageId,
       interactionId: asked.interactions[0].id,
       response: { kind: 'permission', decision: 'deny' }
     })
-    const latest = eventsNamed(h, 'subagents.interaction.changed').at(-1)
+    const latest = eventsOf(h, subagentsInteractionChanged).at(-1)!
     expect(latest.interactions.map((i: { id: string }) => i.id)).toEqual([asked.interactions[1].id])
     expect(
-      (await route(h, 'subagents.pendingInteractions', { parentSessionId: sessionId })).pending
+      (await call(h, subagentsPendingInteractions, { parentSessionId: sessionId })).pending
     ).toMatchObject([{ interactions: [{ id: asked.interactions[1].id }] }])
   })
 

@@ -1,8 +1,9 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
 import { describe, expect, it } from 'vitest'
 import { FORK_DISCARD, FORK_MERGE } from '@shared/types/tape'
 import { callsReply, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
 import { childBodies, parentBodies, splitScript, tapeEvents } from './helpers'
+import type { FakeResponse } from '../../fixtures/llm/fakeLlm'
+import type { OpenAiRequest } from '../../fixtures/llm/openAiRequest'
 
 const harness = useLoopHarness()
 
@@ -14,14 +15,17 @@ const backgroundTask = {
   background: true,
   tasks: [{ slotId: 'self', title: 'Digger', prompt: 'Dig it up.' }]
 }
-const runIdIn = (body: any): string =>
+const runIdIn = (body: OpenAiRequest): string =>
   /Subagent run started: ([A-Za-z0-9_-]+)/.exec(toolResults(body)[0].content)![1]
 
 /**
  * The parent model drives one background run with the tool's own operations, one per round:
  * the script picks the next call by how many tool results the turn already has.
  */
-function operationsScript(child: () => any, steps: ((runId: string) => Record<string, unknown> | null)[]) {
+function operationsScript(
+  child: () => FakeResponse,
+  steps: ((runId: string) => Record<string, unknown> | null)[]
+) {
   return splitScript({
     parent: (body) => {
       const done = toolResults(body).length
@@ -52,7 +56,7 @@ describe('subagent_orchestrator operations through the tool', () => {
     const { sessionId } = await h.send('dig in the background')
     await h.idle(sessionId)
     const [run] = h.presenters.subagents.listRuns(sessionId)
-    const results = toolResults(parentBodies(h).at(-1)).map((r) => r.content)
+    const results = toolResults(parentBodies(h).at(-1)!).map((r) => r.content)
     expect(results).toHaveLength(7)
     expect(results[0]).toContain(`Subagent run started: ${run.runId}`)
     // wait returns the finished run with the child's answer; log repeats it.
@@ -91,7 +95,7 @@ describe('subagent_orchestrator operations through the tool', () => {
     expect(run).toMatchObject({ status: 'cancelled', tasks: [{ status: 'cancelled', tape: 'discarded' }] })
     expect(childBodies(h)).toHaveLength(1)
     expect(h.presenters.agentRuntime.isRunning(run.tasks[0].childSessionId!)).toBe(false)
-    expect(toolResults(parentBodies(h).at(-1)).at(-1)!.content).toContain(
+    expect(toolResults(parentBodies(h).at(-1)!).at(-1)!.content).toContain(
       `Subagent run ${run.runId} (parallel): cancelled`
     )
     expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(1)

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import { FORK_DISCARD, FORK_MERGE, FORK_START } from '@shared/types/tape'
-import { callsReply, route, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
+import {
+  callsReply,
+  call,
+  callUnchecked,
+  textReply,
+  toolCall,
+  toolResults,
+  useLoopHarness
+} from '../loop/helpers'
 import {
   childBodies,
   hasToolResult,
@@ -11,6 +19,7 @@ import {
   toolNames,
   userTexts
 } from './helpers'
+import { subagentsSetSlots } from '@shared/contracts/routes/subagents.routes'
 
 const harness = useLoopHarness()
 
@@ -67,7 +76,7 @@ describe('subagent_orchestrator runs', () => {
     // The merged result entries are copies with provenance back to the fork, and only the answer.
     const copies = tapeEvents(h, sessionId, 'subagent/result')
     expect(copies.map((c) => c.payload.data.result).sort()).toEqual(['ALPHA-RESULT', 'BETA-RESULT'])
-    expect(copies.every((c) => children.some((ch) => ch.tapeId === c.meta.fork.tapeId))).toBe(true)
+    expect(copies.every((c) => children.some((ch) => ch.tapeId === c.meta.fork?.tapeId))).toBe(true)
 
     // The parent model read both results; the reasoning is not part of a result.
     const [result] = toolResults(parentBodies(h)[1])
@@ -87,7 +96,7 @@ describe('subagent_orchestrator runs', () => {
     expect(
       childBodies(h)
         .find((b) => userTexts(b)[0].includes('Find beta.'))!
-        .messages.at(-1).content
+        .messages.at(-1)?.content
     ).toContain('One word.')
   })
 
@@ -249,12 +258,14 @@ describe('subagent_orchestrator runs', () => {
 
     const config = {
       enabled: true,
-      slots: [{ id: 'reviewer', targetType: 'self', displayName: 'Reviewer', description: 'Reviews code' }]
+      slots: [
+        { id: 'reviewer', targetType: 'self' as const, displayName: 'Reviewer', description: 'Reviews code' }
+      ]
     }
-    const saved = await route(h, 'subagents.setSlots', { sessionId, config })
+    const saved = await call(h, subagentsSetSlots, { sessionId, config })
     expect(saved.config.slots.map((s: { id: string }) => s.id)).toEqual(['reviewer'])
     await expect(
-      route(h, 'subagents.setSlots', {
+      callUnchecked(h, subagentsSetSlots, {
         sessionId,
         config: { enabled: true, slots: [{ id: 'bad id!', displayName: 'x' }] }
       })
@@ -272,9 +283,9 @@ describe('subagent_orchestrator runs', () => {
       tape: 'merged'
     })
 
-    await route(h, 'subagents.setSlots', { sessionId, config: { ...config, enabled: false } })
+    await call(h, subagentsSetSlots, { sessionId, config: { ...config, enabled: false } })
     await h.send('third', { sessionId })
     await h.idle(sessionId)
-    expect(toolNames(parentBodies(h).at(-1))).not.toContain('subagent_orchestrator')
+    expect(toolNames(parentBodies(h).at(-1)!)).not.toContain('subagent_orchestrator')
   })
 })

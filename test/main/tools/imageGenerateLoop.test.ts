@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- blocks are checked by shape */
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { callsReply, textReply, toolCall, toolResults, useLoopHarness } from '../loop/helpers'
@@ -42,7 +41,7 @@ describe('image_generate in a turn', () => {
     expect(kinds.indexOf('image')).toBeGreaterThan(kinds.indexOf('tool_call'))
     const image = message.blocks.find((b) => b.kind === 'image')!
     expect(image.data).toMatchObject({ mimeType: 'image/png', toolCallId: 'img1' })
-    expect(readFileSync((image.data as any).path).equals(ONE_PIXEL_PNG)).toBe(true)
+    expect(readFileSync((image.data as { path: string }).path).equals(ONE_PIXEL_PNG)).toBe(true)
     // The model got the text result (with the path), not the raw bytes.
     const [result] = toolResults(h.bodies()[1])
     expect(result.content).toContain('"imageCount": 1')
