@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- wire bodies are checked by shape */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +10,7 @@ import { startFakeLlm, type FakeLlm, type FakeResponse, type RecordedRequest } f
 import { serve, type ServedHost } from './helpers/host'
 import { callsReply, hostBridge, pickFolder, textReply, toolCall } from './helpers/chatHost'
 import { until } from '../helpers/until'
+import { openAiBody } from '../fixtures/llm/openAiRequest'
 
 /**
  * The permission boundary seen from outside, in the default "ask" mode: a model that tries to
@@ -29,14 +29,14 @@ let bridge: BridgeClient
 const scripts = new Map<string, FakeResponse[]>()
 
 function lastUserText(request: RecordedRequest): string {
-  const messages = (request.body as any).messages as Array<{ role: string; content: unknown }>
+  const { messages } = openAiBody(request.body)
   const user = [...messages].reverse().find((m) => m.role === 'user')
   return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content ?? '')
 }
 
 function toolMessages(request: RecordedRequest): string[] {
-  return ((request.body as any).messages as any[])
-    .filter((m) => m.role === 'tool')
+  return openAiBody(request.body)
+    .messages.filter((m) => m.role === 'tool')
     .map((m) => String(typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
 }
 
@@ -104,9 +104,17 @@ async function settle(sessionId: string): Promise<string> {
   return status
 }
 
-async function pending(sessionId: string): Promise<any[]> {
+interface AskedRequest {
+  tool?: string
+  type?: string
+  risk?: string
+  suggestedRule?: unknown
+}
+
+/** The permission requests a paused chat waits on, read by shape. */
+async function pending(sessionId: string): Promise<AskedRequest[]> {
   return (await bridge.call(sessionsListInteractions, { sessionId, pendingOnly: true })).interactions.map(
-    (i) => i.request.request
+    (i) => i.request.request as AskedRequest
   )
 }
 

@@ -14,16 +14,15 @@ import {
   textReply,
   toolCall
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
 let outside: string
 
 /** Each chat names the file it writes; after the tool answered, the model says what it got. */
-function reply(body: any): FakeResponse {
-  const last = body.messages.at(-1)
+function reply(body: OpenAiRequest): FakeResponse {
+  const last = body.messages.at(-1)!
   if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 80)}`)
   const text = lastUserText(body)
   const write = /^write (\w+)$/.exec(text)
@@ -50,9 +49,17 @@ function reply(body: any): FakeResponse {
  * The page's notification API and visibility, as a stand-in the test can read: the permission
  * starts undecided and the user grants it when asked; `__background` hides the page.
  */
+/** What the stand-in keeps on the page's window. */
+interface StubbedWindow {
+  __notifications: Array<{ title: string; body: string; tag: string }>
+  __permissionRequests: number
+  __background: boolean
+  Notification: unknown
+}
+
 async function stubNotifications(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const w = window as any
+    const w = window as unknown as StubbedWindow
     w.__notifications = []
     w.__permissionRequests = 0
     w.__background = false
@@ -95,7 +102,7 @@ const sessionItem = (page: Page, title: string) =>
     .filter({ has: page.getByTestId('session-title').getByText(title, { exact: true }) })
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   outside = chat.outsideDir()
   browser = await launchBrowser()
 })
@@ -115,18 +122,20 @@ describe('approvals as cards in the chat', () => {
 
     // The app stays usable: a new chat opens while the first one waits.
     await page.getByTestId('new-chat').click()
-    await page.evaluate(() => ((window as any).__background = true))
+    await page.evaluate(() => ((window as unknown as StubbedWindow).__background = true))
     await sendFromInput(page, 'write beta')
     await page.getByTestId('permission-card').waitFor({ timeout: 15_000 })
     await sessionItem(page, 'write beta').getByTestId('session-waiting').waitFor()
     expect(await sessionItem(page, 'write alpha').getByTestId('session-waiting').count()).toBe(1)
     // Hidden page: the permission is asked once and the waiting chat notified.
-    await expect.poll(() => page.evaluate(() => (window as any).__notifications.length)).toBe(1)
-    const [note] = await page.evaluate(() => (window as any).__notifications)
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as StubbedWindow).__notifications.length))
+      .toBe(1)
+    const [note] = await page.evaluate(() => (window as unknown as StubbedWindow).__notifications)
     expect(note.title).toBe('A chat needs your answer')
     expect(note.body).toContain('write beta')
-    expect(await page.evaluate(() => (window as any).__permissionRequests)).toBe(1)
-    await page.evaluate(() => ((window as any).__background = false))
+    expect(await page.evaluate(() => (window as unknown as StubbedWindow).__permissionRequests)).toBe(1)
+    await page.evaluate(() => ((window as unknown as StubbedWindow).__background = false))
     await page.screenshot({ path: artifactPath('approvals-two-waiting.png') })
 
     // Back to the first chat: its card is there; Allow once runs the write.

@@ -19,8 +19,7 @@ import {
   toolCall,
   type ChatHost
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- provider request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 const IMAGE = patternPng(240, 160)
 const EVERYTHING = join(
@@ -43,13 +42,13 @@ let browser: Browser
 let gemini: FakeLlm
 let outside: string
 
-function lastUserText(body: any): string {
+function lastUserText(body: OpenAiRequest): string {
   const texts = userTexts(body)
   return texts[texts.length - 1] ?? ''
 }
 
 /** The parent conversation: answers by keyword; after a tool round it quotes the tool result. */
-function parentReply(body: any): FakeResponse {
+function parentReply(body: OpenAiRequest): FakeResponse {
   const last = body.messages[body.messages.length - 1]
   if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 400)}`)
   const text = lastUserText(body)
@@ -97,7 +96,7 @@ function parentReply(body: any): FakeResponse {
 }
 
 /** A child works for a while (visible as running), then answers with its result. */
-function childReply(handoff: string, body: any): FakeResponse {
+function childReply(handoff: string, body: OpenAiRequest): FakeResponse {
   if (handoff.includes('Write the note outside.')) {
     const last = body.messages[body.messages.length - 1]
     if (last.role === 'tool') return textReply(`NOTE-WRITTEN: ${String(last.content).slice(0, 80)}`)
@@ -432,7 +431,7 @@ describe('chat blocks against the served host and a fake provider', () => {
     await card.waitFor({ state: 'detached' })
     const answer = lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    const toolResult = String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
+    const toolResult = String(openAiBody(chat.llm.generationRequests().at(-1)!.body).messages.at(-1)?.content)
     expect(toolResult).toContain('Pear')
     expect(toolResult).not.toContain('Apple')
     expect(await answer.getByTestId('action-block').textContent()).toContain('Pear')
@@ -451,10 +450,10 @@ describe('chat blocks against the served host and a fake provider', () => {
     await card.waitFor({ state: 'detached' })
     const answer = lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    const body = chat.llm.generationRequests().at(-1)!.body as any
+    const body = openAiBody(chat.llm.generationRequests().at(-1)!.body)
     const toolMessage = body.messages.at(-1)
-    expect(toolMessage.role).toBe('tool')
-    expect(String(toolMessage.content)).toMatch(/skipped/i)
+    expect(toolMessage?.role).toBe('tool')
+    expect(String(toolMessage?.content)).toMatch(/skipped/i)
     expect(await answer.getByTestId('markdown').last().textContent()).toMatch(/Tool answered: .*skipped/i)
     await shootBothThemes(page, 'question-skipped')
     expect(errors).toEqual([])

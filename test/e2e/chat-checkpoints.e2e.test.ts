@@ -16,15 +16,14 @@ import {
   textReply,
   toolCall
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
 
 /** One turn: an edit and a shell command, each changing a file in the workspace. */
-function reply(body: any): FakeResponse {
-  if (body.messages.at(-1).role === 'tool') return textReply('Files changed.')
+function reply(body: OpenAiRequest): FakeResponse {
+  if (body.messages.at(-1)?.role === 'tool') return textReply('Files changed.')
   const text = lastUserText(body)
   const at = (name: string) => join(chat.workspace, name)
   if (text === 'first step')
@@ -41,7 +40,7 @@ function reply(body: any): FakeResponse {
 }
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   // Nothing asks: the turn goes straight through (approvals are another file's subject).
   await chat.bridge.call(configUpdateSettings, { patch: { defaultPermissionMode: 'full_access' } })
   browser = await launchBrowser()

@@ -12,15 +12,14 @@ import {
   startChatHost,
   textReply
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
 let answers = 0
 let failedOnce = false
 
-function reply(body: any): FakeResponse {
+function reply(body: OpenAiRequest): FakeResponse {
   const text = lastUserText(body)
   if (text.includes('many lines')) {
     // About 8 s of steady output, tall enough to scroll.
@@ -38,7 +37,7 @@ function reply(body: any): FakeResponse {
 }
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   browser = await launchBrowser()
 })
 

@@ -12,8 +12,7 @@ import {
   startChatHost,
   textReply
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 /**
  * How provider failures and Stop look in the page: each failure in its own words with its
@@ -24,7 +23,7 @@ let chat: ChatHost
 let browser: Browser
 const rateLimited = new Set<string>()
 
-function reply(body: any): FakeResponse {
+function reply(body: OpenAiRequest): FakeResponse {
   const text = lastUserText(body)
   if (text.includes('bad key')) return { status: 401, message: 'Incorrect API key provided: sk-te****' }
   if (text.includes('bad request')) return { status: 400, message: "'temperature' must be at most 2" }
@@ -43,7 +42,7 @@ function reply(body: any): FakeResponse {
 }
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   browser = await launchBrowser()
 })
 

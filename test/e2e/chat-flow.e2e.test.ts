@@ -17,8 +17,7 @@ import {
   textReply,
   toolCall
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 const MARKDOWN_ANSWER = [
   '## Result\n\n',
@@ -33,9 +32,10 @@ let browser: Browser
 let thinking: FakeLlm
 
 /** A second provider in Anthropic's format: it streams reasoning (thinking) before its calls. */
-function thinkingReply(body: any): FakeResponse {
-  const answered = body.messages.some(
-    (m: any) => Array.isArray(m.content) && m.content.some((c: any) => c.type === 'tool_result')
+function thinkingReply(body: unknown): FakeResponse {
+  const { messages } = body as { messages: Array<{ content: string | Array<{ type: string }> }> }
+  const answered = messages.some(
+    (m) => Array.isArray(m.content) && m.content.some((c) => c.type === 'tool_result')
   )
   if (answered) return textReply('All done.')
   return {
@@ -61,7 +61,7 @@ let outside: string
 /** Text of the newest user message in an OpenAI request body. */
 
 /** The fake model answers by keyword, so each test drives its own conversation. */
-function reply(body: any): FakeResponse {
+function reply(body: OpenAiRequest): FakeResponse {
   const last = body.messages[body.messages.length - 1]
   if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 120)}`)
   const text = lastUserText(body)
@@ -107,7 +107,7 @@ async function lastAssistant(page: Page) {
 
 beforeAll(async () => {
   // Only the chat that asks for it gets a model title; the others keep their first line.
-  chat = await startChatHost((request) => reply(request.body), {
+  chat = await startChatHost((request) => reply(openAiBody(request.body)), {
     titleReply: (request) =>
       JSON.stringify(request.body).includes('name this chat') ? 'Named by the model' : ''
   })
@@ -202,14 +202,13 @@ describe('chat window against the served host and a fake provider', () => {
     await tool.getByTestId('tool-call-toggle').click()
     expect(await tool.getByTestId('tool-diff').textContent()).toContain('hello from the model')
     expect(await answer.getByTestId('markdown').last().textContent()).toContain('Tool answered:')
-    const written = chat.llm.generationRequests().at(-1)!.body as any
-    const toolMessage = written.messages.find((m: any) => m.role === 'tool')
+    const written = openAiBody(chat.llm.generationRequests().at(-1)!.body)
+    const toolMessage = written.messages.find((m) => m.role === 'tool')
     const path = String(
-      JSON.parse(written.messages.find((m: any) => m.tool_calls)?.tool_calls[0].function.arguments ?? '{}')
-        .path
+      JSON.parse(written.messages.find((m) => m.tool_calls)?.tool_calls?.[0].function.arguments ?? '{}').path
     )
     expect(existsSync(path) && readFileSync(path, 'utf8')).toBe('hello from the model')
-    expect(toolMessage.content).not.toContain('denied')
+    expect(toolMessage?.content).not.toContain('denied')
     expect(errors).toEqual([])
     await page.close()
   })
@@ -280,7 +279,7 @@ describe('chat window against the served host and a fake provider', () => {
     await card.waitFor({ state: 'detached' })
     const answer = await lastAssistant(page)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    const toolResult = String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
+    const toolResult = String(openAiBody(chat.llm.generationRequests().at(-1)!.body).messages.at(-1)?.content)
     expect(toolResult).toContain('Red')
     expect(toolResult).toContain('Blue')
     expect(toolResult).toContain('and a bit of gold')

@@ -13,8 +13,7 @@ import {
   textReply,
   type ChatHost
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
@@ -60,7 +59,7 @@ async function setTheme(theme: 'light' | 'dark', page: Page): Promise<void> {
     .toSatisfy((c: string | null) => (theme === 'dark') === Boolean(c?.includes('dark')))
 }
 
-const toolNames = (body: any): string[] => ((body.tools ?? []) as any[]).map((t) => t.function.name)
+const toolNames = (body: OpenAiRequest): string[] => (body.tools ?? []).map((t) => t.function.name)
 
 describe('settings of an existing chat', () => {
   it('switches the model and a tool off on an open chat; the next request uses the new model without that tool', async () => {
@@ -73,7 +72,7 @@ describe('settings of an existing chat', () => {
       .toBe('sent')
     await expect.poll(() => page.url()).toContain('/chat/')
     const sessionId = page.url().split('/chat/')[1]
-    const first = chat.llm.generationRequests().at(-1)!.body as any
+    const first = openAiBody(chat.llm.generationRequests().at(-1)!.body)
     expect(first.model).toBe(FAKE_MODEL_ID)
     expect(toolNames(first)).toContain('write')
 
@@ -117,7 +116,7 @@ describe('settings of an existing chat', () => {
     const before = chat.llm.generationRequests().length
     await sendFromInput(page, 'second question')
     await expect.poll(() => chat.llm.generationRequests().length, { timeout: 15_000 }).toBe(before + 1)
-    const next = chat.llm.generationRequests().at(-1)!.body as any
+    const next = openAiBody(chat.llm.generationRequests().at(-1)!.body)
     expect(next.model).toBe('second-model')
     expect(toolNames(next)).not.toContain('write')
     expect(toolNames(next)).toContain('read')

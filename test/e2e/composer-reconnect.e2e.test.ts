@@ -8,8 +8,7 @@ import { launchBrowser } from './helpers/browser'
 import { hostBridge, sendFromInput, textReply } from './helpers/chatHost'
 import { serve, type ServedHost } from './helpers/host'
 import { startFakeLlm, type FakeLlm } from '../fixtures/llm/fakeLlm'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody } from '../fixtures/llm/openAiRequest'
 
 const cleanup: Array<() => Promise<void> | void> = []
 afterAll(async () => {
@@ -80,7 +79,7 @@ describe('the composer while the host is down', () => {
     expect(await input.inputValue()).toBe('written while the host was down')
     await input.press('Enter')
     await expect.poll(() => llm.generationRequests().length, { timeout: 15_000 }).toBe(1)
-    const body = llm.generationRequests()[0].body as any
+    const body = openAiBody(llm.generationRequests()[0].body)
     expect(JSON.stringify(body.messages.at(-1))).toContain('written while the host was down')
     await expect
       .poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 })

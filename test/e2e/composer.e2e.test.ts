@@ -15,8 +15,7 @@ import {
   textReply
 } from './helpers/chatHost'
 import { makeDocx, makePdf, makeXlsx, PIXEL_PNG } from '../fixtures/documents'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 const COMPOSER_SERVER = join(import.meta.dirname, '..', 'fixtures', 'mcp', 'composerServer.mjs')
 const VISION = 'fake-vision\u0000vision-model'
@@ -63,13 +62,13 @@ afterAll(async () => {
 })
 
 /** The generation request whose last user message contains `marker` (waits for it). */
-async function requestWith(marker: string): Promise<any> {
+async function requestWith(marker: string): Promise<OpenAiRequest> {
   await expect
     .poll(() => chat.llm.generationRequests().some((r) => lastUserText(r.body).includes(marker)), {
       timeout: 15_000
     })
     .toBe(true)
-  return chat.llm.generationRequests().find((r) => lastUserText(r.body).includes(marker))!.body
+  return openAiBody(chat.llm.generationRequests().find((r) => lastUserText(r.body).includes(marker))!.body)
 }
 
 async function attach(page: Page, files: Array<{ name: string; mimeType: string; buffer: Buffer }>) {
@@ -105,9 +104,9 @@ describe('attachments', () => {
     await expect.poll(() => page.getByTestId('vision-notice').count()).toBe(0)
     await sendFromInput(page, 'what colour is this pixel')
     const body = await requestWith('what colour is this pixel')
-    const user = (body.messages as any[]).at(-1)
-    const image = (user.content as any[]).find((p) => p.type === 'image_url')
-    expect(image.image_url.url).toBe(`data:image/png;base64,${PIXEL_PNG.toString('base64')}`)
+    const user = body.messages.at(-1)
+    const image = (Array.isArray(user?.content) ? user.content : []).find((p) => p.type === 'image_url')
+    expect(image?.image_url?.url).toBe(`data:image/png;base64,${PIXEL_PNG.toString('base64')}`)
     await answered(page)
     // The message keeps its chip, also after a reload.
     await page.reload()

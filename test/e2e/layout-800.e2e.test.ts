@@ -13,15 +13,14 @@ import {
   type ChatHost
 } from './helpers/chatHost'
 import { gotoSection } from './settings-helpers'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
 let outside: string
 
-function reply(body: any): FakeResponse {
-  const last = body.messages.at(-1)
+function reply(body: OpenAiRequest): FakeResponse {
+  const last = body.messages.at(-1)!
   if (last.role === 'tool') return textReply('done')
   return callsReply(toolCall('w1', 'write', { path: join(outside, 'small.txt'), content: 'a line\n' }))
 }
@@ -42,7 +41,7 @@ async function open800(): Promise<{ page: Page; errors: string[] }> {
 }
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   outside = chat.outsideDir()
   browser = await launchBrowser()
 })

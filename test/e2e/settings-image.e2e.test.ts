@@ -9,8 +9,7 @@ import {
   textReply,
   type ChatHost
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
@@ -29,12 +28,12 @@ afterAll(async () => {
 function toolsFor(text: string): string[] | null {
   const request = chat.llm
     .generationRequests()
-    .map((r) => r.body as any)
+    .map((r) => openAiBody(r.body))
     .find(
       (body) =>
-        Array.isArray(body.tools) && body.messages.some((m: any) => m.role === 'user' && m.content === text)
+        Array.isArray(body.tools) && body.messages.some((m) => m.role === 'user' && m.content === text)
     )
-  return request ? request.tools.map((t: any) => t.function.name) : null
+  return request ? (request.tools ?? []).map((t) => t.function.name) : null
 }
 
 describe('Settings › Image generation', () => {

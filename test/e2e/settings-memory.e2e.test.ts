@@ -14,14 +14,13 @@ import {
   textReply,
   toolCall
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
 
-function reply(body: any): FakeResponse {
-  const last = body.messages.at(-1)
+function reply(body: OpenAiRequest): FakeResponse {
+  const last = body.messages.at(-1)!
   if (last.role === 'tool') return textReply(`Recalled: ${String(last.content).slice(0, 300)}`)
   const text = lastUserText(body)
   if (text === 'remember tea')
@@ -31,7 +30,7 @@ function reply(body: any): FakeResponse {
 }
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   await chat.bridge.call(configUpdateSettings, { patch: { defaultPermissionMode: 'full_access' } })
   browser = await launchBrowser()
 })
@@ -69,9 +68,9 @@ describe('Settings › Memory', () => {
     await sendFromInput(page, 'recall coffee')
     const recalled = page.getByTestId('assistant-message').last()
     await expect.poll(() => recalled.getAttribute('data-status'), { timeout: 15_000 }).toBe('sent')
-    const toolMessage = (chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1)
-    expect(toolMessage.role).toBe('tool')
-    expect(String(toolMessage.content)).toContain('The user drinks coffee every morning')
+    const toolMessage = openAiBody(chat.llm.generationRequests().at(-1)!.body).messages.at(-1)
+    expect(toolMessage?.role).toBe('tool')
+    expect(String(toolMessage?.content)).toContain('The user drinks coffee every morning')
 
     // Delete: the memory is gone from the page and from recall.
     await page.getByTestId('nav-settings').click()

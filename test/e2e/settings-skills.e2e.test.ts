@@ -13,23 +13,22 @@ import {
   toolCall,
   type ChatHost
 } from './helpers/chatHost'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- OpenAI request bodies are read by shape */
+import { openAiBody, type OpenAiRequest } from '../fixtures/llm/openAiRequest'
 
 let chat: ChatHost
 let browser: Browser
 
-function reply(body: any): FakeResponse {
-  if (body.messages.at(-1).role === 'tool') return textReply('listed')
+function reply(body: OpenAiRequest): FakeResponse {
+  if (body.messages.at(-1)?.role === 'tool') return textReply('listed')
   return callsReply(toolCall(`s${body.messages.length}`, 'skill_list', {}))
 }
 
 /** The skill_list result the model read last. */
 const lastSkillList = () =>
-  String((chat.llm.generationRequests().at(-1)!.body as any).messages.at(-1).content)
+  String(openAiBody(chat.llm.generationRequests().at(-1)!.body).messages.at(-1)?.content)
 
 beforeAll(async () => {
-  chat = await startChatHost((request) => reply(request.body))
+  chat = await startChatHost((request) => reply(openAiBody(request.body)))
   await chat.bridge.call(configUpdateSettings, { patch: { defaultPermissionMode: 'full_access' } })
   browser = await launchBrowser()
 })

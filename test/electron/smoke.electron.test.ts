@@ -4,8 +4,12 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { startFakeLlm, type FakeLlm, type FakeResponse, type RecordedRequest } from '../fixtures/llm/fakeLlm'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- request bodies and main-process globals are read by shape */
+import { appChooseFolder, appGetDesktopStatus, appGetInfo } from '@shared/contracts/routes/app.routes'
+import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import { providersAdd, providersSetDefault } from '@shared/contracts/routes/providers.routes'
+import type { RouteDef, RouteInput, RouteOutput } from '@shared/contracts/define'
+import type { RouteResult } from '@shared/contracts/envelope'
+import { openAiBody } from '../fixtures/llm/openAiRequest'
 
 // Run by `npm run test:electron` (scripts/test-electron.mjs), which sets the binary's path, builds
 // the app and provides a display. The built app (out/) runs in a real Electron with a temp data folder.
@@ -22,7 +26,7 @@ const outside = mkdtempSync(join(tmpdir(), 'deepchat-electron-out-'))
 const target = join(outside, 'from-electron.txt')
 
 function reply(request: RecordedRequest): FakeResponse {
-  const body = request.body as any
+  const body = openAiBody(request.body)
   const last = body.messages[body.messages.length - 1]
   if (last.role === 'tool') return { steps: [{ type: 'text', text: ['Written ', 'from Electron.'] }] }
   const json = JSON.stringify({ path: target, content: 'hello from the desktop app' })
@@ -30,13 +34,13 @@ function reply(request: RecordedRequest): FakeResponse {
 }
 
 /** A route call through the window's own preload bridge, exactly as the UI makes it. */
-async function invoke(route: string, input: unknown): Promise<any> {
-  const result = await page.evaluate(([r, i]) => (window as any).deepchat.invoke(r, i), [
-    route,
+async function invoke<R extends RouteDef>(def: R, input: RouteInput<R>): Promise<RouteOutput<R>> {
+  const result = (await page.evaluate(([r, i]) => window.deepchat?.invoke(r, i), [
+    def.name,
     input
-  ] as const)
-  if (!result.ok) throw new Error(`${route}: ${result.error.message}`)
-  return result.data
+  ] as const)) as RouteResult
+  if (!result.ok) throw new Error(`${def.name}: ${result.error.message}`)
+  return def.output.parse(result.data) as RouteOutput<R>
 }
 
 beforeAll(async () => {
@@ -67,11 +71,11 @@ describe('the desktop app', () => {
       await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((w) => w.getTitle()))
     ).toEqual(['DeepChat Desk'])
     expect(await app.evaluate(({ app: electronApp }) => electronApp.getPath('userData'))).toBe(dataDir)
-    expect((await invoke('app.getInfo', {})).platform).toBe('electron')
+    expect((await invoke(appGetInfo, {})).platform).toBe('electron')
   })
 
   it('chats with a fake provider and runs a write after the user allows it', async () => {
-    await invoke('providers.add', {
+    await invoke(providersAdd, {
       provider: {
         id: 'fake-openai',
         kind: 'openai',
@@ -93,15 +97,15 @@ describe('the desktop app', () => {
         maxRetries: 0
       }
     })
-    await invoke('providers.setDefault', {
+    await invoke(providersSetDefault, {
       defaultModel: { providerId: 'fake-openai', modelId: 'fake-model' }
     })
     // A folder reaches a route only as the folder dialog's pick: the dialog answers with the workspace.
     await app.evaluate(({ dialog }, folder) => {
       dialog.showOpenDialog = (async () => ({ canceled: false, filePaths: [folder] })) as never
     }, workspace)
-    const { token } = await invoke('app.chooseFolder', { path: workspace })
-    await invoke('config.updateSettings', { patch: { defaultWorkspaceDir: token } })
+    const { token } = await invoke(appChooseFolder, { path: workspace })
+    await invoke(configUpdateSettings, { patch: { defaultWorkspaceDir: token! } })
     await page.reload()
     await page.getByTestId('chat-input-text').fill('please write a file outside')
     await page.getByTestId('chat-input-text').press('Enter')
@@ -131,7 +135,9 @@ describe('the desktop app', () => {
 
   it('has a tray icon with show/hide, new chat and quit', async () => {
     const tray = await app.evaluate(() => {
-      const hooks = (globalThis as any).__deepchatDesk
+      const hooks = (
+        globalThis as unknown as { __deepchatDesk: { trayExists(): boolean; trayMenuLabels(): string[] } }
+      ).__deepchatDesk
       return { exists: hooks.trayExists(), labels: hooks.trayMenuLabels() }
     })
     expect(tray.exists).toBe(true)
@@ -139,7 +145,7 @@ describe('the desktop app', () => {
   })
 
   it('keeps updates off in a development run', async () => {
-    expect((await invoke('app.getDesktopStatus', {})).update).toEqual({
+    expect((await invoke(appGetDesktopStatus, {})).update).toEqual({
       state: 'disabled',
       reason: 'development'
     })

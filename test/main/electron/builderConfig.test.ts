@@ -4,9 +4,8 @@ import { join } from 'node:path'
 import fg from 'fast-glob'
 import picomatch from 'picomatch'
 import { describe, expect, it } from 'vitest'
+import type { Configuration } from 'electron-builder'
 import { APP_ID } from '../../../src/main/appMeta'
-
-/* eslint-disable @typescript-eslint/no-explicit-any -- the loaded configuration is untyped JSON */
 
 // electron-builder's own loader and JSON schema (app-builder-lib, the library behind the CLI),
 // reached through electron-builder so the version is the one `npm run dist` runs.
@@ -15,14 +14,14 @@ const requireFromBuilder = createRequire(
   createRequire(join(root, 'package.json')).resolve('electron-builder/package.json')
 )
 const { getConfig, validateConfiguration } = requireFromBuilder('app-builder-lib/out/util/config/config') as {
-  getConfig(projectDir: string, configPath: string | null, fromOptions: unknown): Promise<Record<string, any>>
+  getConfig(projectDir: string, configPath: string | null, fromOptions: unknown): Promise<Configuration>
   validateConfiguration(config: unknown, logger: unknown): Promise<void>
 }
 const { DebugLogger } = requireFromBuilder('builder-util') as {
   DebugLogger: new (enabled: boolean) => unknown
 }
 
-async function loadConfig(): Promise<Record<string, any>> {
+async function loadConfig(): Promise<Configuration> {
   return getConfig(root, null, null)
 }
 
@@ -40,14 +39,14 @@ describe('electron-builder configuration', () => {
     // The app tells Windows the same id, or its notifications would not be attributed to it.
     expect(config.appId).toBe(APP_ID)
     expect(config.productName).toBe('DeepChat Desk')
-    expect(config.linux.target).toEqual(['AppImage', 'deb'])
-    expect(config.mac.target).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }])
-    expect(config.win.target).toEqual([{ target: 'nsis', arch: ['x64'] }])
+    expect(config.linux?.target).toEqual(['AppImage', 'deb'])
+    expect(config.mac?.target).toEqual([{ target: 'dmg', arch: ['arm64', 'x64'] }])
+    expect(config.win?.target).toEqual([{ target: 'nsis', arch: ['x64'] }])
     expect(config.protocols).toEqual([{ name: 'DeepChat Desk link', schemes: ['deepchat-desk'] }])
     expect(config.fileAssociations).toEqual([])
     // deb needs a homepage and a maintainer (electron-builder's FpmTarget refuses to build otherwise).
     expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).homepage).toMatch(/^https:\/\//)
-    expect(config.linux.maintainer).toMatch(/<.+@.+>/)
+    expect(config.linux?.maintainer).toMatch(/<.+@.+>/)
   })
 
   it('flips the Electron fuses that close the usual ways in', async () => {
@@ -88,8 +87,8 @@ describe('electron-builder configuration', () => {
       expect(iconFilter(file), file).toBe(true)
       expect(existsSync(join(root, 'build', 'icons', file)), file).toBe(true)
     }
-    for (const icon of [config.mac.icon, config.win.icon, config.linux.icon])
-      expect(existsSync(join(root, icon)), icon).toBe(true)
+    for (const icon of [config.mac?.icon, config.win?.icon, config.linux?.icon])
+      expect(existsSync(join(root, String(icon))), String(icon)).toBe(true)
     // Only the build output goes into the asar (electron-builder adds production dependencies).
     expect(config.files).toEqual([{ filter: ['out/**/*', 'package.json', '!**/*.map'] }])
   })
