@@ -4,6 +4,14 @@ import type { RouteDef, RouteInput, RouteOutput } from '@shared/contracts/define
 import { createRouter } from '../../../src/main/routes'
 import { createFeatureHarness, type FeatureHarness } from '../tools/featureHarness'
 
+/** What memory_remember and memory_recall answer, as the assertions read it. */
+interface Remembered {
+  id: string
+}
+interface Recalled {
+  memories: Array<{ id: string; content: string }>
+}
+
 let h: FeatureHarness
 beforeEach(() => {
   h = createFeatureHarness()
@@ -19,24 +27,26 @@ function call<R extends RouteDef>(def: R, input: RouteInput<R>): Promise<RouteOu
 
 describe('editing memories from the Memory page', () => {
   it('an edit reaches memory_recall: the new words find it, the old ones no longer do', async () => {
-    const saved = h.json(await h.call('memory_remember', { content: 'The user drinks tea every morning' }))
+    const saved = h.json<Remembered>(
+      await h.call('memory_remember', { content: 'The user drinks tea every morning' })
+    )
     const { memory } = await call(memoryUpdate, {
       memoryId: saved.id,
       content: 'The user drinks coffee every morning'
     })
     expect(memory).toMatchObject({ id: saved.id, content: 'The user drinks coffee every morning' })
 
-    const coffee = h.json(await h.call('memory_recall', { query: 'coffee' }))
+    const coffee = h.json<Recalled>(await h.call('memory_recall', { query: 'coffee' }))
     expect(coffee.memories.map((m: { id: string }) => m.id)).toEqual([saved.id])
-    const tea = h.json(await h.call('memory_recall', { query: 'tea' }))
+    const tea = h.json<Recalled>(await h.call('memory_recall', { query: 'tea' }))
     expect(tea.memories).toEqual([])
     // The page's search finds it the same way.
     expect((await call(memorySearch, { query: 'coffee' })).memories[0].id).toBe(saved.id)
   })
 
   it('refuses an empty text, a duplicate of another memory and an unknown id', async () => {
-    const a = h.json(await h.call('memory_remember', { content: 'Use pnpm' }))
-    h.json(await h.call('memory_remember', { content: 'Deploy on Fridays' }))
+    const a = h.json<Remembered>(await h.call('memory_remember', { content: 'Use pnpm' }))
+    h.json<Remembered>(await h.call('memory_remember', { content: 'Deploy on Fridays' }))
     await expect(call(memoryUpdate, { memoryId: a.id, content: '   ' })).rejects.toMatchObject({
       code: 'invalid_input'
     })
@@ -48,6 +58,8 @@ describe('editing memories from the Memory page', () => {
     await expect(call(memoryUpdate, { memoryId: 'nope', content: 'x' })).rejects.toMatchObject({
       code: 'not_found'
     })
-    expect(h.json(await h.call('memory_recall', { query: 'pnpm' })).memories[0].content).toBe('Use pnpm')
+    expect(h.json<Recalled>(await h.call('memory_recall', { query: 'pnpm' })).memories[0].content).toBe(
+      'Use pnpm'
+    )
   })
 })

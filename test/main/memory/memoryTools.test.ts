@@ -2,6 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFeatureHarness, type FeatureHarness } from '../tools/featureHarness'
 import { DEFAULT_AGENT_ID } from '../../../src/main/presenter/agentRuntimePresenter/featurePorts'
 
+/** What memory_remember and memory_recall answer, as the assertions read it. */
+interface Remembered {
+  id: string
+}
+interface Recalled {
+  memories: Array<{ id: string; content: string }>
+}
+
 let h: FeatureHarness
 beforeEach(() => {
   h = createFeatureHarness()
@@ -17,7 +25,7 @@ describe('memory tools', () => {
       category: 'user_preference'
     })
     expect(first.rawData.isError).toBe(false)
-    const created = h.json(first)
+    const created = h.json<Remembered>(first)
     expect(created).toMatchObject({ ok: true, action: 'created' })
     await h.call('memory_remember', {
       content: 'Deploys run from the release branch every Friday',
@@ -26,7 +34,7 @@ describe('memory tools', () => {
     })
 
     const other = h.newSession()
-    const recall = h.json(
+    const recall = h.json<Recalled>(
       await h.call('memory_recall', { query: 'which indentation does the user like' }, other)
     )
     expect(recall.memories[0]).toMatchObject({
@@ -38,26 +46,30 @@ describe('memory tools', () => {
       'Deploys run from the release branch every Friday'
     )
     // Stemming: "deploy" finds "Deploys".
-    const deploy = h.json(await h.call('memory_recall', { query: 'deploy' }, other))
+    const deploy = h.json<Recalled>(await h.call('memory_recall', { query: 'deploy' }, other))
     expect(deploy.memories).toHaveLength(1)
   })
 
   it('the same memory twice is a no-op; a higher importance re-rates it', async () => {
-    const a = h.json(await h.call('memory_remember', { content: 'Use pnpm, not npm', importance: 0.5 }))
+    const a = h.json<Remembered>(
+      await h.call('memory_remember', { content: 'Use pnpm, not npm', importance: 0.5 })
+    )
     const again = await h.call('memory_remember', { content: '  use PNPM,   not npm ' })
     expect(h.json(again)).toMatchObject({ ok: true, action: 'updated', id: a.id })
-    const noop = h.json(await h.call('memory_remember', { content: 'Use pnpm, not npm', importance: 0.1 }))
+    const noop = h.json<Remembered>(
+      await h.call('memory_remember', { content: 'Use pnpm, not npm', importance: 0.1 })
+    )
     expect(noop).toMatchObject({ ok: false, action: 'noop', id: a.id })
     expect(h.presenters.memory.list(DEFAULT_AGENT_ID)).toHaveLength(1)
   })
 
   it('forget removes a memory from recall; an unknown id is a clear error', async () => {
-    const { id } = h.json(
+    const { id } = h.json<Remembered>(
       await h.call('memory_remember', { content: 'The staging database is called ferret' })
     )
     const forgot = await h.call('memory_forget', { memoryId: id })
     expect(forgot.rawData.isError).toBe(false)
-    expect(h.json(await h.call('memory_recall', { query: 'ferret' })).memories).toEqual([])
+    expect(h.json<Recalled>(await h.call('memory_recall', { query: 'ferret' })).memories).toEqual([])
     const again = await h.call('memory_forget', { memoryId: id })
     expect(again.rawData.toolResult.error?.code).toBe('not_found')
   })
@@ -106,7 +118,9 @@ describe('memory tools', () => {
 describe('memory per agent', () => {
   it("keeps each agent's memories apart: recall, list and forget see only their own agent", async () => {
     const { memory } = h.presenters
-    const mine = h.json(await h.call('memory_remember', { content: 'The build server is called osprey' }))
+    const mine = h.json<Remembered>(
+      await h.call('memory_remember', { content: 'The build server is called osprey' })
+    )
     const theirs = memory.remember('other-agent', { content: 'The build server is called condor' })
     expect(memory.recall(DEFAULT_AGENT_ID, 'build server').map((m) => m.content)).toEqual([
       'The build server is called osprey'
@@ -114,7 +128,7 @@ describe('memory per agent', () => {
     expect(memory.recall('other-agent', 'build server').map((m) => m.content)).toEqual([
       'The build server is called condor'
     ])
-    expect(h.json(await h.call('memory_recall', { query: 'condor' })).memories).toEqual([])
+    expect(h.json<Recalled>(await h.call('memory_recall', { query: 'condor' })).memories).toEqual([])
     // Another agent cannot forget this agent's memory, through the presenter or the tool.
     expect(memory.forget('other-agent', mine.id)).toBe(false)
     expect((await h.call('memory_forget', { memoryId: theirs.id })).rawData.toolResult.error?.code).toBe(

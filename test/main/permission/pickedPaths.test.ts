@@ -1,6 +1,14 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { skillsAddFromFolder, skillsList } from '@shared/contracts/routes/agentFeatures.routes'
+import { appChooseFolder } from '@shared/contracts/routes/app.routes'
+import { chatSendMessage } from '@shared/contracts/routes/chat.routes'
+import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import { dataDownloadBackup, dataRestoreBackup } from '@shared/contracts/routes/data.routes'
+import { sessionsCreate, sessionsUpdateSettings } from '@shared/contracts/routes/sessions.routes'
+import type { RouteDef, RouteInput, RouteOutput } from '@shared/contracts/define'
+import { AppError } from '@shared/errors'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { PathGrants } from '../../../src/main/presenter/pathGrants'
@@ -33,25 +41,31 @@ function start(extra: Partial<Platform> = {}) {
   )
   running.push(presenters)
   const router = createRouter(presenters)
-  const call = async (route: string, input: unknown, context = PAGE): Promise<any> => {
-    const result = (await router.invoke(route, input, context)) as any
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
+  const call = <R extends RouteDef>(def: R, input: RouteInput<R>, context = PAGE): Promise<RouteOutput<R>> =>
+    router.call(def, input, context)
+  /** A route called with input as the table holds it (unchecked); an error is thrown as an AppError. */
+  const callUnchecked = async (def: RouteDef, input: unknown, context = PAGE): Promise<unknown> => {
+    const result = await router.invoke(def.name, input, context)
+    if (!result.ok) throw new AppError(result.error.code, result.error.message, result.error.details)
     return result.data
   }
-  const pick = async (path: string, context = PAGE): Promise<string> =>
-    (await call('app.chooseFolder', { path }, context)).token
-  return { presenters, call, pick, dataDir }
+  const pick = async (path: string, context = PAGE): Promise<string> => {
+    const { token } = await call(appChooseFolder, { path }, context)
+    if (token === null) throw new Error(`the picker refused ${path}`)
+    return token
+  }
+  return { presenters, call, callUnchecked, pick, dataDir }
 }
 
 /** Every route that takes a folder, with the folder in its place. */
-const folderRoutes = (folder: string, sessionId: string): Array<[string, unknown]> => [
-  ['sessions.create', { session: { workspaceDir: folder } }],
-  ['chat.sendMessage', { text: 'hi', newSession: { workspaceDir: folder } }],
-  ['sessions.updateSettings', { sessionId, patch: { workspaceDir: folder } }],
-  ['config.updateSettings', { patch: { defaultWorkspaceDir: folder } }],
-  ['config.updateSettings', { patch: { backupFolder: folder } }],
-  ['skills.addFromFolder', { folder }],
-  ['skills.list', { workspaceDir: folder }]
+const folderRoutes = (folder: string, sessionId: string): Array<[RouteDef, unknown]> => [
+  [sessionsCreate, { session: { workspaceDir: folder } }],
+  [chatSendMessage, { text: 'hi', newSession: { workspaceDir: folder } }],
+  [sessionsUpdateSettings, { sessionId, patch: { workspaceDir: folder } }],
+  [configUpdateSettings, { patch: { defaultWorkspaceDir: folder } }],
+  [configUpdateSettings, { patch: { backupFolder: folder } }],
+  [skillsAddFromFolder, { folder }],
+  [skillsList, { workspaceDir: folder }]
 ]
 
 function skillFolder(): string {
@@ -66,48 +80,48 @@ function skillFolder(): string {
 
 describe('only folders the user picked reach the routes that take one', () => {
   it('refuses a typed folder on every such route and changes nothing', async () => {
-    const { presenters, call } = start()
+    const { presenters, call, callUnchecked } = start()
     const scratchChat = presenters.sessions.create({ title: 'scratch' })
     const typed = skillFolder()
     const before = presenters.sessions.list({ limit: 50 }).sessions.length
     for (const [route, input] of folderRoutes(typed, scratchChat.id)) {
-      await expect(call(route, input), route).rejects.toMatchObject({ code: 'path_not_picked' })
+      await expect(callUnchecked(route, input), route.name).rejects.toMatchObject({ code: 'path_not_picked' })
     }
     expect(presenters.sessions.list({ limit: 50 }).sessions).toHaveLength(before)
     expect(presenters.sessions.require(scratchChat.id).workspaceIsScratch).toBe(true)
     expect(presenters.config.getSettings()).toMatchObject({ defaultWorkspaceDir: '', backupFolder: '' })
-    expect((await call('skills.list', { workspaceDir: null })).skills.map((s: any) => s.name)).not.toContain(
+    expect((await call(skillsList, { workspaceDir: null })).skills.map((s) => s.name)).not.toContain(
       'notes-skill'
     )
   })
 
   it('takes the picker token once, on each route, for the folder that was picked', async () => {
-    const { presenters, call, pick } = start()
+    const { presenters, call, callUnchecked, pick } = start()
     const chat = presenters.sessions.create({ title: 'scratch' })
     const folder = tempDir()
-    const created = await call('sessions.create', { session: { workspaceDir: await pick(folder) } })
+    const created = await call(sessionsCreate, { session: { workspaceDir: await pick(folder) } })
     expect(created.session.workspaceDir).toBe(folder)
-    const moved = await call('sessions.updateSettings', {
+    const moved = await call(sessionsUpdateSettings, {
       sessionId: chat.id,
       patch: { workspaceDir: await pick(folder) }
     })
     expect(moved.settings.workspaceDir).toBe(folder)
     const backups = tempDir()
-    await call('config.updateSettings', { patch: { backupFolder: await pick(backups) } })
+    await call(configUpdateSettings, { patch: { backupFolder: await pick(backups) } })
     expect(presenters.config.getSettings().backupFolder).toBe(backups)
-    const skill = await call('skills.addFromFolder', { folder: await pick(skillFolder()) })
+    const skill = await call(skillsAddFromFolder, { folder: await pick(skillFolder()) })
     expect(skill.skill.name).toBe('notes-skill')
 
     // Spent: the same token again is refused on any route.
     const token = await pick(folder)
-    await call('config.updateSettings', { patch: { defaultWorkspaceDir: token } })
+    await call(configUpdateSettings, { patch: { defaultWorkspaceDir: token } })
     expect(presenters.config.getSettings().defaultWorkspaceDir).toBe(folder)
-    for (const [route, input] of folderRoutes(token, chat.id).filter(([r]) => r !== 'skills.list')) {
-      await expect(call(route, input), route).rejects.toMatchObject({ code: 'pick_expired' })
+    for (const [route, input] of folderRoutes(token, chat.id).filter(([r]) => r !== skillsList)) {
+      await expect(callUnchecked(route, input), route.name).rejects.toMatchObject({ code: 'pick_expired' })
     }
     // A token-shaped string nobody issued is no better than a typed path.
     const forged = `picked:${'A'.repeat(32)}`
-    await expect(call('skills.addFromFolder', { folder: forged })).rejects.toMatchObject({
+    await expect(call(skillsAddFromFolder, { folder: forged })).rejects.toMatchObject({
       code: 'pick_expired'
     })
   })
@@ -117,9 +131,9 @@ describe('only folders the user picked reach the routes that take one', () => {
     const folder = tempDir()
     const token = await pick(folder, PAGE)
     await expect(
-      call('sessions.create', { session: { workspaceDir: token } }, OTHER_PAGE)
+      call(sessionsCreate, { session: { workspaceDir: token } }, OTHER_PAGE)
     ).rejects.toMatchObject({ code: 'pick_expired' })
-    const { session } = await call('sessions.create', { session: { workspaceDir: token } }, PAGE)
+    const { session } = await call(sessionsCreate, { session: { workspaceDir: token } }, PAGE)
     expect(presenters.sessions.require(session.id).workspaceDir).toBe(folder)
   })
 
@@ -133,13 +147,13 @@ describe('only folders the user picked reach the routes that take one', () => {
     const toNewFolder = await pick(picked)
     renameSync(picked, join(root, 'moved'))
     symlinkSync(elsewhere, picked)
-    await expect(call('sessions.create', { session: { workspaceDir: toLink } })).rejects.toMatchObject({
+    await expect(call(sessionsCreate, { session: { workspaceDir: toLink } })).rejects.toMatchObject({
       code: 'path_changed'
     })
     // The same name, a different folder.
     rmSync(picked)
     mkdirSync(picked)
-    await expect(call('skills.addFromFolder', { folder: toNewFolder })).rejects.toMatchObject({
+    await expect(call(skillsAddFromFolder, { folder: toNewFolder })).rejects.toMatchObject({
       code: 'path_changed'
     })
   })
@@ -150,13 +164,13 @@ describe('only folders the user picked reach the routes that take one', () => {
     const real = join(root, 'real')
     mkdirSync(join(real, 'sub'), { recursive: true })
     symlinkSync(real, join(root, 'link'))
-    const { session } = await call('sessions.create', {
+    const { session } = await call(sessionsCreate, {
       session: { workspaceDir: await pick(join(root, 'link', 'sub', '..')) }
     })
     expect(session.workspaceDir).toBe(real)
     // Known now, as written: the same folder with `..` folded is known; a link to it or a path
     // that climbs out of it is not.
-    const again = await call('sessions.create', { session: { workspaceDir: join(real, 'sub', '..') } })
+    const again = await call(sessionsCreate, { session: { workspaceDir: join(real, 'sub', '..') } })
     expect(again.session.workspaceDir).toBe(real)
     for (const typed of [
       join(root, 'link'),
@@ -164,10 +178,7 @@ describe('only folders the user picked reach the routes that take one', () => {
       join(real, '..', '..', 'etc'),
       `${real}/../real2`
     ]) {
-      await expect(
-        call('sessions.create', { session: { workspaceDir: typed } }),
-        typed
-      ).rejects.toMatchObject({
+      await expect(call(sessionsCreate, { session: { workspaceDir: typed } }), typed).rejects.toMatchObject({
         code: 'path_not_picked'
       })
     }
@@ -188,19 +199,19 @@ describe('only folders the user picked reach the routes that take one', () => {
   it('accepts a folder main already holds: the default workspace and a chat’s workspace', async () => {
     const { presenters, call, pick } = start()
     const folder = tempDir()
-    await call('config.updateSettings', { patch: { defaultWorkspaceDir: await pick(folder) } })
+    await call(configUpdateSettings, { patch: { defaultWorkspaceDir: await pick(folder) } })
     // Known as the default workspace before any chat works there.
-    const fromDefault = await call('sessions.create', { session: { workspaceDir: folder } })
+    const fromDefault = await call(sessionsCreate, { session: { workspaceDir: folder } })
     expect(fromDefault.session.workspaceDir).toBe(folder)
-    const { session } = await call('sessions.create', { session: { workspaceDir: `${folder}/` } })
+    const { session } = await call(sessionsCreate, { session: { workspaceDir: `${folder}/` } })
     expect(session.workspaceDir).toBe(folder)
     // And as a chat's workspace once the default moved on.
-    await call('config.updateSettings', { patch: { defaultWorkspaceDir: '' } })
-    const again = await call('chat.sendMessage', { text: 'hi', newSession: { workspaceDir: folder } }).catch(
+    await call(configUpdateSettings, { patch: { defaultWorkspaceDir: '' } })
+    const again = await call(chatSendMessage, { text: 'hi', newSession: { workspaceDir: folder } }).catch(
       (error: { code?: string }) => error
     )
     expect((again as { code?: string }).code).not.toBe('path_not_picked')
-    const listed = await call('skills.list', { workspaceDir: folder })
+    const listed = await call(skillsList, { workspaceDir: folder })
     expect(listed.skills).toBeInstanceOf(Array)
     expect(presenters.pathGrants.isKnown(folder)).toBe(true)
   })
@@ -215,11 +226,11 @@ describe('only folders the user picked reach the routes that take one', () => {
         return answers.shift() ?? null
       }
     })
-    const picked = await call('app.chooseFolder', { path: '/etc', title: 'Workspace' })
+    const picked = await call(appChooseFolder, { path: '/etc', title: 'Workspace' })
     expect(picked).toEqual({ path: chosen, token: expect.stringMatching(/^picked:/) })
     expect(asked).toEqual([{ title: 'Workspace', defaultPath: '/etc' }])
-    expect(await call('app.chooseFolder', { path: '/etc' })).toEqual({ path: null, token: null })
-    const { session } = await call('sessions.create', { session: { workspaceDir: picked.token } })
+    expect(await call(appChooseFolder, { path: '/etc' })).toEqual({ path: null, token: null })
+    const { session } = await call(sessionsCreate, { session: { workspaceDir: picked.token } })
     expect(session.workspaceDir).toBe(chosen)
   })
 
@@ -231,10 +242,10 @@ describe('only folders the user picked reach the routes that take one', () => {
     const planted = join(presenters.data.listBackups().folder, 'deepchat-backup-planted.tar.gz')
     symlinkSync(outside, planted)
     for (const path of [outside, planted, `${made.path}/../../deepchat.db`]) {
-      await expect(call('data.restoreBackup', { path }), path).rejects.toMatchObject({ code: 'not_found' })
-      await expect(call('data.downloadBackup', { path }), path).rejects.toMatchObject({ code: 'not_found' })
+      await expect(call(dataRestoreBackup, { path }), path).rejects.toMatchObject({ code: 'not_found' })
+      await expect(call(dataDownloadBackup, { path }), path).rejects.toMatchObject({ code: 'not_found' })
     }
-    const staged = await call('data.restoreBackup', { path: made.path })
+    const staged = await call(dataRestoreBackup, { path: made.path })
     expect(staged.manifest.includesSecrets).toBe(false)
   })
 })

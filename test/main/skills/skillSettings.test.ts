@@ -24,7 +24,9 @@ afterEach(async () => {
 })
 
 const listedNames = async () =>
-  (h.json(await h.call('skill_list', {})).skills as { name: string }[]).map((s) => s.name)
+  (h.json<{ skills: { name: string }[] }>(await h.call('skill_list', {})).skills as { name: string }[]).map(
+    (s) => s.name
+  )
 
 describe('Settings › Skills routes', () => {
   it('disabling a skill removes it from skill_list and skill_view; enabling brings it back', async () => {

@@ -2,6 +2,12 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFeatureHarness, type FeatureHarness } from '../tools/featureHarness'
+
+/** What skill_list answers, as the assertions read it. */
+interface SkillList {
+  skills: Array<{ name: string }>
+  activeCount: number
+}
 import { allowedToolsOf, parseFrontMatter } from '../../../src/main/presenter/skillPresenter/frontMatter'
 
 let h: FeatureHarness
@@ -53,7 +59,7 @@ describe('skill discovery', () => {
 
 describe('skill tools', () => {
   it('skill_list lists skills with their active flag', async () => {
-    const result = h.json(await h.call('skill_list', {}))
+    const result = h.json<SkillList>(await h.call('skill_list', {}))
     const names = result.skills.map((s: { name: string }) => s.name)
     expect(names).toEqual(expect.arrayContaining(['code-review', 'deepchat-settings']))
     expect(result.activeCount).toBe(0)
@@ -76,12 +82,12 @@ describe('skill tools', () => {
     const again = await h.call('skill_view', { name: 'deepchat-settings' })
     expect(again.rawData.toolResult.data).toMatchObject({ activated: false })
     expect(again.rawData.effects).toBeUndefined()
-    expect(h.json(await h.call('skill_list', {})).activeCount).toBe(1)
+    expect(h.json<SkillList>(await h.call('skill_list', {})).activeCount).toBe(1)
   })
 
   it('skill_view reads a linked file with ${SKILL_ROOT} filled in the body', async () => {
     const root = h
-      .json(await h.call('skill_list', {}))
+      .json<SkillList>(await h.call('skill_list', {}))
       .skills.find((s: { name: string }) => s.name === 'code-review')
     expect(root).toBeTruthy()
     const view = await h.call('skill_view', { name: 'code-review' })
@@ -115,6 +121,6 @@ describe('skill tools', () => {
       expect(h.text(result)).not.toContain('top secret')
     }
     // Viewing a file never activates the skill.
-    expect(h.json(await h.call('skill_list', {})).activeCount).toBe(0)
+    expect(h.json<SkillList>(await h.call('skill_list', {})).activeCount).toBe(0)
   })
 })

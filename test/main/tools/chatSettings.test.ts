@@ -60,7 +60,7 @@ describe('chat-settings tools', () => {
   })
 
   it('read shows the session settings and the models it may switch to', async () => {
-    const view = h.json(await h.call('deepchat_settings_read', {}))
+    const view = h.json<{ availableModels: unknown[] }>(await h.call('deepchat_settings_read', {}))
     expect(view).toMatchObject({
       providerId: 'p1',
       modelId: 'm1',
@@ -106,7 +106,7 @@ describe('chat-settings tools', () => {
     const names = await h.toolNames()
     expect(names).toContain('tape_info')
     expect(names).not.toContain('exec')
-    const info = h.json(await h.call('tape_info', {}))
+    const info = h.json<{ sessionId: string }>(await h.call('tape_info', {}))
     expect(info.sessionId).toBe(h.sessionId)
     expect(
       (await h.call('exec', { command: 'echo hi', description: 'print hi' })).rawData.toolResult.error?.code

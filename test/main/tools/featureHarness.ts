@@ -16,7 +16,8 @@ export interface FeatureHarness {
   ctx(): ToolSessionContext
   call(name: string, args: unknown, sessionId?: string): Promise<ToolCallResult>
   text(result: ToolCallResult): string
-  json(result: ToolCallResult): any // eslint-disable-line @typescript-eslint/no-explicit-any -- tests check shapes
+  /** The result's text parsed as JSON, read as `T` (the shape the test expects the tool to answer). */
+  json<T = unknown>(result: ToolCallResult): T
   toolNames(sessionId?: string): Promise<string[]>
   newSession(input?: CreateSessionInput): string
   close(): Promise<void>
@@ -57,7 +58,7 @@ export function createFeatureHarness(options: { session?: CreateSessionInput } =
       return presenters.tools.callTool(call, ctxFor(id))
     },
     text: (result) => result.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n'),
-    json: (result) => JSON.parse(harness.text(result)),
+    json: <T>(result: ToolCallResult) => JSON.parse(harness.text(result)) as T,
     async toolNames(id = sessionId) {
       return (await presenters.tools.getAllToolDefinitions(ctxFor(id))).map((d) => d.function.name)
     },

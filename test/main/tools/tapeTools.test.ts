@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createFeatureHarness, type FeatureHarness } from './featureHarness'
 
+/** What tape_search and tape_context answer, as the assertions read it. */
+type Hits = Array<{ entryId: number; kind: string }>
+interface Context {
+  matchedEntryIds: number[]
+  entries: Array<{ entryId: number }>
+}
+
 let h: FeatureHarness
 beforeEach(() => {
   h = createFeatureHarness()
@@ -39,11 +46,11 @@ describe('tape tools', () => {
 
     const search = await h.call('tape_search', { query: 'zebra codename' })
     expect(search.rawData.isError).toBe(false)
-    const hits = h.json(search)
+    const hits = h.json<Hits>(search)
     expect(hits.map((x: { entryId: number }) => x.entryId)).toEqual([target])
 
     const context = await h.call('tape_context', { entryIds: [target], before: 1, after: 1 })
-    const body = h.json(context)
+    const body = h.json<Context>(context)
     expect(body.matchedEntryIds).toEqual([target])
     expect(body.entries.map((e: { entryId: number }) => e.entryId)).toEqual([target - 1, target, target + 1])
     expect(JSON.stringify(body.entries)).toContain('ORCHID-7')
@@ -52,10 +59,10 @@ describe('tape tools', () => {
   it('tape_search narrows by kind and time range', async () => {
     note('kiwi in a message')
     h.presenters.tape.appendEvent(h.sessionId, 'test/kiwi', { text: 'kiwi in an event' })
-    const onlyEvents = h.json(await h.call('tape_search', { query: 'kiwi', kinds: ['event'] }))
+    const onlyEvents = h.json<Hits>(await h.call('tape_search', { query: 'kiwi', kinds: ['event'] }))
     expect(onlyEvents).toHaveLength(1)
     expect(onlyEvents[0].kind).toBe('event')
-    const future = h.json(await h.call('tape_search', { query: 'kiwi', start: Date.now() + 60_000 }))
+    const future = h.json<Hits>(await h.call('tape_search', { query: 'kiwi', start: Date.now() + 60_000 }))
     expect(future).toEqual([])
   })
 
@@ -75,7 +82,7 @@ describe('tape tools', () => {
     expect(missing.rawData.toolResult.error?.code).toBe('not_found')
     // The session still works afterwards.
     note('still searchable')
-    expect(h.json(await h.call('tape_search', { query: 'still searchable' }))).toHaveLength(1)
+    expect(h.json<Hits>(await h.call('tape_search', { query: 'still searchable' }))).toHaveLength(1)
   })
 
   it('diagnostic tools answer once the session enables them; tape_handoff runs only from the runtime', async () => {
@@ -87,7 +94,7 @@ describe('tape tools', () => {
       (await h.call('deepchat_settings_set_tools', { enable: ['tape_info', 'tape_anchors'] }, session))
         .rawData.isError
     ).toBe(false)
-    const anchors = h.json(await h.call('tape_anchors', { limit: 5 }, session))
+    const anchors = h.json<Array<{ name: string }>>(await h.call('tape_anchors', { limit: 5 }, session))
     expect(anchors.map((a: { name: string }) => a.name)).toEqual(['session/start', 'handoff/first'])
     const info = h.json(await h.call('tape_info', {}, session))
     expect(info).toMatchObject({ tapeId: session, anchors: 2, lastAnchor: { name: 'handoff/first' } })
