@@ -4,6 +4,7 @@ import pluginVue from 'eslint-plugin-vue'
 import vueParser from 'vue-eslint-parser'
 import globals from 'globals'
 import prettier from 'eslint-config-prettier'
+import eslintComments from '@eslint-community/eslint-plugin-eslint-comments'
 
 export default tseslint.config(
   {
@@ -42,6 +43,20 @@ export default tseslint.config(
   {
     files: ['src/renderer/**/*.{ts,vue}', 'test/renderer/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } }
+  },
+  {
+    // Tests are typed like the code: no `any`, and no comment switching the rule off (fix the
+    // types: routes through call() from their contracts, wire bodies through openAiBody()).
+    files: ['test/**/*.{ts,vue}'],
+    plugins: { '@eslint-community/eslint-comments': eslintComments },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@eslint-community/eslint-comments/no-restricted-disable': [
+        'error',
+        '@typescript-eslint/no-explicit-any'
+      ],
+      '@eslint-community/eslint-comments/no-unlimited-disable': 'error'
+    }
   },
   {
     // Where code runs decides what it may import (docs/ARCHITECTURE.md).
