@@ -19,6 +19,18 @@ import {
   type AcpWorld
 } from './harness'
 import { until } from '../../helpers/until'
+import {
+  acpAddAgent,
+  acpCheckInstall,
+  acpList,
+  acpProtocolLog,
+  acpRemoveAgent,
+  acpSetEnabled,
+  acpSetEnvOverrides,
+  acpUpdateAgent
+} from '@shared/contracts/routes/acp.routes'
+import type { RouteDef, RouteInput, RouteOutput } from '@shared/contracts/define'
+import { AppError } from '@shared/errors'
 
 const tempDir = useTempDirs()
 
@@ -147,10 +159,13 @@ describe('agents in settings', () => {
   let world: AcpWorld
   let h: AcpHarness
   let router: Router
-  const call = async (name: string, input: unknown) => {
-    const result = await router.invoke(name, input, { transport: 'test', clientId: 't' })
-    if (!result.ok) throw Object.assign(new Error(result.error.message), { code: result.error.code })
-    return result.data as Record<string, unknown>
+  const call = <R extends RouteDef>(def: R, input: RouteInput<R>): Promise<RouteOutput<R>> =>
+    router.call(def, input, { transport: 'test', clientId: 't' })
+  /** Input the contract refuses, sent as a careless client would. */
+  const callUnchecked = async (def: RouteDef, input: unknown) => {
+    const result = await router.invoke(def.name, input, { transport: 'test', clientId: 't' })
+    if (!result.ok) throw new AppError(result.error.code, result.error.message)
+    return result.data
   }
 
   beforeEach(() => {
@@ -180,12 +195,12 @@ describe('agents in settings', () => {
 
   it('lists registry agents turned off and custom agents turned on', async () => {
     await h.addFakeAgent()
-    const { agents } = (await call('acp.list', {})) as {
+    const { agents } = (await call(acpList, {})) as {
       agents: { id: string; source: string; enabled: boolean }[]
     }
     expect(agents.find((a) => a.id === 'claude-acp')).toMatchObject({ source: 'registry', enabled: false })
     expect(agents.find((a) => a.id === 'fake')).toMatchObject({ source: 'custom', enabled: true })
-    const enabled = await call('acp.setEnabled', { agentId: 'claude-acp', enabled: true })
+    const enabled = await call(acpSetEnabled, { agentId: 'claude-acp', enabled: true })
     expect(enabled.agent).toMatchObject({ id: 'claude-acp', enabled: true, command: 'npx' })
     expect(
       h.events.some(
@@ -195,7 +210,7 @@ describe('agents in settings', () => {
   })
 
   it('keeps secret env values in secret storage, shows them masked, and launches with them', async () => {
-    const added = await call('acp.addAgent', {
+    const added = await call(acpAddAgent, {
       agent: {
         name: 'My Agent',
         command: process.execPath,
@@ -215,14 +230,14 @@ describe('agents in settings', () => {
       expect(readFileSync(join(world.dataDir, file)).includes('sk-live-123')).toBe(false)
 
     // Sending the mask back keeps the secret; a new value replaces it.
-    await call('acp.updateAgent', {
+    await call(acpUpdateAgent, {
       agentId: 'my-agent',
       patch: { env: { ANTHROPIC_API_KEY: MASKED_SECRET } }
     })
     expect(await h.platform.secrets.get('acp.my-agent.env.ANTHROPIC_API_KEY')).toBe('sk-live-123')
-    await call('acp.removeAgent', { agentId: 'my-agent' })
+    await call(acpRemoveAgent, { agentId: 'my-agent' })
     expect(await h.platform.secrets.get('acp.my-agent.env.ANTHROPIC_API_KEY')).toBeUndefined()
-    await expect(call('acp.removeAgent', { agentId: 'claude-acp' })).rejects.toMatchObject({
+    await expect(call(acpRemoveAgent, { agentId: 'claude-acp' })).rejects.toMatchObject({
       code: 'acp_agent_not_found'
     })
   })
@@ -230,7 +245,7 @@ describe('agents in settings', () => {
   it('starts the agent with its env, the user’s overrides on top, and PATH put in front', async () => {
     const agentId = await h.addFakeAgent()
     const bin = tempDir()
-    await call('acp.setEnvOverrides', {
+    await call(acpSetEnvOverrides, {
       agentId,
       env: { FAKE_GREETING: 'hello', PATH: bin, SESSION_TOKEN: 'tok' }
     })
@@ -266,7 +281,7 @@ describe('agents in settings', () => {
 
   it('checks install state through the route', async () => {
     const agentId = await h.addFakeAgent()
-    const { results } = (await call('acp.checkInstall', { agentId })) as {
+    const { results } = (await call(acpCheckInstall, { agentId })) as {
       results: { agentId: string; install: { status: string } }[]
     }
     expect(results).toEqual([
@@ -279,7 +294,7 @@ describe('agents in settings', () => {
         })
       }
     ])
-    await expect(call('acp.checkInstall', { agentId: 'nobody' })).rejects.toMatchObject({
+    await expect(call(acpCheckInstall, { agentId: 'nobody' })).rejects.toMatchObject({
       code: 'acp_agent_not_found'
     })
   })
@@ -295,7 +310,7 @@ describe('agents in settings', () => {
         hooks: answering(() => 'reject').hooks
       })
     )
-    const { entries } = (await call('acp.protocolLog', { agentId })) as {
+    const { entries } = (await call(acpProtocolLog, { agentId })) as {
       entries: { direction: string; kind: string; method?: string; bytes: number; summary: string }[]
     }
     const shape = entries.map((e) => `${e.direction} ${e.kind} ${e.method ?? ''}`)
@@ -311,18 +326,18 @@ describe('agents in settings', () => {
     const sessionNew = entries[2].summary
     expect(sessionNew).toContain('GITHUB_TOKEN')
     expect(sessionNew).not.toContain('ghp_secret')
-    const later = (await call('acp.protocolLog', { agentId, afterSeq: 3 })) as { entries: unknown[] }
+    const later = (await call(acpProtocolLog, { agentId, afterSeq: 3 })) as { entries: unknown[] }
     expect(later.entries).toHaveLength(entries.length - 3)
     // The renderer hears of new entries in batches.
     await until(() => h.events.some((e) => e.name === acpLogAppended.name), { what: 'a log event' })
   })
 
   it('rejects bad input with clear errors', async () => {
-    await expect(call('acp.addAgent', { agent: { name: '', command: 'x' } })).rejects.toMatchObject({
+    await expect(callUnchecked(acpAddAgent, { agent: { name: '', command: 'x' } })).rejects.toMatchObject({
       code: 'invalid_input'
     })
     await expect(
-      call('acp.setEnvOverrides', { agentId: 'claude-acp', env: { 'BAD NAME': 'x' } })
+      callUnchecked(acpSetEnvOverrides, { agentId: 'claude-acp', env: { 'BAD NAME': 'x' } })
     ).rejects.toMatchObject({ code: 'invalid_input' })
     await expect(
       collect(
