@@ -38,7 +38,13 @@ describe('chat export and import', () => {
     fx = openSessionFixture()
     data = new DataPresenter({
       sessions: fx.sessions,
-      backup: { db: fx.sqlite.db, dataDir: tempDir(), secretsFile: '/nonexistent', appVersion: '0.1.0' },
+      backup: {
+        db: fx.sqlite.db,
+        dataDir: tempDir(),
+        secretsFile: '/nonexistent',
+        appVersion: '0.1.0',
+        folder: () => '/nonexistent-backups'
+      },
       now: () => 1_700_000_000_000
     })
     attachment = join(tempDir(), 'notes.txt')
@@ -137,7 +143,13 @@ describe('chat export and import', () => {
     const withStore = new DataPresenter({
       sessions: fx.sessions,
       attachments: store,
-      backup: { db: fx.sqlite.db, dataDir: tempDir(), secretsFile: '/nonexistent', appVersion: '0.1.0' }
+      backup: {
+        db: fx.sqlite.db,
+        dataDir: tempDir(),
+        secretsFile: '/nonexistent',
+        appVersion: '0.1.0',
+        folder: () => '/nonexistent-backups'
+      }
     })
     const view = await store.addBytes('report.csv', 'text/csv', Buffer.from('a,b\n1,2\n'))
     const chat = fx.sessions.create({ title: 'Stored' })
@@ -154,7 +166,13 @@ describe('chat export and import', () => {
     const elsewhere = new DataPresenter({
       sessions: fx.sessions,
       attachments: otherStore,
-      backup: { db: fx.sqlite.db, dataDir: tempDir(), secretsFile: '/nonexistent', appVersion: '0.1.0' }
+      backup: {
+        db: fx.sqlite.db,
+        dataDir: tempDir(),
+        secretsFile: '/nonexistent',
+        appVersion: '0.1.0',
+        folder: () => '/nonexistent-backups'
+      }
     })
     const { session: imported } = await elsewhere.importChat(exported.content)
     const file = messagesOf(imported.id)[0].content!.files[0]

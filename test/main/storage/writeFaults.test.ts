@@ -92,7 +92,7 @@ describe.runIf(isRoot && process.platform === 'linux')('disk full (a small tmpfs
   it('ends the reply with the disk-full words, keeps the saved turn, and refuses sends until space is freed', async () => {
     const mount = tempDir()
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m,mode=0700', 'tmpfs', mount])
-    cleanups.push(() => execFileSync('umount', ['-l', mount]))
+    cleanups.push(() => void execFileSync('umount', ['-l', mount]))
     const dataDir = join(mount, 'data')
     const llm = await fakeLlm([
       { steps: [{ type: 'text', text: FIRST_ANSWER }] },

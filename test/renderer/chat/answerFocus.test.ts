@@ -18,7 +18,7 @@ afterEach(async () => {
 
 function question(id: string, text: string) {
   const data = {
-    actionType: 'question',
+    actionType: 'question' as const,
     interactionId: id,
     toolCallId: `t-${id}`,
     question: { question: text, options: [{ label: 'yes' }, { label: 'no' }], multiple: false, custom: false }

@@ -24,7 +24,11 @@ afterEach(async () => {
 /** The keydowns an input method sends while the user picks a candidate (Chromium, and Safari's last one). */
 const COMPOSING = ['isComposing', 'keyCode229'] as const
 
-function press(target: DOMWrapper<Element>, key: string, how?: (typeof COMPOSING)[number]): void {
+function press(
+  target: Omit<DOMWrapper<Element>, 'exists'>,
+  key: string,
+  how?: (typeof COMPOSING)[number]
+): void {
   const event = new KeyboardEvent('keydown', {
     key,
     bubbles: true,
