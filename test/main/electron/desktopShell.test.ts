@@ -61,8 +61,11 @@ describe('desktop shell routes', () => {
     })
     await restart
 
+    // A restore takes only a backup its own list shows: the headless host makes its own.
     const headless = backEnd()
-    expect(await headless.call('data.restoreBackup', { path })).toMatchObject({
+    const own = await headless.call('data.backup', { includeSecrets: false })
+    const ownPath = own.ok ? (own.data as { path: string }).path : ''
+    expect(await headless.call('data.restoreBackup', { path: ownPath })).toMatchObject({
       ok: true,
       data: { restarting: false }
     })
