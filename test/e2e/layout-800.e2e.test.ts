@@ -90,6 +90,23 @@ describe('every page at 800×600', () => {
     await page.context().close()
   })
 
+  it('opens the Tools popover inside the window when the button wraps to the left', async () => {
+    const { page, errors } = await open800()
+    await sendFromInput(page, 'write please')
+    await page.getByTestId('permission-deny').click()
+    const button = page.getByTestId('tools-button')
+    // In an open chat at 800 px the composer wraps the button to its left edge: right-aligned,
+    // the popover fell off the window's left side.
+    await expect.poll(async () => (await button.boundingBox())!.x).toBeLessThan(400)
+    await button.click()
+    const popover = (await page.getByTestId('tools-popover').boundingBox())!
+    expect(popover.x).toBeGreaterThanOrEqual(0)
+    expect(popover.x + popover.width).toBeLessThanOrEqual(800)
+    await page.screenshot({ path: artifactPath('800-tools-popover.png') })
+    expect(errors).toEqual([])
+    await page.context().close()
+  })
+
   it('stacks the settings columns: each section is usable and Model providers keeps a wide detail', async () => {
     const { page, errors } = await open800()
     await page.getByTestId('nav-settings').click()
