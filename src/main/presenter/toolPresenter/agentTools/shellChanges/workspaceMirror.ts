@@ -57,6 +57,8 @@ const QUIET_MS = 30
  * the thread pool's round trips do); a walk of many files yields to the event loop this often.
  */
 const VISITS_PER_YIELD = 256
+/** ...or once this much has been read since the last yield (a tree of large files). */
+const BYTES_PER_YIELD = 4 * 1024 * 1024
 /** Folders watched at most, per file allowed (a tree of many near-empty folders is too large too). */
 const FILES_PER_WATCHED_FOLDER = 5
 /** Below this size a blob is compressed with a small window (zlib's setup dominates small files). */
@@ -89,6 +91,7 @@ export class WorkspaceMirror {
   private sentinel: { watcher: FSWatcher; file: string; counter: number } | null = null
   private readonly sentinelWaiters = new Map<string, () => void>()
   private visitsSinceYield = 0
+  private bytesSinceYield = 0
   /** Blobs read but not yet written to the store (see `storeBlob`). */
   private readonly unwritten = new Map<string, Buffer>()
   private flushing: NodeJS.Immediate | null = null
@@ -271,8 +274,9 @@ export class WorkspaceMirror {
    * paths found during a walk of the whole tree (the walk forgets the rest at its end).
    */
   private async visit(path: string, seen?: Set<string>): Promise<void> {
-    if (++this.visitsSinceYield >= VISITS_PER_YIELD) {
+    if (++this.visitsSinceYield >= VISITS_PER_YIELD || this.bytesSinceYield >= BYTES_PER_YIELD) {
       this.visitsSinceYield = 0
+      this.bytesSinceYield = 0
       await new Promise((resolve) => setImmediate(resolve))
     }
     const stats = lstatOrNull(join(this.workspaceDir, path))
@@ -355,6 +359,7 @@ export class WorkspaceMirror {
     const abs = join(this.workspaceDir, path)
     // A file too large to keep (or that cannot be read) is known by its stat data alone.
     const content = stats.size > SHELL_CAPTURE_MAX_FILE_BYTES ? null : readContent(abs, stats)
+    this.bytesSinceYield += content?.length ?? 0
     const oid = content ? this.storeBlob(content) : `large:${stats.size}:${stats.mtimeMs}:${stats.ino}`
     this.setEntry(path, { oid, mode, size: stats.size, mtimeMs: stats.mtimeMs, ino: stats.ino })
   }
