@@ -29,6 +29,15 @@ const visible = (m: MessageRecord) => ({
 
 describe('chat export and import', () => {
   const tempDir = useTempDirs()
+
+  /** What a DataPresenter reads for backups; these tests export and import chats, never back up. */
+  const backupOf = (fixture: SessionFixture) => ({
+    db: fixture.sqlite.db,
+    dataDir: tempDir(),
+    secretsFile: '/nonexistent',
+    appVersion: '0.1.0',
+    folder: () => '/nonexistent-backups'
+  })
   let fx: SessionFixture
   let data: DataPresenter
   let sessionId: string
@@ -38,13 +47,7 @@ describe('chat export and import', () => {
     fx = openSessionFixture()
     data = new DataPresenter({
       sessions: fx.sessions,
-      backup: {
-        db: fx.sqlite.db,
-        dataDir: tempDir(),
-        secretsFile: '/nonexistent',
-        appVersion: '0.1.0',
-        folder: () => '/nonexistent-backups'
-      },
+      backup: backupOf(fx),
       now: () => 1_700_000_000_000
     })
     attachment = join(tempDir(), 'notes.txt')
@@ -143,13 +146,7 @@ describe('chat export and import', () => {
     const withStore = new DataPresenter({
       sessions: fx.sessions,
       attachments: store,
-      backup: {
-        db: fx.sqlite.db,
-        dataDir: tempDir(),
-        secretsFile: '/nonexistent',
-        appVersion: '0.1.0',
-        folder: () => '/nonexistent-backups'
-      }
+      backup: backupOf(fx)
     })
     const view = await store.addBytes('report.csv', 'text/csv', Buffer.from('a,b\n1,2\n'))
     const chat = fx.sessions.create({ title: 'Stored' })
@@ -166,13 +163,7 @@ describe('chat export and import', () => {
     const elsewhere = new DataPresenter({
       sessions: fx.sessions,
       attachments: otherStore,
-      backup: {
-        db: fx.sqlite.db,
-        dataDir: tempDir(),
-        secretsFile: '/nonexistent',
-        appVersion: '0.1.0',
-        folder: () => '/nonexistent-backups'
-      }
+      backup: backupOf(fx)
     })
     const { session: imported } = await elsewhere.importChat(exported.content)
     const file = messagesOf(imported.id)[0].content!.files[0]
