@@ -15,6 +15,7 @@ import type { AgentTurnBase, AgentTurnSpec } from '../agentRuntimePresenter/agen
 import { BlockAccumulator } from '../agentRuntimePresenter/blockAccumulator'
 import { DeltaStreamer } from '../agentRuntimePresenter/deltaStreamer'
 import type { RunOutcome } from '../agentRuntimePresenter/runLoop'
+import { streamedBlocks } from '../agentRuntimePresenter/streamedBlocks'
 
 export interface AcpRunDeps extends AgentTurnBase {
   acp: Pick<AcpPresenter, 'prompt' | 'getAgent'>
@@ -54,17 +55,9 @@ export class AcpTurnRunner {
     private readonly deps: AcpRunDeps,
     readonly spec: AcpRunSpec
   ) {
-    this.streamer = new DeltaStreamer({
-      events: deps.events,
-      sessionId: spec.session.id,
-      messageId: spec.messageId,
-      runId: spec.runId,
-      block: (id) => this.acc.get(id),
-      persist: (batch) => deps.store.appendStreamBatch(spec.messageId, batch),
-      deltaIntervalMs: deps.deltaIntervalMs,
-      log: deps.log
-    })
-    this.acc = new BlockAccumulator(spec.initialBlocks, this.streamer, deps.newId)
+    const blocks = streamedBlocks(deps, spec)
+    this.streamer = blocks.streamer
+    this.acc = blocks.acc
     this.writer = new AcpBlockWriter(this.acc, { id: spec.agentId, name: this.agentName() }, spec.messageId)
     this.metadata = { providerId: spec.providerId, modelId: spec.modelId, agentId: spec.agentId }
   }

@@ -30,6 +30,7 @@ import { checkRound } from './guards'
 import { OVERFLOW_ANCHOR } from './tapeHistory'
 import { generationRequestOptions } from './generationOptions'
 import { StorageFaultError } from '../sqlitePresenter/storageFaults'
+import { streamedBlocks } from './streamedBlocks'
 
 /** Where a run keeps the message: the projection and tape through SessionPresenter. */
 export interface RunStore {
@@ -103,17 +104,9 @@ export class ChatRun {
     private readonly deps: RunDeps,
     readonly spec: RunSpec
   ) {
-    this.streamer = new DeltaStreamer({
-      events: deps.events,
-      sessionId: spec.session.id,
-      messageId: spec.messageId,
-      runId: spec.runId,
-      block: (id) => this.acc.get(id),
-      persist: (batch) => deps.store.appendStreamBatch(spec.messageId, batch),
-      deltaIntervalMs: deps.deltaIntervalMs,
-      log: deps.log
-    })
-    this.acc = new BlockAccumulator(spec.initialBlocks, this.streamer, deps.newId)
+    const blocks = streamedBlocks(deps, spec)
+    this.streamer = blocks.streamer
+    this.acc = blocks.acc
   }
 
   async run(): Promise<RunOutcome> {
