@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
@@ -174,12 +176,23 @@ describe('settings of an existing chat', () => {
     // The host's default workspace is set; clearing the field asks for a scratch folder.
     const field = page.getByTestId('workspace-input')
     await expect.poll(() => field.inputValue()).toBe(chat.workspace)
-    const typed = chat.outsideDir()
+    // A long path: the field shows its end, the folder's own name, when not being edited.
+    const typed = join(
+      chat.outsideDir(),
+      'clients-and-their-long-running-projects',
+      'a-rather-long-folder-name-on-the-way',
+      'the-project-folder-name'
+    )
+    mkdirSync(typed, { recursive: true })
     await field.fill(typed)
     await field.press('Enter')
     await page.reload()
     await page.getByTestId('chat-input-text').waitFor()
     await expect.poll(() => page.getByTestId('workspace-input').inputValue()).toBe(typed)
+    const endShown = (input: HTMLInputElement) =>
+      input.scrollWidth > input.clientWidth && input.scrollLeft + input.clientWidth >= input.scrollWidth - 1
+    await expect.poll(() => page.getByTestId('workspace-input').evaluate(endShown)).toBe(true)
+    await page.screenshot({ path: artifactPath('composer-long-folder-light.png') })
 
     await page.getByTestId('workspace-input').fill('')
     await page.getByTestId('workspace-input').press('Enter')
