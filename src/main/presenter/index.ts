@@ -36,6 +36,7 @@ import { wireLifecycle } from './wiring/lifecycle'
 import { LateLink } from './wiring/lateLink'
 import { DraftStore } from './sessionPresenter/drafts'
 import { PathGrants } from './pathGrants'
+import { NetworkPresenter } from './networkPresenter'
 
 export interface Presenters {
   platform: Platform
@@ -75,6 +76,8 @@ export interface Presenters {
   backups: AutoBackups
   /** Folders the user picked: the tokens routes that take a folder from the page redeem. */
   pathGrants: PathGrants
+  /** The proxy settings and the one fetch every outgoing request of main goes through. */
+  network: NetworkPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -123,7 +126,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   for (const path of sweepLeftoverStubs(stubJournal))
     log(`Removed a sandbox stub a crashed run left behind: ${path}`)
   const sandbox = new Sandbox({ appData, stubJournal })
-  const llmProviders = new LlmProviderPresenter({ config, events })
+  const network = new NetworkPresenter({ config, log })
+  const llmProviders = new LlmProviderPresenter({ config, events, fetch: network.fetch })
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
@@ -131,11 +135,14 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     shellEnv: options.shellEnv,
     resolveAtLaunch: options.resolveShellEnvAtLaunch
   })
+  // MCP servers and ACP agents connect on their own: they get the proxy as variables (exec does not).
+  const serverEnv = async () => ({ ...(await shellEnv()), ...(await network.childProxyEnvironment()) })
   const mcp = createMcpPresenter({
     platform,
     config,
     events,
-    shellEnv,
+    shellEnv: serverEnv,
+    fetch: network.fetch,
     permissions,
     llmProviders,
     sessions,
@@ -153,7 +160,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sqlite,
     config,
     events,
-    shellEnv,
+    shellEnv: serverEnv,
     groups: hygiene.groups,
     sandbox,
     permissions,
@@ -317,6 +324,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       autoBackups: backups
     }),
     backups,
+    network,
     pathGrants: new PathGrants({
       knownFolders: () => [config.getSettings().defaultWorkspaceDir, ...sessions.workspaceDirs()]
     }),
@@ -329,6 +337,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       await acp.dispose()
       await mcp.dispose()
       await tools.dispose()
+      await network.dispose()
       tape.dispose()
       backups.dispose()
       storage.dispose()

@@ -19,6 +19,7 @@ import { registerLibraryRoutes } from './library'
 import { registerDataRoutes } from './data'
 import { registerDraftRoutes } from './drafts'
 import { registerChatFindRoutes } from './chatFind'
+import { registerNetworkRoutes } from './network'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -46,5 +47,6 @@ export function createRouter(
   registerDataRoutes(router, presenters)
   registerDraftRoutes(router, presenters)
   registerChatFindRoutes(router, presenters)
+  registerNetworkRoutes(router, presenters)
   return router
 }

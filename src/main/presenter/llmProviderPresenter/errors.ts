@@ -7,6 +7,7 @@ import {
 } from 'ai'
 import type { LLMErrorCode, ProviderErrorCategory } from '@shared/types/llm'
 import { describeConnectionError } from '../../platform/systemErrorWords'
+import { proxyErrorIn } from '../networkPresenter/proxyError'
 
 /** A provider failure reduced to what the chat loop and the UI need. */
 export interface ClassifiedError {
@@ -143,6 +144,8 @@ function classifyStreamErrorObject(error: unknown): ClassifiedError | undefined 
 }
 
 function networkFailure(error: unknown): ClassifiedError {
+  const atProxy = proxyErrorIn(error)
+  if (atProxy) return { code: 'network', message: atProxy.message }
   const timedOut = hasErrorCode(error, /TIMEDOUT|TIMEOUT/)
   return { code: 'network', message: networkMessage(error), ...(timedOut ? { category: 'timeout' } : {}) }
 }

@@ -25,16 +25,17 @@ export interface GeneratedImageData {
 export function createImageModel(
   provider: StoredProvider,
   modelId: string,
-  apiKey: string | undefined
+  apiKey: string | undefined,
+  fetch?: typeof globalThis.fetch
 ): ImageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   const key = apiKey || 'not-needed'
   switch (provider.kind) {
     case 'openai':
     case 'openai-compatible':
-      return createOpenAI({ baseURL, apiKey: key }).image(modelId)
+      return createOpenAI({ baseURL, apiKey: key, fetch }).image(modelId)
     case 'gemini':
-      return createGoogleGenerativeAI({ baseURL, apiKey: key }).image(modelId)
+      return createGoogleGenerativeAI({ baseURL, apiKey: key, fetch }).image(modelId)
     default:
       throw new AppError(
         'image_model_unavailable',
@@ -48,9 +49,10 @@ export async function generateImages(
   provider: StoredProvider,
   apiKey: string | undefined,
   request: ImageGenerationRequest,
-  signal?: AbortSignal
+  signal?: AbortSignal,
+  fetch?: typeof globalThis.fetch
 ): Promise<GeneratedImageData[]> {
-  const model = createImageModel(provider, request.modelId, apiKey)
+  const model = createImageModel(provider, request.modelId, apiKey, fetch)
   const isGemini = provider.kind === 'gemini'
   try {
     const result = await generateImage({

@@ -37,6 +37,8 @@ export interface LlmProviderDeps {
   events: EventSink
   /** Backoff and idle timing; the retry count comes from each provider's `maxRetries`. */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>
+  /** The app's one network door (proxy settings); plain fetch when absent. */
+  fetch?: typeof globalThis.fetch
 }
 
 /**
@@ -180,7 +182,8 @@ export class LlmProviderPresenter {
       const raw = await fetchProviderModels(provider, {
         apiKey: await this.store.apiKey(id),
         sessionToken: await this.store.sessionToken(id),
-        signal
+        signal,
+        fetch: this.deps.fetch
       })
       return withDefaultEnablement(mergeModelMetadata(raw, provider.models), provider.models)
     } catch (error) {
@@ -204,7 +207,7 @@ export class LlmProviderPresenter {
     try {
       const models = await fetchProviderModels(
         { ...provider, baseUrl },
-        { apiKey, sessionToken: await this.store.sessionToken(input.id) }
+        { apiKey, sessionToken: await this.store.sessionToken(input.id), fetch: this.deps.fetch }
       )
       return {
         ok: true,
@@ -245,7 +248,7 @@ export class LlmProviderPresenter {
     const provider = this.requireProvider(request.providerId)
     if (!provider.enabled)
       throw new AppError('image_model_unavailable', `Provider "${provider.name}" is disabled`)
-    return generateImages(provider, await this.store.apiKey(provider.id), request, signal)
+    return generateImages(provider, await this.store.apiKey(provider.id), request, signal, this.deps.fetch)
   }
 
   private async prepare(raw: LLMRequest) {
@@ -277,7 +280,8 @@ export class LlmProviderPresenter {
           provider,
           request.modelId,
           apiKey,
-          await this.store.sessionToken(provider.id)
+          await this.store.sessionToken(provider.id),
+          this.deps.fetch
         ),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
         ...toModelPrompt(request.messages, {

@@ -27,12 +27,14 @@ export function createLanguageModel(
   modelId: string,
   apiKey: string | undefined,
   /** Amazon Bedrock's optional session token. */
-  sessionToken?: string
+  sessionToken?: string,
+  /** The app's network door (its proxy); plain fetch when absent. */
+  baseFetch: typeof globalThis.fetch = globalThis.fetch
 ): LanguageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   // Local servers accept any key, but the SDKs insist on one being present.
   const key = apiKey || 'not-needed'
-  const fetch = coalescingFetch(wireFormatOf(provider.kind))
+  const fetch = coalescingFetch(wireFormatOf(provider.kind), baseFetch)
   switch (provider.kind) {
     case 'openai':
       // .chat() is chat completions; the default call would be the Responses API.
@@ -61,12 +63,7 @@ export function createLanguageModel(
       return vertexModel(provider, modelId, key, fetch)
     case 'bedrock':
       // Bedrock streams AWS event-stream frames, not SSE: nothing for the coalescer to merge.
-      return bedrockModel(
-        provider,
-        modelId,
-        { secretAccessKey: apiKey ?? '', sessionToken },
-        globalThis.fetch
-      )
+      return bedrockModel(provider, modelId, { secretAccessKey: apiKey ?? '', sessionToken }, baseFetch)
   }
 }
 

@@ -90,16 +90,16 @@ function createVertexProvider(provider: StoredProvider, secret: string, fetch: t
     location: provider.settings.location ?? VERTEX_DEFAULT_LOCATION,
     baseURL,
     fetch,
-    googleAuthOptions: { authClient: authClientFor(account) }
+    googleAuthOptions: { authClient: authClientFor(account, fetch) }
   })
 }
 
-function authClientFor(account: ServiceAccount): AuthClient {
+function authClientFor(account: ServiceAccount, fetch: typeof globalThis.fetch): AuthClient {
   const key = sha256(JSON.stringify(account))
   let client = authClients.get(key)
   if (!client) {
     client = new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE] }).fromJSON(account, {
-      transporterOptions: { fetchImplementation: tokenUriFetch(account.token_uri) }
+      transporterOptions: { fetchImplementation: tokenUriFetch(account.token_uri, fetch) }
     })
     // Keys are rarely replaced; a bound keeps old ones from piling up.
     if (authClients.size >= MAX_AUTH_CLIENTS) authClients.delete(authClients.keys().next().value!)
@@ -116,11 +116,14 @@ function sha256(text: string): string {
  * The token exchange goes to the key file's `token_uri` (private clouds, test servers), which
  * google-auth-library itself ignores.
  */
-function tokenUriFetch(tokenUri: string | undefined): typeof globalThis.fetch {
+function tokenUriFetch(
+  tokenUri: string | undefined,
+  fetch: typeof globalThis.fetch
+): typeof globalThis.fetch {
   return (input, init) => {
     const url = input instanceof Request ? input.url : String(input)
     const target = tokenUri && url === GOOGLE_TOKEN_URL ? tokenUri : url
-    return globalThis.fetch(target, init)
+    return fetch(target, init)
   }
 }
 
@@ -148,7 +151,7 @@ export async function listVertexModels(
   const base = google ? `https://${host}/v1beta1/publishers/google` : provider.baseUrl.replace(/\/+$/, '')
   const headers: Record<string, string> = account
     ? {
-        authorization: `Bearer ${await beforeDeadline(accessToken(account), options)}`,
+        authorization: `Bearer ${await beforeDeadline(accessToken(account, options.fetch ?? globalThis.fetch), options)}`,
         'x-goog-user-project': provider.settings.project ?? account.project_id ?? ''
       }
     : { 'x-goog-api-key': secret }
@@ -167,9 +170,9 @@ export async function listVertexModels(
   return models
 }
 
-async function accessToken(account: ServiceAccount): Promise<string> {
+async function accessToken(account: ServiceAccount, fetch: typeof globalThis.fetch): Promise<string> {
   try {
-    const { token } = await authClientFor(account).getAccessToken()
+    const { token } = await authClientFor(account, fetch).getAccessToken()
     if (token) return token
   } catch (error) {
     // An answer from the token endpoint is a refusal of the key; no answer is a network fault.

@@ -80,6 +80,8 @@ export interface McpPresenterDeps {
   events: EventSink
   /** Base env for stdio servers: login-shell PATH plus a few safe variables. Cached by the caller. */
   shellEnv: () => Promise<Record<string, string>>
+  /** The app's network door (its proxy) for http/sse servers; plain fetch when absent. */
+  fetch?: typeof globalThis.fetch
   clientInfo?: { name: string; version: string }
   reconnect?: Partial<ReconnectPolicy>
   sampler?: () => SamplingModelRunner | undefined
@@ -144,6 +146,7 @@ export class McpPresenter implements McpToolSource {
       createClient: (config, events) =>
         new McpClient(config, {
           baseEnv: deps.shellEnv,
+          fetch: deps.fetch,
           createInMemoryServer: (name) => this.createBuiltin(name),
           createAuthProvider: deps.oauth ? (config) => this.authProviderFor(config) : undefined,
           handlers: this.interactions,

@@ -182,7 +182,7 @@ export class McpClient {
   /** http tries Streamable HTTP first and falls back to SSE; a 401 runs the OAuth flow once. */
   private async connectRemote(type: 'http' | 'sse'): Promise<void> {
     let kind: 'http' | 'sse' = type
-    let transport = createHttpTransport(this.config, kind, this.auth)
+    let transport = createHttpTransport(this.config, kind, this.auth, this.deps.fetch)
     try {
       try {
         await this.connectWith(transport, kind)
@@ -190,7 +190,7 @@ export class McpClient {
         if (type !== 'http' || isUnauthorized(streamableError)) throw streamableError
         // Older servers only speak the 2024-11-05 HTTP+SSE transport.
         kind = 'sse'
-        transport = createHttpTransport(this.config, kind, this.auth)
+        transport = createHttpTransport(this.config, kind, this.auth, this.deps.fetch)
         try {
           await this.connectWith(transport, kind)
         } catch {
@@ -207,7 +207,7 @@ export class McpClient {
       if (!(error instanceof UnauthorizedError) || !this.auth?.awaitingAuthorization) throw error
       // The transport that saw the 401 knows where the resource metadata and scope are.
       await transport.finishAuth(await this.auth.waitForAuthorizationCode())
-      await this.connectWith(createHttpTransport(this.config, kind, this.auth), kind)
+      await this.connectWith(createHttpTransport(this.config, kind, this.auth, this.deps.fetch), kind)
     }
   }
 

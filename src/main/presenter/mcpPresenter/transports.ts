@@ -15,6 +15,8 @@ export interface TransportDeps {
   baseEnv: () => Promise<Record<string, string>>
   /** Creates a built-in server by its command name, or undefined if there is none. */
   createInMemoryServer?: (name: string) => McpServer | undefined
+  /** The app's network door (its proxy) for http/sse servers and their OAuth; plain fetch when absent. */
+  fetch?: typeof globalThis.fetch
 }
 
 export async function createStdioTransport(
@@ -39,11 +41,12 @@ export async function createStdioTransport(
 export function createHttpTransport(
   config: McpServerConfig,
   kind: 'http' | 'sse',
-  authProvider?: OAuthClientProvider
+  authProvider?: OAuthClientProvider,
+  baseFetch: typeof globalThis.fetch = globalThis.fetch
 ): StreamableHTTPClientTransport | SSEClientTransport {
   const url = new URL(config.url)
   const requestInit: RequestInit = { headers: config.headers }
-  const fetch = sizeCappedFetch()
+  const fetch = sizeCappedFetch(baseFetch)
   return kind === 'http'
     ? new StreamableHTTPClientTransport(url, { requestInit, authProvider, fetch })
     : new SSEClientTransport(url, { requestInit, authProvider, fetch })

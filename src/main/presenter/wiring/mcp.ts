@@ -31,6 +31,7 @@ export function createMcpPresenter(parts: {
   config: ConfigPresenter
   events: EventSink
   shellEnv: () => Promise<Record<string, string>>
+  fetch: typeof globalThis.fetch
   permissions: PermissionPresenter
   llmProviders: LlmProviderPresenter
   sessions: SessionPresenter
@@ -41,6 +42,7 @@ export function createMcpPresenter(parts: {
     config: parts.config,
     events: parts.events,
     shellEnv: parts.shellEnv,
+    fetch: parts.fetch,
     clientInfo: { name: platform.appName, version: platform.appVersion },
     permissionGate: createMcpPermissionGate(parts.permissions),
     sampler: () => createCoreStreamSampler(llmProviders),
