@@ -12,9 +12,11 @@ import { DataPresenter } from './dataPresenter'
 import type { AutoBackups } from './dataPresenter/autoBackup'
 import type { Workspaces } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
+import { ModelChatSettings } from './sessionPresenter/modelSettings'
 import { SessionAgentStateStore } from './sessionPresenter/agentState'
 import { PermissionPresenter, PermissionRuleStore } from './permission'
 import type { ToolPresenter } from './toolPresenter'
+import { AgentToolManager } from './toolPresenter/agentTools/agentToolManager'
 import { Sandbox, sweepLeftoverStubs } from './sandbox'
 import { startProcessHygiene } from './hygiene'
 import type { McpPresenter } from './mcpPresenter'
@@ -22,7 +24,7 @@ import type { AgentRuntimePresenter } from './agentRuntimePresenter'
 import { MemoryPresenter } from './memoryPresenter'
 import { SkillPresenter } from './skillPresenter'
 import { CheckpointPresenter, messagesSince } from './checkpoints'
-import { SubagentPresenter, type ChatPortWithAnswers } from './subagentPresenter'
+import { SubagentPresenter } from './subagentPresenter'
 import { agentSlot } from './subagentPresenter/agentSlots'
 import type { AcpPresenter } from './acpPresenter'
 import { AttachmentPresenter } from './attachmentPresenter'
@@ -33,10 +35,10 @@ import { createAcpPresenter } from './wiring/acp'
 import { createToolPresenter } from './wiring/tools'
 import { createAgentRuntime } from './wiring/chat'
 import { wireLifecycle } from './wiring/lifecycle'
-import { LateLink } from './wiring/lateLink'
 import { DraftStore } from './sessionPresenter/drafts'
 import { PathGrants } from './pathGrants'
 import { NetworkPresenter } from './networkPresenter'
+import { WebPresenter } from './webPresenter'
 
 export interface Presenters {
   platform: Platform
@@ -78,6 +80,8 @@ export interface Presenters {
   pathGrants: PathGrants
   /** The proxy settings and the one fetch every outgoing request of main goes through. */
   network: NetworkPresenter
+  /** Web search with the user's engine and page reads, for web_search and web_fetch. */
+  web: WebPresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -128,6 +132,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const sandbox = new Sandbox({ appData, stubJournal })
   const network = new NetworkPresenter({ config, log })
   const llmProviders = new LlmProviderPresenter({ config, events, fetch: network.fetch })
+  const web = new WebPresenter({ config, fetch: network.fetch })
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
@@ -176,36 +181,27 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     state: agentState,
     config
   })
-  // The domain's two real cycles, each declared before both of its ends and connected as soon as
-  // the later end is built (wiring/lateLink.ts): a subagent tool starts turns on the chat loop
-  // that runs it, and a chat's settings list the tools whose model door they are.
-  const chatLoop = new LateLink<ChatPortWithAnswers>('The chat loop')
-  const toolList = new LateLink<ToolPresenter>('The tool presenter')
+  // The domain's two real cycles are cut by construction order. A subagent run's children take
+  // turns on the chat loop that runs its tool: the loop hands itself to each tool call
+  // (ToolSessionContext.turns), and recovery hands it over below, so subagents hold no loop.
+  // A chat's settings list the tools whose model door they are: the tool registry and the
+  // model's door are built before the tools, the user's door (which shows availability) after.
   const subagents = new SubagentPresenter({
     sqlite,
     sessions,
     tape,
     events,
     log,
-    agentSlots: () => acp.enabledAgents().map(agentSlot),
-    chat: () => chatLoop.get()
+    agentSlots: () => acp.enabledAgents().map(agentSlot)
   })
-  const sessionSettings = new SessionSettings({
+  const agentTools = new AgentToolManager()
+  const chatSettingsForModel = new ModelChatSettings({
     sqlite,
     sessions,
     state: agentState,
     providers: () => llmProviders.listProviders(),
-    agentModels: () => acp.enabledAgents().map((a) => ({ providerId: ACP_PROVIDER_ID, modelId: a.id })),
-    agentTools: () => toolList.get().agentTools,
-    toolAvailable: (sessionId, name) => toolList.get().agentToolAvailable(sessionId, name),
-    mcpServers: () => mcp.listServers(),
-    workspaceChanged: (sessionId, dir) =>
-      void mcp
-        .sessionWorkspaceChanged(sessionId, [dir])
-        .catch((error: unknown) => log(`roots: ${String(error)}`)),
-    validateWorkspace: (path) => workspaces.validate(path),
-    events,
-    log
+    agentTools,
+    events
   })
   const { tools, runtimePort, files } = createToolPresenter({
     userDataDir: platform.userDataDir,
@@ -220,14 +216,33 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     memory,
     skills,
     subagents,
-    sessionSettings,
+    agentTools,
+    chatSettings: chatSettingsForModel.port(),
     sandbox,
     shellEnv,
+    web,
     groups: hygiene.groups,
     appData,
     log
   })
-  toolList.connect(tools)
+  const sessionSettings = new SessionSettings({
+    sqlite,
+    sessions,
+    state: agentState,
+    providers: () => llmProviders.listProviders(),
+    agentModels: () => acp.enabledAgents().map((a) => ({ providerId: ACP_PROVIDER_ID, modelId: a.id })),
+    agentTools,
+    toolAvailable: (sessionId, name) => tools.agentToolAvailable(sessionId, name),
+    forModel: chatSettingsForModel,
+    mcpServers: () => mcp.listServers(),
+    workspaceChanged: (sessionId, dir) =>
+      void mcp
+        .sessionWorkspaceChanged(sessionId, [dir])
+        .catch((error: unknown) => log(`roots: ${String(error)}`)),
+    validateWorkspace: (path) => workspaces.validate(path),
+    events,
+    log
+  })
   const attachments = new AttachmentPresenter({
     dir: join(platform.userDataDir, 'attachments'),
     readResource: (serverId, uri) => mcp.readResource(serverId, uri)
@@ -250,7 +265,6 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     workspaces,
     log
   })
-  chatLoop.connect(agentRuntime)
   // Before any recovery: what recovery changes reaches the other presenters too.
   const unhook = wireLifecycle({
     sessions,
@@ -265,7 +279,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
   agentRuntime.recoverOnStart()
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
-  subagents.recoverOnStart()
+  subagents.recoverOnStart(agentRuntime)
 
   let disposed = false
   return {
@@ -325,6 +339,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     }),
     backups,
     network,
+    web,
     pathGrants: new PathGrants({
       knownFolders: () => [config.getSettings().defaultWorkspaceDir, ...sessions.workspaceDirs()]
     }),

@@ -121,6 +121,26 @@ describe('ConfigPresenter', () => {
     })
     await presenters.dispose()
   })
+
+  it('sees a settings row written by another path at the next read, after serving repeated reads from one parse', async () => {
+    const presenters = boot(tempDir())
+    presenters.config.updateSettings({ theme: 'dark' })
+    const first = presenters.config.getSettings()
+    // Unchanged row: the same parsed object, frozen because every caller shares it.
+    expect(presenters.config.getSettings()).toBe(first)
+    expect(Object.isFrozen(first) && Object.isFrozen(first.disabledAgentTools)).toBe(true)
+    expect(() => (first.disabledAgentTools as string[]).push('exec')).toThrow(TypeError)
+    // A writer that is not ConfigPresenter (a restore, a direct SQL update) changes the row.
+    presenters.sqlite.db
+      .prepare("UPDATE settings SET value_json = ? WHERE key = 'settings'")
+      .run(JSON.stringify({ ...first, theme: 'light', disabledAgentTools: ['exec'] }))
+    expect(presenters.config.getSettings()).toMatchObject({ theme: 'light', disabledAgentTools: ['exec'] })
+    presenters.sqlite.db.prepare("DELETE FROM settings WHERE key = 'settings'").run()
+    expect(presenters.config.getSettings()).toEqual({ ...SETTINGS_DEFAULTS })
+    expect(presenters.config.updateSettings({ theme: 'dark' }).theme).toBe('dark')
+    expect(presenters.config.getSettings().theme).toBe('dark')
+    await presenters.dispose()
+  })
 })
 
 describe('ConfigPresenter patches', () => {

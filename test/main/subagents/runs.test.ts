@@ -119,10 +119,11 @@ describe('subagent_orchestrator runs', () => {
     const childId = h.presenters.sessions.children(sessionId)[0].id
     expect(h.presenters.subagents.isAvailable(childId)).toBe(false)
     await expect(
-      h.presenters.subagents.start(childId, {
-        mode: 'parallel',
-        tasks: [{ slotId: 'self', title: 'x', prompt: 'y' }]
-      })
+      h.presenters.subagents.start(
+        childId,
+        { mode: 'parallel', tasks: [{ slotId: 'self', title: 'x', prompt: 'y' }] },
+        { turns: h.presenters.agentRuntime }
+      )
     ).rejects.toMatchObject({ code: 'subagents_unavailable' })
   })
 
@@ -226,13 +227,39 @@ describe('subagent_orchestrator runs', () => {
     const [result] = toolResults(parentBodies(h)[1])
     expect(result.content).toContain('Subagent slot not found or not enabled: nope')
     expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
-    await expect(h.presenters.subagents.start(sessionId, { mode: 'chain', tasks: [] })).rejects.toMatchObject(
-      { code: 'invalid_input' }
-    )
+    const turns = h.presenters.agentRuntime
+    await expect(
+      h.presenters.subagents.start(sessionId, { mode: 'chain', tasks: [] }, { turns })
+    ).rejects.toMatchObject({ code: 'invalid_input' })
     const six = Array.from({ length: 6 }, (_, i) => ({ slotId: 'self', title: `T${i}`, prompt: 'P' }))
     await expect(
-      h.presenters.subagents.start(sessionId, { mode: 'parallel', tasks: six })
+      h.presenters.subagents.start(sessionId, { mode: 'parallel', tasks: six }, { turns })
     ).rejects.toMatchObject({ code: 'invalid_input' })
+    expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
+  })
+
+  it('a run asked for outside a chat turn (no loop to run its children) is refused and starts nothing', async () => {
+    const h = await harness(textReply('hello'))
+    const { sessionId } = await h.send('hi')
+    await h.idle(sessionId)
+    const session = h.presenters.sessions.require(sessionId)
+    const result = await h.presenters.tools.callTool(
+      {
+        id: 'outside',
+        name: 'subagent_orchestrator',
+        arguments: JSON.stringify({
+          operation: 'run',
+          mode: 'parallel',
+          tasks: [{ slotId: 'self', title: 'T', prompt: 'P' }]
+        })
+      },
+      { sessionId, workspaceDir: session.workspaceDir, permissionMode: session.permissionMode }
+    )
+    expect(result.rawData.toolResult.error).toMatchObject({
+      code: 'unavailable',
+      message: 'subagent_orchestrator starts runs only from a chat turn.'
+    })
+    expect(h.presenters.subagents.listRuns(sessionId)).toEqual([])
     expect(h.presenters.sessions.children(sessionId)).toHaveLength(0)
   })
 

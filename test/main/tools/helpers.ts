@@ -18,7 +18,10 @@ import type {
   AgentToolRuntimePort,
   FileSnapshot
 } from '../../../src/main/presenter/toolPresenter/runtimePorts'
-import type { AgentToolManagerOptions } from '../../../src/main/presenter/toolPresenter/agentTools/agentToolManager'
+import {
+  AgentToolManager,
+  type AgentToolManagerOptions
+} from '../../../src/main/presenter/toolPresenter/agentTools/agentToolManager'
 import { BackgroundProcessManager } from '../../../src/main/presenter/toolPresenter/agentTools/processManager'
 import { Sandbox } from '../../../src/main/presenter/sandbox'
 
@@ -161,7 +164,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     files: new FilePermissionService(home, { appData }),
     commands: new CommandPermissionService({ home, appData }),
     ...(options.sandbox ? sandboxed(new Sandbox({ home, appData })) : {}),
-    agentTools: options.agentTools,
+    agentTools: new AgentToolManager(options.agentTools),
     mcpAutoApprove: options.mcpAutoApprove
   })
   const ctx: ToolSessionContext = {

@@ -344,9 +344,10 @@ describe('chat input on an existing chat', () => {
 
   it('shows in the parameters panel what the model changed through its settings tools', async () => {
     const { wrapper, presenters, sessionId } = await openExistingChat()
-    await presenters.sessionSettings
-      .modelPort()
-      .update(sessionId, { temperature: 0.2, systemPrompt: 'Speak like a pirate.' })
+    await presenters.sessionSettings.updateForModel(sessionId, {
+      temperature: 0.2,
+      systemPrompt: 'Speak like a pirate.'
+    })
     await wrapper.get('[data-testid="chat-params-button"]').trigger('click')
     await eventually(() =>
       expect((wrapper.get('[data-testid="params-temperature"]').element as HTMLInputElement).value).toBe(

@@ -471,23 +471,28 @@ export class AgentRuntimePresenter {
     parentId: string | null = this.history.tail(session)
   ): Promise<TurnAccepted> {
     this.resolveModel(session) // fail before anything is written
-    const user = this.deps.sqlite.transaction(() => {
+    // The prompt and its answer in one commit (one write to the database per turn start, not two).
+    const { user, assistant } = this.deps.sqlite.transaction(() => {
       const created = this.deps.sessions.messages.appendUserMessage(session.id, content, { parentId })
       this.showNew(session.id, created.id, parentId)
-      return created
+      return { user: created, assistant: this.insertAssistant(session.id, created.id) }
     })
     this.deps.events.emit(chatMessageCreated, { sessionId: session.id, message: user })
-    return this.startRun(session, user, this.createAssistant(session.id, user.id))
+    this.deps.events.emit(chatMessageCreated, { sessionId: session.id, message: assistant })
+    return this.startRun(session, user, assistant)
   }
 
   private createAssistant(sessionId: string, parentId: string): MessageRecord {
-    const assistant = this.deps.sqlite.transaction(() => {
-      const created = this.deps.sessions.messages.createAssistantMessage(sessionId, { parentId })
-      this.showNew(sessionId, created.id, parentId)
-      return created
-    })
+    const assistant = this.deps.sqlite.transaction(() => this.insertAssistant(sessionId, parentId))
     this.deps.events.emit(chatMessageCreated, { sessionId, message: assistant })
     return assistant
+  }
+
+  /** Inside the caller's transaction. */
+  private insertAssistant(sessionId: string, parentId: string): MessageRecord {
+    const created = this.deps.sessions.messages.createAssistantMessage(sessionId, { parentId })
+    this.showNew(sessionId, created.id, parentId)
+    return created
   }
 
   /** A new variant is the one shown, even where the user had picked an older one there before. */
@@ -674,6 +679,7 @@ export class AgentRuntimePresenter {
     return {
       coreStream: (request, signal) => this.deps.llm.coreStream(request, signal),
       tools: this.deps.tools,
+      turns: this,
       context: {
         tape: this.deps.tape,
         coreStream: (r, s) => this.deps.llm.coreStream(r, s),

@@ -13,6 +13,7 @@ import {
 import type { EventSink } from '../../bridge/events'
 import type { InteractionRequest } from '../sessionPresenter'
 import type { ToolPresenter } from '../toolPresenter'
+import type { ChatTurns } from '../toolPresenter/runtimePorts'
 import { BlockAccumulator, type ProviderFailureDetail } from './blockAccumulator'
 import { DeltaStreamer, type DeltaBatch } from './deltaStreamer'
 import {
@@ -50,6 +51,8 @@ export interface RunDeps {
   tools: DispatchTools &
     Pick<ToolPresenter, 'getAllToolDefinitions' | 'buildToolSystemPrompt'> &
     Partial<Pick<ToolPresenter, 'takeToolsChanged'>>
+  /** This loop, handed to each tool call (a subagent run starts its children's turns on it). */
+  turns?: ChatTurns
   context: ContextDeps
   store: RunStore
   events: EventSink
@@ -364,7 +367,8 @@ export class ChatRun {
       sessionId: session.id,
       workspaceDir: session.workspaceDir,
       permissionMode: session.permissionMode,
-      signal
+      signal,
+      turns: this.deps.turns
     }
   }
 

@@ -3,6 +3,7 @@ import { configSettingsChanged } from '@shared/contracts/events/config.events'
 import { SETTINGS_DEFAULTS, SettingsPatch, SettingsSchema, type Settings } from '@shared/types/settings'
 import { AppError } from '@shared/errors'
 import { isPickToken } from '@shared/types/pickedPath'
+import type { Statement } from 'better-sqlite3'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SecretStore } from '../../platform/types'
 import type { EventSink } from '../../bridge/events'
@@ -15,6 +16,9 @@ const SETTINGS_KEY = 'settings'
  * Secrets never touch the `settings` table.
  */
 export class ConfigPresenter {
+  private parsedSettings: { raw: string | undefined; settings: Settings } | null = null
+  private readStatement: Statement<[string], { value_json: string }> | null = null
+
   constructor(
     private readonly deps: {
       sqlite: Pick<SqlitePresenter, 'db' | 'transaction'>
@@ -28,19 +32,20 @@ export class ConfigPresenter {
     }
   ) {}
 
+  /**
+   * Read many times a turn (tool lists, the sandbox's variables, titles): the stored row is read
+   * each time, but parsed only when its text differs from the last one parsed. Keyed by the
+   * stored text, not cleared on write, so a change by any writer (a restore, another code path)
+   * is seen at the next read. Frozen: every caller shares the one object.
+   */
   getSettings(): Settings {
-    const stored = this.readDocument(SETTINGS_KEY)
-    const merged = { ...SETTINGS_DEFAULTS, ...(isRecord(stored) ? stored : {}) }
-    const parsed = SettingsSchema.safeParse(merged)
-    if (parsed.success) return parsed.data
-    // A value written by a newer or broken build must not brick the app: keep each valid
-    // setting, fall back to the default for the others.
-    const settings: Record<string, unknown> = { ...SETTINGS_DEFAULTS }
-    for (const [key, field] of Object.entries(SettingsSchema.shape)) {
-      const value = field.safeParse(merged[key as keyof typeof merged])
-      if (value.success) settings[key] = value.data
-    }
-    return settings as Settings
+    const raw = this.readRaw(SETTINGS_KEY)
+    if (this.parsedSettings && this.parsedSettings.raw === raw) return this.parsedSettings.settings
+    const settings = deepFreeze(
+      structuredClone(parseSettings(raw === undefined ? undefined : parseJson(raw)))
+    )
+    this.parsedSettings = { raw, settings }
+    return settings
   }
 
   updateSettings(patch: SettingsPatch): Settings {
@@ -104,14 +109,15 @@ export class ConfigPresenter {
   }
 
   private readDocument(key: string): unknown {
-    const row = this.deps.sqlite.db.prepare('SELECT value_json FROM settings WHERE key = ?').get(key) as
-      { value_json: string } | undefined
-    if (!row) return undefined
-    try {
-      return JSON.parse(row.value_json)
-    } catch {
-      return undefined
-    }
+    const raw = this.readRaw(key)
+    return raw === undefined ? undefined : parseJson(raw)
+  }
+
+  private readRaw(key: string): string | undefined {
+    this.readStatement ??= this.deps.sqlite.db.prepare<[string], { value_json: string }>(
+      'SELECT value_json FROM settings WHERE key = ?'
+    )
+    return this.readStatement.get(key)?.value_json
   }
 
   private writeDocument(key: string, value: unknown): void {
@@ -122,6 +128,37 @@ export class ConfigPresenter {
       )
       .run(key, JSON.stringify(value), Date.now())
   }
+}
+
+/** Stored settings over the defaults; an invalid value falls back to its default alone. */
+function parseSettings(stored: unknown): Settings {
+  const merged = { ...SETTINGS_DEFAULTS, ...(isRecord(stored) ? stored : {}) }
+  const parsed = SettingsSchema.safeParse(merged)
+  if (parsed.success) return parsed.data
+  // A value written by a newer or broken build must not brick the app: keep each valid
+  // setting, fall back to the default for the others.
+  const settings: Record<string, unknown> = { ...SETTINGS_DEFAULTS }
+  for (const [key, field] of Object.entries(SettingsSchema.shape)) {
+    const value = field.safeParse(merged[key as keyof typeof merged])
+    if (value.success) settings[key] = value.data
+  }
+  return settings as Settings
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) deepFreeze(inner)
+  }
+  return value
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,26 +1,18 @@
 import { sessionsUpdated } from '@shared/contracts/events/sessions.events'
-import type {
-  GenerationPatch,
-  SessionSettingsPatch,
-  SessionSettingsView
-} from '@shared/contracts/routes/sessions.routes'
+import type { SessionSettingsPatch, SessionSettingsView } from '@shared/contracts/routes/sessions.routes'
 import { AppError } from '@shared/errors'
 import type { McpServerView } from '@shared/types/mcp'
 import { isWiderMode, type PermissionMode } from '@shared/types/permission'
-import { GenerationSettings, type SessionRecord } from '@shared/types/session'
+import type { SessionRecord } from '@shared/types/session'
 import type { ProviderView } from '@shared/types/provider'
 import type { EventSink } from '../../bridge/events'
 import { Hook } from '../hook'
 import type { SqlitePresenter } from '../sqlitePresenter'
 import type { SessionAgentStateStore } from './agentState'
 import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
-import type {
-  ChatSettingsPatch,
-  ChatSettingsPort,
-  ChatSettingsView,
-  SessionToolState
-} from '../toolPresenter/runtimePorts'
+import type { ChatSettingsPatch, ChatSettingsView, SessionToolState } from '../toolPresenter/runtimePorts'
 import type { SessionPresenter } from './index'
+import { enabledModels, generationWith, sameModel, type ModelChatSettings } from './modelSettings'
 
 export interface SessionSettingsDeps {
   sqlite: Pick<SqlitePresenter, 'transaction'>
@@ -29,10 +21,12 @@ export interface SessionSettingsDeps {
   providers: () => Promise<ProviderView[]>
   /** Enabled ACP agents as models (`acp` / agent id): the user may pick one for a chat. */
   agentModels?: () => { providerId: string; modelId: string }[]
-  /** The built-in tools (the tool presenter is built after these settings: createPresenters links it late). */
-  agentTools: () => Pick<AgentToolManager, 'catalog' | 'get'>
-  /** Whether the session can have a built-in tool at all, its switches aside (ToolPresenter). */
+  /** The built-in tools' registry. */
+  agentTools: Pick<AgentToolManager, 'catalog' | 'get'>
+  /** Whether the session can have a built-in tool at all, its switches aside (ToolPresenter, built before). */
   toolAvailable: (sessionId: string, name: string) => boolean
+  /** The model's door, built before the tools that carry it. */
+  forModel: Pick<ModelChatSettings, 'read' | 'update'>
   mcpServers: () => McpServerView[]
   /** The chat's folder changed (MCP servers it used are told their new roots). */
   workspaceChanged?: (sessionId: string, workspaceDir: string) => void
@@ -48,7 +42,8 @@ export interface SessionSettingsDeps {
  * - the user's (`get` / `update`, routes `sessions.getSettings` / `sessions.updateSettings`): may
  *   widen the permission mode (a subagent never beyond its parent), pick the folder, switch servers;
  * - the model's (`readForModel` / `updateForModel`, the `deepchat_settings_*` tools): may only
- *   narrow the permission mode, and sets temperature and system prompt.
+ *   narrow the permission mode, and sets temperature and system prompt (modelSettings.ts: built
+ *   before the tools, while this door, which shows the tools a chat can have, is built after).
  * Everything is checked before anything is written; one `sessions.updated` follows each change.
  */
 export class SessionSettings {
@@ -74,19 +69,16 @@ export class SessionSettings {
       permissionMode: session.permissionMode,
       workspaceDir: session.workspaceDir,
       workspaceIsScratch: session.workspaceIsScratch,
-      tools: this.deps
-        .agentTools()
-        .catalog()
-        .map((tool) => ({
-          name: tool.name,
-          group: tool.group,
-          readOnly: tool.readOnly,
-          // The same switches the tool list reads: off wins, and a diagnostic tool needs switching on.
-          enabled:
-            !state.disabledTools.includes(tool.name) &&
-            (!this.isDiagnostic(tool.name) || state.enabledTools.includes(tool.name)),
-          available: this.deps.toolAvailable(sessionId, tool.name)
-        })),
+      tools: this.deps.agentTools.catalog().map((tool) => ({
+        name: tool.name,
+        group: tool.group,
+        readOnly: tool.readOnly,
+        // The same switches the tool list reads: off wins, and a diagnostic tool needs switching on.
+        enabled:
+          !state.disabledTools.includes(tool.name) &&
+          (!this.isDiagnostic(tool.name) || state.enabledTools.includes(tool.name)),
+        available: this.deps.toolAvailable(sessionId, tool.name)
+      })),
       mcpServers: this.deps.mcpServers().map((server) => ({
         id: server.id,
         name: server.name,
@@ -137,68 +129,13 @@ export class SessionSettings {
     return this.get(sessionId)
   }
 
-  async readForModel(sessionId: string): Promise<ChatSettingsView> {
-    const session = this.deps.sessions.require(sessionId)
-    const state = this.deps.state.get(sessionId)
-    const providers = await this.deps.providers()
-    return {
-      providerId: session.providerId,
-      modelId: session.modelId,
-      temperature: session.generationSettings.temperature ?? null,
-      systemPrompt: session.generationSettings.systemPrompt ?? '',
-      permissionMode: session.permissionMode,
-      disabledTools: state.disabledTools,
-      enabledTools: state.enabledTools,
-      availableModels: enabledModels(providers)
-    }
+  /** The model's door (ModelChatSettings), for callers that hold the user's. */
+  readForModel(sessionId: string): Promise<ChatSettingsView> {
+    return this.deps.forModel.read(sessionId)
   }
 
-  async updateForModel(sessionId: string, patch: ChatSettingsPatch): Promise<ChatSettingsView> {
-    const current = await this.readForModel(sessionId)
-    const session = this.deps.sessions.require(sessionId) // after the await: nothing concurrent is overwritten
-    const { model } = patch
-    if (model && !current.availableModels.some((m) => sameModel(m, model))) {
-      throw new AppError(
-        'invalid_model',
-        `Model ${model.providerId}/${model.modelId} is not an enabled model; pick one of availableModels.`
-      )
-    }
-    if (patch.permissionMode && isWiderMode(patch.permissionMode, session.permissionMode)) {
-      throw new AppError(
-        'invalid_permission_mode',
-        `The permission mode can only be narrowed (it is ${session.permissionMode}).`
-      )
-    }
-    const known = new Set(this.toolNames())
-    const unknown = [...(patch.disabledTools ?? []), ...(patch.enabledTools ?? [])].filter(
-      (n) => !known.has(n)
-    )
-    if (unknown.length) throw new AppError('unknown_tool', `No built-in tool named ${unknown.join(', ')}.`)
-    const generation = generationAfter(session, patch)
-
-    this.deps.sqlite.transaction(() => {
-      this.deps.sessions.updateSettings(sessionId, {
-        ...(model ? { providerId: model.providerId, modelId: model.modelId } : {}),
-        ...(patch.permissionMode ? { permissionMode: patch.permissionMode } : {}),
-        generationSettings: generation
-      })
-      if (patch.disabledTools || patch.enabledTools) {
-        this.deps.state.update(sessionId, {
-          disabledTools: patch.disabledTools ?? current.disabledTools,
-          enabledTools: patch.enabledTools ?? current.enabledTools
-        })
-      }
-    })
-    this.deps.events.emit(sessionsUpdated, { sessionIds: [sessionId], reason: 'updated' })
-    return this.readForModel(sessionId)
-  }
-
-  /** The model's door, for the tools' runtime port. */
-  modelPort(): ChatSettingsPort {
-    return {
-      read: (sessionId) => this.readForModel(sessionId),
-      update: (sessionId, patch) => this.updateForModel(sessionId, patch)
-    }
+  updateForModel(sessionId: string, patch: ChatSettingsPatch): Promise<ChatSettingsView> {
+    return this.deps.forModel.update(sessionId, patch)
   }
 
   private async isEnabledModel(model: { providerId: string; modelId: string }): Promise<boolean> {
@@ -248,52 +185,15 @@ export class SessionSettings {
   }
 
   private toolNames(): string[] {
-    return this.deps
-      .agentTools()
-      .catalog()
-      .map((t) => t.name)
+    return this.deps.agentTools.catalog().map((t) => t.name)
   }
 
   private isDiagnostic(name: string): boolean {
-    return this.deps.agentTools().get(name)?.exposure === 'diagnostic'
+    return this.deps.agentTools.get(name)?.exposure === 'diagnostic'
   }
-}
-
-/** The session's generation settings with the model's temperature and system prompt applied. */
-function generationAfter(session: SessionRecord, patch: ChatSettingsPatch): GenerationSettings {
-  return generationWith(session.generationSettings, {
-    ...(patch.temperature !== undefined ? { temperature: patch.temperature } : {}),
-    ...(patch.systemPrompt !== undefined ? { systemPrompt: patch.systemPrompt || null } : {})
-  })
-}
-
-/** Settings with a patch applied: null (or a blank system prompt) clears a value. */
-function generationWith(current: GenerationSettings, patch: GenerationPatch): GenerationSettings {
-  const settings: Record<string, unknown> = { ...current }
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === undefined) continue
-    settings[key] = value === null || (key === 'systemPrompt' && value === '') ? undefined : value
-  }
-  const generation = GenerationSettings.safeParse(settings)
-  if (!generation.success)
-    throw new AppError(
-      'invalid_setting',
-      `Invalid settings: ${generation.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`
-    )
-  return generation.data
-}
-
-function sameModel(a: { providerId: string; modelId: string }, b: { providerId: string; modelId: string }) {
-  return a.providerId === b.providerId && a.modelId === b.modelId
 }
 
 function toggle(set: Set<string>, value: string, present: boolean): void {
   if (present) set.add(value)
   else set.delete(value)
-}
-
-function enabledModels(providers: ProviderView[]): { providerId: string; modelId: string }[] {
-  return providers
-    .filter((p) => p.enabled)
-    .flatMap((p) => p.models.filter((m) => m.enabled).map((m) => ({ providerId: p.id, modelId: m.id })))
 }

@@ -36,8 +36,6 @@ export interface SubagentPresenterDeps {
   log?: (message: string) => void
   /** Enabled ACP agents as slots (`agentSlots.ts`): every chat that may start subagents can hand them tasks. */
   agentSlots?: () => SubagentSlot[]
-  /** The chat loop, built after the tools that start runs here (createPresenters links it late). */
-  chat: () => ChatPortWithAnswers
 }
 
 export interface ChatPortWithAnswers extends SubagentChatPort {
@@ -101,7 +99,6 @@ export class SubagentPresenter {
       store: this.store,
       sessions: deps.sessions,
       tape: deps.tape,
-      chat: () => this.chat(),
       slotsOf: (sessionId) => this.getSlots(sessionId).slots,
       changed: (runId) => this.changed(runId),
       interactionChanged: (runId, task, interactions) => this.emitInteraction(runId, task, interactions),
@@ -130,13 +127,14 @@ export class SubagentPresenter {
   }
 
   /**
-   * Starts a run. Background runs return at once; foreground ones when every task has
-   * ended, the timeout passed, or `signal` fired (the parent was stopped).
+   * Starts a run whose children's turns run on `options.turns` (the chat loop running the
+   * calling tool). Background runs return at once; foreground ones when every task has ended,
+   * the timeout passed, or `signal` fired (the parent was stopped).
    */
   async start(
     parentSessionId: string,
     input: StartRunInput,
-    options: { signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void } = {}
+    options: { turns: SubagentChatPort; signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void }
   ): Promise<SubagentRunView> {
     const parsed = StartRunInput.safeParse(input)
     if (!parsed.success) throw new AppError('invalid_input', z.prettifyError(parsed.error))
@@ -171,7 +169,7 @@ export class SubagentPresenter {
         tasks
       )
     )
-    const live = this.launch(runId, parentSessionId)
+    const live = this.launch(runId, parentSessionId, options.turns)
     if (request.background) return this.view(runId)
     if (options.onProgress) live.progress.add(options.onProgress)
     const timer = setTimeout(() => this.killLater(runId, 'timeout'), request.timeoutMs)
@@ -258,14 +256,17 @@ export class SubagentPresenter {
     return out
   }
 
-  /** An answer given in the parent's window; it resumes the child. */
-  async respond(input: {
-    parentSessionId: string
-    childSessionId: string
-    messageId: string
-    interactionId: string
-    response: unknown
-  }) {
+  /** An answer given in the parent's window; it resumes the child on `chat`. */
+  async respond(
+    input: {
+      parentSessionId: string
+      childSessionId: string
+      messageId: string
+      interactionId: string
+      response: unknown
+    },
+    chat: ChatPortWithAnswers
+  ) {
     const child = this.deps.sessions.require(input.childSessionId)
     if (child.kind !== 'subagent' || child.parentSessionId !== input.parentSessionId) {
       throw new AppError(
@@ -273,7 +274,7 @@ export class SubagentPresenter {
         `Session ${input.childSessionId} is not a subagent of ${input.parentSessionId}`
       )
     }
-    return this.chat().respondToolInteraction({
+    return chat.respondToolInteraction({
       sessionId: child.id,
       messageId: input.messageId,
       interactionId: input.interactionId,
@@ -281,10 +282,10 @@ export class SubagentPresenter {
     })
   }
 
-  /** After a restart: unfinished runs continue (a child interrupted mid-answer ends as an error). */
-  recoverOnStart(): void {
+  /** After a restart: unfinished runs continue on `turns` (a child interrupted mid-answer ends as an error). */
+  recoverOnStart(turns: SubagentChatPort): void {
     for (const run of this.store.unfinishedRuns()) {
-      if (!this.live.has(run.id)) this.launch(run.id, run.parent_session_id)
+      if (!this.live.has(run.id)) this.launch(run.id, run.parent_session_id, turns)
     }
   }
 
@@ -337,14 +338,11 @@ export class SubagentPresenter {
     )
   }
 
-  private chat(): ChatPortWithAnswers {
-    return this.deps.chat()
-  }
-
-  private launch(runId: string, parentSessionId: string): Live {
+  private launch(runId: string, parentSessionId: string, turns: SubagentChatPort): Live {
     const live: Live = {
       runId,
       parentSessionId,
+      turns,
       controller: new AbortController(),
       reason: null,
       done: Promise.resolve(),

@@ -1,10 +1,4 @@
-import type {
-  MessageBlock,
-  MessageRecord,
-  PendingInteraction,
-  SessionRecord,
-  SubagentMeta
-} from '@shared/types/session'
+import type { MessageRecord, PendingInteraction, SessionRecord, SubagentMeta } from '@shared/types/session'
 import {
   SUBAGENT_TERMINAL_STATUSES,
   type SubagentSlot,
@@ -12,17 +6,12 @@ import {
 } from '@shared/types/subagents'
 import type { JsonObject, TapeEntry } from '@shared/types/tape'
 import { ACP_PROVIDER_ID } from '@shared/types/acp'
+import type { ChatTurns } from '../toolPresenter/runtimePorts'
 import { buildHandoff, finalAnswer, previewOf } from './handoff'
 import type { SubagentStore, TaskRow } from './store'
 
-/** What the runner needs from the chat loop (AgentRuntimePresenter). */
-export interface SubagentChatPort {
-  sendMessage(input: { sessionId: string; text: string }): Promise<{ assistantMessageId: string | null }>
-  stop(sessionId: string): Promise<unknown>
-  isRunning(sessionId: string): boolean
-  /** The live message (a streaming one shows what has streamed so far). */
-  getMessage(messageId: string): { status: string; blocks: MessageBlock[] }
-}
+/** What the runner needs from the chat loop (AgentRuntimePresenter): the one a run was started from. */
+export type SubagentChatPort = ChatTurns
 
 export interface TaskRunnerDeps {
   store: SubagentStore
@@ -44,7 +33,6 @@ export interface TaskRunnerDeps {
     merge(forkTapeId: string, result: { entryIds?: readonly number[]; meta?: JsonObject }): unknown
     discard(forkTapeId: string, reason: string, meta?: JsonObject): unknown
   }
-  chat: () => SubagentChatPort
   slotsOf(sessionId: string): SubagentSlot[]
   /** A task changed: persist is done, tell the UI and the waiting tool. */
   changed(runId: string): void
@@ -58,6 +46,8 @@ export type StopReason = 'cancelled' | 'timeout' | 'detached'
 
 export interface LiveRun {
   runId: string
+  /** The chat loop the children's turns run on. */
+  turns: SubagentChatPort
   controller: AbortController
   reason: StopReason | null
 }
@@ -100,7 +90,7 @@ export class TaskRunner {
     }
     if (!task.child_session_id) {
       try {
-        await this.startChild(runId, task, previous)
+        await this.startChild(live, runId, task, previous)
       } catch (error) {
         this.end(runId, index, 'error', null, error instanceof Error ? error.message : String(error))
         return store.task(runId, index)
@@ -168,6 +158,7 @@ export class TaskRunner {
   }
 
   private async startChild(
+    live: LiveRun,
     runId: string,
     task: TaskRow,
     previous: { title: string; result: string } | null
@@ -194,14 +185,14 @@ export class TaskRunner {
       workspaceDir: child.workspaceDir,
       previous
     })
-    const accepted = await this.deps.chat().sendMessage({ sessionId: child.id, text })
+    const accepted = await live.turns.sendMessage({ sessionId: child.id, text })
     this.deps.store.updateTask(runId, task.task_index, { assistant_message_id: accepted.assistantMessageId })
   }
 
   /** Resolves once the child has settled (or, on app shutdown, as soon as the run detaches). */
   private follow(live: LiveRun, runId: string, index: number): Promise<void> {
     const childId = this.deps.store.task(runId, index).child_session_id!
-    const chat = this.deps.chat()
+    const chat = live.turns
     return new Promise<void>((resolve) => {
       let done = false
       let lastPreview = 0
@@ -243,7 +234,7 @@ export class TaskRunner {
         if (kind === 'changed') return check()
         if (Date.now() - lastPreview < PREVIEW_EVERY_MS) return
         lastPreview = Date.now()
-        this.refreshPreview(runId, index)
+        this.refreshPreview(live, runId, index)
       })
       live.controller.signal.addEventListener('abort', onAbort, { once: true })
       if (live.controller.signal.aborted) onAbort()
@@ -270,11 +261,11 @@ export class TaskRunner {
     return true
   }
 
-  private refreshPreview(runId: string, index: number): void {
+  private refreshPreview(live: LiveRun, runId: string, index: number): void {
     const task = this.deps.store.task(runId, index)
     if (!task.assistant_message_id || isTerminal(task.status)) return
     try {
-      const preview = previewOf(this.deps.chat().getMessage(task.assistant_message_id).blocks)
+      const preview = previewOf(live.turns.getMessage(task.assistant_message_id).blocks)
       if (preview === task.preview) return
       this.deps.store.updateTask(runId, index, { preview })
       this.deps.changed(runId)

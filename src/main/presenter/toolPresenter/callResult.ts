@@ -10,6 +10,7 @@ import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import { ToolError, type AgentTool, type AgentToolResult, type ToolContext } from './agentTools/defineTool'
 import { guardOutput } from './outputGuard'
 import type { ToolRoute } from './toolMapper'
+import type { ChatTurns } from './runtimePorts'
 
 /** What the loop tells ToolPresenter about the session a call belongs to. */
 export interface ToolSessionContext {
@@ -23,6 +24,8 @@ export interface ToolSessionContext {
   enabledMcpServerIds?: string[]
   /** Progress notifications of a running MCP call (shown on the call's block). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+  /** The chat loop running this call (absent outside a turn): subagent runs start turns on it. */
+  turns?: ChatTurns
 }
 
 export interface ToolCallResult {

@@ -8,7 +8,7 @@ import { CommandPermissionService } from '../permission/commandPermissionService
 import type { McpServerTool, McpToolSource } from './mcpToolSource'
 import type { AgentToolRuntimePort } from './runtimePorts'
 import { ToolMapper } from './toolMapper'
-import { AgentToolManager, type AgentToolManagerOptions } from './agentTools/agentToolManager'
+import { AgentToolManager } from './agentTools/agentToolManager'
 import type { AgentToolResult, ToolContext } from './agentTools/defineTool'
 import { ShellCaptures } from './agentTools/shellChanges'
 import { BackgroundProcessManager } from './agentTools/processManager'
@@ -47,7 +47,8 @@ export interface ToolPresenterDeps {
   commands?: CommandPermissionService
   /** The OS sandbox's status: whether unasked commands are contained (and `sandboxed` mode works). */
   sandbox?: { status(): Promise<{ available: boolean }> }
-  agentTools?: AgentToolManagerOptions
+  /** The built-in tools' registry; createPresenters builds it first, as a chat's settings read it too. */
+  agentTools?: AgentToolManager
   /** The MCP server's own `autoApproveTools` setting: such tools run without asking (deny rules still win). */
   mcpAutoApprove?: (serverId: string, toolName: string) => boolean
   /** MCP servers the user switched off for one session: their tools are neither offered nor run there. */
@@ -76,7 +77,7 @@ export class ToolPresenter {
   private readonly deferredTools: DeferredTools
 
   constructor(private readonly deps: ToolPresenterDeps) {
-    this.agentTools = new AgentToolManager(deps.agentTools)
+    this.agentTools = deps.agentTools ?? new AgentToolManager()
     this.names = new SessionToolNames({ mcp: deps.mcp, disabledMcpServers: deps.disabledMcpServers })
     this.processes = deps.processes ?? new BackgroundProcessManager()
     this.shellCaptures = deps.shellCaptures ?? new ShellCaptures()
@@ -282,6 +283,7 @@ export class ToolPresenter {
       sandboxAvailable,
       signal: ctx.signal,
       onProgress: ctx.onProgress,
+      turns: ctx.turns,
       runtime: this.deps.runtime,
       files: this.files,
       commands: this.commands,

@@ -1,6 +1,7 @@
 import type { CheckpointTool } from '@shared/builtinTools'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
 import type { PermissionMode } from '@shared/types/permission'
+import type { MessageBlock } from '@shared/types/session'
 import type { SubagentRunView } from '@shared/types/subagents'
 import type { TapeEntryKind } from '@shared/types/tape'
 
@@ -72,6 +73,19 @@ export interface SubagentRunRequest {
   timeoutMs?: number
 }
 
+/**
+ * The chat loop that runs a tool call, as the loop hands itself to the call: a subagent run
+ * starts and follows its children's turns on it. Passed with each call (not built into the
+ * tools), because the loop is built after the tools it runs.
+ */
+export interface ChatTurns {
+  sendMessage(input: { sessionId: string; text: string }): Promise<{ assistantMessageId: string | null }>
+  stop(sessionId: string): Promise<unknown>
+  isRunning(sessionId: string): boolean
+  /** The live message (a streaming one shows what has streamed so far). */
+  getMessage(messageId: string): { status: string; blocks: MessageBlock[] }
+}
+
 /** Every call names the calling (parent) session; runs of other sessions are not visible. */
 export interface SubagentPort {
   available(sessionId: string): boolean
@@ -79,7 +93,7 @@ export interface SubagentPort {
   run(
     sessionId: string,
     request: SubagentRunRequest,
-    options: { signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void }
+    options: { turns: ChatTurns; signal?: AbortSignal; onProgress?: (run: SubagentRunView) => void }
   ): Promise<SubagentRunView>
   list(sessionId: string): SubagentRunView[]
   info(sessionId: string, runId: string): SubagentRunView

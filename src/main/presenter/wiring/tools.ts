@@ -4,6 +4,7 @@ import { mcpToolsDeferred } from '@shared/contracts/events/mcp.events'
 import type { EventSink } from '../../bridge/events'
 import { LoopRuntimePort } from '../agentRuntimePresenter/runtimePort'
 import { createImagePort, createMemoryPort } from '../agentRuntimePresenter/featurePorts'
+import type { WebPresenter } from '../webPresenter'
 import { createTapeToolPort, extendRuntimePort } from '../agentRuntimePresenter/tapeToolPort'
 import type { ConfigPresenter } from '../configPresenter'
 import type { ProcessGroupRegistry } from '../hygiene/processGroups'
@@ -15,15 +16,18 @@ import type { AppDataBoundary } from '../permission/boundary'
 import type { Sandbox } from '../sandbox'
 import type { SessionPresenter } from '../sessionPresenter'
 import type { SessionAgentStateStore } from '../sessionPresenter/agentState'
-import type { SessionSettings } from '../sessionPresenter/settings'
 import type { SkillPresenter } from '../skillPresenter'
 import type { SubagentPresenter } from '../subagentPresenter'
+import type { ChatSettingsPort } from '../toolPresenter/runtimePorts'
 import { createSubagentPort } from '../subagentPresenter/port'
 import type { TapePresenter } from '../tapePresenter'
 import { ToolPresenter } from '../toolPresenter'
 import { BackgroundProcessManager } from '../toolPresenter/agentTools/processManager'
+import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
 
 export interface ToolParts {
+  /** Web search and page reads (web_search, web_fetch). */
+  web?: WebPresenter
   userDataDir: string
   events: EventSink
   config: ConfigPresenter
@@ -36,7 +40,10 @@ export interface ToolParts {
   memory: MemoryPresenter
   skills: SkillPresenter
   subagents: SubagentPresenter
-  sessionSettings: SessionSettings
+  /** The built-in tools' registry (built first: a chat's settings read it too). */
+  agentTools: AgentToolManager
+  /** The model's door to a chat's settings (the `deepchat_settings_*` tools). */
+  chatSettings: ChatSettingsPort
   sandbox: Sandbox
   shellEnv: () => Promise<Record<string, string>>
   groups: ProcessGroupRegistry
@@ -63,6 +70,7 @@ export function createToolPresenter(parts: ToolParts): ToolDomain {
   const runtimePort = new LoopRuntimePort({ events: parts.events, tape, tapeOf, log })
   const files = new FilePermissionService(homedir(), { appData: parts.appData })
   const tools = new ToolPresenter({
+    agentTools: parts.agentTools,
     mcp: parts.mcp,
     mcpAutoApprove: (serverId, toolName) => parts.mcp.isAutoApproved(serverId, toolName),
     disabledMcpServers: (sessionId) => agentState.disabledMcpServers(sessionId),
@@ -86,9 +94,10 @@ export function createToolPresenter(parts: ToolParts): ToolDomain {
       toolState: (sessionId) => agentState.get(sessionId),
       memory: createMemoryPort(parts.memory),
       ...createImagePort(config, parts.llmProviders),
+      ...(parts.web ? { web: parts.web } : {}),
       skills: parts.skills,
       subagents: createSubagentPort(parts.subagents),
-      sessionSettings: parts.sessionSettings.modelPort()
+      sessionSettings: parts.chatSettings
     }),
     sessionDataRoot: join(parts.userDataDir, 'sessions'),
     files,

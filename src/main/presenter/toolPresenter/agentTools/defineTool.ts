@@ -5,7 +5,7 @@ import type { ToolContentItem, ToolEffects, ToolParametersSchema } from '@shared
 import type { QuestionRequest } from '@shared/contracts/events/tools.events'
 import type { FilePermissionService, FileAccess, FileScope } from '../../permission/filePermissionService'
 import type { CommandPermissionService } from '../../permission/commandPermissionService'
-import type { AgentToolRuntimePort } from '../runtimePorts'
+import type { AgentToolRuntimePort, ChatTurns } from '../runtimePorts'
 import type { ToolSearchPort } from '../deferredTools'
 import type { BackgroundProcessManager } from './processManager'
 import type { ShellCaptures } from './shellChanges'
@@ -54,6 +54,8 @@ export interface ToolContext {
   signal?: AbortSignal
   /** Progress shown on the call's block while it runs (long tools such as subagent runs). */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+  /** The chat loop running this call (absent outside a turn): subagent runs start turns on it. */
+  turns?: ChatTurns
   runtime: AgentToolRuntimePort
   files: FilePermissionService
   commands: CommandPermissionService

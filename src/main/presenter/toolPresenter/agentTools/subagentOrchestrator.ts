@@ -128,10 +128,13 @@ async function run(port: SubagentPort, args: Args, ctx: ToolContext): Promise<Ag
     const done = view.tasks.filter((t) => TERMINAL.has(t.status)).length
     ctx.onProgress?.({ progress: done, total: view.tasks.length, message: progressMarkdown(view) })
   }
+  // Children's turns run on the loop running this call; outside a turn there is none to run them.
+  if (!ctx.turns)
+    throw new ToolError('unavailable', 'subagent_orchestrator starts runs only from a chat turn.')
   const view = await port.run(
     ctx.sessionId,
     { mode: args.mode!, tasks: args.tasks!, background: args.background, timeoutMs: args.timeoutMs },
-    { signal: ctx.signal, onProgress: report }
+    { turns: ctx.turns, signal: ctx.signal, onProgress: report }
   )
   if (args.background) {
     return ok(
