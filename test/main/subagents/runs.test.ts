@@ -239,7 +239,7 @@ describe('subagent_orchestrator runs', () => {
   })
 
   it('a run asked for outside a chat turn (no loop to run its children) is refused and starts nothing', async () => {
-    const h = await harness(textReply('hello'))
+    const h = await harness([textReply('hello')])
     const { sessionId } = await h.send('hi')
     await h.idle(sessionId)
     const session = h.presenters.sessions.require(sessionId)
