@@ -1,4 +1,4 @@
-import { stat } from 'node:fs/promises'
+import { statSync, type Stats } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { TOOL } from '@shared/builtinTools'
@@ -77,7 +77,9 @@ export const execTool = defineAgentTool({
         ),
   async execute(args, ctx) {
     const cwd = workingDir(ctx, args.cwd)
-    const info = await stat(cwd).catch(() => null)
+    // Synchronous: a folder's stat costs microseconds, the thread pool's round trip up to
+    // milliseconds on a busy machine, on every command.
+    const info = statOrNull(cwd)
     if (!info?.isDirectory()) {
       throw new ToolError(
         'cwd_not_found',
@@ -215,6 +217,14 @@ const SANDBOX_NOTE =
 function undoneNote(undone: NonNullable<ProcessInfo['protectedUndone']>): string {
   const items = undone.map((u) => (u.movedTo ? `${u.path} (moved to ${u.movedTo})` : `${u.path} (deleted)`))
   return `The sandbox undid what this command created in protected places (git directories, .git, .envrc, editor and hook folders, files git reads through its config), because they make programs run later on the host: ${items.join(', ')}. Ask the user to run such a change outside the sandbox if it is really needed.`
+}
+
+function statOrNull(path: string): Stats | null {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) ?? null
+  } catch {
+    return null
+  }
 }
 
 function workingDir(ctx: ToolContext, cwd: string | undefined): string {

@@ -42,6 +42,7 @@ const RETRY_MS = 10 * 60_000
  */
 export class ShellCaptures {
   private readonly mirrors = new Map<string, WorkspaceMirror>()
+  private readonly storeDirs = new Map<string, string>()
   private readonly notMirrored = new Map<string, { until: number; why: 'too_large' | 'unwatchable' }>()
   private readonly sweep: NodeJS.Timeout
 
@@ -56,7 +57,7 @@ export class ShellCaptures {
     const maxFiles = this.options.maxFiles ?? SHELL_CAPTURE_MAX_FILES
     const git = () => startGitCapture(dataDir, workspaceDir, { budgetMs, maxFiles })
     if ((this.options.platform ?? process.platform) !== 'linux') return git()
-    const storeDir = join(dataDir, createHash('sha256').update(workspaceDir).digest('hex').slice(0, 16))
+    const storeDir = this.storeDirOf(dataDir, workspaceDir)
     const skip = this.notMirrored.get(storeDir)
     if (skip && skip.until > Date.now())
       return skip.why === 'too_large' ? { capture: null, notRecorded: tooLargeText(maxFiles) } : git()
@@ -80,6 +81,18 @@ export class ShellCaptures {
     }
     mirror.beginJournal()
     return { capture: { finish: () => this.finish(storeDir, mirror, budgetMs) } }
+  }
+
+  /** Where a workspace's mirror keeps its store: named by a hash of the workspace path (once per pair). */
+  private storeDirOf(dataDir: string, workspaceDir: string): string {
+    const key = `${dataDir}\0${workspaceDir}`
+    let dir = this.storeDirs.get(key)
+    if (!dir) {
+      dir = join(dataDir, createHash('sha256').update(workspaceDir).digest('hex').slice(0, 16))
+      if (this.storeDirs.size >= 256) this.storeDirs.clear()
+      this.storeDirs.set(key, dir)
+    }
+    return dir
   }
 
   /** Closes every watch. */

@@ -11,10 +11,10 @@ import {
   readFileSync,
   readlinkSync,
   renameSync,
-  rmSync,
   watch,
   writeFileSync,
   type FSWatcher,
+  unlinkSync,
   type Stats
 } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
@@ -227,7 +227,11 @@ export class WorkspaceMirror {
     return new Promise<void>((resolve) => {
       this.sentinelWaiters.set(name, () => {
         this.sentinelWaiters.delete(name)
-        rmSync(join(sentinel.file, name), { force: true })
+        try {
+          unlinkSync(join(sentinel.file, name))
+        } catch {
+          // Already gone: nothing to tidy.
+        }
         resolve()
       })
       writeFileSync(join(sentinel.file, name), '')
