@@ -20,6 +20,7 @@ import { registerDataRoutes } from './data'
 import { registerDraftRoutes } from './drafts'
 import { registerChatFindRoutes } from './chatFind'
 import { registerNetworkRoutes } from './network'
+import { registerWebSearchRoutes } from './webSearch'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -48,5 +49,6 @@ export function createRouter(
   registerDraftRoutes(router, presenters)
   registerChatFindRoutes(router, presenters)
   registerNetworkRoutes(router, presenters)
+  registerWebSearchRoutes(router, presenters)
   return router
 }

@@ -56,7 +56,7 @@ export const SubCommand = z.object({
 })
 export type SubCommand = z.infer<typeof SubCommand>
 
-export const PermissionType = z.enum(['read', 'write', 'command', 'settings', 'mcp'])
+export const PermissionType = z.enum(['read', 'write', 'command', 'settings', 'mcp', 'network'])
 export type PermissionType = z.infer<typeof PermissionType>
 
 /** Everything the user needs to decide, and everything a remembered rule is matched against. */
@@ -75,6 +75,8 @@ export const PermissionRequest = z.object({
   reasonCodes: z.array(ReasonCode).optional(),
   /** Real paths (after symlinks) for file requests. */
   paths: z.array(z.string()).optional(),
+  /** The host a `network` request goes to (web_fetch), lower-case. */
+  host: z.string().optional(),
   command: z.string().optional(),
   cwd: z.string().optional(),
   subCommands: z.array(SubCommand).optional(),
@@ -87,7 +89,7 @@ export const PermissionRequest = z.object({
 })
 export type PermissionRequest = z.infer<typeof PermissionRequest>
 
-export const RuleKind = z.enum(['read', 'write', 'exec', 'mcp', 'settings'])
+export const RuleKind = z.enum(['read', 'write', 'exec', 'mcp', 'settings', 'network'])
 export type RuleKind = z.infer<typeof RuleKind>
 
 export const RuleEffect = z.enum(['allow', 'deny'])

@@ -36,7 +36,8 @@ describe('the facts on each built-in tool', () => {
       'tape_anchors',
       'memory_recall',
       'skill_list',
-      'deepchat_settings_read'
+      'deepchat_settings_read',
+      'web_search'
     ])
   })
 

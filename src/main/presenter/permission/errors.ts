@@ -40,6 +40,13 @@ export class McpPermissionRequiredError extends PermissionRequiredError {
   }
 }
 
+export class NetworkPermissionRequiredError extends PermissionRequiredError {
+  constructor(request: PermissionRequest) {
+    super(request)
+    this.name = 'NetworkPermissionRequiredError'
+  }
+}
+
 /** The typed error for a request, chosen by its type. */
 export function permissionErrorFor(request: PermissionRequest): PermissionRequiredError {
   switch (request.type) {
@@ -52,5 +59,7 @@ export function permissionErrorFor(request: PermissionRequest): PermissionRequir
       return new SettingsPermissionRequiredError(request)
     case 'mcp':
       return new McpPermissionRequiredError(request)
+    case 'network':
+      return new NetworkPermissionRequiredError(request)
   }
 }

@@ -154,6 +154,7 @@ export function requestKey(request: PermissionRequest): string {
     request.type === 'mcp' ? (request.originalTool ?? request.tool) : request.tool,
     request.command?.trim() ?? null,
     request.cwd ?? null,
-    [...(request.paths ?? [])].sort()
+    [...(request.paths ?? [])].sort(),
+    request.host ?? null
   ])
 }

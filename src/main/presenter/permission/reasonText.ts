@@ -109,7 +109,8 @@ const ENGLISH = {
     `Cannot tell where ${p.paths} really leads (${p.error}), so it counts as outside the workspace`,
   change_setting: (p: { setting: string; summary: string }) => `Change setting ${p.setting}: ${p.summary}`,
   // MCP
-  mcp_call: (p: { tool: string; server: string }) => `Call MCP tool ${p.tool} on server ${p.server}`
+  mcp_call: (p: { tool: string; server: string }) => `Call MCP tool ${p.tool} on server ${p.server}`,
+  web_fetch_domain: (p: { host: string }) => `Read a web page from ${p.host}`
 } as const
 
 type English = typeof ENGLISH

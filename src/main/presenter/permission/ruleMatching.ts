@@ -60,6 +60,8 @@ export function ruleMatches(rule: PermissionRule, request: PermissionRequest, ho
       )
     case 'settings':
       return rule.kind === 'settings' && wildcardMatch(rule.pattern, request.tool)
+    case 'network':
+      return rule.kind === 'network' && !!request.host && hostRuleMatches(rule.pattern, request.host)
   }
 }
 
@@ -76,4 +78,18 @@ export function commandCoveredBySubRules(rules: PermissionRule[], request: Permi
   const needing = request.subCommands.filter((sub) => sub.risk !== 'low')
   // Rules must cover something: a line asked for as a whole (to run outside the sandbox) is not allowed by no rules at all.
   return needing.length > 0 && needing.every((sub) => coveredByRule(sub.text))
+}
+
+/**
+ * A network rule names a domain: `example.com` covers it and its subdomains, `*.example.com`
+ * only subdomains, `*` every host. Names compare case-insensitively and whole labels only
+ * (`example.com` never covers `badexample.com`).
+ */
+export function hostRuleMatches(pattern: string, host: string): boolean {
+  const p = pattern.trim().toLowerCase().replace(/\.$/, '')
+  const h = host.trim().toLowerCase().replace(/\.$/, '')
+  if (!p || !h) return false
+  if (p === '*') return true
+  if (p.startsWith('*.')) return h.endsWith(p.slice(1)) && h.length > p.length - 1
+  return h === p || h.endsWith(`.${p}`)
 }

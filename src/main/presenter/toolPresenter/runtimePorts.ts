@@ -4,6 +4,7 @@ import type { PermissionMode } from '@shared/types/permission'
 import type { MessageBlock } from '@shared/types/session'
 import type { SubagentRunView } from '@shared/types/subagents'
 import type { TapeEntryKind } from '@shared/types/tape'
+import type { WebPresenter } from '../webPresenter'
 
 /** The content a file had before `write`, `edit` or a shell command changed it (null: it did not exist). */
 export interface FileSnapshot {
@@ -64,6 +65,8 @@ export interface AgentToolRuntimePort {
   generateImage?(sessionId: string, request: ImageRequest, signal?: AbortSignal): Promise<GeneratedImage[]>
   /** Subagent runs for `subagent_orchestrator` (absent or unavailable: the tool is not offered). */
   subagents?: SubagentPort
+  /** Web search and page reads through the app's proxy (absent: web_search and web_fetch are not offered). */
+  web?: Pick<WebPresenter, 'search' | 'fetchPage'>
 }
 
 export interface SubagentRunRequest {

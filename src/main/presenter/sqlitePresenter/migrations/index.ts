@@ -9,6 +9,7 @@ import { queuedInputsMigration } from './007_queued_inputs'
 import { acpSessionsMigration } from './008_acp_sessions'
 import { streamJournalMigration } from './009_stream_journal'
 import { composerDraftsMigration } from './010_composer_drafts'
+import { networkRulesMigration } from './011_network_rules'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
 export const allMigrations: readonly Migration[] = [
@@ -21,5 +22,6 @@ export const allMigrations: readonly Migration[] = [
   queuedInputsMigration,
   acpSessionsMigration,
   streamJournalMigration,
-  composerDraftsMigration
+  composerDraftsMigration,
+  networkRulesMigration
 ]

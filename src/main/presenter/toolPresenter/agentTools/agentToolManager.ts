@@ -16,6 +16,8 @@ import { chatSettingsTools } from './chatSettingsTools'
 import { imageGenerateTool } from './imageGenerate'
 import { toolSearchTool } from './toolSearch'
 import { subagentOrchestratorTool } from './subagentOrchestrator'
+import { webSearchTool } from './webSearch'
+import { webFetchTool } from './webFetch'
 
 const GROUP_LABELS: Record<AgentToolGroup, string> = {
   'agent-filesystem': 'Files and commands',
@@ -25,7 +27,8 @@ const GROUP_LABELS: Record<AgentToolGroup, string> = {
   'agent-memory': 'Memory',
   'deepchat-settings': 'Chat settings',
   'agent-image-generation': 'Image generation',
-  'agent-subagents': 'Subagents'
+  'agent-subagents': 'Subagents',
+  'agent-web': 'Web search'
 }
 
 export interface AgentToolManagerOptions {
@@ -70,6 +73,8 @@ export class AgentToolManager {
       ...skillTools,
       ...chatSettingsTools,
       imageGenerateTool,
+      webSearchTool,
+      webFetchTool,
       subagentOrchestratorTool
     ] as AgentTool[]
     this.byName = new Map(this.tools.map((t) => [t.name, t]))

@@ -18,6 +18,7 @@ export const MEMORY_SERVER = 'agent-memory'
 export const SETTINGS_SERVER = 'deepchat-settings'
 export const IMAGE_SERVER = 'agent-image-generation'
 export const SUBAGENTS_SERVER = 'agent-subagents'
+export const WEB_SERVER = 'agent-web'
 
 /** How the settings page and the chat's tools popover group built-ins; also the `server` a permission request names. */
 export type AgentToolGroup =
@@ -29,6 +30,7 @@ export type AgentToolGroup =
   | typeof SETTINGS_SERVER
   | typeof IMAGE_SERVER
   | typeof SUBAGENTS_SERVER
+  | typeof WEB_SERVER
 
 /**
  * Who sees a tool: `model` tools are offered by default; `diagnostic` ones only when the session

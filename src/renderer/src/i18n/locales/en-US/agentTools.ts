@@ -15,7 +15,8 @@ export default {
       skills: 'Skills',
       deepchat_settings: 'Chat settings',
       image_generation: 'Images',
-      subagents: 'Subagents'
+      subagents: 'Subagents',
+      web: 'Web search'
     },
     /** Friendly tool names (each tool's `labelKey`). */
     labels: {
@@ -46,7 +47,9 @@ export default {
       deepchat_settings_set_permission_mode: 'Narrow permission mode',
       deepchat_settings_set_tools: 'Switch tools',
       image_generate: 'Generate image',
-      subagent_orchestrator: 'Run subagents'
+      subagent_orchestrator: 'Run subagents',
+      web_search: 'Search the web',
+      web_fetch: 'Read a web page'
     },
     descriptions: {
       read: 'Read a file, or part of it.',
@@ -75,7 +78,9 @@ export default {
       deepchat_settings_set_permission_mode: 'Narrow this chat’s permission mode.',
       deepchat_settings_set_tools: 'Switch built-in tools on or off for this chat.',
       image_generate: 'Generate an image from a text prompt.',
-      subagent_orchestrator: 'Hand work to subagents in child chats.'
+      subagent_orchestrator: 'Hand work to subagents in child chats.',
+      web_search: 'Search the web with the engine chosen in Settings › Web search; answers cite the sources.',
+      web_fetch: 'Read a web page as text (asks per site).'
     }
   }
 }

@@ -77,14 +77,16 @@ export default {
       write: 'Write files',
       exec: 'Run commands',
       mcp: 'MCP tool',
-      settings: 'Settings tool'
+      settings: 'Settings tool',
+      network: 'Web pages (domain)'
     },
     patternExamples: {
       read: '~/notes/**',
       write: '~/projects/app/**',
       exec: 'npm test*',
       mcp: 'github/*',
-      settings: 'tool name'
+      settings: 'tool name',
+      network: 'example.com'
     },
     revoke: 'Revoke',
     revokeNamed: 'Revoke the rule {pattern}',
@@ -174,7 +176,8 @@ export default {
     unresolvable_path:
       'Cannot tell where {paths} really leads ({error}), so it counts as outside the workspace',
     change_setting: 'Change setting {setting}: {summary}',
-    mcp_call: 'Call MCP tool {tool} on server {server}'
+    mcp_call: 'Call MCP tool {tool} on server {server}',
+    web_fetch_domain: 'Read a web page from {host}'
   },
   /** Joins several translated reasons in one line. */
   permissionReasonSeparator: '; '

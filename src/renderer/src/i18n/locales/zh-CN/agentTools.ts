@@ -17,7 +17,8 @@ export default {
       skills: '技能',
       deepchat_settings: '对话设置',
       image_generation: '图像',
-      subagents: '子智能体'
+      subagents: '子智能体',
+      web: '网络搜索'
     },
     /** Friendly tool names (each tool's `labelKey`). */
     labels: {
@@ -48,7 +49,9 @@ export default {
       deepchat_settings_set_permission_mode: '收紧权限模式',
       deepchat_settings_set_tools: '开关工具',
       image_generate: '生成图像',
-      subagent_orchestrator: '运行子智能体'
+      subagent_orchestrator: '运行子智能体',
+      web_search: '网络搜索',
+      web_fetch: '读取网页'
     },
     descriptions: {
       read: '读取文件或其中一部分。',
@@ -77,7 +80,9 @@ export default {
       deepchat_settings_set_permission_mode: '收紧本对话的权限模式。',
       deepchat_settings_set_tools: '为本对话开启或关闭内置工具。',
       image_generate: '根据文字提示生成图像。',
-      subagent_orchestrator: '把工作交给子对话中的子智能体。'
+      subagent_orchestrator: '把工作交给子对话中的子智能体。',
+      web_search: '使用“设置 › 网络搜索”中选择的搜索引擎搜索网络；回答会引用来源。',
+      web_fetch: '以文本读取网页（按站点询问）。'
     }
   }
 } satisfies typeof en

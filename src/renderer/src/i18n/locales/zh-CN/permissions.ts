@@ -73,13 +73,21 @@ export default {
     created: '创建时间',
     actions: '操作',
     effects: { allow: '允许', deny: '拒绝' },
-    kinds: { read: '读取文件', write: '写入文件', exec: '运行命令', mcp: 'MCP 工具', settings: '设置工具' },
+    kinds: {
+      read: '读取文件',
+      write: '写入文件',
+      exec: '运行命令',
+      mcp: 'MCP 工具',
+      settings: '设置工具',
+      network: '网页（域名）'
+    },
     patternExamples: {
       read: '~/notes/**',
       write: '~/projects/app/**',
       exec: 'npm test*',
       mcp: 'github/*',
-      settings: '工具名称'
+      settings: '工具名称',
+      network: 'example.com（含子域名）'
     },
     revoke: '撤销',
     revokeNamed: '撤销规则 {pattern}',
@@ -166,7 +174,8 @@ export default {
     secrets_file: 'DeepChat Desk 的密钥文件，任何工具都不能读取或修改：{paths}',
     unresolvable_path: '无法确定 {paths} 的真实位置（{error}），按工作区之外处理',
     change_setting: '更改设置 {setting}：{summary}',
-    mcp_call: '调用服务器 {server} 上的 MCP 工具 {tool}'
+    mcp_call: '调用服务器 {server} 上的 MCP 工具 {tool}',
+    web_fetch_domain: '从 {host} 读取网页'
   },
   /** Joins several translated reasons in one line. */
   permissionReasonSeparator: '；'
