@@ -64,6 +64,11 @@ export class LlmProviderPresenter {
     return this.store.defaultModel()
   }
 
+  /** A provider's configured models, read without its secrets (every turn asks); undefined when unknown. */
+  modelsOf(providerId: string): StoredProvider['models'] | undefined {
+    return this.store.get(providerId)?.models
+  }
+
   async addProvider(rawInput: ProviderAddInput): Promise<ProviderView> {
     return (await this.addProviderWithModels(rawInput)).provider
   }
