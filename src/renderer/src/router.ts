@@ -45,6 +45,16 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/settings/MemorySettings.vue')
       },
       {
+        path: 'network',
+        name: 'settings-network',
+        component: () => import('./pages/settings/NetworkSettings.vue')
+      },
+      {
+        path: 'web-search',
+        name: 'settings-web-search',
+        component: () => import('./pages/settings/WebSearchSettings.vue')
+      },
+      {
         path: 'image',
         name: 'settings-image',
         component: () => import('./pages/settings/ImageSettings.vue')

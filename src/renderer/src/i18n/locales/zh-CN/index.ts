@@ -12,6 +12,7 @@ import approvals from './approvals'
 import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
+import web from './web'
 import memory from './memory'
 import skills from './skills'
 import acp from './acp'
@@ -34,6 +35,7 @@ export default {
   ...layout,
   ...checkpoints,
   ...image,
+  ...web,
   ...memory,
   ...skills,
   ...acp,
