@@ -24,6 +24,9 @@ const e2e = {
   // The files share each worker's module graph (playwright-core, the route contracts): importing
   // it anew per file cost seconds each; every file starts its own host and contexts anyway.
   isolate: false,
+  // A page under a loaded machine takes seconds to reload or to answer: a poll's default 1 s made
+  // waits for what does happen fail (CI at load 14).
+  expect: { poll: { timeout: 10_000 } },
   testTimeout: 60_000,
   hookTimeout: 60_000
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { mount } from '@vue/test-utils'
+import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import ChatInput, { type ComposerMessage } from '@renderer/components/chat/input/ChatInput.vue'
 import { createAppI18n } from '@renderer/i18n'
@@ -18,7 +18,9 @@ afterEach(async () => {
 })
 
 /** The composer as the chat page has it: one window (a Pinia) whose open chat changes. */
-async function openWindow(presenters: Presenters, sessionId: string | null) {
+type Send = (message: ComposerMessage) => Promise<boolean>
+
+async function openWindow(presenters: Presenters, sessionId: string | null, send?: Send) {
   const pinia = createPinia()
   setActivePinia(pinia)
   const chat = useChatStore()
@@ -32,7 +34,7 @@ async function openWindow(presenters: Presenters, sessionId: string | null) {
       providers: await presenters.llmProviders.listProviders(),
       send: async (message: ComposerMessage) => {
         sent.push({ ...message, sessionId: chat.sessionId })
-        return true
+        return send ? send(message) : true
       }
     },
     global: { plugins: [pinia, createAppI18n('en-US')] },
@@ -117,5 +119,45 @@ describe('drafts per chat', () => {
     await win.composer.flushDraft()
     expect(bridge.presenters.drafts.get(a)).toBeNull()
     expect(win.textarea().element.value).toBe('')
+  })
+
+  it('never stores the text being sent as the new-chat draft while the send opens its chat', async () => {
+    bridge = useRealBridge()
+    const { drafts, sessions } = bridge.presenters
+    const created = sessions.create({ title: 'opened by the send' }).id
+    let duringSend: ReturnType<typeof drafts.get> | undefined
+    const win = await openWindow(bridge.presenters, null, async () => {
+      // As the chat page does: the window moves to the new chat before the send returns.
+      await win.switchTo(created)
+      await flushPromises() // the draft writes the switch started have reached the back end
+      duringSend = drafts.get(null)
+      return true
+    })
+    await flushPromises() // the composer has read the page's stored draft (none)
+    await win.textarea().setValue('hello drafts')
+    await win.textarea().trigger('keydown', { key: 'Enter' })
+    await eventually(() => expect(win.sent).toHaveLength(1))
+    await eventually(() => expect(duringSend).toBeNull())
+    await win.composer.flushDraft()
+    expect(drafts.get(null)).toBeNull()
+  })
+
+  it('keeps and stores the text of a send that failed', async () => {
+    bridge = useRealBridge()
+    const [a] = twoChats(bridge.presenters)
+    const win = await openWindow(bridge.presenters, a, async () => false)
+    await eventually(async () => {
+      await win.textarea().setValue('try again later')
+      await win.composer.flushDraft()
+      expect(bridge!.presenters.drafts.get(a)?.text).toBe('try again later')
+    })
+    await win.textarea().setValue('not sent')
+    await win.textarea().trigger('keydown', { key: 'Enter' })
+    await eventually(() => expect(win.sent).toHaveLength(1))
+    expect(win.textarea().element.value).toBe('not sent')
+    await eventually(async () => {
+      await win.composer.flushDraft()
+      expect(bridge!.presenters.drafts.get(a)?.text).toBe('not sent')
+    })
   })
 })

@@ -9,6 +9,13 @@ import type { DesktopPort } from '../../../src/main/platform/types'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { createRouter } from '../../../src/main/routes'
 
+const disposedTransport: BridgeTransport = {
+  kind: 'electron',
+  // Never answers, as a connection that is gone for good: nothing waits on it after the test.
+  invoke: () => new Promise<RouteResult>(() => {}),
+  on: () => () => {}
+}
+
 /**
  * Components under test talk to the real back end (presenters on a temp dir, the real router)
  * through an in-process transport that behaves like IPC.
@@ -40,7 +47,9 @@ export function useRealBridge(options: { desktop?: DesktopPort } = {}): {
     presenters,
     calls,
     async dispose() {
-      setBridgeForTesting(undefined)
+      // A late call from this test's stores (a draft's save timer, an unmount's flush) goes here
+      // instead of opening a real WebSocket whose failure would mark the next test's app offline.
+      setBridgeForTesting(new BridgeClient(disposedTransport))
       await presenters.dispose()
       rmSync(dataDir, { recursive: true, force: true })
     }

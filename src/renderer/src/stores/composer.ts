@@ -62,6 +62,8 @@ export const useComposerStore = defineStore('composer', () => {
   const loadedScopes = new Set<string | null>()
   const saveChains = new Map<string | null, Promise<unknown>>()
   let saveTimer: ReturnType<typeof setTimeout> | undefined
+  /** Scopes whose text is being sent: it is not written as a draft (it would outlive the send). */
+  const sendingScopes = new Set<string | null>()
   let loadToken = 0
   const mcpPrompts = ref<McpPromptView[]>([])
   const mcpResources = ref<McpResourceView[]>([])
@@ -259,14 +261,14 @@ export const useComposerStore = defineStore('composer', () => {
     clearTimeout(saveTimer)
     saveTimer = undefined
     const scope = draftScope.value
-    if (scope === undefined || !loadedScopes.has(scope))
+    if (scope === undefined || !loadedScopes.has(scope) || sendingScopes.has(scope))
       return saveChains.get(scope ?? null) ?? Promise.resolve()
     return persist(scope, current())
   }
 
   function scheduleSave(): void {
     const scope = draftScope.value
-    if (scope === undefined || !loadedScopes.has(scope)) return
+    if (scope === undefined || !loadedScopes.has(scope) || sendingScopes.has(scope)) return
     clearTimeout(saveTimer)
     saveTimer = setTimeout(() => void flushDraft(), DRAFT_SAVE_DELAY_MS)
   }
@@ -311,6 +313,25 @@ export const useComposerStore = defineStore('composer', () => {
     return (await useBridge().call(draftsGet, { sessionId })).draft
   }
 
+  /**
+   * A send of this scope's text starts: until it ends, that text is not written as the draft. (The
+   * window moves to the new chat while the send is under way, and writing the page's draft on the
+   * way out stored the very text being sent, which came back on the next visit.)
+   */
+  function beginSend(sessionId: string | null): void {
+    clearTimeout(saveTimer)
+    saveTimer = undefined
+    sendingScopes.add(sessionId)
+  }
+
+  /** The send ended: sent (the draft is cleared) or not (the text stays a draft, written again). */
+  function endSend(sessionId: string | null, sent: boolean): void {
+    sendingScopes.delete(sessionId)
+    if (sent) clearDraft(sessionId)
+    else if (draftScope.value === sessionId) scheduleSave()
+    else persistParked(sessionId)
+  }
+
   /** After a send: that chat's draft is gone (the composer may show another chat by now). */
   function clearDraft(sessionId: string | null): void {
     if (draftScope.value === sessionId) {
@@ -351,6 +372,8 @@ export const useComposerStore = defineStore('composer', () => {
     clear,
     switchDraft,
     flushDraft,
+    beginSend,
+    endSend,
     clearDraft,
     inputs
   }
