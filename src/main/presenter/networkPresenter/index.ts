@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici'
+import { fetch as undiciFetch, type Dispatcher } from 'undici'
 import { AppError } from '@shared/errors'
 import {
   NETWORK_DEFAULTS,
@@ -114,12 +114,13 @@ export class NetworkPresenter {
     }
     const started = performance.now()
     try {
-      const response = await globalThis.fetch(url, {
+      // undici's own fetch: the same library as the dispatcher, whatever fetch the host provides.
+      const response = await undiciFetch(url, {
         method: 'GET',
         dispatcher: route.dispatcher,
         signal: AbortSignal.timeout(TEST_TIMEOUT_MS),
         redirect: 'manual'
-      } as RequestInit)
+      })
       await response.body?.cancel()
       return { ok: true, status: response.status, ms: Math.round(performance.now() - started) }
     } catch (error) {
