@@ -125,11 +125,17 @@ describe('web_search speaks each engine’s API', () => {
     })
   }
 
-  it('no key stored: the tool says where to add one, without calling the engine', async () => {
-    const { h, fake } = await setup('brave', null)
-    const result = await h.call('web_search', { query: 'kyoto' })
-    expect(h.text(result)).toMatch(/No API key for Brave Search/)
+  it('is offered only once the engine is set up: its key stored (SearXNG: its address)', async () => {
+    const { h, fake, router } = await setup('brave', null)
+    expect(await h.toolNames()).not.toContain('web_search')
+    expect(await h.toolNames()).toContain('web_fetch')
+    const refused = await h.call('web_search', { query: 'kyoto' })
+    expect(refused.rawData.isError).toBe(true)
     expect(fake.requests).toHaveLength(0)
+    await router.call(webSearchUpdateSettings, { patch: { keys: { brave: FAKE_KEY } } })
+    expect(await h.toolNames()).toContain('web_search')
+    await router.call(webSearchUpdateSettings, { patch: { engine: 'searxng' } })
+    expect(await h.toolNames()).not.toContain('web_search')
   })
 
   it('the search goes through the proxy of Settings › Network', async () => {

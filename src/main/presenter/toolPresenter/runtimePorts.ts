@@ -66,7 +66,7 @@ export interface AgentToolRuntimePort {
   /** Subagent runs for `subagent_orchestrator` (absent or unavailable: the tool is not offered). */
   subagents?: SubagentPort
   /** Web search and page reads through the app's proxy (absent: web_search and web_fetch are not offered). */
-  web?: Pick<WebPresenter, 'search' | 'fetchPage'>
+  web?: Pick<WebPresenter, 'search' | 'fetchPage' | 'searchReady'>
 }
 
 export interface SubagentRunRequest {

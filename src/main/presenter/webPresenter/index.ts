@@ -41,12 +41,21 @@ export interface WebPage extends ReadPage {
  * through the app's one network door (`fetch`: the proxy).
  */
 export class WebPresenter {
+  /** Engines with a stored key, kept in step with the secret store so tool lists need not wait for it. */
+  private readonly keyed = new Set<SearchEngine>()
+
   constructor(
     private readonly deps: {
       config: WebConfig
       fetch: typeof globalThis.fetch
     }
-  ) {}
+  ) {
+    for (const engine of SearchEngine.options)
+      void deps.config.getSecret(keyName(engine)).then(
+        (key) => void (key ? this.keyed.add(engine) : undefined),
+        () => undefined
+      )
+  }
 
   settings(): WebSearchSettings {
     return this.deps.config.getDocument(DOCUMENT_KEY, WebSearchSettings, WEB_SEARCH_DEFAULTS)
@@ -72,17 +81,25 @@ export class WebPresenter {
       next.endpoints = Object.fromEntries(Object.entries(fields.endpoints).filter(([, url]) => url))
     this.deps.config.setDocument(DOCUMENT_KEY, WebSearchSettings, next)
     for (const [engine, key] of Object.entries(keys ?? {}) as [SearchEngine, string][]) {
-      if (key.trim()) await this.deps.config.setSecret(keyName(engine), key.trim())
-      else await this.deps.config.deleteSecret(keyName(engine))
+      if (key.trim()) {
+        await this.deps.config.setSecret(keyName(engine), key.trim())
+        this.keyed.add(engine)
+      } else {
+        await this.deps.config.deleteSecret(keyName(engine))
+        this.keyed.delete(engine)
+      }
     }
     return this.view()
   }
 
-  /** Whether web_search can run: an engine that needs a key has one, SearXNG has an address. */
-  async ready(): Promise<boolean> {
+  /**
+   * Whether web_search can run, so it is offered only then: the engine has its key (SearXNG:
+   * its server's address).
+   */
+  searchReady(): boolean {
     const { engine, endpoints } = this.settings()
     if (engine === 'searxng') return Boolean(endpoints.searxng)
-    return KEYLESS_ENGINES.includes(engine) || Boolean(await this.deps.config.getSecret(keyName(engine)))
+    return KEYLESS_ENGINES.includes(engine) || this.keyed.has(engine)
   }
 
   async search(

@@ -25,7 +25,8 @@ export const webSearchTool = defineAgentTool({
   parallelSafe: true,
   description,
   input,
-  available: ({ runtime }) => !!runtime.web,
+  // Offered once the user has set up an engine (its key, or a SearXNG address).
+  available: ({ runtime }) => !!runtime.web?.searchReady(),
   checkPermission: () => null,
   async execute(args, ctx): Promise<AgentToolResult> {
     const web = ctx.runtime.web
