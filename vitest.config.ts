@@ -17,6 +17,12 @@ const timingE2e = ['test/e2e/chat-controls.e2e.test.ts', 'test/e2e/longReply.e2e
 // grammar) arrives: they need a module graph of their own, where it has not been loaded yet.
 const freshRenderer = ['test/renderer/chat/lazyMarkdown.test.ts', 'test/renderer/chat/streamLogic.test.ts']
 
+// The login shell the back end reads PATH from (mcpPresenter/shellEnv.ts) is a plain one: the
+// machine's own runs its owner's dotfiles (pyenv's init here: ~1 s of CPU and seconds of waiting
+// at every host start and harness that starts a child). Commands still run in the user's SHELL;
+// the tests of the reading itself clear this and use their own SHELL.
+const testEnv = { DEEPCHAT_TEST_LOGIN_SHELL: '/bin/sh' }
+
 const e2e = {
   environment: 'node' as const,
   // One Chromium per worker for the whole run (each file gets its own contexts).
@@ -43,6 +49,7 @@ export default defineConfig({
         define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
         test: {
           name: 'main',
+          env: testEnv,
           environment: 'node',
           include: ['test/main/**/*.test.ts'],
           // Files that mock modules need a fresh module graph each.
@@ -59,6 +66,7 @@ export default defineConfig({
         define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
         test: {
           name: 'main-mocked',
+          env: testEnv,
           environment: 'node',
           include: ['test/main/electron/**/*.test.ts'],
           testTimeout: 30_000,
@@ -71,6 +79,7 @@ export default defineConfig({
         define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
         test: {
           name: 'renderer',
+          env: testEnv,
           environment: 'happy-dom',
           include: ['test/renderer/**/*.test.ts'],
           exclude: freshRenderer,
@@ -87,6 +96,7 @@ export default defineConfig({
         define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
         test: {
           name: 'renderer-fresh',
+          env: testEnv,
           environment: 'happy-dom',
           include: freshRenderer,
           testTimeout: 15_000
@@ -97,6 +107,7 @@ export default defineConfig({
         define: { __APP_VERSION__: JSON.stringify('0.0.0-test') },
         test: {
           name: 'main-timing',
+          env: testEnv,
           environment: 'node',
           include: timingMain,
           isolate: false,
@@ -112,6 +123,7 @@ export default defineConfig({
           // Needs `npm run build` first (npm test does it). The browser: a system Chromium, else
           // the one npm installed (test/e2e/helpers/browser.ts).
           name: 'e2e',
+          env: testEnv,
           include: ['test/e2e/**/*.e2e.test.ts'],
           exclude: timingE2e,
           ...e2e
@@ -121,6 +133,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'e2e-timing',
+          env: testEnv,
           include: timingE2e,
           fileParallelism: false,
           sequence: { groupOrder: 2 },

@@ -1,21 +1,27 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createPresenters, type Presenters } from '../../../src/main/presenter'
 import { EVERYTHING_SERVER } from './harness'
 import { until } from '../../helpers/until'
 
 const saved = { HOME: process.env.HOME, SHELL: process.env.SHELL }
+// The test run names a plain login shell (vitest.config.ts); this test reads the one in SHELL.
+const testLoginShell = process.env.DEEPCHAT_TEST_LOGIN_SHELL
 let dir: string | undefined
 let presenters: Presenters | undefined
 
+beforeEach(() => {
+  delete process.env.DEEPCHAT_TEST_LOGIN_SHELL
+})
 afterEach(async () => {
   await presenters?.dispose()
   presenters = undefined
   process.env.HOME = saved.HOME
   process.env.SHELL = saved.SHELL
+  if (testLoginShell !== undefined) process.env.DEEPCHAT_TEST_LOGIN_SHELL = testLoginShell
   if (dir) rmSync(dir, { recursive: true, force: true })
   dir = undefined
 })

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   createShellEnvResolver,
   expandVariables,
@@ -12,10 +12,16 @@ import { createHarness, EVERYTHING_SERVER, type Harness } from './harness'
 import { until } from '../../helpers/until'
 
 const originalShell = process.env.SHELL
+// The test run names a plain login shell (vitest.config.ts); these tests read the one in SHELL.
+const testLoginShell = process.env.DEEPCHAT_TEST_LOGIN_SHELL
 let dir: string | undefined
 let h: Harness | undefined
+beforeEach(() => {
+  delete process.env.DEEPCHAT_TEST_LOGIN_SHELL
+})
 afterEach(async () => {
   process.env.SHELL = originalShell
+  if (testLoginShell !== undefined) process.env.DEEPCHAT_TEST_LOGIN_SHELL = testLoginShell
   delete process.env.DEEPCHAT_APP_ONLY_SECRET
   await h?.close()
   h = undefined

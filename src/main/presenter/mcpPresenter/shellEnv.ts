@@ -12,7 +12,9 @@ const MARKER = '__DEEPCHAT_PATH__'
  */
 export function readLoginShellPath(timeoutMs = 5_000): Promise<string | undefined> {
   if (process.platform === 'win32') return Promise.resolve(undefined)
-  const shell = process.env.SHELL || '/bin/sh'
+  // A test-only knob: the test run names a plain shell so a login does not run the test
+  // machine's dotfiles (vitest.config.ts).
+  const shell = process.env.DEEPCHAT_TEST_LOGIN_SHELL || process.env.SHELL || '/bin/sh'
   return new Promise((resolve) => {
     let output = ''
     let done = false
