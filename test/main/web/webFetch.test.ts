@@ -7,6 +7,7 @@ import { createRouter } from '../../../src/main/routes'
 import { PermissionRequiredError } from '../../../src/main/presenter/permission/errors'
 import { isPublicAddress } from '../../../src/main/presenter/webPresenter/addresses'
 import { readPage } from '../../../src/main/presenter/webPresenter/pageReader'
+import { hostRuleMatches } from '../../../src/main/presenter/permission/ruleMatching'
 import { createFeatureHarness, type FeatureHarness } from '../tools/featureHarness'
 
 const cleanups: Array<() => Promise<void>> = []
@@ -181,5 +182,17 @@ describe('web_fetch', () => {
       'not an ip'
     ])
       expect(isPublicAddress(address), address).toBe(false)
+  })
+})
+
+describe('network rules', () => {
+  it('a host rule covers that host only; *.domain its subdomains; * every host', () => {
+    expect(hostRuleMatches('example.com', 'Example.COM')).toBe(true)
+    expect(hostRuleMatches('example.com', 'evil.example.com')).toBe(false)
+    expect(hostRuleMatches('com', 'example.com')).toBe(false)
+    expect(hostRuleMatches('*.example.com', 'a.b.example.com')).toBe(true)
+    expect(hostRuleMatches('*.example.com', 'example.com')).toBe(false)
+    expect(hostRuleMatches('*.example.com', 'badexample.com')).toBe(false)
+    expect(hostRuleMatches('*', 'anything.test')).toBe(true)
   })
 })

@@ -3,8 +3,8 @@ import { reasonOf } from './reasonText'
 
 /**
  * The request for reaching one host over the network (web_fetch): asked per host in every
- * mode but full access; "Always allow" stores a `network` rule for the domain (without `www.`,
- * which covers its subdomains too).
+ * mode but full access; "Always allow" stores a `network` rule for exactly that host (a wider
+ * `*.domain` rule is the user's to write).
  */
 export function networkRequestFor(input: {
   tool: string
@@ -23,6 +23,6 @@ export function networkRequestFor(input: {
     reason: reason.text,
     reasonCodes: [reason.code],
     host,
-    suggestedRule: { kind: 'network', pattern: host.replace(/^www\./, ''), effect: 'allow' }
+    suggestedRule: { kind: 'network', pattern: host, effect: 'allow' }
   }
 }

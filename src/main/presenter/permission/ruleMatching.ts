@@ -81,9 +81,9 @@ export function commandCoveredBySubRules(rules: PermissionRule[], request: Permi
 }
 
 /**
- * A network rule names a domain: `example.com` covers it and its subdomains, `*.example.com`
- * only subdomains, `*` every host. Names compare case-insensitively and whole labels only
- * (`example.com` never covers `badexample.com`).
+ * A network rule names a host: `example.com` covers that host only, `*.example.com` its
+ * subdomains, `*` every host. Exact by default, so a rule the model steered the user into
+ * (fetching `http://com/`) cannot cover a whole top-level domain. Case-insensitive.
  */
 export function hostRuleMatches(pattern: string, host: string): boolean {
   const p = pattern.trim().toLowerCase().replace(/\.$/, '')
@@ -91,5 +91,5 @@ export function hostRuleMatches(pattern: string, host: string): boolean {
   if (!p || !h) return false
   if (p === '*') return true
   if (p.startsWith('*.')) return h.endsWith(p.slice(1)) && h.length > p.length - 1
-  return h === p || h.endsWith(`.${p}`)
+  return h === p
 }
