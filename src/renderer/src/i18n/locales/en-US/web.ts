@@ -56,7 +56,6 @@ export default {
     saved: 'Web search settings saved.'
   },
   webSources: {
-    title: 'Sources',
-    open: 'Open {site}'
+    title: 'Sources'
   }
 }

@@ -57,7 +57,6 @@ export default {
     saved: '网络搜索设置已保存。'
   },
   webSources: {
-    title: '来源',
-    open: '打开 {site}'
+    title: '来源'
   }
 } satisfies typeof en
