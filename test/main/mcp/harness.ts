@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import type { EventDef } from '@shared/contracts/define'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
@@ -11,9 +11,11 @@ import { EventHub } from '../../../src/main/bridge/events'
 import { McpPresenter, type McpPresenterDeps } from '../../../src/main/presenter/mcpPresenter'
 import { createShellEnvResolver } from '../../../src/main/presenter/mcpPresenter/shellEnv'
 import type { McpServerStatus } from '@shared/types/mcp'
+import { bundledFixtureServer } from '../../fixtures/mcp/bundled'
 
 const require = createRequire(import.meta.url)
-export const TEST_SERVER = resolve(import.meta.dirname, '../../fixtures/mcp/testServer.mjs')
+// Bundled once (test/fixtures/mcp/bundled.ts): the MCP tests start it many times over.
+export const TEST_SERVER = bundledFixtureServer('testServer.mjs')
 export const EVERYTHING_SERVER = require.resolve('@modelcontextprotocol/server-everything/dist/index.js')
 
 export interface Harness {
