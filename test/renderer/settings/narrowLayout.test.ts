@@ -28,6 +28,8 @@ const SECTIONS = [
   'agent-tools',
   'skills',
   'memory',
+  'network',
+  'web-search',
   'image',
   'prompts',
   'assistants',
