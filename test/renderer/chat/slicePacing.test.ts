@@ -36,7 +36,10 @@ describe('pacing the slices of a streaming reply', () => {
     expect(nextSliceChars(1500, 3000, SLICE_TARGET_MS / 2)).toBe(6000)
     // A slice made slow by a loaded machine does not shrink the next below the floor.
     expect(nextSliceChars(1500, 700, 400)).toBe(SLICE_CHARS.min)
-    expect(nextSliceChars(1500, 40_000, 1)).toBe(SLICE_CHARS.max)
+    expect(nextSliceChars(30_000, 40_000, 1)).toBe(SLICE_CHARS.max)
+    // A cheap small update (a delta to the tail) at most doubles the next slice, so a burst
+    // arriving after it does not become one long task.
+    expect(nextSliceChars(1500, 200, 0.1)).toBe(3000)
     // Nothing rendered or nothing measured: unchanged.
     expect(nextSliceChars(2222, 0, 10)).toBe(2222)
   })

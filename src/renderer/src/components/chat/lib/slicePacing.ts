@@ -16,10 +16,15 @@ export const LIVE_INTERVAL_MS = 33
 export const LIVE_SHARE = 1 / 3
 export const LIVE_PAUSE_MAX_MS = 64
 
-/** Characters for the next slice, from the last one's size and cost. */
+/**
+ * Characters for the next slice, from the last one's size and cost. It at most doubles per
+ * slice: a cheap small update (a delta to the tail) says little about a burst's cost, and
+ * scaling it up at once made the burst's first slice one long task.
+ */
 export function nextSliceChars(current: number, chars: number, costMs: number): number {
   if (chars <= 0 || costMs <= 0) return current
-  return Math.round(Math.min(SLICE_CHARS.max, Math.max(SLICE_CHARS.min, (chars * SLICE_TARGET_MS) / costMs)))
+  const ceiling = Math.min(SLICE_CHARS.max, 2 * Math.max(current, chars))
+  return Math.round(Math.min(ceiling, Math.max(SLICE_CHARS.min, (chars * SLICE_TARGET_MS) / costMs)))
 }
 
 /** Milliseconds to wait from `now` before the next slice of a view (0: go on now). */
