@@ -5,6 +5,7 @@ import type { AppCommand } from '@shared/types/desktop'
 import type { Settings } from '@shared/types/settings'
 import { appCommandInvoked } from '@shared/contracts/events/app.events'
 import { configSettingsChanged } from '@shared/contracts/events/config.events'
+import { networkSettingsChanged } from '@shared/contracts/events/network.events'
 import { createElectronPlatform } from './electronPlatform'
 import { attachIpcTransport } from './ipcTransport'
 import {
@@ -175,6 +176,7 @@ class DesktopApp {
       presenters.events.subscribe((name, payload) => {
         if (name === configSettingsChanged.name)
           this.onSettingsChanged(payload as { settings: Settings; changedKeys: string[] })
+        if (name === networkSettingsChanged.name) this.applyProxy(presenters)
       }),
       notifyWhenWaiting({
         events: presenters.events,
@@ -184,6 +186,16 @@ class DesktopApp {
       })
     )
     this.shell.connect(presenters.events, this.settings)
+    this.applyProxy(presenters)
+    // Chromium asks for the proxy's credentials (updates go through it); only a proxy is answered.
+    app.on('login', (event, _webContents, _details, authInfo, callback) => {
+      if (!authInfo.isProxy) return
+      event.preventDefault()
+      void presenters.network.proxyLogin().then(
+        (login) => (login ? callback(login.username, login.password) : callback()),
+        () => callback()
+      )
+    })
     this.createWindow()
     this.tray = createAppTray({
       icon: this.resources.trayIcon,
@@ -192,6 +204,13 @@ class DesktopApp {
     })
     this.rebuildMenus()
     this.exposeTestHooks()
+  }
+
+  /** Chromium's own requests (electron-updater's downloads) take the proxy of Settings › Network too. */
+  private applyProxy(presenters: Presenters): void {
+    session.defaultSession
+      .setProxy(presenters.network.chromiumProxy())
+      .catch((error: unknown) => log(`network: Chromium refused the proxy settings: ${String(error)}`))
   }
 
   private onSettingsChanged({ settings, changedKeys }: { settings: Settings; changedKeys: string[] }): void {

@@ -130,7 +130,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   for (const path of sweepLeftoverStubs(stubJournal))
     log(`Removed a sandbox stub a crashed run left behind: ${path}`)
   const sandbox = new Sandbox({ appData, stubJournal })
-  const network = new NetworkPresenter({ config, log })
+  const network = new NetworkPresenter({ config, events, log })
   const llmProviders = new LlmProviderPresenter({ config, events, fetch: network.fetch })
   const web = new WebPresenter({ config, fetch: network.fetch })
   const tape = new TapePresenter({ sqlite })

@@ -224,8 +224,10 @@ describe('proxy: every outgoing request of main goes through the one dispatcher'
   })
 
   it('the password is a secret: the page sees only that there is one, and the database never holds it', async () => {
-    const { router, dataDir } = app()
+    const { presenters, router, dataDir } = app()
     const password = 'PROXY-PASSWORD-7f3a'
+    const pushed: string[] = []
+    presenters.events.subscribe((name, payload) => pushed.push(`${name} ${JSON.stringify(payload)}`))
     const { settings } = await router.call(networkUpdateSettings, {
       patch: custom('http', 3128, { username: 'bob', password })
     })
@@ -237,6 +239,11 @@ describe('proxy: every outgoing request of main goes through the one dispatcher'
       .map((f) => readFileSync(join(dataDir, f)).toString('latin1'))
       .join('')
     expect(db).not.toContain(password)
+    // The change is announced (the desktop app re-applies it to Chromium) without the password.
+    expect(
+      pushed.some((e) => e.startsWith('network.settings.changed') && e.includes('"hasPassword":true'))
+    ).toBe(true)
+    expect(pushed.join('\n')).not.toContain(password)
     const cleared = await router.call(networkUpdateSettings, { patch: { password: '' } })
     expect(cleared.settings.hasPassword).toBe(false)
   })

@@ -7,7 +7,10 @@ import {
   type NetworkSettingsView,
   type ProxyTestResult
 } from '@shared/types/network'
+import { networkSettingsChanged } from '@shared/contracts/events/network.events'
 import type { ConfigPresenter } from '../configPresenter'
+import type { EventSink } from '../../bridge/events'
+import { chromiumProxyConfig, type ChromiumProxyConfig } from './chromiumProxy'
 import { describeConnectionError } from '../../platform/systemErrorWords'
 import { createDispatcher, proxyAuthority, proxyUrl } from './dispatchers'
 import { proxyFailureOf } from './proxyError'
@@ -50,6 +53,8 @@ export class NetworkPresenter {
       config: NetworkConfig
       /** The app's environment, for `system` mode (tests pass their own). */
       env?: NodeJS.ProcessEnv
+      /** Where `network.settings.changed` goes (the desktop app re-applies the proxy to Chromium). */
+      events?: EventSink
       log?: (message: string) => void
     }
   ) {
@@ -91,7 +96,21 @@ export class NetworkPresenter {
     if (password !== undefined) this.password = password || undefined
     this.settings = next
     this.replaceRoute(this.routeFor(next, this.password))
-    return this.view()
+    const view = await this.view()
+    this.deps.events?.emit(networkSettingsChanged, { settings: view })
+    return view
+  }
+
+  /** The proxy for Chromium's own requests (the desktop app's updates). */
+  chromiumProxy(): ChromiumProxyConfig {
+    return chromiumProxyConfig(this.settings)
+  }
+
+  /** The custom proxy's credentials, for Chromium's proxy login prompt; null when none are set. */
+  async proxyLogin(): Promise<{ username: string; password: string } | null> {
+    await this.ready
+    if (this.settings.mode !== 'custom' || !this.settings.username) return null
+    return { username: this.settings.username, password: this.password ?? '' }
   }
 
   /**
