@@ -15,6 +15,46 @@ describe('SqlitePresenter', () => {
     sqlite.close()
   })
 
+  it('compiles each statement text once, hands out plain rows again after a pluck, and never shares a running statement', () => {
+    const sqlite = new SqlitePresenter({ file: join(tempDir(), 'app.db'), migrations: [] })
+    const { db } = sqlite
+    db.exec('CREATE TABLE t (x INTEGER, y TEXT)')
+    const insert = db.prepare('INSERT INTO t (x, y) VALUES (?, ?)')
+    for (const [x, y] of [
+      [1, 'a'],
+      [2, 'b']
+    ] as const)
+      insert.run(x, y)
+    expect(db.prepare('INSERT INTO t (x, y) VALUES (?, ?)')).toBe(insert)
+
+    const select = 'SELECT x, y FROM t ORDER BY x'
+    expect(db.prepare(select).pluck().all()).toEqual([1, 2])
+    // The same text elsewhere gets whole rows, not the plucked column.
+    expect(db.prepare(select).all()).toEqual([
+      { x: 1, y: 'a' },
+      { x: 2, y: 'b' }
+    ])
+    // Inside an iteration the same text is a statement of its own (a busy one cannot run twice).
+    const pairs: unknown[] = []
+    for (const row of db.prepare(select).iterate()) pairs.push([row, db.prepare(select).all().length])
+    expect(pairs).toEqual([
+      [{ x: 1, y: 'a' }, 2],
+      [{ x: 2, y: 'b' }, 2]
+    ])
+    // Nested transactions through the one wrapper: the inner rolls back alone.
+    sqlite.transaction(() => {
+      insert.run(3, 'c')
+      expect(() =>
+        sqlite.transaction(() => {
+          insert.run(4, 'd')
+          throw new Error('inner fails')
+        })
+      ).toThrow('inner fails')
+    })
+    expect(db.prepare('SELECT x FROM t ORDER BY x').pluck().all()).toEqual([1, 2, 3])
+    sqlite.close()
+  })
+
   it('applies every migration once and nothing again on restart', () => {
     const file = join(tempDir(), 'app.db')
     const runs: number[] = []
