@@ -132,7 +132,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const sandbox = new Sandbox({ appData, stubJournal })
   const network = new NetworkPresenter({ config, events, log })
   const llmProviders = new LlmProviderPresenter({ config, events, fetch: network.fetch })
-  const web = new WebPresenter({ config, fetch: network.fetch })
+  const web = new WebPresenter({ config, fetch: network.fetch, fetchPublic: network.fetchPublic })
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })

@@ -141,6 +141,36 @@ describe('web_fetch', () => {
     expect(checked).toEqual(['127.0.0.1', 'localhost'])
   })
 
+  it('refuses a name that passed the check but resolves to a private address when connecting (DNS rebinding)', async () => {
+    const { h } = await setup({ allowPrivate: false })
+    let requests = 0
+    const seen: Server = createServer((_req, res) => (requests++, res.end('internal')))
+    await new Promise<void>((resolve) => seen.listen(0, '127.0.0.1', resolve))
+    cleanups.push(() => new Promise((resolve) => seen.close(() => resolve())))
+    const internal = `http://localhost:${(seen.address() as AddressInfo).port}/`
+    // The first look answers "public" (as a rebinding name's first answer does); the connection
+    // resolves the name again and gets the loopback address.
+    const firstLookSaysPublic = async () => {}
+    const error = await readPage(
+      { fetch: h.presenters.network.fetchPublic, checkHost: firstLookSaysPublic },
+      internal
+    ).then(
+      () => null,
+      (e: unknown) => e
+    )
+    expect(String((error as Error)?.message)).toMatch(
+      /resolves to a private, loopback or local address \((127\.0\.0\.1|::1)\)/
+    )
+    expect(requests).toBe(0)
+    // The same page through the app's ordinary fetch (what a user-allowed local page takes) arrives.
+    const allowed = await readPage(
+      { fetch: h.presenters.network.fetch, checkHost: firstLookSaysPublic },
+      internal
+    )
+    expect(allowed.markdown).toContain('internal')
+    expect(requests).toBe(1)
+  })
+
   it('refuses other schemes before asking, redirects to them, redirect loops and binary files', async () => {
     const { h, base } = await setup({ allowPrivate: true })
     for (const url of ['file:///etc/passwd', 'javascript:alert(1)', 'ftp://example.com/x']) {

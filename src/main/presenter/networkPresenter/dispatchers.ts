@@ -51,17 +51,27 @@ export function proxyUrl(settings: NetworkSettings, password: string | undefined
 export function createDispatcher(
   settings: NetworkSettings,
   password: string | undefined,
-  env: NodeJS.ProcessEnv = process.env
+  env: NodeJS.ProcessEnv = process.env,
+  /** How connections that go straight out (no proxy) are made: e.g. a lookup that refuses addresses. */
+  directConnect?: Agent.Options['connect']
 ): Dispatcher {
-  if (settings.mode === 'none') return new Agent()
+  const directAgent = () => new Agent(directConnect ? { connect: directConnect } : {})
+  if (settings.mode === 'none') return directAgent()
   // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) of the app's own environment.
-  if (settings.mode === 'system')
-    return new EnvHttpProxyAgent({
-      httpProxy: env.HTTP_PROXY ?? env.http_proxy ?? '',
-      httpsProxy: env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy ?? '',
-      noProxy: env.NO_PROXY ?? env.no_proxy ?? ''
-    })
-  const direct = new Agent()
+  if (settings.mode === 'system') {
+    const httpProxy = env.HTTP_PROXY ?? env.http_proxy ?? ''
+    const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy ?? httpProxy
+    const noProxy = env.NO_PROXY ?? env.no_proxy ?? ''
+    if (!directConnect) return new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy })
+    if (!httpProxy && !httpsProxy) return directAgent()
+    // The hosts NO_PROXY sends straight out go through the checked agent.
+    return new BypassingDispatcher(
+      new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy: '' }),
+      directAgent(),
+      bypassMatcher(noProxy.split(','))
+    )
+  }
+  const direct = directAgent()
   const proxied =
     settings.protocol === 'socks5'
       ? socksDispatcher({

@@ -1,4 +1,4 @@
-import { fetch as undiciFetch, type Dispatcher } from 'undici'
+import { fetch as undiciFetch, type Agent, type Dispatcher } from 'undici'
 import { AppError } from '@shared/errors'
 import {
   NETWORK_DEFAULTS,
@@ -13,6 +13,7 @@ import type { EventSink } from '../../bridge/events'
 import { chromiumProxyConfig, type ChromiumProxyConfig } from './chromiumProxy'
 import { describeConnectionError } from '../../platform/systemErrorWords'
 import { createDispatcher, proxyAuthority, proxyUrl } from './dispatchers'
+import { publicOnlyLookup } from './publicAddresses'
 import { proxyFailureOf } from './proxyError'
 
 export { ProxyError, proxyErrorIn } from './proxyError'
@@ -46,6 +47,8 @@ export class NetworkPresenter {
   private settings: NetworkSettings
   private password: string | undefined
   private route: Route
+  /** The route for `fetchPublic`, built on first use and again when the settings change. */
+  private publicRoute: Route | undefined
   private readonly ready: Promise<void>
 
   constructor(
@@ -73,6 +76,24 @@ export class NetworkPresenter {
   readonly fetch: typeof globalThis.fetch = async (input, init) => {
     await this.ready
     const { dispatcher, proxy } = this.route
+    try {
+      return await globalThis.fetch(input, { ...init, dispatcher } as RequestInit)
+    } catch (error) {
+      if (!proxy || init?.signal?.aborted) throw error
+      throw proxyFailureOf(error, proxy) ?? error
+    }
+  }
+
+  /**
+   * `fetch` for addresses a model names (web_fetch): the same route, but a connection that goes
+   * straight out is made only to public addresses, checked when it connects — a name answering a
+   * public address to the first look and a private one to the next (DNS rebinding) is refused.
+   * Through a proxy, the proxy resolves the name.
+   */
+  readonly fetchPublic: typeof globalThis.fetch = async (input, init) => {
+    await this.ready
+    this.publicRoute ??= this.routeFor(this.settings, this.password, { lookup: publicOnlyLookup })
+    const { dispatcher, proxy } = this.publicRoute
     try {
       return await globalThis.fetch(input, { ...init, dispatcher } as RequestInit)
     } catch (error) {
@@ -205,10 +226,17 @@ export class NetworkPresenter {
     return parsed.data
   }
 
-  private routeFor(settings: NetworkSettings, password: string | undefined): Route {
+  private routeFor(
+    settings: NetworkSettings,
+    password: string | undefined,
+    directConnect?: Agent.Options['connect']
+  ): Route {
     if (settings.mode === 'custom' && !settings.host)
-      return { dispatcher: createDispatcher({ ...settings, mode: 'none' }, undefined), proxy: null }
-    const dispatcher = createDispatcher(settings, password, this.deps.env)
+      return {
+        dispatcher: createDispatcher({ ...settings, mode: 'none' }, undefined, undefined, directConnect),
+        proxy: null
+      }
+    const dispatcher = createDispatcher(settings, password, this.deps.env, directConnect)
     if (settings.mode === 'custom') return { dispatcher, proxy: proxyAuthority(settings) }
     if (settings.mode === 'system')
       return { dispatcher, proxy: systemProxyAuthority(this.deps.env ?? process.env) }
@@ -220,6 +248,8 @@ export class NetworkPresenter {
     this.route = next
     // Requests already under way finish on the old one.
     void previous.dispatcher.close().catch(() => undefined)
+    void this.publicRoute?.dispatcher.close().catch(() => undefined)
+    this.publicRoute = undefined
   }
 }
 

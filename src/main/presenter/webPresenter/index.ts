@@ -48,6 +48,8 @@ export class WebPresenter {
     private readonly deps: {
       config: WebConfig
       fetch: typeof globalThis.fetch
+      /** `fetch` whose direct connections reach only public addresses (checked as they connect). */
+      fetchPublic: typeof globalThis.fetch
     }
   ) {
     for (const engine of SearchEngine.options)
@@ -138,7 +140,9 @@ export class WebPresenter {
   async fetchPage(url: string, signal?: AbortSignal): Promise<WebPage> {
     const allowPrivate = this.settings().allowPrivateAddresses
     const page = await readPage(
-      { fetch: this.deps.fetch, checkHost: allowPrivate ? async () => {} : assertPublicHost },
+      allowPrivate
+        ? { fetch: this.deps.fetch, checkHost: async () => {} }
+        : { fetch: this.deps.fetchPublic, checkHost: assertPublicHost },
       url,
       signal
     )

@@ -55,9 +55,11 @@ export async function readPage(
       if (signal?.aborted) throw error
       if (timeout.aborted)
         throw new AppError('web_fetch_timeout', `${url.host} did not answer within ${TIMEOUT_MS / 1000} s.`)
+      // fetch says only "fetch failed"; the reason (refused, DNS, a non-public address) is its cause.
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error
       throw new AppError(
         'web_fetch_unreachable',
-        `${url.host} could not be reached: ${error instanceof Error ? error.message : String(error)}`
+        `${url.host} could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`
       )
     }
     if (response.status < 300 || response.status >= 400) break
