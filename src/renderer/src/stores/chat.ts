@@ -43,6 +43,7 @@ import type { AttachmentInput } from '@shared/types/attachments'
 import { useBridge } from '@renderer/api/bridge'
 import { errorText } from '@renderer/lib/errorText'
 import { plain } from './lib/plain'
+import { mergeSnapshot } from './lib/mergeSnapshot'
 import { applyOps, isVisibleMessage, judgeDelta } from '@renderer/stores/lib/applyDelta'
 
 type DeltaPayload = EventPayload<typeof chatStreamDelta>
@@ -214,7 +215,7 @@ export const useChatStore = defineStore('chat', () => {
     for (const fresh of page.messages) {
       const known = byId.get(fresh.id)
       // A live object may be ahead of the snapshot (deltas arrived meanwhile): keep it then.
-      if (known && (known.stream?.seq ?? 0) <= (fresh.stream?.seq ?? 0)) Object.assign(known, fresh)
+      if (known && (known.stream?.seq ?? 0) <= (fresh.stream?.seq ?? 0)) mergeSnapshot(known, fresh)
       next.push(known ?? reactiveCopy(fresh))
     }
     // Messages created after the page was read (events) stay.
@@ -281,7 +282,7 @@ export const useChatStore = defineStore('chat', () => {
     try {
       const { message: fresh } = await useBridge().call(chatGetMessage, { messageId })
       const known = byId.get(messageId)
-      if (known) Object.assign(known, fresh)
+      if (known) mergeSnapshot(known, fresh)
       else if (fresh.sessionId === sessionId.value) {
         addMessages([reactiveCopy(fresh)])
         messages.value = [...messages.value].sort((a, b) => a.orderSeq - b.orderSeq)
@@ -311,7 +312,7 @@ export const useChatStore = defineStore('chat', () => {
       .call(chatGetMessage, { messageId })
       .then(({ message: fresh }) => {
         const known = byId.get(messageId)
-        if (known) Object.assign(known, fresh)
+        if (known) mergeSnapshot(known, fresh)
       })
       .catch(() => undefined)
   }
