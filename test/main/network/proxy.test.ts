@@ -176,6 +176,26 @@ describe('proxy: every outgoing request of main goes through the one dispatcher'
     expect(seen.targets).toEqual([])
   })
 
+  it('"system" with proxy variables that are not proxy addresses: the app starts, connects directly, and no child gets them', async () => {
+    const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY']
+    const saved = new Map(names.map((name) => [name, process.env[name]]))
+    process.env.HTTP_PROXY = 'not a url'
+    process.env.HTTPS_PROXY = 'secret-looking-value'
+    process.env.https_proxy = 'file:///etc/passwd'
+    process.env.ALL_PROXY = 'javascript:alert(1)'
+    cleanups.push(async () => {
+      for (const [name, value] of saved) {
+        if (value === undefined) delete process.env[name]
+        else process.env[name] = value
+      }
+    })
+    const { presenters, router } = app()
+    await router.call(networkUpdateSettings, { patch: { mode: 'system' } })
+    const llm = await fakeOpenAi()
+    expect(textOf(await stream(presenters, await addOpenAi(presenters, llm)))).toBe('Hello there')
+    expect(await presenters.network.childProxyEnvironment()).toEqual({})
+  })
+
   it('a proxy nothing listens on: the test and a chat say the proxy refused, not the server', async () => {
     const { presenters, router } = app()
     const port = await closedPort()

@@ -31,6 +31,24 @@ class BypassingDispatcher extends Dispatcher {
   }
 }
 
+/** Schemes a proxy variable may name. */
+const PROXY_SCHEMES = new Set(['http:', 'https:', 'socks:', 'socks4:', 'socks5:', 'socks5h:'])
+
+/**
+ * A proxy variable's value when it is a proxy address (a URL of a proxy scheme with a host), else
+ * undefined: anything else in the environment is not taken as a proxy — not used for requests
+ * (where it made the whole start fail) and not handed on to child processes.
+ */
+export function validProxyUrl(value: string | undefined): string | undefined {
+  if (!value) return undefined
+  try {
+    const url = new URL(value)
+    return PROXY_SCHEMES.has(url.protocol) && url.hostname ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** host:port as a URL authority (IPv6 literals in brackets). */
 export function proxyAuthority(settings: Pick<NetworkSettings, 'host' | 'port'>): string {
   const host =
@@ -59,8 +77,8 @@ export function createDispatcher(
   if (settings.mode === 'none') return directAgent()
   // HTTP_PROXY, HTTPS_PROXY and NO_PROXY (either case) of the app's own environment.
   if (settings.mode === 'system') {
-    const httpProxy = env.HTTP_PROXY ?? env.http_proxy ?? ''
-    const httpsProxy = env.HTTPS_PROXY ?? env.https_proxy ?? httpProxy
+    const httpProxy = validProxyUrl(env.HTTP_PROXY ?? env.http_proxy) ?? ''
+    const httpsProxy = validProxyUrl(env.HTTPS_PROXY ?? env.https_proxy) ?? httpProxy
     const noProxy = env.NO_PROXY ?? env.no_proxy ?? ''
     if (!directConnect) return new EnvHttpProxyAgent({ httpProxy, httpsProxy, noProxy })
     if (!httpProxy && !httpsProxy) return directAgent()

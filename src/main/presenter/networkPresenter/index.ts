@@ -12,7 +12,7 @@ import type { ConfigPresenter } from '../configPresenter'
 import type { EventSink } from '../../bridge/events'
 import { chromiumProxyConfig, type ChromiumProxyConfig } from './chromiumProxy'
 import { describeConnectionError } from '../../platform/systemErrorWords'
-import { createDispatcher, proxyAuthority, proxyUrl } from './dispatchers'
+import { createDispatcher, proxyAuthority, proxyUrl, validProxyUrl } from './dispatchers'
 import { publicOnlyLookup } from './publicAddresses'
 import { proxyFailureOf } from './proxyError'
 
@@ -194,7 +194,10 @@ export class NetworkPresenter {
       const env = this.deps.env ?? process.env
       const out: Record<string, string> = {}
       for (const name of PROXY_VARIABLES)
-        for (const key of [name, name.toLowerCase()]) if (env[key]) out[key] = env[key]
+        for (const key of [name, name.toLowerCase()]) {
+          const value = name === 'NO_PROXY' ? env[key] : validProxyUrl(env[key])
+          if (value) out[key] = value
+        }
       return out
     }
     const url = proxyUrl(settings, this.password)
@@ -255,7 +258,8 @@ export class NetworkPresenter {
 
 /** host:port of the environment's proxy, for telling its failures apart. */
 function systemProxyAuthority(env: NodeJS.ProcessEnv): string | null {
-  const raw = env.HTTPS_PROXY ?? env.https_proxy ?? env.HTTP_PROXY ?? env.http_proxy
+  const raw =
+    validProxyUrl(env.HTTPS_PROXY ?? env.https_proxy) ?? validProxyUrl(env.HTTP_PROXY ?? env.http_proxy)
   if (!raw) return null
   try {
     const url = new URL(raw)
