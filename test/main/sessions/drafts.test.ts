@@ -20,6 +20,27 @@ describe('drafts.* routes', () => {
     return { presenters, router: createRouter(presenters) }
   }
 
+  it('keeps the newest draft when two pages of a chat deliver their saves out of order', async () => {
+    const { presenters, router } = boot(tempDir())
+    const chat = presenters.sessions.create({ title: 'A' })
+    const save = (text: string, typedAt: number) =>
+      router.call(draftsSave, { sessionId: chat.id, text, attachments: [], typedAt })
+    const stored = async () => (await router.call(draftsGet, { sessionId: chat.id })).draft?.text ?? null
+    await save('half a thought', 2_000)
+    // The empty composer of a page left earlier arrives late: it does not erase the newer text.
+    expect(await save('', 1_000)).toEqual({ saved: false })
+    expect(await stored()).toBe('half a thought')
+    expect(await save('older words', 1_500)).toEqual({ saved: false })
+    expect(await stored()).toBe('half a thought')
+    // Emptied later: gone, and an older save cannot bring it back.
+    await save('', 3_000)
+    expect(await stored()).toBeNull()
+    await save('half a thought', 2_500)
+    expect(await stored()).toBeNull()
+    await save('new words', 3_000)
+    expect(await stored()).toBe('new words')
+  })
+
   it("keeps each chat's draft and the new-chat page's apart, across a restart", async () => {
     const dataDir = tempDir()
     const first = boot(dataDir)

@@ -36,32 +36,32 @@ export class DraftStore {
     const row = this.deps.db
       .prepare('SELECT text, attachments_json, assistant_id FROM composer_drafts WHERE scope = ?')
       .get(scopeOf(sessionId)) as DraftRow | undefined
-    if (!row) return null
+    // An emptied draft stays as a row (it dates the emptying) and reads as none.
+    if (!row || (!row.text && row.attachments_json === '[]' && !row.assistant_id)) return null
     return { text: row.text, attachments: this.views(row.attachments_json), assistantId: row.assistant_id }
   }
 
   save(
     sessionId: string | null,
-    draft: { text: string; attachments: AttachmentInput[]; assistantId?: string | null }
+    draft: { text: string; attachments: AttachmentInput[]; assistantId?: string | null; typedAt?: number }
   ): boolean {
     if (sessionId !== null) this.deps.requireSession(sessionId)
     const scope = scopeOf(sessionId)
     // A file the store does not have could never be sent: it is not kept either.
     const attachments = draft.attachments.filter((a) => this.deps.attachments.has(a.sha256))
     const assistantId = sessionId === null ? (draft.assistantId ?? null) : null
-    if (!draft.text && attachments.length === 0 && !assistantId) {
-      this.deps.db.prepare('DELETE FROM composer_drafts WHERE scope = ?').run(scope)
-      return false
-    }
-    this.deps.db
+    const at = draft.typedAt ?? this.now()
+    // Newer wins: a save that arrives after a later one (another page of the chat) is dropped.
+    const result = this.deps.db
       .prepare(
         `INSERT INTO composer_drafts (scope, session_id, text, attachments_json, assistant_id, updated_at)
          VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(scope) DO UPDATE SET text = excluded.text, attachments_json = excluded.attachments_json,
-           assistant_id = excluded.assistant_id, updated_at = excluded.updated_at`
+           assistant_id = excluded.assistant_id, updated_at = excluded.updated_at
+         WHERE excluded.updated_at >= composer_drafts.updated_at`
       )
-      .run(scope, sessionId, draft.text, JSON.stringify(attachments), assistantId, this.now())
-    return true
+      .run(scope, sessionId, draft.text, JSON.stringify(attachments), assistantId, at)
+    return result.changes > 0 && Boolean(draft.text || attachments.length > 0 || assistantId)
   }
 
   private views(json: string): AttachmentView[] {

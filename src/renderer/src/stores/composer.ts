@@ -237,7 +237,7 @@ export const useComposerStore = defineStore('composer', () => {
 
   /** Writes one scope's draft; writes of a scope go out in order, so the last one wins. */
   function persist(scope: string | null, draft: ParkedDraft): Promise<unknown> {
-    const body = { sessionId: scope, ...snapshot(draft) }
+    const body = { sessionId: scope, ...snapshot(draft), typedAt: Date.now() }
     const previous = saveChains.get(scope) ?? Promise.resolve()
     const next = previous
       .then(() => useBridge().call(draftsSave, body))

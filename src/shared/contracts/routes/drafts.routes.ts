@@ -24,13 +24,18 @@ export const draftsGet = defineRoute({
   output: z.object({ draft: ComposerDraft.nullable() })
 })
 
-/** Replaces a draft; an empty one (no text, files or assistant) is removed. */
+/** Replaces a draft unless a newer one is stored; an empty one (no text, files or assistant) reads as none. */
 export const draftsSave = defineRoute({
   name: 'drafts.save',
   input: DraftScope.extend({
     text: z.string().max(DRAFT_MAX_CHARS),
     attachments: z.array(AttachmentInput).max(ATTACHMENT_LIMITS.maxFiles),
-    assistantId: z.string().min(1).max(200).nullable().optional()
+    assistantId: z.string().min(1).max(200).nullable().optional(),
+    /**
+     * When the composer held this draft (ms since the epoch). A save older than the one stored is
+     * ignored: two pages of one chat (a reload, another window) may deliver theirs out of order.
+     */
+    typedAt: z.number().int().nonnegative().optional()
   }).strict(),
   output: z.object({ saved: z.boolean() })
 })
