@@ -142,6 +142,18 @@ describe('drafts per chat', () => {
     expect(drafts.get(null)).toBeNull()
   })
 
+  it("brings a chat's stored draft back when the window passed through the chat while it loaded", async () => {
+    bridge = useRealBridge()
+    const [a, b] = twoChats(bridge.presenters)
+    bridge.presenters.drafts.save(a, { text: 'kept for A', attachments: [] })
+    const win = await openWindow(bridge.presenters, b)
+    // A page load that opens A, then briefly something else, then A again before A's draft arrived.
+    void win.composer.switchDraft(a)
+    void win.composer.switchDraft(null)
+    await win.composer.switchDraft(a)
+    await eventually(() => expect(win.composer.text).toBe('kept for A'))
+  })
+
   it('keeps and stores the text of a send that failed', async () => {
     bridge = useRealBridge()
     const [a] = twoChats(bridge.presenters)

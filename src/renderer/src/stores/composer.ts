@@ -293,7 +293,9 @@ export const useComposerStore = defineStore('composer', () => {
     text.value = kept?.text ?? ''
     attachments.value = kept?.attachments ?? []
     assistantId.value = kept?.assistantId ?? null
-    if (kept) return
+    // A draft parked before its stored one was read (the window passed through the chat while it
+    // loaded) is not the whole draft: the stored one is still read, and what was typed stays.
+    if (kept && loadedScopes.has(sessionId)) return
     const token = ++loadToken
     // Unreadable: start empty, and what is typed now is kept.
     const stored = await readDraft(sessionId).catch(() => null)
