@@ -75,13 +75,7 @@ export class NetworkPresenter {
   /** `fetch` through the user's proxy (or directly, per the settings and bypass list). */
   readonly fetch: typeof globalThis.fetch = async (input, init) => {
     await this.ready
-    const { dispatcher, proxy } = this.route
-    try {
-      return await globalThis.fetch(input, { ...init, dispatcher } as RequestInit)
-    } catch (error) {
-      if (!proxy || init?.signal?.aborted) throw error
-      throw proxyFailureOf(error, proxy) ?? error
-    }
+    return send(this.route, input, init)
   }
 
   /**
@@ -93,13 +87,7 @@ export class NetworkPresenter {
   readonly fetchPublic: typeof globalThis.fetch = async (input, init) => {
     await this.ready
     this.publicRoute ??= this.routeFor(this.settings, this.password, { lookup: publicOnlyLookup })
-    const { dispatcher, proxy } = this.publicRoute
-    try {
-      return await globalThis.fetch(input, { ...init, dispatcher } as RequestInit)
-    } catch (error) {
-      if (!proxy || init?.signal?.aborted) throw error
-      throw proxyFailureOf(error, proxy) ?? error
-    }
+    return send(this.publicRoute, input, init)
   }
 
   async view(): Promise<NetworkSettingsView> {
@@ -253,6 +241,20 @@ export class NetworkPresenter {
     void previous.dispatcher.close().catch(() => undefined)
     void this.publicRoute?.dispatcher.close().catch(() => undefined)
     this.publicRoute = undefined
+  }
+}
+
+/** One request on a route; a failure at the proxy is named as the proxy's. */
+async function send(
+  { dispatcher, proxy }: Route,
+  input: Parameters<typeof globalThis.fetch>[0],
+  init: RequestInit | undefined
+): Promise<Response> {
+  try {
+    return await globalThis.fetch(input, { ...init, dispatcher } as RequestInit)
+  } catch (error) {
+    if (!proxy || init?.signal?.aborted) throw error
+    throw proxyFailureOf(error, proxy) ?? error
   }
 }
 
