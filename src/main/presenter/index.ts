@@ -261,6 +261,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     config,
     attachments,
     library,
+    web,
     agentState,
     workspaces,
     log

@@ -3,6 +3,7 @@ import { ProviderErrorCategory, ProviderOptionsSchema } from './llm'
 import { PermissionRequest } from './permission'
 import { AcpToolCallBlockData } from './acp'
 import { McpNonTextItem } from './mcp'
+import { WebSource } from './webSearch'
 
 /**
  * The parts of an assistant message. `MessageBlock` is a union discriminated by `kind`; each
@@ -38,7 +39,11 @@ export type BlockStatus = z.infer<typeof BlockStatus>
 // ---------------------------------------------------------------------------------------------
 
 /** `content` and `reasoning_content`: provider data that must go back with the text (thinking signatures). */
-export const NarrativeBlockData = z.object({ providerOptions: ProviderOptionsSchema.optional() })
+export const NarrativeBlockData = z.object({
+  providerOptions: ProviderOptionsSchema.optional(),
+  /** `content` only: the pages the provider's own web search cited for this text (http(s) links). */
+  sources: z.array(WebSource).optional()
+})
 export type NarrativeBlockData = z.infer<typeof NarrativeBlockData>
 
 /** The call itself, on a `tool_call` block: arguments stream into `params`, the result lands in `response`. */

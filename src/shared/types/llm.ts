@@ -95,7 +95,13 @@ export const LLMRequestSchema = z.object({
     })
     .optional(),
   /** Overrides the provider's retry count for this request (rate_limit/server errors only). */
-  maxRetries: z.number().int().min(0).max(10).optional()
+  maxRetries: z.number().int().min(0).max(10).optional(),
+  /**
+   * Search with the provider's own web search (OpenAI web search, Gemini grounding, Anthropic
+   * web search, OpenRouter `:online`) instead of the app's `web_search` tool, which is then not
+   * offered. Ignored by models without one (see llmProviderPresenter/nativeSearch.ts).
+   */
+  nativeWebSearch: z.boolean().optional()
 })
 export type LLMRequest = z.input<typeof LLMRequestSchema>
 export type LLMRequestOptions = z.output<typeof LLMRequestSchema>
@@ -166,6 +172,8 @@ export type LLMCoreStreamEvent =
     }
   | { type: 'usage'; usage: LLMUsage }
   | { type: 'image_data'; image_data: { data: string; mimeType: string } }
+  /** A page the provider's own web search found or the answer cites (http(s) links only). */
+  | { type: 'source'; url: string; title: string }
   | {
       type: 'error'
       code: LLMErrorCode

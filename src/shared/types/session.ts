@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { PermissionMode as PermissionModeEnum } from './permission'
 import { MessageBlock } from './blocks'
 import { MessageFile } from './attachments'
+import { WebSearchMode } from './webSearch'
 
 export {
   BlockKind,
@@ -31,7 +32,9 @@ export const GenerationSettings = z
     maxTokens: z.number().int().positive().optional(),
     timeoutMs: z.number().int().positive().optional(),
     thinkingBudget: z.number().int().nonnegative().optional(),
-    reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional()
+    reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+    /** How this chat searches the web; unset: Settings › Web search's choice. */
+    webSearch: WebSearchMode.optional()
   })
   .strict()
 export type GenerationSettings = z.infer<typeof GenerationSettings>

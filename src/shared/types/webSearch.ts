@@ -7,6 +7,13 @@ export type SearchEngine = z.infer<typeof SearchEngine>
 /** Engines that work without a key (a self-hosted SearXNG). */
 export const KEYLESS_ENGINES: readonly SearchEngine[] = ['searxng']
 
+/**
+ * How a chat searches the web: the app's engine (the `web_search` tool), the provider's own
+ * search (for models that have one; others fall back to the app's engine), or not at all.
+ */
+export const WebSearchMode = z.enum(['app', 'provider', 'off'])
+export type WebSearchMode = z.infer<typeof WebSearchMode>
+
 const HttpUrl = z.url({ protocol: /^https?$/ }).max(2048)
 
 export const WebSearchSettings = z
@@ -20,7 +27,9 @@ export const WebSearchSettings = z
      */
     endpoints: z.partialRecord(SearchEngine, HttpUrl),
     /** web_fetch may read pages on this machine or the local network (off: such addresses are refused). */
-    allowPrivateAddresses: z.boolean()
+    allowPrivateAddresses: z.boolean(),
+    /** How a new chat searches (each chat may choose its own). */
+    mode: WebSearchMode.default('app')
   })
   .strict()
 export type WebSearchSettings = z.infer<typeof WebSearchSettings>
@@ -29,7 +38,8 @@ export const WEB_SEARCH_DEFAULTS: WebSearchSettings = {
   engine: 'tavily',
   maxResults: 5,
   endpoints: {},
-  allowPrivateAddresses: false
+  allowPrivateAddresses: false,
+  mode: 'app'
 }
 
 /** What the page sees: the settings and which engines have a key stored (never the keys). */

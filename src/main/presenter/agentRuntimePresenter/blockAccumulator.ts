@@ -6,6 +6,10 @@ import type {
   ProviderOptions,
   StopReason
 } from '@shared/types/llm'
+import { numberedSources, type FoundPage } from '@shared/webSources'
+
+/** At most this many of a round's provider search sources are listed. */
+const MAX_PROVIDER_SOURCES = 20
 
 /** Where block changes go: the delta streamer batches them for the renderer and the projection. */
 export interface BlockChangeSink {
@@ -42,6 +46,9 @@ export class BlockAccumulator {
   private openNarrative: BlockOf<'content' | 'reasoning_content'> | null = null
   private readonly openCalls = new Map<string, BlockOf<'tool_call'>>()
   private roundCalls: CompletedToolCall[] = []
+  /** Pages the provider's own web search reported this round, listed under the round's text. */
+  private roundSources: FoundPage[] = []
+  private roundContent: BlockOf<'content'> | null = null
   stopReason: StopReason | null = null
   usage: LLMUsage | null = null
   error: { code: string; message: string; category?: ProviderErrorCategory; status?: number } | null = null
@@ -74,6 +81,8 @@ export class BlockAccumulator {
   startRound(): void {
     this.closeNarrative()
     this.roundCalls = []
+    this.roundSources = []
+    this.roundContent = null
     this.openCalls.clear()
     this.stopReason = null
     this.error = null
@@ -116,6 +125,9 @@ export class BlockAccumulator {
           data: { mimeType: event.image_data.mimeType, data: event.image_data.data }
         })
         return
+      case 'source':
+        this.roundSources.push({ url: event.url, title: event.title, snippet: '' })
+        return
       case 'usage':
         this.usage = event.usage
         return
@@ -129,8 +141,26 @@ export class BlockAccumulator {
         return
       case 'stop':
         this.stopReason = event.stop_reason
+        this.attachRoundSources()
         return
     }
+  }
+
+  /**
+   * The provider's search sources become the sources block of the round's text (the last text
+   * block it wrote, or an empty one when it wrote none): numbered, http(s) only, no duplicates.
+   */
+  private attachRoundSources(): void {
+    const sources = numberedSources(this.roundSources, MAX_PROVIDER_SOURCES)
+    this.roundSources = []
+    if (sources.length === 0) return
+    const target = this.roundContent
+    if (target) {
+      this.update(target.id, 'content', { data: { ...target.data, sources } })
+      return
+    }
+    this.closeNarrative()
+    this.add({ kind: 'content', status: 'success', text: '', data: { sources } })
   }
 
   /** Closes the growing text block so the next text starts a new one (after tool calls, etc.). */
@@ -204,6 +234,7 @@ export class BlockAccumulator {
       createdAt: at,
       updatedAt: at
     })
+    if (this.openNarrative.kind === 'content') this.roundContent = this.openNarrative
   }
 
   private insert<B extends MessageBlock>(block: B): B {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { AppError } from '@shared/errors'
 import { StorageFaultError } from '../sqlitePresenter/storageFaults'
 import { INTERNAL_MESSAGE } from '../../bridge/router'
+import type { WebSearchMode } from '@shared/types/webSearch'
 import type { ChatImageInput, ChatMessageView, QueuedInput, StreamCursor } from '@shared/types/chat'
 import type { AttachmentInput, MessageFile } from '@shared/types/attachments'
 import type {
@@ -65,7 +66,11 @@ export interface AgentRuntimeDeps {
     coreStream(request: LLMRequest, signal: AbortSignal): AsyncIterable<LLMCoreStreamEvent>
     getDefaultModel(): { providerId: string; modelId: string } | null
     modelLimits(providerId: string, modelId: string): Promise<ModelLimits>
+    /** Whether the model's provider has its own web search (absent: none has). */
+    hasNativeSearch?(providerId: string, modelId: string): boolean
   }
+  /** Settings › Web search's choice for chats that made none (absent: the app's engine). */
+  webSearchMode?: () => WebSearchMode
   tools: RunDeps['tools'] & Pick<ToolPresenter, 'sessionDataDir'>
   permissions: Pick<PermissionPresenter, 'decide' | 'evaluate' | 'consume'>
   /** A chat whose model is an ACP agent runs its turns through these (acpPresenter/chatTurns.ts). */
@@ -705,7 +710,12 @@ export class AgentRuntimePresenter {
       hasQueuedInput: (sessionId) => this.queue.has(sessionId),
       deltaIntervalMs: this.deps.deltaIntervalMs,
       log: this.deps.log,
-      storageFault: (error) => this.deps.storage?.recognize(error) ?? null
+      storageFault: (error) => this.deps.storage?.recognize(error) ?? null,
+      webSearch: {
+        defaultMode: () => this.deps.webSearchMode?.() ?? 'app',
+        hasNativeSearch: (providerId, modelId) =>
+          this.deps.llm.hasNativeSearch?.(providerId, modelId) ?? false
+      }
     }
   }
 

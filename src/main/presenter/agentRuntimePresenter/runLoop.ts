@@ -2,6 +2,7 @@ import type { LLMCoreStreamEvent, LLMRequest, LLMToolDefinition } from '@shared/
 import type { MessageBlock, MessageRecord, PendingInteraction, SessionRecord } from '@shared/types/session'
 import type { ChatErrorCode, PlanBlockData } from '@shared/types/chat'
 import type { MCPToolDefinition } from '@shared/types/tools'
+import type { WebSearchMode } from '@shared/types/webSearch'
 import type { PlanSnapshot } from '@shared/contracts/events/tools.events'
 import {
   chatPlanUpdated,
@@ -63,7 +64,15 @@ export interface RunDeps {
   log?: (message: string) => void
   /** The storage fault an error is (disk full, read-only, folder removed), recorded for the user; else null. */
   storageFault?: (error: unknown) => StorageFaultError | null
+  /** How chats search the web by default, and which models have their provider's own search. */
+  webSearch?: {
+    defaultMode(): WebSearchMode
+    hasNativeSearch(providerId: string, modelId: string): boolean
+  }
 }
+
+/** The app's search tool, not offered when the chat searches with the provider's own search or not at all. */
+const APP_WEB_SEARCH_TOOL = 'web_search'
 
 export interface RunSpec {
   session: SessionRecord
@@ -102,6 +111,8 @@ export class ChatRun {
   readonly streamer: DeltaStreamer
   private usage = { inputTokens: 0, outputTokens: 0 }
   private definitions: MCPToolDefinition[] = []
+  /** This turn searches with the provider's own web search (searchPlan). */
+  private nativeWebSearch = false
 
   constructor(
     private readonly deps: RunDeps,
@@ -188,11 +199,26 @@ export class ChatRun {
     })
   }
 
+  /**
+   * How this turn searches: the chat's choice (else the default); the provider's own search
+   * only for models that have it, others keep the app's engine. One search, never two.
+   */
+  private searchPlan(): { native: boolean; appTool: boolean } {
+    const web = this.deps.webSearch
+    const mode = this.spec.session.generationSettings.webSearch ?? web?.defaultMode() ?? 'app'
+    if (mode === 'off') return { native: false, appTool: false }
+    const native = mode === 'provider' && !!web?.hasNativeSearch(this.spec.providerId, this.spec.modelId)
+    return { native, appTool: !native }
+  }
+
   private async loop(): Promise<RunOutcome> {
     const { spec } = this
     const ctx = this.toolContext()
+    const search = this.searchPlan()
+    this.nativeWebSearch = search.native
     const loadTools = async () => {
-      this.definitions = await this.deps.tools.getAllToolDefinitions(ctx)
+      const all = await this.deps.tools.getAllToolDefinitions(ctx)
+      this.definitions = search.appTool ? all : all.filter((d) => d.function.name !== APP_WEB_SEARCH_TOOL)
       this.acc.toolServerNames = new Map(this.definitions.map((d) => [d.function.name, d.server.name]))
       const tools: LLMToolDefinition[] = this.definitions.map((d) => ({
         name: d.function.name,
@@ -274,7 +300,8 @@ export class ChatRun {
       modelId: spec.modelId,
       messages: requestMessages(context, acc.blocks),
       tools: tools.length ? tools : undefined,
-      ...generationRequestOptions(spec.session.generationSettings)
+      ...generationRequestOptions(spec.session.generationSettings),
+      ...(this.nativeWebSearch ? { nativeWebSearch: true } : {})
     }
     for await (const event of this.deps.coreStream(request, spec.signal)) {
       if (event.type === 'retry') this.announceRetry(event)

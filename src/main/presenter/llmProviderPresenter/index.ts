@@ -26,6 +26,7 @@ import { toModelPrompt, toToolSet } from './messageMapper'
 import { maxImagesPerRequest } from './imageLimits'
 import { DEFAULT_RETRY, streamWithRetry, type RetryPolicy } from './coreStream'
 import { generateImages, type GeneratedImageData, type ImageGenerationRequest } from './imageGeneration'
+import { APP_WEB_SEARCH_TOOL, nativeSearchKind, nativeSearchTools } from './nativeSearch'
 
 export { maskApiKey } from './providerStore'
 
@@ -62,6 +63,12 @@ export class LlmProviderPresenter {
 
   getDefaultModel(): DefaultModel {
     return this.store.defaultModel()
+  }
+
+  /** Whether the model's provider has its own web search the app can use (nativeSearch.ts). */
+  hasNativeSearch(providerId: string, modelId: string): boolean {
+    const provider = this.store.get(providerId)
+    return Boolean(provider && nativeSearchKind(provider, modelId))
   }
 
   /** A provider's configured models, read without its secrets (every turn asks); undefined when unknown. */
@@ -278,6 +285,14 @@ export class LlmProviderPresenter {
       maxRetries: request.maxRetries ?? provider.maxRetries
     }
     if (provider.idleTimeoutSeconds !== undefined) policy.idleTimeoutMs = provider.idleTimeoutSeconds * 1000
+    const nativeSearch = request.nativeWebSearch ? nativeSearchKind(provider, request.modelId) : null
+    // With the provider's search on, the app's web_search is never sent beside it.
+    const functionTools = nativeSearch
+      ? request.tools?.filter((t) => t.name !== APP_WEB_SEARCH_TOOL)
+      : request.tools
+    const tools = nativeSearch
+      ? { ...toToolSet(functionTools), ...nativeSearchTools(nativeSearch) }
+      : toToolSet(functionTools)
     return {
       policy,
       input: {
@@ -286,14 +301,15 @@ export class LlmProviderPresenter {
           request.modelId,
           apiKey,
           await this.store.sessionToken(provider.id),
-          this.deps.fetch
+          this.deps.fetch,
+          nativeSearch
         ),
         // Anthropic and Gemini carry images inside tool results; chat completions cannot.
         ...toModelPrompt(request.messages, {
           imagesInToolResults: provider.kind === 'anthropic' || isGeminiWire(provider.kind),
           maxImages: maxImagesPerRequest(provider.kind)
         }),
-        tools: toToolSet(request.tools),
+        tools: tools && Object.keys(tools).length ? tools : undefined,
         temperature: request.temperature,
         topP: request.topP,
         // Without a limit the SDK guesses one for models it does not know (Anthropic: 4096).

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai'
 import { createOpenAI } from '@ai-sdk/openai'
 import { createAnthropic } from '@ai-sdk/anthropic'
 import { createGoogleGenerativeAI } from '@ai-sdk/google'
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible'
+import { createOpenAICompatible, type MetadataExtractor } from '@ai-sdk/openai-compatible'
 import { createGroq } from '@ai-sdk/groq'
 import { createMistral } from '@ai-sdk/mistral'
 import { createXai } from '@ai-sdk/xai'
@@ -13,6 +13,12 @@ import type { ModelConfig, StoredProvider } from '@shared/types/provider'
 import { coalescingFetch, wireFormatOf } from './sseCoalescer'
 import { vertexModel } from './vertex'
 import { bedrockModel } from './bedrock'
+import {
+  openAiResponsesModel,
+  openRouterCitations,
+  openRouterOnlineModel,
+  type NativeSearchKind
+} from './nativeSearch'
 
 // The SDK prints compatibility warnings to the console on every call; they are for
 // developers of the SDK integration, not users of the app.
@@ -29,7 +35,9 @@ export function createLanguageModel(
   /** Amazon Bedrock's optional session token. */
   sessionToken?: string,
   /** The app's network door (its proxy); plain fetch when absent. */
-  baseFetch: typeof globalThis.fetch = globalThis.fetch
+  baseFetch: typeof globalThis.fetch = globalThis.fetch,
+  /** The provider's own web search is on (see nativeSearch.ts): OpenAI on Responses, OpenRouter `:online`. */
+  nativeSearch: NativeSearchKind | null = null
 ): LanguageModel {
   const baseURL = provider.baseUrl.replace(/\/+$/, '')
   // Local servers accept any key, but the SDKs insist on one being present.
@@ -37,7 +45,8 @@ export function createLanguageModel(
   const fetch = coalescingFetch(wireFormatOf(provider.kind), baseFetch)
   switch (provider.kind) {
     case 'openai':
-      // .chat() is chat completions; the default call would be the Responses API.
+      // Web search is a Responses API tool; otherwise chat completions (.chat()).
+      if (nativeSearch === 'openai') return openAiResponsesModel(baseURL, key, modelId, fetch)
       return createOpenAI({ baseURL, apiKey: key, fetch }).chat(modelId)
     case 'anthropic':
       return createAnthropic({ baseURL, apiKey: key, fetch })(modelId)
@@ -46,6 +55,8 @@ export function createLanguageModel(
     case 'ollama':
       return compatible(`${baseURL}/v1`, apiKey, fetch)(modelId)
     case 'openai-compatible':
+      if (nativeSearch === 'openrouter')
+        return compatible(baseURL, apiKey, fetch, openRouterCitations)(openRouterOnlineModel(modelId))
       return compatible(baseURL, apiKey, fetch)(modelId)
     // Vendors with an AI SDK package of their own: it knows their quirks (reasoning fields,
     // tool-call shapes, error bodies) better than the generic compatible client.
@@ -97,14 +108,20 @@ export function azureRoot(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, '').replace(/\/v1$/i, '')
 }
 
-function compatible(baseURL: string, apiKey: string | undefined, fetch: typeof globalThis.fetch) {
+function compatible(
+  baseURL: string,
+  apiKey: string | undefined,
+  fetch: typeof globalThis.fetch,
+  metadataExtractor?: MetadataExtractor
+) {
   // openai-compatible (unlike openai.chat) reads DeepSeek-style `reasoning_content`.
   return createOpenAICompatible({
     name: COMPATIBLE_PROVIDER_NAME,
     baseURL,
     apiKey: apiKey || undefined,
     includeUsage: true,
-    fetch
+    fetch,
+    metadataExtractor
   })
 }
 

@@ -237,7 +237,14 @@ function geminiDelta(json: unknown): Mergeable | undefined {
   )
     return undefined
   const candidate = json.candidates[0]
-  if (!isObject(candidate) || candidate.finishReason != null || !isObject(candidate.content)) return undefined
+  // A frame with grounding (the provider's web search sources) is passed on whole.
+  if (
+    !isObject(candidate) ||
+    candidate.finishReason != null ||
+    candidate.groundingMetadata != null ||
+    !isObject(candidate.content)
+  )
+    return undefined
   const parts = candidate.content.parts
   if (!Array.isArray(parts) || parts.length !== 1 || !isObject(parts[0])) return undefined
   const part = parts[0]

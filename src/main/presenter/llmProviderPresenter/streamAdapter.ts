@@ -1,6 +1,8 @@
 import type { LanguageModelUsage, TextStreamPart, ToolSet } from 'ai'
 import type { LLMCoreStreamEvent, LLMUsage, ProviderOptions, StopReason } from '@shared/types/llm'
+import { safeLink } from '@shared/webSources'
 import { classifyError, type ClassifiedError } from './errors'
+import { openRouterCitationsOf } from './nativeSearch'
 
 type Part = TextStreamPart<ToolSet>
 
@@ -86,6 +88,8 @@ export async function* adaptStream(
           }
           break
         case 'tool-input-start':
+          // The provider's own tools (its web search) ran at the provider: nothing for us to run.
+          if (part.providerExecuted) break
           outcome.producedContent = true
           toolCalls.set(part.id, {
             name: part.toolName,
@@ -106,6 +110,7 @@ export async function* adaptStream(
           break
         }
         case 'tool-call':
+          if (part.providerExecuted) break
           outcome.producedContent = true
           yield* endToolCall(toolCalls, part)
           break
@@ -117,6 +122,13 @@ export async function* adaptStream(
               image_data: { data: part.file.base64, mimeType: part.file.mediaType }
             }
           }
+          break
+        case 'source':
+          if (part.sourceType === 'url') yield* sourceEvent(part.url, part.title)
+          break
+        case 'finish-step':
+          for (const citation of openRouterCitationsOf(part.providerMetadata))
+            yield* sourceEvent(citation.url, citation.title)
           break
         case 'finish':
           yield { type: 'usage', usage: mapUsage(part.totalUsage) }
@@ -137,6 +149,12 @@ export async function* adaptStream(
   } catch (error) {
     outcome.failure = classifyError(error)
   }
+}
+
+/** A page the provider's search found: http(s) links only, anything else is dropped here. */
+function* sourceEvent(url: string, title: string | undefined): Generator<LLMCoreStreamEvent> {
+  const link = safeLink(url)
+  if (link) yield { type: 'source', url: link.href, title: title ?? '' }
 }
 
 function* endToolCall(

@@ -15,6 +15,7 @@ import type { SqlitePresenter } from '../sqlitePresenter'
 import type { StorageGuard } from '../sqlitePresenter/storageGuard'
 import type { TapePresenter } from '../tapePresenter'
 import type { ToolPresenter } from '../toolPresenter'
+import type { WebPresenter } from '../webPresenter'
 
 /**
  * The chat loop: provider streams through the provider presenter, tool calls through the tools,
@@ -34,6 +35,7 @@ export function createAgentRuntime(parts: {
   config: ConfigPresenter
   attachments: AttachmentPresenter
   library: LibraryPresenter
+  web: Pick<WebPresenter, 'settings'>
   agentState: SessionAgentStateStore
   workspaces: Workspaces
   log: (message: string) => void
@@ -47,8 +49,10 @@ export function createAgentRuntime(parts: {
     llm: {
       coreStream: (request, signal) => llmProviders.coreStream(request, signal),
       getDefaultModel: () => llmProviders.getDefaultModel(),
-      modelLimits: modelLimitsFrom(llmProviders)
+      modelLimits: modelLimitsFrom(llmProviders),
+      hasNativeSearch: (providerId, modelId) => llmProviders.hasNativeSearch(providerId, modelId)
     },
+    webSearchMode: () => parts.web.settings().mode,
     tools: parts.tools,
     permissions: parts.permissions,
     // A chat whose model is an ACP agent: its turns run through the agent.
