@@ -55,6 +55,11 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/settings/WebSearchSettings.vue')
       },
       {
+        path: 'knowledge',
+        name: 'settings-knowledge',
+        component: () => import('./pages/settings/KnowledgeSettings.vue')
+      },
+      {
         path: 'image',
         name: 'settings-image',
         component: () => import('./pages/settings/ImageSettings.vue')

@@ -30,6 +30,7 @@ const SECTIONS = [
   'memory',
   'network',
   'web-search',
+  'knowledge',
   'image',
   'prompts',
   'assistants',

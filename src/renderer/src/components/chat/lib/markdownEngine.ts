@@ -14,6 +14,8 @@ const esc = (text: string) => md.utils.escapeHtml(text)
 export interface RenderEnv {
   copyLabel?: string
   previewLabel?: string
+  /** The [n] marks that are links: the message has a source numbered n. */
+  citations?: readonly number[]
 }
 
 /** HTML and SVG fences can be previewed in a sandboxed frame (see artifactPreview.ts). */
@@ -77,6 +79,25 @@ md.renderer.rules.link_open = (tokens, index, options, env, self) => {
   tokens[index].attrSet('target', '_blank')
   tokens[index].attrSet('rel', 'noopener noreferrer')
   return defaultLinkOpen(tokens, index, options, env, self)
+}
+
+// [1], [2]: an answer's marks citing its sources. A mark whose source the message has is a link
+// the message follows on click (MarkdownView's `cite`); any other stays text. A real link `[1](…)`
+// or `[1][ref]` is taken by the link rule first, and `[0]`, `[100]` or `[1a]` stay text.
+const CITATION = /^\[([1-9]\d?)\]/
+md.inline.ruler.after('link', 'citation', (state, silent) => {
+  // Inside a link's text it stays text: a link is never nested in a link.
+  if (state.src.charCodeAt(state.pos) !== 0x5b /* [ */ || state.linkLevel > 0) return false
+  const match = CITATION.exec(state.src.slice(state.pos, state.pos + 4))
+  if (!match) return false
+  if (!silent) state.push('citation', '', 0).meta = { n: Number(match[1]) }
+  state.pos += match[0].length
+  return true
+})
+md.renderer.rules.citation = (tokens, index, _options, rawEnv) => {
+  const n = Number((tokens[index].meta as { n: number }).n)
+  const linked = ((rawEnv ?? {}) as RenderEnv).citations?.includes(n)
+  return linked ? `<a href="#" class="md-cite" data-cite="${n}">[${n}]</a>` : `[${n}]`
 }
 
 export function renderMarkdown(text: string, env: RenderEnv = {}): string {

@@ -13,6 +13,7 @@ import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
 import web from './web'
+import knowledge from './knowledge'
 import memory from './memory'
 import skills from './skills'
 import acp from './acp'
@@ -37,6 +38,7 @@ export default {
   ...checkpoints,
   ...image,
   ...web,
+  ...knowledge,
   ...memory,
   ...skills,
   ...acp,

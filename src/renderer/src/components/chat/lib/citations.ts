@@ -1,0 +1,38 @@
+import type { MessageBlock } from '@shared/types/blocks'
+import { knowledgeSourcesOf, type KnowledgeSource } from '@shared/types/knowledge'
+import { webSourcesOf, type ShownSource } from './webSources'
+
+/** What an answer's [n] points to: a knowledge chunk (opens in the viewer) or a web page. */
+export type CitedSource =
+  { kind: 'knowledge'; source: KnowledgeSource } | { kind: 'web'; source: ShownSource }
+
+/** The built-in search tools whose results number their sources (an MCP tool of the same name is not one). */
+export function searchSourcesOf(block: MessageBlock): CitedSource[] {
+  if (block.kind !== 'tool_call' || block.status !== 'success') return []
+  const call = block.toolCall
+  if (!call || call.serverName || call.isError) return []
+  if (call.name === 'knowledge_search')
+    return knowledgeSourcesOf(call.response).map((source) => ({ kind: 'knowledge', source }))
+  if (call.name === 'web_search')
+    return webSourcesOf(call.response).map((source) => ({ kind: 'web', source }))
+  return []
+}
+
+/**
+ * For each block of an answer, the sources its [n] marks can cite: those of the search calls
+ * before it, the latest call winning when two number a source the same (each search numbers
+ * from 1). Keyed by block id; blocks before any search are left out.
+ */
+export function citationsByBlock(blocks: readonly MessageBlock[]): Map<string, Map<number, CitedSource>> {
+  const result = new Map<string, Map<number, CitedSource>>()
+  let current = new Map<number, CitedSource>()
+  for (const block of blocks) {
+    const found = searchSourcesOf(block)
+    if (found.length) {
+      current = new Map(current)
+      for (const cited of found) current.set(cited.source.index, cited)
+    }
+    if (current.size) result.set(block.id, current)
+  }
+  return result
+}
