@@ -18,6 +18,9 @@ let host: ServedHost
 let browser: Browser
 let page: Page
 let needleMessageId = ''
+let sessionId = ''
+/** The user's and the assistant's message ids, turn by turn. */
+const turnMessageIds: string[][] = []
 
 /** A chat of 100 messages, written into the data folder before the host starts. */
 function seed(): void {
@@ -29,9 +32,11 @@ function seed(): void {
     workspaces: new Workspaces({ dataDir })
   })
   const session = sessions.create({ title: 'Long chat about birds' })
+  sessionId = session.id
   for (let i = 0; i < TURNS; i++) {
-    sessions.messages.appendUserMessage(session.id, { text: `Question ${i} about birds` })
+    const question = sessions.messages.appendUserMessage(session.id, { text: `Question ${i} about birds` })
     const answer = sessions.messages.createAssistantMessage(session.id)
+    turnMessageIds.push([question.id, answer.id])
     const text =
       i === NEEDLE_TURN
         ? 'The <b>albatross</b> glides for hours without flapping; an Albatross can sleep in flight.'
@@ -100,5 +105,36 @@ describe('history search', () => {
     expect(box.y).toBeGreaterThanOrEqual(0)
     expect(box.y).toBeLessThan(800)
     expect(page.url()).toContain(`message=${needleMessageId}`)
+  })
+
+  it('opens a chat at its newest messages without drawing the oldest of its first page first', async () => {
+    await page.getByTestId('new-chat').click()
+    await page.getByTestId('chat-welcome').waitFor()
+    // Every message row the page ever adds while the chat opens.
+    await page.evaluate(() => {
+      const seen = new Set<string>()
+      ;(window as unknown as { __seenMessages: Set<string> }).__seenMessages = seen
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.addedNodes) {
+            if (!(node instanceof Element)) continue
+            for (const el of [node, ...node.querySelectorAll('[data-message-id]')]) {
+              const id = el.getAttribute('data-message-id')
+              if (id) seen.add(id)
+            }
+          }
+      }).observe(document.body, { childList: true, subtree: true })
+    })
+    await page.locator(`[data-session-id="${sessionId}"] a`).click()
+    const [, newestAnswer] = turnMessageIds[TURNS - 1]
+    await page.getByTestId('message-list').locator(`[data-message-id="${newestAnswer}"]`).waitFor()
+    const seen = await page.evaluate(() => [
+      ...(window as unknown as { __seenMessages: Set<string> }).__seenMessages
+    ])
+    const turnOf = new Map(turnMessageIds.flatMap((ids, turn) => ids.map((id) => [id, turn] as const)))
+    const seenTurns = seen.map((id) => turnOf.get(id)).filter((turn) => turn !== undefined)
+    expect(seenTurns).toContain(TURNS - 1)
+    // The first page holds the newest 60 messages (turns 20 to 49); a screen shows about ten.
+    expect(Math.min(...seenTurns)).toBeGreaterThanOrEqual(TURNS - 15)
   })
 })
