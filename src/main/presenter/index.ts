@@ -33,6 +33,7 @@ import { openAppStorage } from './wiring/storage'
 import { createMcpPresenter, loginShellEnv } from './wiring/mcp'
 import { createAcpPresenter } from './wiring/acp'
 import { createToolPresenter } from './wiring/tools'
+import type { CommandPreviews } from './commandPreview'
 import { createAgentRuntime } from './wiring/chat'
 import { wireLifecycle } from './wiring/lifecycle'
 import { DraftStore } from './sessionPresenter/drafts'
@@ -56,6 +57,8 @@ export interface Presenters {
   /** The OS sandbox unasked commands run in (its status shows in Settings › Permissions). */
   sandbox: Sandbox
   tools: ToolPresenter
+  /** Commands waiting for approval, previewed on a copy of the workspace. */
+  commandPreviews: CommandPreviews
   mcp: McpPresenter
   agentRuntime: AgentRuntimePresenter
   memory: MemoryPresenter
@@ -203,7 +206,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     agentTools,
     events
   })
-  const { tools, runtimePort, files } = createToolPresenter({
+  const { tools, runtimePort, files, commandPreviews } = createToolPresenter({
     userDataDir: platform.userDataDir,
     events,
     config,
@@ -296,6 +299,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     permissions,
     sandbox,
     tools,
+    commandPreviews,
     mcp,
     agentRuntime,
     memory,
@@ -353,6 +357,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       await acp.dispose()
       await mcp.dispose()
       await tools.dispose()
+      commandPreviews.dispose()
       await network.dispose()
       tape.dispose()
       backups.dispose()

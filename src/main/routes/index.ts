@@ -11,6 +11,7 @@ import { registerMcpRoutes } from './mcp'
 import { registerMcpToolPinRoutes } from './mcpToolPins'
 import { registerChatRoutes } from './chat'
 import { registerCheckpointRoutes } from './checkpoints'
+import { registerCommandPreviewRoutes } from './commandPreview'
 import { registerAgentFeatureRoutes } from './agentFeatures'
 import { registerSubagentRoutes } from './subagents'
 import { registerAcpRoutes } from './acp'
@@ -40,6 +41,7 @@ export function createRouter(
   registerMcpToolPinRoutes(router, presenters)
   registerChatRoutes(router, presenters)
   registerCheckpointRoutes(router, presenters)
+  registerCommandPreviewRoutes(router, presenters)
   registerAgentFeatureRoutes(router, presenters)
   registerSubagentRoutes(router, presenters)
   registerAcpRoutes(router, presenters)

@@ -11,13 +11,23 @@ export function bwrapArgs(
   profile: SandboxProfile,
   shell: { file: string; args: string[] },
   cwd: string,
-  extras: { gitExclude?: string; seccompFd?: number } = {}
+  extras: {
+    gitExclude?: string
+    seccompFd?: number
+    /** A command preview: the workspace's copy, shown at the workspace's path. */
+    workspaceSource?: string
+    /** A command preview: writable host folders shown instead of these hidden ones (to see what it wrote there). */
+    scratch?: Record<string, string>
+  } = {}
 ): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']
   const hidden = [...profile.hiddenDirs, ...(profile.home ? [profile.home] : [])].sort(
     (a, b) => a.length - b.length
   )
-  for (const dir of hidden) args.push('--tmpfs', dir)
+  for (const dir of hidden) {
+    const scratch = extras.scratch?.[dir]
+    args.push(...(scratch ? ['--bind', scratch, dir] : ['--tmpfs', dir]))
+  }
   // `-try`: a toolchain folder removed since the profile was made is skipped, not an error.
   for (const { source, target } of profile.toolchains) args.push('--ro-bind-try', source, target)
   const dataDir = profile.dataDir
@@ -25,7 +35,11 @@ export function bwrapArgs(
   // A scratch workspace lives in the data folder: mask the folder first, show the workspace in
   // it, and only then make the mask read-only (bwrap must create the workspace's mount point).
   if (dataDir && workspaceInData) args.push('--tmpfs', dataDir)
-  args.push(profile.writableWorkspace ? '--bind' : '--ro-bind', profile.workspaceDir, profile.workspaceDir)
+  args.push(
+    profile.writableWorkspace ? '--bind' : '--ro-bind',
+    extras.workspaceSource ?? profile.workspaceDir,
+    profile.workspaceDir
+  )
   for (const entry of profile.protectedExisting) args.push('--ro-bind', entry, entry)
   // bwrap leaves an empty stub file on the host for these; the Sandbox removes it afterwards.
   for (const entry of profile.protectedMissing) args.push('--ro-bind', '/dev/null', entry)

@@ -29,6 +29,7 @@ import { judgeCall, prepareCall, type Prepared } from './callPreparation'
 import { mcpToolDefinition, runMcpTool } from './mcpCalls'
 import { SessionToolNames } from './sessionToolNames'
 import { TOOL } from '@shared/builtinTools'
+import type { CommandPreviews } from '../commandPreview'
 
 const TOOL_SEARCH = TOOL.toolSearch
 
@@ -43,6 +44,8 @@ export interface ToolPresenterDeps {
   processes?: BackgroundProcessManager
   /** What shell commands change, for checkpoints (default: one for this presenter). */
   shellCaptures?: ShellCaptures
+  /** Previews of commands waiting for approval (approving applies the preview's changes). */
+  commandPreviews?: Pick<CommandPreviews, 'applyApproved'>
   files?: FilePermissionService
   commands?: CommandPermissionService
   /** The OS sandbox's status: whether unasked commands are contained (and `sandboxed` mode works). */
@@ -288,7 +291,8 @@ export class ToolPresenter {
       files: this.files,
       commands: this.commands,
       processes: this.processes,
-      shellCaptures: this.shellCaptures
+      shellCaptures: this.shellCaptures,
+      ...(this.deps.commandPreviews ? { commandPreviews: this.deps.commandPreviews } : {})
     }
   }
 }

@@ -24,6 +24,9 @@ import type { TapePresenter } from '../tapePresenter'
 import { ToolPresenter } from '../toolPresenter'
 import { BackgroundProcessManager } from '../toolPresenter/agentTools/processManager'
 import type { AgentToolManager } from '../toolPresenter/agentTools/agentToolManager'
+import { CommandPreviews, type PreviewTarget } from '../commandPreview'
+import { AppError } from '@shared/errors'
+import { ActionBlockData } from '@shared/types/blocks'
 
 export interface ToolParts {
   /** Web search and page reads (web_search, web_fetch). */
@@ -57,6 +60,8 @@ export interface ToolDomain {
   runtimePort: LoopRuntimePort
   /** One file boundary for the tools and for what approval cards may preview. */
   files: FilePermissionService
+  /** Commands waiting for approval, run first on a copy of the workspace (the card shows what they would do). */
+  commandPreviews: CommandPreviews
 }
 
 /**
@@ -69,7 +74,16 @@ export function createToolPresenter(parts: ToolParts): ToolDomain {
   const tapeOf = (sessionId: string) => sessions.require(sessionId).tapeId
   const runtimePort = new LoopRuntimePort({ events: parts.events, tape, tapeOf, log })
   const files = new FilePermissionService(homedir(), { appData: parts.appData })
+  const commandPreviews = new CommandPreviews({
+    root: join(parts.userDataDir, 'command-previews'),
+    baseEnv: parts.shellEnv,
+    allowedVariables: () => config.getSettings().allowedEnvVariables,
+    appData: parts.appData,
+    lookup: (sessionId, interactionId) => pendingCommandCall(sessions, sessionId, interactionId),
+    log
+  })
   const tools = new ToolPresenter({
+    commandPreviews,
     agentTools: parts.agentTools,
     mcp: parts.mcp,
     mcpAutoApprove: (serverId, toolName) => parts.mcp.isAutoApproved(serverId, toolName),
@@ -105,5 +119,47 @@ export function createToolPresenter(parts: ToolParts): ToolDomain {
     sandbox: parts.sandbox,
     log
   })
-  return { tools, runtimePort, files }
+  return { tools, runtimePort, files, commandPreviews }
+}
+
+/** The pending exec call an approval card shows, from its interaction and the call's block. */
+function pendingCommandCall(
+  sessions: SessionPresenter,
+  sessionId: string,
+  interactionId: string
+): PreviewTarget {
+  const interaction = sessions.interactions.require(interactionId)
+  if (interaction.sessionId !== sessionId)
+    throw new AppError('not_found', `Interaction ${interactionId} is not in session ${sessionId}`)
+  if (interaction.status !== 'pending')
+    throw new AppError(
+      'interaction_not_pending',
+      `Interaction ${interactionId} was already ${interaction.status}`
+    )
+  const action = ActionBlockData.safeParse(interaction.request)
+  if (!action.success || action.data.actionType !== 'permission' || action.data.request.type !== 'command')
+    throw new AppError('invalid_input', `Interaction ${interactionId} is not a command request`)
+  const { request, toolCallId } = action.data
+  const block = sessions.messages
+    .require(interaction.messageId)
+    .blocks.find((b) => b.kind === 'tool_call' && b.toolCall.id === toolCallId)
+  const params = block?.kind === 'tool_call' ? parseParams(block.toolCall.params) : {}
+  return {
+    sessionId,
+    toolCallId,
+    command: request.command ?? '',
+    cwd: request.cwd ?? sessions.require(sessionId).workspaceDir,
+    workspaceDir: sessions.require(sessionId).workspaceDir,
+    background: params.background === true,
+    tool: request.server === 'agent-filesystem' ? request.tool : `${request.server}/${request.tool}`
+  }
+}
+
+function parseParams(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text)
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
 }

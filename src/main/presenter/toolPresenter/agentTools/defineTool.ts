@@ -9,6 +9,7 @@ import type { AgentToolRuntimePort, ChatTurns } from '../runtimePorts'
 import type { ToolSearchPort } from '../deferredTools'
 import type { BackgroundProcessManager } from './processManager'
 import type { ShellCaptures } from './shellChanges'
+import type { CommandPreviews } from '../../commandPreview'
 
 export const FILESYSTEM_SERVER = 'agent-filesystem'
 export const CORE_SERVER = 'agent-core'
@@ -19,6 +20,7 @@ export const SETTINGS_SERVER = 'deepchat-settings'
 export const IMAGE_SERVER = 'agent-image-generation'
 export const SUBAGENTS_SERVER = 'agent-subagents'
 export const WEB_SERVER = 'agent-web'
+export const KNOWLEDGE_SERVER = 'agent-knowledge'
 
 /** How the settings page and the chat's tools popover group built-ins; also the `server` a permission request names. */
 export type AgentToolGroup =
@@ -31,6 +33,7 @@ export type AgentToolGroup =
   | typeof IMAGE_SERVER
   | typeof SUBAGENTS_SERVER
   | typeof WEB_SERVER
+  | typeof KNOWLEDGE_SERVER
 
 /**
  * Who sees a tool: `model` tools are offered by default; `diagnostic` ones only when the session
@@ -72,6 +75,8 @@ export interface ToolContext {
   processes: BackgroundProcessManager
   /** What foreground shell commands change in the workspace, for the turn's checkpoint. */
   shellCaptures: ShellCaptures
+  /** Previews of commands waiting for approval: an approved one applies its preview's changes. */
+  commandPreviews?: Pick<CommandPreviews, 'applyApproved'>
   /** This session's deferred MCP tools, when its catalog is too big to send (see `tool_search`). */
   toolSearch?: ToolSearchPort
 }

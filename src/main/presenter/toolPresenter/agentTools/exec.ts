@@ -19,6 +19,7 @@ import { isReadOnlyLine, sandboxWritesWorkspace } from '../../permission/command
 import type { CommandAnalysis } from '../../permission/commandClassifier'
 import type { SandboxPlan } from '../../sandbox'
 import type { ShellCaptureResult } from './shellChanges'
+import type { CommandPreview } from '@shared/types/commandPreview'
 
 export const EXEC_DEFAULT_TIMEOUT_MS = 120_000
 export const EXEC_MAX_TIMEOUT_MS = 600_000
@@ -98,7 +99,20 @@ export const execTool = defineAgentTool({
     let captured: ShellCaptureResult | undefined
     let result: AgentToolResult
     try {
-      result = await runCommand(args, ctx, cwd, plan)
+      // The user approved after seeing a preview: its changes are applied when the workspace is
+      // as the preview found it; otherwise the command runs for real and the result says why.
+      const previewed =
+        ctx.approved && !args.background
+          ? await ctx.commandPreviews?.applyApproved({
+              sessionId: ctx.sessionId,
+              toolCallId: ctx.toolCallId,
+              command: args.command,
+              cwd
+            })
+          : null
+      if (previewed?.kind === 'applied') result = appliedFromPreview(args.command, previewed.preview)
+      else result = await runCommand(args, ctx, cwd, plan)
+      if (previewed?.kind === 'run') result = withPreviewNote(result, previewed)
     } finally {
       if (started?.capture) {
         captured = await started.capture.finish()
@@ -118,6 +132,48 @@ function canWriteWorkspace(
 ): boolean {
   if (plan && !plan.writableWorkspace && ctx.sandboxAvailable) return false
   return !isReadOnlyLine(analysis)
+}
+
+/** The result of an approved command whose preview's changes were applied: the preview's own output. */
+function appliedFromPreview(
+  command: string,
+  preview: Extract<CommandPreview, { status: 'done' }>
+): AgentToolResult {
+  const output = [preview.stdout.trimEnd(), preview.stderr.trimEnd()].filter(Boolean).join('\n')
+  const lines = [
+    `Applied from preview: the command ran in the sandbox on a copy of the workspace before the user approved it, and its changes (${preview.files.length + preview.filesOmitted}) were applied to the workspace; it did not run again.`,
+    output,
+    preview.outputDropped ? `[… ${preview.outputDropped} further characters not shown]` : '',
+    `Exit code: ${preview.exitCode ?? 'none'}`
+  ]
+  const summary = `${command} applied from preview (exit ${preview.exitCode ?? 'none'})`
+  const data = { exitCode: preview.exitCode, timedOut: false, sandboxed: false, preview: 'applied' }
+  const content = lines.filter((l) => l !== '').join('\n')
+  if (preview.exitCode === 0) return ok(summary, content, data)
+  return { ok: false, summary, content, data, error: { code: 'nonzero_exit', message: summary } }
+}
+
+const RAN_FOR_REAL: Record<string, string> = {
+  workspace_changed: 'the workspace changed since the preview',
+  refused: 'the preview was refused the network or a write outside the workspace',
+  timed_out: 'the preview hit its time limit',
+  unfinished: 'the preview had not finished',
+  unavailable: 'there was no usable preview'
+}
+
+/** Says that an approved, previewed command ran for real, and why its preview was not applied. */
+function withPreviewNote(
+  result: AgentToolResult,
+  previewed: { reason: string; detail?: string }
+): AgentToolResult {
+  const why = RAN_FOR_REAL[previewed.reason] ?? previewed.reason
+  const note = `Ran for real after approval, not applied from preview: ${why}${previewed.detail ? ` (${previewed.detail})` : ''}.`
+  const data = typeof result.data === 'object' && result.data ? result.data : {}
+  const content =
+    typeof result.content === 'string'
+      ? `${note}\n${result.content}`
+      : [{ type: 'text' as const, text: note }, ...result.content]
+  return { ...result, content, data: { ...data, preview: 'ran', previewReason: previewed.reason } }
 }
 
 /** Tells the model and the user that undo will not cover what this command changed. */
