@@ -9,6 +9,7 @@ import { registerPermissionRoutes } from './permissions'
 import { registerAgentToolRoutes } from './agentTools'
 import { registerMcpRoutes } from './mcp'
 import { registerMcpToolPinRoutes } from './mcpToolPins'
+import { registerMcpRegistryRoutes } from './mcpRegistry'
 import { registerChatRoutes } from './chat'
 import { registerCheckpointRoutes } from './checkpoints'
 import { registerCommandPreviewRoutes } from './commandPreview'
@@ -39,6 +40,7 @@ export function createRouter(
   registerAgentToolRoutes(router, presenters)
   registerMcpRoutes(router, presenters)
   registerMcpToolPinRoutes(router, presenters)
+  registerMcpRegistryRoutes(router, presenters)
   registerChatRoutes(router, presenters)
   registerCheckpointRoutes(router, presenters)
   registerCommandPreviewRoutes(router, presenters)

@@ -135,7 +135,11 @@ export class McpConfigStore {
     return { ...config, env, headers }
   }
 
-  async add(input: McpServerInput): Promise<StoredServerConfig> {
+  /** `secretKeys` names values to keep secret whatever their names (a registry's `isSecret`). */
+  async add(
+    input: McpServerInput,
+    secretKeys: { env: string[]; headers: string[] } = { env: [], headers: [] }
+  ): Promise<StoredServerConfig> {
     const parsed = McpServerInput.safeParse(input)
     if (!parsed.success)
       throw new AppError('mcp_invalid_config', `Invalid MCP server: ${issuesText(parsed.error)}`)
@@ -152,7 +156,7 @@ export class McpConfigStore {
     this.adding.add(id)
     this.addingSlugs.add(slug)
     try {
-      const stored = await this.splitSecrets({ ...fields, id, slug }, undefined)
+      const stored = await this.splitSecrets({ ...fields, id, slug }, undefined, secretKeys)
       // Read again: other servers may have been added or changed during the await.
       const doc = this.read()
       this.write({ ...doc, servers: [...doc.servers, stored] })
@@ -248,10 +252,17 @@ export class McpConfigStore {
    */
   private async splitSecrets(
     config: McpServerConfigT,
-    previous: StoredServer | undefined
+    previous: StoredServer | undefined,
+    marked: { env: string[]; headers: string[] } = { env: [], headers: [] }
   ): Promise<StoredServer> {
-    const env = await this.splitMap(config.id, 'env', config.env, previous?.secretEnv ?? [])
-    const headers = await this.splitMap(config.id, 'header', config.headers, previous?.secretHeaders ?? [])
+    const env = await this.splitMap(config.id, 'env', config.env, previous?.secretEnv ?? [], marked.env)
+    const headers = await this.splitMap(
+      config.id,
+      'header',
+      config.headers,
+      previous?.secretHeaders ?? [],
+      marked.headers
+    )
     return {
       ...config,
       env: env.plain,
@@ -265,7 +276,8 @@ export class McpConfigStore {
     id: string,
     kind: 'env' | 'header',
     values: Record<string, string>,
-    previousSecrets: string[]
+    previousSecrets: string[],
+    marked: string[]
   ): Promise<{ plain: Record<string, string>; secretNames: string[] }> {
     const plain: Record<string, string> = {}
     const secretNames: string[] = []
@@ -274,7 +286,7 @@ export class McpConfigStore {
         if (!previousSecrets.includes(name))
           throw new AppError('mcp_invalid_config', `${kind} "${name}" has no stored secret to keep`)
         secretNames.push(name)
-      } else if (isSecretName(name) || previousSecrets.includes(name)) {
+      } else if (isSecretName(name) || previousSecrets.includes(name) || marked.includes(name)) {
         await this.backend.setSecret(secretKey(id, kind, name), value)
         secretNames.push(name)
       } else {

@@ -56,6 +56,7 @@ import { mcpToolPinsChanged } from '@shared/contracts/events/mcpToolPins.events'
 import type { McpToolChange } from '@shared/types/mcpToolPins'
 import { exposeToolNames, slugOfExposedName, type ExposedToolName } from './toolNames'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
+import { McpRegistry } from './registry'
 
 /**
  * Decides whether a tool call may run. The permission services implement it and throw a
@@ -93,6 +94,8 @@ export interface McpPresenterDeps {
   /** OAuth sign-in for http/sse servers (browser + loopback redirect); omit to use static headers only. */
   oauth?: Omit<McpOAuthOptions, 'secrets'>
   interactionTimeoutMs?: number
+  /** Test knob of the registry browser: http registries, remotes and npm registries on this machine. */
+  registryAllowLoopbackHttp?: boolean
   log?: (message: string) => void
 }
 
@@ -106,6 +109,8 @@ const CONNECTION_FIELDS = ['type', 'command', 'args', 'env', 'cwd', 'url', 'head
 export class McpPresenter implements McpToolSource {
   readonly store: McpConfigStore
   readonly interactions: InteractionBroker
+  /** Settings › MCP › Browse registry: search the MCP Registry and install from it. */
+  readonly registry: McpRegistry
   private readonly servers: ServerManager
   private readonly catalog: ToolManager
   private readonly roots: RootsTracker
@@ -162,6 +167,16 @@ export class McpPresenter implements McpToolSource {
       onListChanged: (id, kind, client) => void this.catalog.refresh(id, client, kind),
       reconnect: deps.reconnect
     })
+    this.registry = new McpRegistry({
+      config: deps.config,
+      fetch: deps.fetch ?? globalThis.fetch,
+      servers: {
+        addServer: (input, options) => this.addServer(input, options),
+        serverIds: () => this.store.list().map((s) => s.id)
+      },
+      serverEnv: deps.shellEnv,
+      allowLoopbackHttp: deps.registryAllowLoopbackHttp
+    })
   }
 
   // ---- config -------------------------------------------------------------------------
@@ -174,9 +189,13 @@ export class McpPresenter implements McpToolSource {
     return this.view(this.store.require(id))
   }
 
-  async addServer(input: McpServerInput): Promise<McpServerView> {
+  /** `secretKeys`: env and header names stored as secrets whatever they are called (the registry's `isSecret`). */
+  async addServer(
+    input: McpServerInput,
+    options: { secretKeys?: { env: string[]; headers: string[] } } = {}
+  ): Promise<McpServerView> {
     this.checkBuiltin(input)
-    const stored = await this.store.add(input)
+    const stored = await this.store.add(input, options.secretKeys)
     this.deps.events.emit(mcpConfigChanged, { serverIds: [stored.id] })
     if (stored.enabled) this.startInBackground(stored.id)
     return this.view(stored)

@@ -48,6 +48,8 @@ export function createMcpPresenter(parts: {
     sampler: () => createCoreStreamSampler(llmProviders),
     oauth: { openUrl: (url) => platform.openExternal(url), clientName: platform.appName },
     builtinDeps: { history: parts.sessions },
+    // Test knob: a fake registry, remote and npm registry on this machine over plain http.
+    registryAllowLoopbackHttp: process.env.DEEPCHAT_TEST_REGISTRY_LOOPBACK === '1',
     log: parts.log
   })
   // Servers start in the background: a slow or broken one never delays the app.
