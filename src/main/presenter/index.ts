@@ -40,6 +40,8 @@ import { DraftStore } from './sessionPresenter/drafts'
 import { PathGrants } from './pathGrants'
 import { NetworkPresenter } from './networkPresenter'
 import { WebPresenter } from './webPresenter'
+import { KnowledgePresenter } from './knowledgePresenter'
+import { ProviderStore } from './llmProviderPresenter/providerStore'
 
 export interface Presenters {
   platform: Platform
@@ -85,6 +87,8 @@ export interface Presenters {
   network: NetworkPresenter
   /** Web search with the user's engine and page reads, for web_search and web_fetch. */
   web: WebPresenter
+  /** Knowledge bases: indexing in the background, hybrid search for knowledge_search. */
+  knowledge: KnowledgePresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -138,6 +142,21 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   const web = new WebPresenter({ config, fetch: network.fetch, fetchPublic: network.fetchPublic })
   const tape = new TapePresenter({ sqlite })
   const sessions = new SessionPresenter({ sqlite, tape, events, workspaces, log })
+  const pathGrants = new PathGrants({
+    knownFolders: () => [config.getSettings().defaultWorkspaceDir, ...sessions.workspaceDirs()]
+  })
+  const knowledge = new KnowledgePresenter({
+    db: sqlite.db,
+    transaction: (fn) => sqlite.transaction(() => fn()),
+    providers: new ProviderStore(config),
+    fetch: network.fetch,
+    events,
+    // Only picks: a folder the page merely names is never a source.
+    redeemFolder: (token, clientId) => pathGrants.folderFrom(token, clientId, { known: false }),
+    sessionExists: (sessionId) => Boolean(sessions.get(sessionId)),
+    excludedFolders: [platform.userDataDir],
+    log
+  })
   const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
   const shellEnv = loginShellEnv(config, {
     shellEnv: options.shellEnv,
@@ -224,6 +243,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     sandbox,
     shellEnv,
     web,
+    knowledge: knowledge.toolPort(),
     groups: hygiene.groups,
     appData,
     log
@@ -284,6 +304,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
   agentRuntime.recoverOnStart()
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
   subagents.recoverOnStart(agentRuntime)
+  // Bases catch up with their files (a run a crash cut off continues) and are watched.
+  knowledge.start()
 
   let disposed = false
   return {
@@ -345,9 +367,8 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     backups,
     network,
     web,
-    pathGrants: new PathGrants({
-      knownFolders: () => [config.getSettings().defaultWorkspaceDir, ...sessions.workspaceDirs()]
-    }),
+    pathGrants,
+    knowledge,
     async dispose() {
       if (disposed) return
       disposed = true
@@ -357,6 +378,7 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
       await acp.dispose()
       await mcp.dispose()
       await tools.dispose()
+      await knowledge.dispose()
       commandPreviews.dispose()
       await network.dispose()
       tape.dispose()

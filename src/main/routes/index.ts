@@ -23,6 +23,7 @@ import { registerDraftRoutes } from './drafts'
 import { registerChatFindRoutes } from './chatFind'
 import { registerNetworkRoutes } from './network'
 import { registerWebSearchRoutes } from './webSearch'
+import { registerKnowledgeRoutes } from './knowledge'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -54,5 +55,6 @@ export function createRouter(
   registerChatFindRoutes(router, presenters)
   registerNetworkRoutes(router, presenters)
   registerWebSearchRoutes(router, presenters)
+  registerKnowledgeRoutes(router, presenters)
   return router
 }

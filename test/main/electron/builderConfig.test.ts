@@ -67,9 +67,16 @@ describe('electron-builder configuration', () => {
     const rg = fg.sync(`node_modules/@vscode/ripgrep-${process.platform}-${process.arch}/bin/*`, {
       cwd: root
     })
+    const vec = fg.sync(
+      `node_modules/sqlite-vec-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}/vec0.*`,
+      {
+        cwd: root
+      }
+    )
     expect(sqlite.length).toBeGreaterThan(0)
     expect(rg.length).toBeGreaterThan(0)
-    for (const file of [...sqlite, ...rg]) expect(unpacked(file), file).toBe(true)
+    expect(vec.length).toBeGreaterThan(0)
+    for (const file of [...sqlite, ...rg, ...vec]) expect(unpacked(file), file).toBe(true)
     expect(unpacked('node_modules/zod/index.js')).toBe(false)
   })
 

@@ -37,7 +37,8 @@ describe('the facts on each built-in tool', () => {
       'memory_recall',
       'skill_list',
       'deepchat_settings_read',
-      'web_search'
+      'web_search',
+      'knowledge_search'
     ])
   })
 

@@ -5,6 +5,7 @@ import type { MessageBlock } from '@shared/types/session'
 import type { SubagentRunView } from '@shared/types/subagents'
 import type { TapeEntryKind } from '@shared/types/tape'
 import type { WebPresenter } from '../webPresenter'
+import type { KnowledgeToolPort } from '../knowledgePresenter'
 
 /** The content a file had before `write`, `edit` or a shell command changed it (null: it did not exist). */
 export interface FileSnapshot {
@@ -67,6 +68,8 @@ export interface AgentToolRuntimePort {
   subagents?: SubagentPort
   /** Web search and page reads through the app's proxy (absent: web_search and web_fetch are not offered). */
   web?: Pick<WebPresenter, 'search' | 'fetchPage' | 'searchReady'>
+  /** The chat's attached knowledge bases (absent, or none attached: knowledge_search is not offered). */
+  knowledge?: KnowledgeToolPort
 }
 
 export interface SubagentRunRequest {

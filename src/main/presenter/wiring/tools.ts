@@ -5,6 +5,7 @@ import type { EventSink } from '../../bridge/events'
 import { LoopRuntimePort } from '../agentRuntimePresenter/runtimePort'
 import { createImagePort, createMemoryPort } from '../agentRuntimePresenter/featurePorts'
 import type { WebPresenter } from '../webPresenter'
+import type { KnowledgeToolPort } from '../knowledgePresenter'
 import { createTapeToolPort, extendRuntimePort } from '../agentRuntimePresenter/tapeToolPort'
 import type { ConfigPresenter } from '../configPresenter'
 import type { ProcessGroupRegistry } from '../hygiene/processGroups'
@@ -31,6 +32,8 @@ import { ActionBlockData } from '@shared/types/blocks'
 export interface ToolParts {
   /** Web search and page reads (web_search, web_fetch). */
   web?: WebPresenter
+  /** The chats' knowledge bases (knowledge_search). */
+  knowledge?: KnowledgeToolPort
   userDataDir: string
   events: EventSink
   config: ConfigPresenter
@@ -109,6 +112,7 @@ export function createToolPresenter(parts: ToolParts): ToolDomain {
       memory: createMemoryPort(parts.memory),
       ...createImagePort(config, parts.llmProviders),
       ...(parts.web ? { web: parts.web } : {}),
+      ...(parts.knowledge ? { knowledge: parts.knowledge } : {}),
       skills: parts.skills,
       subagents: createSubagentPort(parts.subagents),
       sessionSettings: parts.chatSettings

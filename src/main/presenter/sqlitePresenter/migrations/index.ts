@@ -10,6 +10,7 @@ import { acpSessionsMigration } from './008_acp_sessions'
 import { streamJournalMigration } from './009_stream_journal'
 import { composerDraftsMigration } from './010_composer_drafts'
 import { networkRulesMigration } from './011_network_rules'
+import { knowledgeMigration } from './012_knowledge'
 
 /** Every migration, in version order. Each domain adds its own file and one line here. */
 export const allMigrations: readonly Migration[] = [
@@ -23,5 +24,6 @@ export const allMigrations: readonly Migration[] = [
   acpSessionsMigration,
   streamJournalMigration,
   composerDraftsMigration,
-  networkRulesMigration
+  networkRulesMigration,
+  knowledgeMigration
 ]

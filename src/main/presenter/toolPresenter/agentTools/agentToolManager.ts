@@ -18,6 +18,7 @@ import { toolSearchTool } from './toolSearch'
 import { subagentOrchestratorTool } from './subagentOrchestrator'
 import { webSearchTool } from './webSearch'
 import { webFetchTool } from './webFetch'
+import { knowledgeSearchTool } from './knowledgeSearch'
 
 const GROUP_LABELS: Record<AgentToolGroup, string> = {
   'agent-filesystem': 'Files and commands',
@@ -28,7 +29,8 @@ const GROUP_LABELS: Record<AgentToolGroup, string> = {
   'deepchat-settings': 'Chat settings',
   'agent-image-generation': 'Image generation',
   'agent-subagents': 'Subagents',
-  'agent-web': 'Web search'
+  'agent-web': 'Web search',
+  'agent-knowledge': 'Knowledge bases'
 }
 
 export interface AgentToolManagerOptions {
@@ -75,6 +77,7 @@ export class AgentToolManager {
       imageGenerateTool,
       webSearchTool,
       webFetchTool,
+      knowledgeSearchTool,
       subagentOrchestratorTool
     ] as AgentTool[]
     this.byName = new Map(this.tools.map((t) => [t.name, t]))

@@ -49,7 +49,8 @@ export default {
       image_generate: 'Generate image',
       subagent_orchestrator: 'Run subagents',
       web_search: 'Search the web',
-      web_fetch: 'Read a web page'
+      web_fetch: 'Read a web page',
+      knowledge_search: 'Search knowledge bases'
     },
     descriptions: {
       read: 'Read a file, or part of it.',
@@ -80,7 +81,8 @@ export default {
       image_generate: 'Generate an image from a text prompt.',
       subagent_orchestrator: 'Hand work to subagents in child chats.',
       web_search: 'Search the web with the engine chosen in Settings › Web search; answers cite the sources.',
-      web_fetch: 'Read a web page as text (asks per site).'
+      web_fetch: 'Read a web page as text (asks per site).',
+      knowledge_search: 'Search the knowledge bases attached to this chat; answers cite the files and pages.'
     }
   }
 }

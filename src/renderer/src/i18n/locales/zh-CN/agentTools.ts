@@ -51,7 +51,8 @@ export default {
       image_generate: '生成图像',
       subagent_orchestrator: '运行子智能体',
       web_search: '网络搜索',
-      web_fetch: '读取网页'
+      web_fetch: '读取网页',
+      knowledge_search: '搜索知识库'
     },
     descriptions: {
       read: '读取文件或其中一部分。',
@@ -82,7 +83,8 @@ export default {
       image_generate: '根据文字提示生成图像。',
       subagent_orchestrator: '把工作交给子对话中的子智能体。',
       web_search: '使用“设置 › 网络搜索”中选择的搜索引擎搜索网络；回答会引用来源。',
-      web_fetch: '以文本读取网页（按站点询问）。'
+      web_fetch: '以文本读取网页（按站点询问）。',
+      knowledge_search: '搜索本对话关联的知识库；回答会引用文件和页码。'
     }
   }
 } satisfies typeof en
