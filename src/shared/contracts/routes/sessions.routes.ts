@@ -142,7 +142,8 @@ export const GenerationPatch = z
     temperature: GenerationSettings.shape.temperature.unwrap().nullable().optional(),
     topP: GenerationSettings.shape.topP.unwrap().nullable().optional(),
     maxTokens: GenerationSettings.shape.maxTokens.unwrap().nullable().optional(),
-    reasoningEffort: GenerationSettings.shape.reasoningEffort.unwrap().nullable().optional()
+    reasoningEffort: GenerationSettings.shape.reasoningEffort.unwrap().nullable().optional(),
+    webSearch: GenerationSettings.shape.webSearch.unwrap().nullable().optional()
   })
   .strict()
 export type GenerationPatch = z.infer<typeof GenerationPatch>

@@ -26,3 +26,17 @@ export function webSourcesOf(response: string | undefined): ShownSource[] {
   }
   return sources
 }
+
+/** Sources kept on an answer (the provider's own search): again only http(s) links. */
+export function shownSources(sources: readonly ShownSource[]): ShownSource[] {
+  return sources.flatMap((source) => {
+    let url: URL
+    try {
+      url = new URL(source.url)
+    } catch {
+      return []
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return []
+    return [{ index: source.index, title: source.title, site: source.site, url: url.href }]
+  })
+}

@@ -33,6 +33,9 @@ export default {
     title: 'Web search',
     subtitle:
       'The engine the web_search tool uses, and what web_fetch may read. Keys are kept in the app’s secret store.',
+    mode: 'How chats search the web',
+    modeHint:
+      'A chat may choose its own in the Tools menu. The provider’s own search (OpenAI, Gemini, Anthropic, OpenRouter) is used only for models that have it; other models use the engine below. Off: the model gets no web search.',
     engine: 'Search engine',
     engines: {
       tavily: 'Tavily',
@@ -54,6 +57,17 @@ export default {
       'Off: addresses such as localhost, 192.168.x.x or 169.254.169.254 are refused, whatever a page or the model asks.',
     save: 'Save',
     saved: 'Web search settings saved.'
+  },
+  webSearchMode: {
+    title: 'Web search',
+    options: {
+      app: 'The app’s search engine (Settings › Web search)',
+      provider: 'The model provider’s own search',
+      off: 'Off'
+    },
+    fallback: 'This model’s provider has no search of its own: the app’s engine is used.',
+    noNative:
+      'The provider’s own search is offered for OpenAI, Gemini, Anthropic and OpenRouter models that have it.'
   },
   webSources: {
     title: 'Sources'

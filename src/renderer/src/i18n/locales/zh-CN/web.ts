@@ -34,6 +34,9 @@ export default {
     nav: '网络搜索',
     title: '网络搜索',
     subtitle: 'web_search 工具使用的搜索引擎，以及 web_fetch 可以读取的内容。密钥保存在应用的密钥存储中。',
+    mode: '对话如何搜索网络',
+    modeHint:
+      '每个对话可在“工具”菜单中单独选择。服务商自带的搜索（OpenAI、Gemini、Anthropic、OpenRouter）仅用于支持它的模型，其他模型使用下方的搜索引擎。关闭：模型不能搜索网络。',
     engine: '搜索引擎',
     engines: {
       tavily: 'Tavily 搜索',
@@ -55,6 +58,16 @@ export default {
       '关闭时，无论网页或模型如何要求，localhost、192.168.x.x、169.254.169.254 等地址都会被拒绝。',
     save: '保存',
     saved: '网络搜索设置已保存。'
+  },
+  webSearchMode: {
+    title: '网络搜索',
+    options: {
+      app: '应用的搜索引擎（设置 › 网络搜索）',
+      provider: '模型服务商自带的搜索',
+      off: '关闭'
+    },
+    fallback: '此模型的服务商没有自带搜索：将使用应用的搜索引擎。',
+    noNative: 'OpenAI、Gemini、Anthropic 和 OpenRouter 中支持搜索的模型可使用服务商自带的搜索。'
   },
   webSources: {
     title: '来源'
