@@ -1,6 +1,8 @@
 import { defineStore } from 'pinia'
 import { computed } from 'vue'
 import { checkpointsPreviewWrite } from '@shared/contracts/routes/checkpoints.routes'
+import { commandPreviewGet } from '@shared/contracts/routes/commandPreview.routes'
+import type { CommandPreview } from '@shared/types/commandPreview'
 import type { InteractionResponse } from '@shared/types/chat'
 import type { WritePreviewFile } from '@shared/types/checkpoints'
 import type { PendingInteraction } from '@shared/types/session'
@@ -40,5 +42,14 @@ export const useApprovalsStore = defineStore('approvals', () => {
     return files
   }
 
-  return { docked, count, firstId, onCall, isOpen, respond, previewWrite }
+  /** A pending command run first on a copy of the workspace; resolves when main's preview is done. */
+  async function previewCommand(interaction: PendingInteraction): Promise<CommandPreview> {
+    const { preview } = await useBridge().call(commandPreviewGet, {
+      sessionId: interaction.sessionId,
+      interactionId: interaction.id
+    })
+    return preview
+  }
+
+  return { docked, count, firstId, onCall, isOpen, respond, previewWrite, previewCommand }
 })

@@ -9,6 +9,7 @@ import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
 import approvals from './approvals'
+import commandPreview from './commandPreview'
 import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
@@ -34,6 +35,7 @@ export default {
   ...agentTools,
   ...desktop,
   ...approvals,
+  ...commandPreview,
   ...layout,
   ...checkpoints,
   ...image,
