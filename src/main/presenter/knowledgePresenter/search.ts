@@ -16,13 +16,28 @@ export interface RankedLists {
 }
 
 /**
+ * Words that match nearly every chunk: in a question ("when do employees get their salary")
+ * they would pull unrelated chunks into the full-text list, where fusion rewards them.
+ */
+const STOPWORDS = new Set(
+  (
+    'a an the and or but if of to in on at by for with from as is are was were be been being it its this that ' +
+    'these those there here what which who whom whose when where why how do does did done can could should ' +
+    'would will shall may might must i me my we our you your he she they them their his her not no yes so ' +
+    'than then too very just also about into over under after before up down out get got has have had'
+  ).split(' ')
+)
+
+/**
  * The FTS5 query for what the user typed: its words, each quoted (so no FTS syntax gets
- * through), any of them matching; bm25 ranks chunks with more and rarer words first.
+ * through), any of them matching; bm25 ranks chunks with more and rarer words first. Common
+ * words are left out unless the query has nothing else.
  */
 export function fullTextQuery(query: string): string | null {
-  const words = query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []
-  const unique = [...new Set(words)].slice(0, MAX_QUERY_TERMS)
-  return unique.length ? unique.map((w) => `"${w}"`).join(' OR ') : null
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [])]
+  const content = words.filter((w) => !STOPWORDS.has(w))
+  const chosen = (content.length ? content : words).slice(0, MAX_QUERY_TERMS)
+  return chosen.length ? chosen.map((w) => `"${w}"`).join(' OR ') : null
 }
 
 /** The candidate lists of one base: vector kNN (when the base has vectors and a query vector) and FTS5. */
