@@ -44,7 +44,13 @@ export const PreviewUnavailable = z.enum([
 export type PreviewUnavailable = z.infer<typeof PreviewUnavailable>
 
 /** Why approving will run the command for real instead of applying the preview's changes. */
-export const PreviewRunReason = z.enum(['refused', 'timed_out', 'workspace_changed', 'unfinished'])
+export const PreviewRunReason = z.enum([
+  'refused',
+  'timed_out',
+  'size_limit',
+  'workspace_changed',
+  'unfinished'
+])
 export type PreviewRunReason = z.infer<typeof PreviewRunReason>
 
 export const CommandPreview = z.discriminatedUnion('status', [
@@ -58,6 +64,8 @@ export const CommandPreview = z.discriminatedUnion('status', [
     status: z.literal('done'),
     exitCode: z.number().int().nullable(),
     timedOut: z.boolean(),
+    /** Stopped because it wrote more than the size limit (in the copy, home or /tmp). */
+    sizeExceeded: z.boolean().optional(),
     durationMs: z.number().int(),
     stdout: z.string(),
     stderr: z.string(),

@@ -286,6 +286,23 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect(await previews.applyApproved(call)).toEqual({ kind: 'run', reason: 'timed_out' })
   })
 
+  it('stops a command that keeps writing once it passes the size limit; approval then runs for real', async () => {
+    const { world, previews, target } = setup({ maxBytes: 1024 * 1024, timeMs: 20_000 })
+    const call = target('while true; do head -c 100000 /dev/zero >> big.bin; done')
+    const startedAt = Date.now()
+    const preview = await previewDone(previews, call)
+    expect(Date.now() - startedAt).toBeLessThan(10_000)
+    expect(preview).toMatchObject({
+      sizeExceeded: true,
+      timedOut: false,
+      onApprove: 'run',
+      runReason: 'size_limit'
+    })
+    expect(preview.files.map((f) => `${f.change} ${f.kind} ${f.path}`)).toEqual(['created too_large big.bin'])
+    expect(existsSync(join(world.project, 'big.bin'))).toBe(false)
+    expect(await previews.applyApproved(call)).toEqual({ kind: 'run', reason: 'size_limit' })
+  })
+
   it('makes no copy of a workspace over its size limit, and says why', async () => {
     const { world, previews, target } = setup({ maxFiles: 5 })
     for (let i = 0; i < 10; i++) writeFileSync(join(world.project, `f${i}.txt`), 'x')

@@ -1,6 +1,12 @@
 import {
+  closeSync,
+  constants,
   chmodSync,
   copyFileSync,
+  lstatSync,
+  openSync,
+  readSync,
+  realpathSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -63,14 +69,31 @@ export function plannedChanges(
   return changes
 }
 
+/** Same size, mode and bytes; read in chunks, so a large file costs no more memory than a small one. */
 function sameFile(a: string, b: string, before: TreeEntry | undefined, now: TreeEntry): boolean {
   if (!before || before.size !== now.size || before.mode !== now.mode) return false
+  let fa: number | undefined
+  let fb: number | undefined
   try {
-    return readFileSync(a).equals(readFileSync(b))
+    fa = openSync(a, constants.O_RDONLY | constants.O_NOFOLLOW)
+    fb = openSync(b, constants.O_RDONLY | constants.O_NOFOLLOW)
+    const ba = Buffer.alloc(COMPARE_CHUNK)
+    const bb = Buffer.alloc(COMPARE_CHUNK)
+    for (;;) {
+      const na = readSync(fa, ba, 0, COMPARE_CHUNK, null)
+      const nb = readSync(fb, bb, 0, COMPARE_CHUNK, null)
+      if (na !== nb || !ba.subarray(0, na).equals(bb.subarray(0, nb))) return false
+      if (na === 0) return true
+    }
   } catch {
     return false
+  } finally {
+    if (fa !== undefined) closeSync(fa)
+    if (fb !== undefined) closeSync(fb)
   }
 }
+
+const COMPARE_CHUNK = 1024 * 1024
 
 /** The card's description of the changes: text for diffs, sizes for the rest. */
 export function describeChanges(
@@ -78,7 +101,8 @@ export function describeChanges(
   copy: string,
   changes: PlannedChange[]
 ): { files: PreviewFileChange[]; omitted: number } {
-  const files = changes.slice(0, MAX_LISTED_CHANGES).map((c) => describe(workspace, copy, c))
+  const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  const files = sorted.slice(0, MAX_LISTED_CHANGES).map((c) => describe(workspace, copy, c))
   return { files, omitted: Math.max(0, changes.length - MAX_LISTED_CHANGES) }
 }
 
@@ -120,7 +144,11 @@ function readText(path: string): {
 } {
   let buffer: Buffer
   try {
-    buffer = readFileSync(path)
+    // Never through a link, and never a whole large file into memory.
+    const info = lstatSync(path)
+    if (!info.isFile()) return { kind: 'binary', text: null, size: 0 }
+    if (info.size > TEXT_LIMIT) return { kind: 'too_large', text: null, size: info.size }
+    buffer = readFileSync(path, { flag: constants.O_RDONLY | constants.O_NOFOLLOW })
   } catch {
     return { kind: 'binary', text: null, size: 0 }
   }
@@ -132,6 +160,12 @@ function readText(path: string): {
 export function isProtectedPath(path: string): boolean {
   const names = new Set(PROTECTED_WORKSPACE_ENTRIES.map((n) => n.toLowerCase()))
   return path.split('/').some((part) => names.has(part.toLowerCase()))
+}
+
+/** A folder swapped for a link since the check must not lead a write or delete elsewhere. */
+function assertOwnFolder(target: string, path: string): void {
+  if (realpathSync.native(dirname(target)) !== dirname(target))
+    throw new Error(`${dirname(path)} is no longer a folder of the workspace`)
 }
 
 const depth = (path: string) => path.split('/').length
@@ -146,6 +180,7 @@ export function applyChanges(workspace: string, copy: string, changes: PlannedCh
   const deleted = changes.filter((c) => c.change === 'deleted').sort((a, b) => depth(b.path) - depth(a.path))
   for (const c of deleted) {
     const target = join(workspace, c.path)
+    assertOwnFolder(target, c.path)
     if (c.entry.type === 'dir') rmdirSync(target)
     else unlinkSync(target)
   }
@@ -155,10 +190,11 @@ export function applyChanges(workspace: string, copy: string, changes: PlannedCh
   for (const c of written) {
     if (c.entry.type === 'dir') continue
     const target = join(workspace, c.path)
+    assertOwnFolder(target, c.path)
     const temporary = join(dirname(target), `.${basename(target)}.preview-${randomBytes(4).toString('hex')}`)
     if (c.entry.type === 'link') symlinkSync(c.entry.target ?? '', temporary)
     else {
-      copyFileSync(join(copy, c.path), temporary)
+      copyFileSync(join(copy, c.path), temporary, constants.COPYFILE_EXCL)
       chmodSync(temporary, c.entry.mode)
     }
     try {

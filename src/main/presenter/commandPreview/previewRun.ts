@@ -126,7 +126,17 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
   })
   const env = sandboxEnvironment(input.env, profile.home ?? input.home, true)
   const filters = input.seccomp ? [socketGuardFilter()] : []
-  const outcome = await spawnBounded(input.bwrap, args, env, filters, limits, input.signal)
+  // Writes are checked while it runs: past twice the size limit (copy, home, /tmp) it is stopped.
+  const overSize = (): boolean => {
+    try {
+      const bytes = { files: limits.maxFiles * 2, bytes: limits.maxBytes * 2 }
+      for (const dir of [copyDir, scratch.home, scratch.tmp]) walkTree(dir, { limits: bytes })
+      return false
+    } catch (error) {
+      return error instanceof TreeTooLargeError
+    }
+  }
+  const outcome = await spawnBounded(input.bwrap, args, env, filters, limits, input.signal, overSize)
   const after = walkTree(copyDir, { skip: new Set(skip) })
   const changes = plannedChanges(ws, copyDir, fingerprint, copiedWithout(copied, skip), after)
   const described = describeChanges(ws, copyDir, changes)
@@ -135,7 +145,13 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
     ...outsideWrites(scratch.home, profile.home, mountPoints(mounted, profile.home)),
     ...outsideWrites(scratch.tmp, '/tmp', mountPoints(mounted, '/tmp'))
   ]
-  const runReason = outcome.timedOut ? 'timed_out' : refused.length ? 'refused' : undefined
+  const runReason = outcome.sizeExceeded
+    ? 'size_limit'
+    : outcome.timedOut
+      ? 'timed_out'
+      : refused.length
+        ? 'refused'
+        : undefined
   return {
     fingerprint,
     fingerprintSkip: dataInside,
@@ -145,6 +161,7 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
       status: 'done',
       exitCode: outcome.exitCode,
       timedOut: outcome.timedOut,
+      ...(outcome.sizeExceeded ? { sizeExceeded: true } : {}),
       durationMs: Date.now() - started,
       stdout: outcome.stdout,
       stderr: outcome.stderr,
@@ -248,9 +265,13 @@ export function refusalsInOutput(output: string): PreviewRefusal[] {
   return found
 }
 
+/** How often a running preview's writes are measured against the size limit. */
+const SIZE_CHECK_MS = 500
+
 interface RunOutcome {
   exitCode: number | null
   timedOut: boolean
+  sizeExceeded: boolean
   stdout: string
   stderr: string
   dropped: number
@@ -263,7 +284,8 @@ function spawnBounded(
   env: NodeJS.ProcessEnv,
   fdInputs: Uint8Array[],
   limits: PreviewLimits,
-  signal?: AbortSignal
+  signal?: AbortSignal,
+  overSize?: () => boolean
 ): Promise<RunOutcome> {
   return new Promise((resolve) => {
     const child = spawn(file, args, {
@@ -297,12 +319,20 @@ function spawnBounded(
       timedOut = true
       kill()
     }, limits.timeMs)
+    let sizeExceeded = false
+    const sizeWatch = setInterval(() => {
+      if (!overSize?.()) return
+      sizeExceeded = true
+      kill()
+    }, SIZE_CHECK_MS)
     signal?.addEventListener('abort', kill, { once: true })
     child.once('error', (error) => {
       clearTimeout(timer)
+      clearInterval(sizeWatch)
       resolve({
         exitCode: null,
         timedOut,
+        sizeExceeded,
         stdout: out.stdout,
         stderr: `${out.stderr}${error.message}`,
         dropped: out.dropped
@@ -310,8 +340,9 @@ function spawnBounded(
     })
     child.once('close', (exitCode) => {
       clearTimeout(timer)
+      clearInterval(sizeWatch)
       signal?.removeEventListener('abort', kill)
-      resolve({ exitCode, timedOut, ...out })
+      resolve({ exitCode, timedOut, sizeExceeded, ...out })
     })
   })
 }

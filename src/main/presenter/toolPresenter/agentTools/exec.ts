@@ -157,6 +157,7 @@ const RAN_FOR_REAL: Record<string, string> = {
   workspace_changed: 'the workspace changed since the preview',
   refused: 'the preview was refused the network or a write outside the workspace',
   timed_out: 'the preview hit its time limit',
+  size_limit: 'the preview wrote more than its size limit',
   unfinished: 'the preview had not finished',
   unavailable: 'there was no usable preview'
 }

@@ -9,6 +9,7 @@ export default {
     noExitCode: 'No exit code',
     timedOut: 'Stopped at the time limit ({seconds} s)',
     duration: '{seconds} s',
+    sizeExceeded: 'Stopped: it wrote more than the size limit ({size})',
     noChanges: 'No files would change.',
     changes: 'Files it would change ({n})',
     omitted: '{n} more changes not listed (approving applies them too)',
@@ -42,6 +43,7 @@ export default {
     runReason: {
       refused: 'the preview could not do everything it tried',
       timed_out: 'the preview hit its time limit',
+      size_limit: 'the preview wrote more than its size limit',
       workspace_changed: 'the workspace changed since the preview',
       unfinished: 'the preview has not finished'
     },

@@ -9,6 +9,7 @@ export default {
     noExitCode: '无退出码',
     timedOut: '已在时间限制（{seconds} 秒）处停止',
     duration: '{seconds} 秒',
+    sizeExceeded: '已停止：写入超出了大小限制（{size}）',
     noChanges: '不会有文件发生变化。',
     changes: '将变化的文件（{n}）',
     omitted: '另有 {n} 项变化未列出（批准后同样会应用）',
@@ -41,6 +42,7 @@ export default {
     runReason: {
       refused: '预览未能完成它尝试的全部操作',
       timed_out: '预览达到了时间限制',
+      size_limit: '预览写入的数据超出了大小限制',
       workspace_changed: '预览之后工作区发生了变化',
       unfinished: '预览尚未完成'
     },
