@@ -50,13 +50,16 @@ describe('a knowledge base’s progress bar', () => {
     )
     expect(shown[A].fraction).toBe(0.5)
     expect(shown[A].progress.filesTotal).toBe(10)
-    expect(fold(event({ filesDone: 2, filesTotal: 4 }), event({ filesDone: 8, filesTotal: 10 }))[A].fraction).toBe(
-      0.8
-    )
+    expect(
+      fold(event({ filesDone: 2, filesTotal: 4 }), event({ filesDone: 8, filesTotal: 10 }))[A].fraction
+    ).toBe(0.8)
   })
 
   it('shows a finished run whole and ended, and starts from nothing on the next run', () => {
-    const done = fold(event({ filesDone: 3, filesTotal: 4 }), event({ phase: 'done', filesDone: 4, filesTotal: 4 }))
+    const done = fold(
+      event({ filesDone: 3, filesTotal: 4 }),
+      event({ phase: 'done', filesDone: 4, filesTotal: 4 })
+    )
     expect(done[A]).toMatchObject({ fraction: 1, ended: true })
     const again = foldProgress(done, event({ phase: 'scanning' }))
     expect(again[A]).toMatchObject({ fraction: null, ended: false })
@@ -70,12 +73,18 @@ describe('a knowledge base’s progress bar', () => {
       event({ phase: 'cancelled', filesDone: 3, filesTotal: 10 })
     )
     expect(cancelled[A]).toMatchObject({ fraction: 0.3, ended: true })
-    const failed = fold(event({ filesDone: 5, filesTotal: 10 }), event({ phase: 'failed', filesDone: 5, filesTotal: 10 }))
+    const failed = fold(
+      event({ filesDone: 5, filesTotal: 10 }),
+      event({ phase: 'failed', filesDone: 5, filesTotal: 10 })
+    )
     expect(failed[A]).toMatchObject({ fraction: 0.5, ended: true })
   })
 
   it('keeps each base’s bar apart and drops the bars of removed bases', () => {
-    const shown = fold(event({ filesDone: 1, filesTotal: 2 }), event({ baseId: B, filesDone: 3, filesTotal: 4 }))
+    const shown = fold(
+      event({ filesDone: 1, filesTotal: 2 }),
+      event({ baseId: B, filesDone: 3, filesTotal: 4 })
+    )
     expect(shown[A].fraction).toBe(0.5)
     expect(shown[B].fraction).toBe(0.75)
     const onlyB = pruneProgress(shown, [{ id: B } as KnowledgeBaseView])

@@ -1,19 +1,20 @@
 import type { MessageBlock } from '@shared/types/blocks'
 import { knowledgeSourcesOf, type KnowledgeSource } from '@shared/types/knowledge'
 import { webSourcesOf, type ShownSource } from './webSources'
+import { isBuiltinSearch } from './searchTools'
 
 /** What an answer's [n] points to: a knowledge chunk (opens in the viewer) or a web page. */
 export type CitedSource =
   { kind: 'knowledge'; source: KnowledgeSource } | { kind: 'web'; source: ShownSource }
 
-/** The built-in search tools whose results number their sources (an MCP tool of the same name is not one). */
+/** The numbered sources of a built-in search call's result ([] for any other block). */
 export function searchSourcesOf(block: MessageBlock): CitedSource[] {
   if (block.kind !== 'tool_call' || block.status !== 'success') return []
   const call = block.toolCall
-  if (!call || call.serverName || call.isError) return []
-  if (call.name === 'knowledge_search')
+  if (!call || call.isError) return []
+  if (isBuiltinSearch(call, 'knowledge_search'))
     return knowledgeSourcesOf(call.response).map((source) => ({ kind: 'knowledge', source }))
-  if (call.name === 'web_search')
+  if (isBuiltinSearch(call, 'web_search'))
     return webSourcesOf(call.response).map((source) => ({ kind: 'web', source }))
   return []
 }
