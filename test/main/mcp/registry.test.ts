@@ -131,7 +131,9 @@ describe('MCP registry: browsing', () => {
     expect(cached.source).toBe('cache')
     expect(cached.fetchedAt).toBe(live.fetchedAt)
     expect(cached.servers.map((s) => s.name)).toEqual(live.servers.map((s) => s.name))
-    expect(cached.offlineReason).toMatch(/could not be reached: Nothing is listening at 127\.0\.0\.1:\d+/)
+    expect(cached.offlineReason).toMatch(
+      /could not be reached: Nothing is listening at 127\.0\.0\.1:\d+: is the registry running\?/
+    )
 
     // A search never made online is answered from every cached server.
     const searched = await h.mcp.registry.list({ search: 'Weather' })

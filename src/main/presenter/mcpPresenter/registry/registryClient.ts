@@ -86,7 +86,7 @@ export class RegistryClient {
       const why =
         error instanceof Error && error.name === 'TimeoutError'
           ? `it did not answer within ${TIMEOUT_MS / 1000} s`
-          : (describeConnectionError(error, { url: url.href }) ??
+          : (describeConnectionError(error, { url: url.href, localServerName: 'the registry' }) ??
             (error instanceof Error ? error.message : String(error)))
       throw new RegistryUnreachable(`The MCP registry at ${url.origin} could not be reached: ${why}`)
     }

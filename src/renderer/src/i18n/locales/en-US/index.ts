@@ -5,6 +5,7 @@ import settingsCommon from './settingsCommon'
 import providers from './providers'
 import mcp from './mcp'
 import mcpToolPins from './mcpToolPins'
+import mcpRegistry from './mcpRegistry'
 import permissions from './permissions'
 import agentTools from './agentTools'
 import desktop from './desktop'
@@ -31,6 +32,7 @@ export default {
   ...providers,
   ...mcp,
   ...mcpToolPins,
+  ...mcpRegistry,
   ...permissions,
   ...agentTools,
   ...desktop,
