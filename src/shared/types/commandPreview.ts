@@ -48,6 +48,7 @@ export const PreviewRunReason = z.enum([
   'refused',
   'timed_out',
   'size_limit',
+  'left_running',
   'workspace_changed',
   'unfinished'
 ])
@@ -66,6 +67,8 @@ export const CommandPreview = z.discriminatedUnion('status', [
     timedOut: z.boolean(),
     /** Stopped because it wrote more than the size limit (in the copy, home or /tmp). */
     sizeExceeded: z.boolean().optional(),
+    /** Processes it left running (a server started with `&`): they ended with the preview. */
+    leftRunning: z.number().int().optional(),
     durationMs: z.number().int(),
     stdout: z.string(),
     stderr: z.string(),

@@ -113,6 +113,7 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect(preview.files.find((f) => f.path === 'build/out.js')?.before).toBe('console.log(1)\n')
     expect(preview.files.find((f) => f.path === 'build/sub/blob.bin')?.sizeBefore).toBe(6)
     expect(preview.refused).toEqual([])
+    expect(preview.leftRunning).toBeUndefined()
     expect(preview.onApprove).toBe('apply')
     expect(contentOf(world.project)).toEqual(before)
 
@@ -301,6 +302,27 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect(preview.files.map((f) => `${f.change} ${f.kind} ${f.path}`)).toEqual(['created too_large big.bin'])
     expect(existsSync(join(world.project, 'big.bin'))).toBe(false)
     expect(await previews.applyApproved(call)).toEqual({ kind: 'run', reason: 'size_limit' })
+  })
+
+  it('does not apply a command that leaves a process running (a server started with &): approval runs it for real', async () => {
+    const { world, previews, target } = setup()
+    const call = target('echo started > server.log; sleep 30 & echo launched')
+    const preview = await previewDone(previews, call)
+    expect(preview).toMatchObject({
+      exitCode: 0,
+      leftRunning: 1,
+      onApprove: 'run',
+      runReason: 'left_running'
+    })
+    expect(preview.stdout).toBe('launched\n')
+    expect(existsSync(join(world.project, 'server.log'))).toBe(false)
+    expect(await previews.applyApproved(call)).toEqual({ kind: 'run', reason: 'left_running' })
+  })
+
+  it('gives no preview of a command whose working folder lies outside the workspace', async () => {
+    const { world, previews, target } = setup()
+    const preview = await previews.preview({ ...target('touch here.txt'), cwd: world.home })
+    expect(preview).toMatchObject({ status: 'unavailable', reason: 'not_supported' })
   })
 
   it('makes no copy of a workspace over its size limit, and says why', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { CommandPreview, PreviewLimits, PreviewRefusal } from '@shared/types/commandPreview'
 import type { AppDataBoundary } from '../permission/boundary'
@@ -67,6 +67,9 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
     limits
   })
   const ws = input.workspaceDir
+  // The copy stands in for the workspace only: a command run elsewhere would not be previewed faithfully.
+  if (!isInside(input.cwd, ws))
+    return unavailable('not_supported', `the working folder ${input.cwd} is outside the workspace`)
   const guard = ProtectedGuard.before(ws, input.home)
   const profile = buildProfile(
     { workspaceDir: ws, writableWorkspace: true },
@@ -115,14 +118,23 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
     return unavailable('workspace_too_large', `${files} entries, ${bytes} bytes`)
   const copyDir = join(input.scratchDir, 'workspace')
   const copied = copyTree(ws, copyDir, toCopy)
-  const scratch = { home: join(input.scratchDir, 'home'), tmp: join(input.scratchDir, 'tmp') }
+  const scratch = {
+    home: join(input.scratchDir, 'home'),
+    tmp: join(input.scratchDir, 'tmp'),
+    run: join(input.scratchDir, 'run')
+  }
   mkdirSync(scratch.home, { mode: 0o700 })
   mkdirSync(scratch.tmp, { mode: 0o700 })
+  mkdirSync(scratch.run, { mode: 0o700 })
   const started = Date.now()
-  const args = bwrapArgs(mounted, input.shell, input.cwd, {
+  const args = bwrapArgs(mounted, countingLeftovers(input.shell), input.cwd, {
     seccompFd: input.seccomp ? 3 : undefined,
     workspaceSource: copyDir,
-    scratch: { ...(profile.home ? { [profile.home]: scratch.home } : {}), '/tmp': scratch.tmp }
+    scratch: {
+      ...(profile.home ? { [profile.home]: scratch.home } : {}),
+      '/tmp': scratch.tmp,
+      '/run': scratch.run
+    }
   })
   const env = sandboxEnvironment(input.env, profile.home ?? input.home, true)
   const filters = input.seccomp ? [socketGuardFilter()] : []
@@ -145,13 +157,18 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
     ...outsideWrites(scratch.home, profile.home, mountPoints(mounted, profile.home)),
     ...outsideWrites(scratch.tmp, '/tmp', mountPoints(mounted, '/tmp'))
   ]
+  if (outcome.stderr.startsWith('bwrap: '))
+    return unavailable('not_supported', outcome.stderr.split('\n')[0] ?? 'bwrap failed')
+  const leftRunning = leftoverCount(join(scratch.run, LEFTOVER_FILE))
   const runReason = outcome.sizeExceeded
     ? 'size_limit'
     : outcome.timedOut
       ? 'timed_out'
-      : refused.length
-        ? 'refused'
-        : undefined
+      : leftRunning
+        ? 'left_running'
+        : refused.length
+          ? 'refused'
+          : undefined
   return {
     fingerprint,
     fingerprintSkip: dataInside,
@@ -162,6 +179,7 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
       exitCode: outcome.exitCode,
       timedOut: outcome.timedOut,
       ...(outcome.sizeExceeded ? { sizeExceeded: true } : {}),
+      ...(leftRunning ? { leftRunning } : {}),
       durationMs: Date.now() - started,
       stdout: outcome.stdout,
       stderr: outcome.stderr,
@@ -173,6 +191,35 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
       onApprove: runReason ? 'run' : 'apply',
       ...(runReason ? { runReason } : {})
     }
+  }
+}
+
+/** Where the wrapper inside writes how many processes the command left running (in the preview's own /run). */
+const LEFTOVER_FILE = 'deepchat-preview-leftovers'
+
+/**
+ * The command's shell inside a small POSIX wrapper that, once the command has exited, counts the
+ * processes it left behind in the sandbox's process namespace (all but bwrap's reaper, pid 1, and
+ * the wrapper). They die with the preview; on the host they would keep running (a server started
+ * with `&`), so such a preview is not applied.
+ */
+function countingLeftovers(shell: { file: string; args: string[] }): { file: string; args: string[] } {
+  const script = [
+    '"$@"',
+    'rc=$?',
+    'n=0',
+    'for p in /proc/[0-9]*; do case "${p#/proc/}" in 1|$$) ;; *) n=$((n+1)) ;; esac; done',
+    `echo "$n" > /run/${LEFTOVER_FILE}`,
+    'exit "$rc"'
+  ].join('\n')
+  return { file: '/bin/sh', args: ['-c', script, 'preview', shell.file, ...shell.args] }
+}
+
+function leftoverCount(file: string): number {
+  try {
+    return Number.parseInt(readFileSync(file, 'utf8'), 10) || 0
+  } catch {
+    return 0
   }
 }
 
