@@ -42,6 +42,7 @@ import { NetworkPresenter } from './networkPresenter'
 import { WebPresenter } from './webPresenter'
 import { KnowledgePresenter } from './knowledgePresenter'
 import { ProviderStore } from './llmProviderPresenter/providerStore'
+import { ComparePresenter } from './comparePresenter'
 
 export interface Presenters {
   platform: Platform
@@ -89,6 +90,8 @@ export interface Presenters {
   web: WebPresenter
   /** Knowledge bases: indexing in the background, hybrid search for knowledge_search. */
   knowledge: KnowledgePresenter
+  /** Whole agent runs of one prompt across models, side by side; the user keeps one. */
+  compare: ComparePresenter
   /** Stops background work and closes the database. Safe to call twice. */
   dispose(): Promise<void>
 }
@@ -300,6 +303,23 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     subagents,
     acp
   })
+  // Comparisons run their turns on the chat loop; a killed host's run folders are swept as it starts.
+  const compare = new ComparePresenter({
+    sessions,
+    tape,
+    providers: () => llmProviders.listProviders(),
+    chat: agentRuntime,
+    events,
+    scratchRoot: workspaces.scratchRoot,
+    baselinesRoot: join(platform.userDataDir, 'compare-baselines'),
+    log
+  })
+  const unhookCompare = [
+    sessions.onStatusChanged(({ sessionId }) => compare.sessionChanged(sessionId)),
+    sessions.onInteractionsChanged(({ sessionId }) => compare.sessionChanged(sessionId)),
+    agentRuntime.onStreamed((sessionId) => compare.sessionStreamed(sessionId)),
+    sessions.onPurged((sessionIds) => compare.sessionsPurged(sessionIds))
+  ]
   // Messages cut off by a crash become `error` with their partial text; paused ones stay answerable.
   agentRuntime.recoverOnStart()
   // Subagent runs the app closed on carry on (their children's messages were just recovered).
@@ -369,10 +389,12 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     web,
     pathGrants,
     knowledge,
+    compare,
     async dispose() {
       if (disposed) return
       disposed = true
       unhook()
+      for (const remove of unhookCompare) remove()
       subagents.dispose() // runs detach; they resume at the next start
       await agentRuntime.dispose()
       await acp.dispose()

@@ -24,6 +24,7 @@ import { registerChatFindRoutes } from './chatFind'
 import { registerNetworkRoutes } from './network'
 import { registerWebSearchRoutes } from './webSearch'
 import { registerKnowledgeRoutes } from './knowledge'
+import { registerCompareRoutes } from './compare'
 
 /** Builds the one router both transports share. Each domain adds its register call here. */
 export function createRouter(
@@ -56,5 +57,6 @@ export function createRouter(
   registerNetworkRoutes(router, presenters)
   registerWebSearchRoutes(router, presenters)
   registerKnowledgeRoutes(router, presenters)
+  registerCompareRoutes(router, presenters)
   return router
 }
