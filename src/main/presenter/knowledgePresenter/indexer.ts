@@ -304,30 +304,72 @@ export class KnowledgeIndexer {
     report: (force?: boolean) => void
   ): Promise<BaseRow> {
     const { store } = this.deps
-    const now = this.deps.now ?? Date.now
-    const chunks = store.pendingChunks(base.id, size)
-    if (chunks.length === 0) return base
-    let vectors: Float32Array[]
+    const pending = store.pendingChunks(base.id, size)
+    if (pending.length === 0) return base
+    const { embedded, refused } = await this.embedIsolating(base, pending, signal)
+    if (refused.length) {
+      const files = new Set(refused.map((r) => r.chunk.fileId))
+      store.failChunkFiles(
+        base,
+        refused.map((r) => r.chunk.id),
+        refused[0].message
+      )
+      state.filesDone += files.size
+      state.chunksTotal -= pending.filter((c) => files.has(c.fileId)).length
+      report()
+      // A refused file's other chunks went with it: only the other files' vectors are stored.
+      const kept = embedded.filter((item) => !files.has(item.fileId))
+      if (kept.length === 0) return base
+      return this.storeBatch(base, kept, state, report)
+    }
+    return this.storeBatch(base, embedded, state, report)
+  }
+
+  /**
+   * Embeds chunks; when the provider refuses a batch's texts (too long, malformed), halves it
+   * until the refused texts are alone, so one bad file never takes its neighbours down.
+   */
+  private async embedIsolating(
+    base: BaseRow,
+    chunks: { id: number; fileId: number; text: string }[],
+    signal: AbortSignal
+  ): Promise<{
+    embedded: { id: number; fileId: number; vector: Float32Array }[]
+    refused: { chunk: { id: number; fileId: number }; message: string }[]
+  }> {
     try {
-      vectors = await this.deps.embed(
+      const vectors = await this.deps.embed(
         base,
         chunks.map((c) => c.text),
         signal
       )
+      return {
+        embedded: chunks.map((c, i) => ({ id: c.id, fileId: c.fileId, vector: vectors[i] })),
+        refused: []
+      }
     } catch (error) {
       if (signal.aborted || !(error instanceof EmbeddingError) || error.scope === 'run') throw error
-      const files = new Set(chunks.map((c) => c.fileId)).size
-      store.failChunkFiles(
-        base,
-        chunks.map((c) => c.id),
-        error.message
-      )
-      state.filesDone += files
-      state.chunksTotal -= chunks.length
-      report()
-      return base
+      if (chunks.length === 1)
+        return { embedded: [], refused: [{ chunk: chunks[0], message: error.message }] }
+      const half = Math.ceil(chunks.length / 2)
+      const first = await this.embedIsolating(base, chunks.slice(0, half), signal)
+      const second = await this.embedIsolating(base, chunks.slice(half), signal)
+      return {
+        embedded: [...first.embedded, ...second.embedded],
+        refused: [...first.refused, ...second.refused]
+      }
     }
-    const dimensions = vectors[0].length
+  }
+
+  private storeBatch(
+    base: BaseRow,
+    items: { id: number; vector: Float32Array }[],
+    state: KnowledgeProgress,
+    report: (force?: boolean) => void
+  ): BaseRow {
+    const { store } = this.deps
+    const now = this.deps.now ?? Date.now
+    const dimensions = items[0].vector.length
     if (base.dimensions === null) {
       store.setDimensions(base.id, dimensions)
       base = store.requireBase(base.id)
@@ -337,13 +379,8 @@ export class KnowledgeIndexer {
         'embedding_dimensions_changed',
         `The embedding model now answers ${dimensions} dimensions, but this base holds ${base.dimensions}: re-embed it with the model`
       )
-    state.filesDone += store.storeVectors(
-      base,
-      dimensions,
-      chunks.map((c, i) => ({ id: c.id, vector: vectors[i] })),
-      now()
-    )
-    state.chunksDone += chunks.length
+    state.filesDone += store.storeVectors(base, dimensions, items, now())
+    state.chunksDone += items.length
     state.phase = state.phase === 'reading' ? 'reading' : 'embedding'
     report()
     return base
