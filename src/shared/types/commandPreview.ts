@@ -49,6 +49,7 @@ export const PreviewRunReason = z.enum([
   'timed_out',
   'size_limit',
   'left_running',
+  'protected',
   'workspace_changed',
   'unfinished'
 ])

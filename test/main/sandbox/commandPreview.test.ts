@@ -325,6 +325,16 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect(preview).toMatchObject({ status: 'unavailable', reason: 'not_supported' })
   })
 
+  it('runs for real on approval a command the classifier says writes .git, though its preview failed silently', async () => {
+    const { world, previews, target } = setup()
+    git(world.project, 'init', '-q')
+    const call = { ...target('git add readme.txt 2>/dev/null; echo staged'), writesProtected: true }
+    const preview = await previewDone(previews, call)
+    expect(preview.refused).toEqual([])
+    expect(preview).toMatchObject({ onApprove: 'run', runReason: 'protected' })
+    expect(await previews.applyApproved(call)).toEqual({ kind: 'run', reason: 'protected' })
+  })
+
   it('makes no copy of a workspace over its size limit, and says why', async () => {
     const { world, previews, target } = setup({ maxFiles: 5 })
     for (let i = 0; i < 10; i++) writeFileSync(join(world.project, `f${i}.txt`), 'x')

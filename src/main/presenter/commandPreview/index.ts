@@ -25,6 +25,11 @@ export interface PreviewTarget {
   background?: boolean
   /** Only `exec` calls are previewed (an ACP agent's terminal is not ours to re-run). */
   tool: string
+  /**
+   * The classifier found it writes `.git` or another protected entry: read-only in the preview,
+   * where a write that fails silently would be lost, so approving runs it for real.
+   */
+  writesProtected?: boolean
 }
 
 /** What approving a previewed call did, for exec's result. */
@@ -163,7 +168,7 @@ export class CommandPreviews {
         PAGER: 'cat',
         GIT_PAGER: 'cat'
       }
-      return runPreview({
+      const run = await runPreview({
         command: target.command,
         cwd: realPathOf(target.cwd),
         workspaceDir: realPathOf(target.workspaceDir),
@@ -177,6 +182,12 @@ export class CommandPreviews {
         limits: this.limits,
         signal: abort.signal
       })
+      if (!target.writesProtected || !('preview' in run) || run.preview.status !== 'done') return run
+      if (run.preview.onApprove === 'run') return run
+      return {
+        ...run,
+        preview: { ...run.preview, onApprove: 'run' as const, runReason: 'protected' as const }
+      }
     })().catch((error: unknown): CommandPreview => {
       this.options.log?.(`command preview failed: ${error instanceof Error ? error.message : String(error)}`)
       return this.unavailable('failed', error instanceof Error ? error.message : String(error))

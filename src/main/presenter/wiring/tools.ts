@@ -155,9 +155,21 @@ function pendingCommandCall(
     cwd: request.cwd ?? sessions.require(sessionId).workspaceDir,
     workspaceDir: sessions.require(sessionId).workspaceDir,
     background: params.background === true,
+    writesProtected: [
+      ...(request.reasonCodes ?? []),
+      ...(request.subCommands ?? []).flatMap((sub) => sub.reasonCodes ?? [])
+    ].some((reason) => reason.code.startsWith('protected_') || GIT_WRITES.has(reason.code)),
     tool: request.server === 'agent-filesystem' ? request.tool : `${request.server}/${request.tool}`
   }
 }
+
+/** Besides `protected_*`, the classifier's reasons for a git command that writes `.git`. */
+const GIT_WRITES = new Set([
+  'git_writes_repository',
+  'git_config_write',
+  'git_reset_hard',
+  'git_discards_changes'
+])
 
 function parseParams(text: string): Record<string, unknown> {
   try {

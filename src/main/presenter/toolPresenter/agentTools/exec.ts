@@ -158,6 +158,7 @@ const RAN_FOR_REAL: Record<string, string> = {
   refused: 'the preview was refused the network or a write outside the workspace',
   timed_out: 'the preview hit its time limit',
   size_limit: 'the preview wrote more than its size limit',
+  protected: 'the command writes .git or another protected entry, which the preview keeps read-only',
   left_running: 'the command leaves processes running, which a preview cannot keep',
   unfinished: 'the preview had not finished',
   unavailable: 'there was no usable preview'

@@ -44,6 +44,7 @@ export default {
       refused: 'the preview could not do everything it tried',
       timed_out: 'the preview hit its time limit',
       size_limit: 'the preview wrote more than its size limit',
+      protected: 'it writes .git or another protected entry, which the preview keeps read-only',
       left_running: 'it leaves processes running, which the preview could not keep',
       workspace_changed: 'the workspace changed since the preview',
       unfinished: 'the preview has not finished'

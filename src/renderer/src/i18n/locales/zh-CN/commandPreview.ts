@@ -43,6 +43,7 @@ export default {
       refused: '预览未能完成它尝试的全部操作',
       timed_out: '预览达到了时间限制',
       size_limit: '预览写入的数据超出了大小限制',
+      protected: '它会写入 .git 或其他受保护条目，而预览中这些条目是只读的',
       left_running: '它会留下仍在运行的进程，预览无法保留这些进程',
       workspace_changed: '预览之后工作区发生了变化',
       unfinished: '预览尚未完成'
