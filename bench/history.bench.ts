@@ -46,9 +46,9 @@ const words = lines
 const sentence = (parts: number) => Array.from({ length: parts }, () => pick(lines)).join('\n')
 
 const dataDir = process.env.HISTORY_BENCH_DIR ?? mkdtempSync(join(tmpdir(), 'history-bench-'))
-const presenters = createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
-const router = createRouter(presenters)
-const { sessions, tape, sqlite } = presenters
+const openApp = () => createPresenters(createNodePlatform({ dataDir, log: () => {} }), { log: () => {} })
+const builder = openApp()
+const { sessions, tape, sqlite } = builder
 
 // Each exchange puts a user message, an assistant message and its final revision on the tape,
 // plus tool calls and results, as a coding chat does.
@@ -84,6 +84,11 @@ const entries = countEntries()
 console.log(
   `built ${entries} tape entries in ${SESSIONS} chats in ${((performance.now() - build) / 1000).toFixed(1)} s`
 )
+// A user searches a history written over weeks, in an app started on it: the searches run in a
+// freshly opened app, not in the process (and heap) that just wrote 100,000 entries.
+await builder.dispose()
+const presenters = openApp()
+const router = createRouter(presenters)
 
 const CTX = { transport: 'test' as const, clientId: 'bench' }
 async function searchHistory(query: string): Promise<number> {
@@ -105,7 +110,7 @@ const shortTimes = await sample(() => searchHistory(short[q++ % short.length]), 
 q = 0
 const wordTimes = await sample(() => searchHistory(whole[q++ % whole.length]), 120, 4)
 
-const scan = sqlite.db.prepare(
+const scan = presenters.sqlite.db.prepare(
   "SELECT entry_id FROM tape_entries WHERE kind = 'message' AND search_text LIKE ? ORDER BY seq DESC LIMIT 20"
 )
 q = 0
