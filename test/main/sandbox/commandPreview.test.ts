@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CommandPreview, PreviewFileChange } from '@shared/types/commandPreview'
 import { CommandPreviews, type PreviewTarget } from '../../../src/main/presenter/commandPreview'
 import { walkTree } from '../../../src/main/presenter/commandPreview/workspaceTree'
@@ -333,6 +333,22 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect(preview.refused).toEqual([])
     expect(preview).toMatchObject({ onApprove: 'run', runReason: 'protected' })
     expect(await previews.applyApproved(call)).toEqual({ kind: 'run', reason: 'protected' })
+  })
+
+  it('drops the copy of a denied request at once, and keeps an allowed one for exec to apply', async () => {
+    const { world, previews, target } = setup()
+    const root = join(world.appData.dataDir, 'command-previews')
+    const denied = target('echo a > a.txt')
+    const allowed = target('echo b > b.txt')
+    await previews.preview(denied, 'i-denied')
+    await previews.preview(allowed, 'i-allowed')
+    expect(readdirSync(root)).toHaveLength(2)
+    previews.settle('s1', (id) => (id === 'i-denied' ? 'denied' : 'granted'))
+    await vi.waitFor(() => expect(readdirSync(root)).toHaveLength(1))
+    expect(await previews.applyApproved(denied)).toBeNull()
+    expect((await previews.applyApproved(allowed))?.kind).toBe('applied')
+    expect(readFileSync(join(world.project, 'b.txt'), 'utf8')).toBe('b\n')
+    expect(existsSync(join(world.project, 'a.txt'))).toBe(false)
   })
 
   it('makes no copy of a workspace over its size limit, and says why', async () => {

@@ -55,6 +55,8 @@ export interface CommandPreviewOptions {
 
 interface Entry {
   target: PreviewTarget
+  /** The approval card's request, when the preview was asked for one. */
+  interactionId?: string
   result: Promise<PreviewRun | CommandPreview>
   abort: AbortController
   scratchDir: string
@@ -63,6 +65,8 @@ interface Entry {
 
 /** Previews kept at once; the oldest is dropped (its copy removed) beyond this. */
 const MAX_KEPT = 8
+/** A preview nobody answered for this long is dropped with its copy. */
+const MAX_AGE_MS = 30 * 60_000
 
 /**
  * Previews of commands waiting for approval: the command run first in the sandbox on a copy of
@@ -82,10 +86,10 @@ export class CommandPreviews {
   /** The preview for an approval card: started by the first ask, shared by later ones. */
   forInteraction(sessionId: string, interactionId: string): Promise<CommandPreview> {
     if (!this.options.lookup) return Promise.resolve(this.unavailable('not_supported'))
-    return this.preview(this.options.lookup(sessionId, interactionId))
+    return this.preview(this.options.lookup(sessionId, interactionId), interactionId)
   }
 
-  async preview(target: PreviewTarget): Promise<CommandPreview> {
+  async preview(target: PreviewTarget, interactionId?: string): Promise<CommandPreview> {
     if (target.tool !== 'exec') return this.unavailable('not_exec')
     if (target.background) return this.unavailable('background')
     const detected = await (this.options.detect?.() ?? detectSandbox({ platform: this.platform }))
@@ -98,7 +102,7 @@ export class CommandPreviews {
     const known = this.entries.get(key)
     if (known && known.target.command === target.command) return viewOf(await known.result)
     if (known) this.drop(key)
-    const entry = this.start(target, detected)
+    const entry = { ...this.start(target, detected), ...(interactionId ? { interactionId } : {}) }
     this.entries.set(key, entry)
     this.trim()
     return viewOf(await entry.result)
@@ -141,6 +145,18 @@ export class CommandPreviews {
       return { kind: 'run', reason: 'unavailable', detail: 'failed' }
     } finally {
       rmSync(entry.scratchDir, { recursive: true, force: true })
+    }
+  }
+
+  /**
+   * A session's requests changed: previews of requests denied or cancelled are dropped with their
+   * copies (an allowed one stays until exec applies it).
+   */
+  settle(sessionId: string, statusOf: (interactionId: string) => string | null): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.target.sessionId !== sessionId || !entry.interactionId) continue
+      const status = statusOf(entry.interactionId)
+      if (status !== 'pending' && status !== 'granted') this.drop(key)
     }
   }
 
@@ -204,6 +220,8 @@ export class CommandPreviews {
   }
 
   private trim(): void {
+    const stale = Date.now() - MAX_AGE_MS
+    for (const [key, entry] of this.entries) if (entry.createdAt < stale) this.drop(key)
     while (this.entries.size > MAX_KEPT) {
       const oldest = [...this.entries].sort((a, b) => a[1].createdAt - b[1].createdAt)[0]
       if (!oldest) return

@@ -85,6 +85,16 @@ export function createToolPresenter(parts: ToolParts): ToolDomain {
     lookup: (sessionId, interactionId) => pendingCommandCall(sessions, sessionId, interactionId),
     log
   })
+  // A denied or cancelled request's preview is dropped with its copy at once.
+  sessions.onInteractionsChanged(({ sessionId }) =>
+    commandPreviews.settle(sessionId, (id) => {
+      try {
+        return sessions.interactions.require(id).status
+      } catch {
+        return null
+      }
+    })
+  )
   const tools = new ToolPresenter({
     commandPreviews,
     agentTools: parts.agentTools,
