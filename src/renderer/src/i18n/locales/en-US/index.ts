@@ -22,6 +22,7 @@ import acp from './acp'
 import composer from './composer'
 import messages from './messages'
 import chatWindow from './chatWindow'
+import compare from './compare'
 
 // One file per domain; each domain adds its import here. Top-level keys must not collide.
 export default {
@@ -48,5 +49,6 @@ export default {
   ...acp,
   ...composer,
   ...messages,
-  ...chatWindow
+  ...chatWindow,
+  ...compare
 }

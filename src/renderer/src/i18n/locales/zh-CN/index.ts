@@ -22,6 +22,7 @@ import acp from './acp'
 import composer from './composer'
 import messages from './messages'
 import chatWindow from './chatWindow'
+import compare from './compare'
 
 export default {
   ...common,
@@ -47,5 +48,6 @@ export default {
   ...acp,
   ...composer,
   ...messages,
-  ...chatWindow
+  ...chatWindow,
+  ...compare
 }
