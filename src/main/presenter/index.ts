@@ -14,7 +14,7 @@ import type { Workspaces } from './sessionPresenter/workspaces'
 import { SessionSettings } from './sessionPresenter/settings'
 import { ModelChatSettings } from './sessionPresenter/modelSettings'
 import { SessionAgentStateStore } from './sessionPresenter/agentState'
-import { PermissionPresenter, PermissionRuleStore } from './permission'
+import { PermissionPresenter, PermissionRuleStore, PromptHistory } from './permission'
 import type { ToolPresenter } from './toolPresenter'
 import { AgentToolManager } from './toolPresenter/agentTools/agentToolManager'
 import { Sandbox, sweepLeftoverStubs } from './sandbox'
@@ -160,7 +160,11 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     excludedFolders: [platform.userDataDir],
     log
   })
-  const permissions = new PermissionPresenter({ rules: new PermissionRuleStore(sqlite), log })
+  const permissions = new PermissionPresenter({
+    rules: new PermissionRuleStore(sqlite),
+    history: new PromptHistory(sqlite),
+    log
+  })
   const shellEnv = loginShellEnv(config, {
     shellEnv: options.shellEnv,
     resolveAtLaunch: options.resolveShellEnvAtLaunch

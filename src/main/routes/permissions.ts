@@ -1,6 +1,8 @@
 import {
   permissionsAddRule,
+  permissionsLearnedRuleOffer,
   permissionsListRules,
+  permissionsReplayRule,
   permissionsRevokeRule,
   permissionsSandboxStatus
 } from '@shared/contracts/routes/permissions.routes'
@@ -15,4 +17,8 @@ export function registerPermissionRoutes(
   router.handle(permissionsAddRule, ({ rule }) => ({ rule: permissions.addRule(rule) }))
   router.handle(permissionsRevokeRule, ({ id }) => ({ revoked: permissions.revokeRule(id) }))
   router.handle(permissionsSandboxStatus, async () => ({ sandbox: await sandbox.status() }))
+  router.handle(permissionsLearnedRuleOffer, ({ interactionId }) => ({
+    offer: permissions.learnedRuleOffer(interactionId)
+  }))
+  router.handle(permissionsReplayRule, ({ rule }) => ({ replay: permissions.replayRule(rule) }))
 }

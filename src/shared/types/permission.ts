@@ -138,3 +138,42 @@ export const SandboxStatus = z.object({
   socketGuard: z.enum(['seccomp', 'seatbelt', 'none'])
 })
 export type SandboxStatus = z.infer<typeof SandboxStatus>
+
+/** One permission prompt of the user's history, as a replay lists it. */
+export const RecordedPromptView = z.object({
+  interactionId: z.string(),
+  sessionId: z.string(),
+  sessionTitle: z.string(),
+  at: z.number(),
+  type: PermissionType,
+  tool: z.string(),
+  /** What was asked: the command line, the paths, the host or `server/tool`. */
+  subject: z.string()
+})
+export type RecordedPromptView = z.infer<typeof RecordedPromptView>
+
+/** What a rule would have done over the user's recent permission prompts (all chats). */
+export const RuleReplay = z.object({
+  rule: RuleDraft,
+  /** How many of the newest prompts were looked at (at most the bound). */
+  considered: z.number().int(),
+  /** How many of those the rule would have allowed without asking. */
+  wouldAllow: z.number().int(),
+  /** Of those, the ones the user denied, newest first. */
+  deniedButAllowed: z.array(RecordedPromptView),
+  /** How many of those the user allowed (once, for the chat, or always). */
+  approvedAndAllowed: z.number().int()
+})
+export type RuleReplay = z.infer<typeof RuleReplay>
+
+/**
+ * A rule offered after the user allowed the same kind of request again and again: never
+ * broader than those approvals, shown with its replay before anything is saved.
+ */
+export const LearnedRuleOffer = z.object({
+  rule: RuleDraft,
+  /** How many times the user allowed this kind of request (this answer included). */
+  approvals: z.number().int(),
+  replay: RuleReplay
+})
+export type LearnedRuleOffer = z.infer<typeof LearnedRuleOffer>

@@ -1,6 +1,8 @@
 import { homedir } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type {
+  LearnedRuleOffer,
+  RuleReplay,
   PermissionDecision,
   PermissionMode,
   PermissionRequest,
@@ -10,12 +12,15 @@ import type {
 import { AppError } from '@shared/errors'
 import type { PermissionRuleStore } from './ruleStore'
 import { commandCoveredBySubRules, ruleMatches } from './ruleMatching'
+import type { PromptHistory } from './promptHistory'
+import { learnedRuleOffer, replayRule } from './learnedRules'
 
 export * from './errors'
 export { FilePermissionService } from './filePermissionService'
 export { CommandPermissionService } from './commandPermissionService'
 export { SettingsPermissionService } from './settingsPermissionService'
 export { PermissionRuleStore } from './ruleStore'
+export { PromptHistory } from './promptHistory'
 
 export type GateResult =
   | {
@@ -49,7 +54,13 @@ export class PermissionPresenter implements PermissionGate {
   private readonly grants = new Map<string, Grant[]>()
 
   constructor(
-    private readonly deps: { rules: PermissionRuleStore; home?: string; log?: (message: string) => void }
+    private readonly deps: {
+      rules: PermissionRuleStore
+      /** The permission prompts of every chat (the tape), for learned rules and replays. */
+      history?: Pick<PromptHistory, 'recent'>
+      home?: string
+      log?: (message: string) => void
+    }
   ) {}
 
   private get home(): string {
@@ -133,6 +144,19 @@ export class PermissionPresenter implements PermissionGate {
 
   revokeRule(id: string): boolean {
     return this.deps.rules.remove(id)
+  }
+
+  /** The rule an allowed prompt has earned, with its replay (learnedRules.ts); nothing is saved. */
+  learnedRuleOffer(interactionId: string): LearnedRuleOffer | null {
+    if (!this.deps.history) return null
+    return learnedRuleOffer(interactionId, this.deps.history.recent(), this.deps.rules.list(), this.home)
+  }
+
+  /** What `rule` would have done over the recent prompts of every chat; nothing is saved. */
+  replayRule(rule: RuleDraft): RuleReplay {
+    const prompts = this.deps.history?.recent() ?? []
+    const denyRules = this.deps.rules.list().filter((r) => r.effect === 'deny')
+    return replayRule({ ...rule, effect: 'allow' }, prompts, denyRules, this.home)
   }
 }
 

@@ -9,6 +9,10 @@ import type { PendingInteraction } from '@shared/types/session'
 import { useBridge } from '@renderer/api/bridge'
 import { useChatStore } from './chat'
 import { placeInteractions } from './lib/interactionPlacement'
+import { useLearnedRulesStore } from './learnedRules'
+
+/** Answers a learned rule may follow: "always" already saved one, a denial earns none. */
+const LEARNS_FROM = new Set(['allow_once', 'allow_session'])
 
 /**
  * The open chat's requests as cards: which tool call each one sits on (or docked above the
@@ -17,6 +21,7 @@ import { placeInteractions } from './lib/interactionPlacement'
  */
 export const useApprovalsStore = defineStore('approvals', () => {
   const chat = useChatStore()
+  const learnedRules = useLearnedRulesStore()
   const placement = computed(() => placeInteractions(chat.pendingInteractions, chat.messages, chat.sessionId))
   const docked = computed(() => placement.value.docked)
   const count = computed(() => chat.pendingInteractions.length)
@@ -30,9 +35,15 @@ export const useApprovalsStore = defineStore('approvals', () => {
   /** The request is open and shown as a card in this window. */
   const isOpen = (interactionId: string) => chat.pendingInteractions.some((i) => i.id === interactionId)
 
-  /** A request answered elsewhere (another window) is simply gone from the list. */
-  const respond = (interaction: PendingInteraction, response: InteractionResponse) =>
-    chat.respond(interaction, response)
+  /**
+   * A request answered elsewhere (another window) is simply gone from the list. An allowed
+   * permission may have earned a rule: main is asked, and an offer shows under the answer.
+   */
+  async function respond(interaction: PendingInteraction, response: InteractionResponse): Promise<void> {
+    await chat.respond(interaction, response)
+    if (response.kind === 'permission' && LEARNS_FROM.has(response.decision))
+      void learnedRules.check(interaction.id).catch(() => undefined)
+  }
 
   async function previewWrite(interaction: PendingInteraction): Promise<WritePreviewFile[]> {
     const { files } = await useBridge().call(checkpointsPreviewWrite, {

@@ -1,5 +1,24 @@
 // Inline approval cards on tool calls (#19).
 export default {
+  learnedRule: {
+    title: 'A rule you could save',
+    approvals: 'You allowed this kind of request {n} times.',
+    question: 'Always allow {kind}',
+    kinds: {
+      exec: 'the commands',
+      read: 'reading',
+      write: 'writing',
+      network: 'reading pages from',
+      mcp: 'the MCP tool',
+      settings: 'the setting'
+    },
+    replay:
+      'It would have allowed {allowed} of the last {considered} requests in all chats. | It would have allowed {allowed} of the last {considered} requests in all chats, including {denied} you denied: | It would have allowed {allowed} of the last {considered} requests in all chats, including {denied} you denied:',
+    untitled: 'untitled chat',
+    save: 'Always allow',
+    notNow: 'Not now',
+    saved: 'Rule saved: requests like this are allowed without asking (Settings › Permissions lists it).'
+  },
   approval: {
     dockLabel: 'Requests waiting for your answer',
     why: 'Why',

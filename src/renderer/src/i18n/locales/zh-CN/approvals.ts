@@ -1,5 +1,24 @@
 // 工具调用上的内联审批卡片 (#19)。
 export default {
+  learnedRule: {
+    title: '可以保存的规则',
+    approvals: '你已允许此类请求 {n} 次。',
+    question: '始终允许{kind}',
+    kinds: {
+      exec: '这些命令',
+      read: '读取',
+      write: '写入',
+      network: '读取此网站的页面',
+      mcp: '此 MCP 工具',
+      settings: '此设置'
+    },
+    replay:
+      '在所有对话最近的 {considered} 个请求中，它会允许 {allowed} 个。 | 在所有对话最近的 {considered} 个请求中，它会允许 {allowed} 个，其中 {denied} 个是你拒绝过的： | 在所有对话最近的 {considered} 个请求中，它会允许 {allowed} 个，其中 {denied} 个是你拒绝过的：',
+    untitled: '未命名对话',
+    save: '始终允许',
+    notNow: '暂不',
+    saved: '规则已保存：此类请求将不再询问（在“设置 › 权限”中可查看）。'
+  },
   approval: {
     dockLabel: '等待你回答的请求',
     why: '原因',
