@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { providersAdd } from '@shared/contracts/routes/providers.routes'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
+import { knowledgeReindex } from '@shared/contracts/routes/knowledge.routes'
 import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
@@ -155,9 +156,23 @@ describe('knowledge bases', () => {
     const actions = await card.getByTestId('knowledge-base-remove').boundingBox()
     expect(actions && actions.x + actions.width).toBeLessThanOrEqual(800)
     await shoot(page, 'knowledge-settings-800-light')
+    // A full re-index (every chunk embedded again) is slow enough to see the bar at work.
     await look(page, 'dark', 'en-US')
+    await chat.bridge.call(knowledgeReindex, { baseId, full: true })
+    const progress = card.getByTestId('knowledge-progress')
+    await expect.poll(() => progress.getAttribute('data-phase')).toMatch(/^(scanning|reading|embedding)$/)
+    await page.screenshot({ path: artifactPath('knowledge-settings-indexing-800-dark.png') })
+    await card.locator('[data-testid="knowledge-progress"][data-phase="done"]').waitFor({ timeout: 30_000 })
+    await expect.poll(() => card.getAttribute('data-status')).toBe('idle')
     await shoot(page, 'knowledge-settings-800-dark')
+    // The form for a new base fits too.
+    await page.getByTestId('knowledge-new').click()
+    await page.getByTestId('knowledge-create-path').fill(folder)
+    await page.getByTestId('knowledge-create-add-path').click()
+    await page.getByTestId('knowledge-create-sources').waitFor()
+    await shoot(page, 'knowledge-create-800-dark')
     await look(page, 'light', 'en-US')
+    await shoot(page, 'knowledge-create-800-light')
     expect(errors).toEqual([])
     await page.context().close()
   })
@@ -173,6 +188,9 @@ describe('knowledge bases', () => {
     await page.getByTestId(`knowledge-toggle-${baseId}`).check()
     const chip = page.getByTestId('knowledge-chip')
     await expect.poll(() => chip.textContent()).toContain('Harbour manuals')
+    // With a base attached the chat's model gets knowledge_search.
+    await expect.poll(() => page.getByTestId('tool-toggle-knowledge_search').isVisible()).toBe(true)
+    await shoot(page, 'knowledge-chat-tools-1280-light')
     await page.keyboard.press('Escape')
     await page.getByTestId('tools-popover').waitFor({ state: 'detached' })
     await shoot(page, 'knowledge-chat-chips-1280-light')

@@ -162,7 +162,9 @@ export default {
         'agent-memory': 'Memory',
         'deepchat-settings': 'Chat settings',
         'agent-image-generation': 'Image generation',
-        'agent-subagents': 'Subagents'
+        'agent-subagents': 'Subagents',
+        'agent-web': 'Web search',
+        'agent-knowledge': 'Knowledge bases'
       },
       mcpState: { starting: 'Starting', running: 'Running', error: 'Error', stopped: 'Stopped' },
       /** Why the model does not get a tool or server that is switched on. */

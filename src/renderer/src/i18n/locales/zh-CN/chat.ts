@@ -162,7 +162,9 @@ export default {
         'agent-memory': '记忆',
         'deepchat-settings': '对话设置',
         'agent-image-generation': '图像生成',
-        'agent-subagents': '子智能体'
+        'agent-subagents': '子智能体',
+        'agent-web': '网络搜索',
+        'agent-knowledge': '知识库'
       },
       mcpState: { starting: '启动中', running: '运行中', error: '出错', stopped: '已停止' },
       notOffered: {
