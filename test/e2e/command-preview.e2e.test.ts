@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { configUpdateSettings } from '@shared/contracts/routes/config.routes'
@@ -20,15 +21,21 @@ import {
 
 let chat: ChatHost
 let browser: Browser
+let server: Server
+let hits = 0
 
 const COMMAND = "rm -rf build && sed -i 's/1.0.0/1.0.1/' version.txt && echo cleaned"
 
-/** The model asks exec to clean the build and bump the version; after the tool answered it repeats the answer. */
+/** The model asks exec to clean the build (or fetch a local page); after the tool answered it repeats the answer. */
 function reply(body: OpenAiRequest): FakeResponse {
   const last = body.messages.at(-1)!
   if (last.role === 'tool') return textReply(`Tool answered: ${String(last.content).slice(0, 120)}`)
   if (lastUserText(body) === 'clean the build')
     return callsReply(toolCall('x1', 'exec', { command: COMMAND }))
+  if (lastUserText(body) === 'fetch the page') {
+    const port = (server.address() as { port: number }).port
+    return callsReply(toolCall('x2', 'exec', { command: `curl -sS http://127.0.0.1:${port}/ -o page.html` }))
+  }
   return textReply('ok')
 }
 
@@ -40,6 +47,11 @@ async function setTheme(theme: 'light' | 'dark', page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
+  server = createServer((_request, response) => {
+    hits++
+    response.end('the page\n')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   chat = await startChatHost((request) => reply(openAiBody(request.body)))
   mkdirSync(join(chat.workspace, 'build', 'assets'), { recursive: true })
   writeFileSync(join(chat.workspace, 'build', 'app.js'), 'console.log("built")\n')
@@ -52,6 +64,7 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve))
   await browser?.close()
   await chat?.stop()
 })
@@ -109,6 +122,40 @@ describe('a command previewed before approval', () => {
       .toContain('Applied from preview')
     expect(existsSync(join(chat.workspace, 'build'))).toBe(false)
     expect(readFileSync(join(chat.workspace, 'version.txt'), 'utf8')).toBe('version 1.0.1\n')
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('names the connection the preview was refused, says approving runs the command for real, and then it really runs', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await sendFromInput(page, 'fetch the page')
+    const card = page.getByTestId('permission-card')
+    await card.waitFor({ timeout: 15_000 })
+    await expect
+      .poll(() => card.getByTestId('command-preview').getAttribute('data-status'), { timeout: 30_000 })
+      .toBe('done')
+    expect(hits).toBe(0)
+    const refused = card.getByTestId('command-preview-refused')
+    expect(await refused.textContent()).toMatch(/network:.*Failed to connect to 127\.0\.0\.1/)
+    const onApprove = card.getByTestId('command-preview-on-approve')
+    expect(await onApprove.getAttribute('data-on-approve')).toBe('run')
+    expect(await onApprove.textContent()).toContain('Approving runs the command for real')
+    await card.scrollIntoViewIfNeeded()
+    for (const theme of ['light', 'dark'] as const) {
+      await setTheme(theme, page)
+      await page.screenshot({ path: artifactPath(`command-preview-refused-${theme}.png`) })
+      expect(await seriousA11yViolations(page)).toEqual([])
+    }
+    await setTheme('light', page)
+
+    await card.getByTestId('permission-allow-once').click()
+    await card.waitFor({ state: 'detached' })
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 })
+      .toContain('Ran for real after approval')
+    expect(hits).toBe(1)
+    expect(readFileSync(join(chat.workspace, 'page.html'), 'utf8')).toBe('the page\n')
     expect(errors).toEqual([])
     await page.close()
   })
