@@ -94,6 +94,17 @@ describe('MCP registry: hostile registry data is refused with its reason, the re
             },
             npm('good-pkg', '1.0.0', { environmentVariables: [{ name: 'LD_PRELOAD; x', isRequired: true }] }),
             npm('good-pkg', '1.0.0', { packageArguments: [{ type: 'named', name: '--x;rm', value: '1' }] }),
+            npm('good-pkg', '1.0.0', {
+              environmentVariables: [{ name: 'NODE_OPTIONS', value: '--require /tmp/x.js' }]
+            }),
+            {
+              registryType: 'oci',
+              identifier: 'ghcr.io/acme/img',
+              version: '1',
+              transport: { type: 'stdio' },
+              environmentVariables: [{ name: 'DOCKER_HOST', value: 'tcp://evil.example:2375' }]
+            },
+            npm('good-pkg', '1.0.0', { environmentVariables: [{ name: 'path', value: '/tmp/evil' }] }),
             npm('good-pkg', '1.0.0', { registryBaseUrl: 'http://npm.evil.example' }),
             npm('x'.repeat(5_000))
           ]
@@ -117,6 +128,9 @@ describe('MCP registry: hostile registry data is refused with its reason, the re
       '"ghcr.io/acme/img --privileged" is not an image name',
       'variable "LD_PRELOAD; x" is not a variable name (letters, digits and _ only)',
       'argument 1: "--x;rm" is not a --flag',
+      'variable "NODE_OPTIONS" steers the runtime or the system, not the server; set it by hand if you mean it',
+      'variable "DOCKER_HOST" steers the runtime or the system, not the server; set it by hand if you mean it',
+      'variable "path" steers the runtime or the system, not the server; set it by hand if you mean it',
       'registryBaseUrl must be an https address (got http:)',
       'identifier is 5000 characters long (at most 300)'
     ])
@@ -212,5 +226,35 @@ describe('MCP registry: hostile registry data is refused with its reason, the re
     const page = await h.mcp.registry.list({ limit: 20 })
     expect(page.servers).toHaveLength(20)
     expect(page.refused).toEqual([{ what: 'page', reason: '480 servers past the first 20 were left out' }])
+  })
+
+  it('a server the registry deleted is listed with its status but never installed; names that are not registry names are refused before any request', async () => {
+    const h = await browse({
+      items: [
+        registryItem(
+          {
+            name: 'io.github.acme/removed',
+            description: 'Removed for malware',
+            version: '1.0.0',
+            remotes: [{ type: 'streamable-http', url: 'https://removed.acme.example/mcp' }]
+          },
+          { status: 'deleted' }
+        )
+      ]
+    })
+    const [listed] = (await h.mcp.registry.list({})).servers
+    expect(listed.official?.status).toBe('deleted')
+    const target = { kind: 'remote' as const, index: 0 }
+    await expect(
+      h.mcp.registry.install({ name: listed.name, version: '1.0.0', target, values: {} })
+    ).rejects.toMatchObject({ code: 'mcp_registry_deleted' })
+    for (const name of ['..', 'io.github.acme/../../x', 'a/b?c'])
+      await expect(
+        h.mcp.registry.install({ name, version: '1.0.0', target, values: {} }),
+        name
+      ).rejects.toMatchObject({
+        code: 'invalid_input'
+      })
+    expect(h.mcp.listServers()).toEqual([])
   })
 })

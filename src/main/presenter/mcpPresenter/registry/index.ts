@@ -14,7 +14,7 @@ import { planInstall } from './installPlan'
 import { RegistryCache, type CachedPage } from './registryCache'
 import { MAX_PAGE_ITEMS, RegistryClient, RegistryUnreachable } from './registryClient'
 import { findRuntimes, type RegistryRuntime } from './runtimes'
-import { checkedUrl, RegistryDataRefused } from './serverJson'
+import { checkedUrl, RegistryDataRefused, SERVER_NAME, VERSION } from './serverJson'
 
 const SETTINGS_DOCUMENT = 'mcp.registry'
 const INSTALLS_DOCUMENT = 'mcp.registry.installs'
@@ -137,8 +137,15 @@ export class McpRegistry {
     target: McpRegistryTarget
     values: Record<string, string>
   }): Promise<McpServerView> {
+    if (!SERVER_NAME.test(request.name) || !VERSION.test(request.version))
+      throw new AppError('invalid_input', 'Not a registry server name and version')
     const registryUrl = this.registryUrl()
     const server = await this.serverFor(registryUrl, request.name, request.version)
+    if (server.official?.status === 'deleted')
+      throw new AppError(
+        'mcp_registry_deleted',
+        `${server.name} ${server.version} was deleted from the registry; it is not installed`
+      )
     const plan = planInstall(server, request.target, request.values)
     if (plan.runtime) {
       const runtimes = await findRuntimes((await this.deps.serverEnv()).PATH)

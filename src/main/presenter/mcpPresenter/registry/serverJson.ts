@@ -25,9 +25,9 @@ export interface ReadOptions {
 const OFFICIAL_META = 'io.modelcontextprotocol.registry/official'
 
 /** Reverse-DNS namespace, one slash, server name (the registry's own pattern). */
-const SERVER_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/
+export const SERVER_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/
 /** A pinned version: no ranges, no wildcards, no `latest`. */
-const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$/
+export const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$/
 const NPM_VERSION = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/
 const PYPI_VERSION =
   /^(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[A-Za-z0-9.]+)?$/
@@ -57,6 +57,13 @@ const CLIENT_HEADERS = new Set([
   'mcp-protocol-version',
   'last-event-id'
 ])
+/**
+ * Variables that steer the runtime, the loader or the shell rather than the server (the docker
+ * CLI runs on the host: `DOCKER_HOST` would send the container elsewhere); the user may still
+ * set them by hand in the server's form.
+ */
+const RUNTIME_VARIABLE =
+  /^(?:PATH|HOME|SHELL|ENV|BASH_ENV|TMPDIR|IFS|PS4|PROMPT_COMMAND|(?:LD|DYLD|NODE|NPM|UV|PYTHON|PIP|DOCKER|GIT|COREPACK|BUN|DENO)_\w*|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP)$/i
 const FLAG = /^-{1,2}[A-Za-z0-9][A-Za-z0-9._-]{0,100}$/
 const RANGE_WORDS = /^(?:latest|next|\*|x)$/i
 
@@ -206,6 +213,10 @@ function keyValueInputs(raw: unknown, kind: 'env' | 'header', what: string): Mcp
     const name = plain(entry.name, `${what} ${i + 1}: name`, 128)
     if (kind === 'env' && !ENV_NAME.test(name))
       refuse(`${what} ${shown(name)} is not a variable name (letters, digits and _ only)`)
+    if (kind === 'env' && RUNTIME_VARIABLE.test(name))
+      refuse(
+        `${what} ${shown(name)} steers the runtime or the system, not the server; set it by hand if you mean it`
+      )
     if (kind === 'header' && (!HEADER_NAME.test(name) || CLIENT_HEADERS.has(name.toLowerCase())))
       refuse(`header ${shown(name)} is not a header a server may ask for`)
     const lower = name.toLowerCase()
