@@ -1,8 +1,9 @@
-import { mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   knowledgeChangeEmbedding,
+  knowledgeChooseFiles,
   knowledgeCreate,
   knowledgeReadSource,
   knowledgeReindex,
@@ -298,6 +299,41 @@ describe('knowledge bases: indexing a folder of real documents', () => {
         location: { kind: 'lines', startLine: 1, endLine: 1 }
       })
     ).rejects.toMatchObject({ code: 'knowledge_file_unknown' })
+  })
+
+  it('never adds the app data folder’s files, and never reads through a folder swapped for a link', async () => {
+    const k = await setup()
+    const { files, refused } = await k.router.call(knowledgeChooseFiles, {
+      paths: [k.h.presenters.platform.secretsFile, join(k.h.dataDir, 'nothing.md')]
+    })
+    expect(files).toEqual([])
+    expect(refused.map((r) => r.path)).toEqual([
+      k.h.presenters.platform.secretsFile,
+      join(k.h.dataDir, 'nothing.md')
+    ])
+
+    const sub = join(k.docs, 'sub')
+    mkdirSync(sub)
+    writeFileSync(join(sub, 'notes.md'), 'The pantry key hangs by the door.')
+    const base = await createBase(k, [k.pickFolder(k.docs)])
+    expect(base.fileCount).toBe(1)
+    const outside = join(k.docs, '..', 'elsewhere')
+    mkdirSync(outside)
+    writeFileSync(join(outside, 'notes.md'), 'Something the user never added.')
+    renameSync(sub, join(k.docs, 'sub-moved'))
+    symlinkSync(outside, sub)
+    await expect(
+      k.router.call(knowledgeReadSource, {
+        baseId: base.id,
+        path: join(sub, 'notes.md'),
+        location: { kind: 'lines', startLine: 1, endLine: 1 }
+      })
+    ).rejects.toMatchObject({ code: 'knowledge_file_gone' })
+    await k.router.call(knowledgeReindex, { baseId: base.id })
+    await k.h.presenters.knowledge.whenIdle()
+    const embedded = k.fake.requests.flatMap((r) => r.texts).join('\n')
+    expect(embedded).not.toContain('never added')
+    expect((await k.base(base.id)).fileCount).toBe(1)
   })
 
   it('keeps the embedding model: only changeEmbedding with reembed changes it, and every chunk is embedded again', async () => {

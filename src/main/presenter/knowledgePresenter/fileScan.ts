@@ -1,4 +1,5 @@
-import { lstat, readFile, readdir } from 'node:fs/promises'
+import { realpathSync } from 'node:fs'
+import { lstat, readFile, readdir, realpath } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import ignore, { type Ignore } from 'ignore'
 import { isInside } from '../permission/paths'
@@ -47,9 +48,10 @@ export interface ScanOptions {
  */
 export async function scanFolder(root: string, options: ScanOptions): Promise<ScanResult> {
   const result: ScanResult = { files: [], tooLarge: [], truncated: false }
+  const excluded = options.excluded.map(realPathOr)
   const walk = async (dir: string, rules: { base: string; matcher: Ignore }[]): Promise<void> => {
     if (result.truncated || options.signal?.aborted) return
-    if (options.excluded.some((folder) => isInside(dir, folder))) return
+    if (excluded.some((folder) => isInside(dir, folder))) return
     let entries
     try {
       entries = await readdir(dir, { withFileTypes: true })
@@ -81,11 +83,33 @@ export async function scanFolder(root: string, options: ScanOptions): Promise<Sc
   return result
 }
 
-/** One file source as it is now: null when it is gone, is not a regular file or is a link. */
+/** One file source as it is now: null when it is gone, is not a regular file or is reached through a link. */
 export async function statFile(path: string): Promise<FoundFile | null> {
   const info = await lstat(path).catch(() => null)
-  if (!info?.isFile()) return null
+  if (!info?.isFile() || !(await isRealPath(path))) return null
   return { path, size: info.size, mtimeMs: Math.floor(info.mtimeMs) }
+}
+
+/**
+ * The path leads to itself: no folder on the way was swapped for a link since the scan (lstat
+ * only looks at the last name). Every path the index holds was built from a real root and names.
+ */
+export async function isRealPath(path: string): Promise<boolean> {
+  return (await realpath(path).catch(() => null)) === path
+}
+
+/** Whether `path` is inside one of `folders` (compared by real paths: the data folder may be reached through a link). */
+export function insideAny(path: string, folders: readonly string[]): boolean {
+  const real = realPathOr(path)
+  return folders.some((folder) => isInside(real, realPathOr(folder)))
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return path
+  }
 }
 
 async function gitignoreIn(dir: string): Promise<Ignore | null> {

@@ -23,6 +23,7 @@ import type { Db } from '../sqlitePresenter'
 import { BATCH_SIZE, embedTexts, type EmbeddingTarget } from './embeddings'
 import { KnowledgeIndexer } from './indexer'
 import { FilePicks } from './filePicks'
+import { insideAny } from './fileScan'
 import { rankBase, topHits } from './search'
 import { readSourceText } from './sourceText'
 import { KnowledgeStore, type BaseRow } from './store'
@@ -274,7 +275,7 @@ export class KnowledgePresenter {
 
   /** Picks for files the desktop dialog returned (already the user's choice). */
   issueFilePicks(paths: readonly string[], clientId: string): { path: string; token: string }[] {
-    return paths.map((path) => this.filePicks.issue(path, clientId))
+    return paths.map((path) => this.issueFilePick(path, clientId))
   }
 
   /** Typed paths as picks: each must be an existing regular file; the others are named. */
@@ -286,12 +287,22 @@ export class KnowledgePresenter {
     const refused: { path: string; message: string }[] = []
     for (const path of paths) {
       try {
-        files.push(this.filePicks.issue(path, clientId))
+        files.push(this.issueFilePick(path, clientId))
       } catch (error) {
         refused.push({ path, message: error instanceof Error ? error.message : String(error) })
       }
     }
     return { files, refused }
+  }
+
+  /** A file pick; never one in the app's data folder (its database and secrets are never indexed). */
+  private issueFilePick(path: string, clientId: string): { path: string; token: string } {
+    if (insideAny(path, this.deps.excludedFolders))
+      throw new AppError(
+        'path_refused',
+        `Files of the app's data folder cannot be added: ${path.slice(0, 300)}`
+      )
+    return this.filePicks.issue(path, clientId)
   }
 
   sessionBases(sessionId: string): string[] {

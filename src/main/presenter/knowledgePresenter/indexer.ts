@@ -4,7 +4,7 @@ import { AppError, isAppError } from '@shared/errors'
 import { KNOWLEDGE_LIMITS, type KnowledgeFileError, type KnowledgeProgress } from '@shared/types/knowledge'
 import { chunkDocument } from './chunker'
 import { EmbeddingError } from './embeddings'
-import { scanFolder, statFile, type FoundFile } from './fileScan'
+import { isRealPath, scanFolder, statFile, type FoundFile } from './fileScan'
 import { readDocument } from './readers'
 import type { BaseRow, FileRow, KnowledgeStore, SourceRow } from './store'
 
@@ -258,7 +258,8 @@ export class KnowledgeIndexer {
     try {
       // Never through a link: the path must still be the regular file the scan found.
       const info = await lstat(file.path)
-      if (!info.isFile()) throw new AppError('unreadable', 'no longer a regular file')
+      if (!info.isFile() || !(await isRealPath(file.path)))
+        throw new AppError('unreadable', 'no longer a regular file reached without a link')
       bytes = await readFile(file.path)
     } catch (error) {
       const current = store.fileByPath(base.id, file.path)

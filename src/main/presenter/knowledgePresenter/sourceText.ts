@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { lstat, readFile } from 'node:fs/promises'
 import { AppError } from '@shared/errors'
 import { KNOWLEDGE_LIMITS, type KnowledgeLocation, type KnowledgeSourceText } from '@shared/types/knowledge'
+import { isRealPath } from './fileScan'
 import { readDocument } from './readers'
 import type { FileRow } from './store'
 
@@ -19,7 +20,7 @@ export async function readSourceText(
   location: KnowledgeLocation
 ): Promise<KnowledgeSourceText> {
   const info = await lstat(file.path).catch(() => null)
-  if (!info?.isFile())
+  if (!info?.isFile() || !(await isRealPath(file.path)))
     throw new AppError('knowledge_file_gone', `The file is no longer there (or is now a link): ${file.path}`)
   if (info.size > KNOWLEDGE_LIMITS.maxFileBytes)
     throw new AppError('knowledge_file_too_large', `The file is now too large to show: ${file.path}`)
