@@ -161,6 +161,8 @@ describe('a learned rule is never broader than what was approved', () => {
     expect(ruleAllows(notes!, write('%HOME%/notes/c.md'), fx.home)).toBe(true)
     expect(ruleAllows(notes!, write('%HOME%/notes/deeper/d.md'), fx.home)).toBe(false)
     expect(ruleAllows(notes!, write('%HOME%/other.md'), fx.home)).toBe(false)
+    // Files straight in the home folder are never learned as a folder.
+    expect(learnRule([write('%HOME%/a.md'), write('%HOME%/b.md')], fx.home)).toBeNull()
     for (const path of ['%HOME%/.ssh/id_rsa', '%WS%/.git/config', '%DATA%/secrets.json', '%HOME%/.bashrc']) {
       expect(approvalKind(write(path)), path).toBeNull()
     }

@@ -10,6 +10,7 @@ import {
   startFakeLlm,
   type FakeLlm,
   type FakeLlmKind,
+  type FakeScript,
   type RecordedRequest,
   type ScriptStep
 } from '../../fixtures/llm/fakeLlm'
@@ -61,9 +62,12 @@ interface Setup {
 async function setup(
   wire: FakeLlmKind,
   provider: { id: string; kind: ProviderKind; model: string },
-  steps: ScriptStep[] = [SEARCH]
+  steps: ScriptStep[] | FakeScript = [SEARCH]
 ): Promise<Setup> {
-  const llm = await startFakeLlm({ kind: wire, script: () => ({ steps }) })
+  const llm = await startFakeLlm({
+    kind: wire,
+    script: typeof steps === 'function' ? steps : () => ({ steps })
+  })
   cleanups.push(() => llm.close())
   const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), {
     log: () => {}
@@ -147,6 +151,30 @@ describe("a provider's own web search", () => {
       .require(assistantMessageId)
       .blocks.find((b) => b.kind === 'content')
     expect(text?.text).toBe(SEARCH.type === 'web_search' ? SEARCH.text : '')
+  })
+
+  it("OpenAI: the agent's own tools still run on the Responses API (a glob, then the searched answer)", async () => {
+    const globThenSearch: FakeScript = (_request, index) =>
+      index === 0
+        ? {
+            steps: [
+              { type: 'tool_calls', calls: [{ id: 'r1', name: 'glob', argumentChunks: ['{"pattern":"*"}'] }] }
+            ]
+          }
+        : { steps: [SEARCH] }
+    const s = await setup('openai', { id: 'openai', kind: 'openai', model: 'gpt-4.1' }, globThenSearch)
+    const { assistantMessageId } = await s.send('provider')
+    const [first, second] = s.llm.generationRequests()
+    expect(first.path).toBe('/v1/responses')
+    expect(second.path).toBe('/v1/responses')
+    // The tool's result goes back as a Responses function_call_output, beside the search tool.
+    expect(body(second).input).toContainEqual(
+      expect.objectContaining({ type: 'function_call_output', call_id: 'r1' })
+    )
+    expect(body(second).tools).toContainEqual(expect.objectContaining({ type: 'web_search' }))
+    const message = s.presenters.sessions.messages.require(assistantMessageId)
+    expect(message.blocks.find((b) => b.kind === 'tool_call')?.status).toBe('success')
+    expect(sourcesOf(s, assistantMessageId)).toEqual(CITED)
   })
 
   it('Gemini: google_search grounding; groundingMetadata chunks become the sources block', async () => {

@@ -108,7 +108,10 @@ export function learnRule(approved: PermissionRequest[], home: string): RuleDraf
     case 'write': {
       const paths = new Set(approved.flatMap((r) => r.paths ?? []))
       const [only] = paths
-      draft = rule(first.type, paths.size === 1 ? only : `${dirname(only)}/*`)
+      const dir = dirname(only)
+      // The home folder's own files (dotfiles, profiles) are learned one by one, never as a folder.
+      if (paths.size > 1 && (dir === home || home.startsWith(`${dir}/`))) return null
+      draft = rule(first.type, paths.size === 1 ? only : `${dir}/*`)
       break
     }
     case 'network':
