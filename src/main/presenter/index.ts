@@ -42,7 +42,7 @@ import { NetworkPresenter } from './networkPresenter'
 import { WebPresenter } from './webPresenter'
 import { KnowledgePresenter } from './knowledgePresenter'
 import { ProviderStore } from './llmProviderPresenter/providerStore'
-import { ComparePresenter } from './comparePresenter'
+import { COMPARE_SLOT, ComparePresenter } from './comparePresenter'
 
 export interface Presenters {
   platform: Platform
@@ -316,6 +316,15 @@ export function createPresenters(platform: Platform, options: CreatePresentersOp
     events,
     scratchRoot: workspaces.scratchRoot,
     baselinesRoot: join(platform.userDataDir, 'compare-baselines'),
+    openForks: () =>
+      sqlite.db
+        .prepare(
+          `SELECT t.id FROM sessions s JOIN tapes t ON t.id = s.tape_id
+           WHERE s.kind = 'subagent' AND t.fork_status = 'open'
+             AND json_extract(s.subagent_meta_json, '$.slotId') = ?`
+        )
+        .pluck()
+        .all(COMPARE_SLOT) as string[],
     log
   })
   const unhookCompare = [

@@ -6,6 +6,7 @@ import { FORK_DISCARD, FORK_MERGE } from '@shared/types/tape'
 import {
   compareDiscard,
   compareKeep,
+  compareRespond,
   compareStart,
   compareStop
 } from '@shared/contracts/routes/compare.routes'
@@ -59,7 +60,12 @@ type ModelReply = (model: string, body: OpenAiRequest) => FakeResponse
 /** Each compare model writes `<model>.txt` in its folder, then answers "Answer from <model>". */
 const writesItsFile: ModelReply = (model, body) =>
   lastIsToolResult(body)
-    ? textReply(`Answer from ${model}.`)
+    ? {
+        steps: [
+          { type: 'text', text: [`Answer from ${model}.`] },
+          { type: 'usage', promptTokens: 100 + model.length, completionTokens: 7 }
+        ]
+      }
     : callsReply(toolCall('w1', 'write', { path: `${model}.txt`, content: `by ${model}\n` }))
 
 async function setup(reply: ModelReply = writesItsFile): Promise<{ h: LoopHarness; sessionId: string }> {
@@ -124,6 +130,8 @@ describe('compare runs across models', () => {
         toolCalls: [{ name: 'write', status: 'success' }]
       })
       expect(run.diff).toContain(`+by ${MODELS[i]}`)
+      expect(run.usage).toEqual({ inputTokens: 107, outputTokens: 7 })
+      expect(run.cost).toBeNull()
       expect(run.endedAt).toBeGreaterThanOrEqual(run.startedAt)
       // The run started from the folder as the user left it, uncommitted work included.
       expect(readFileSync(join(dir, 'README.md'), 'utf8')).toBe('line 1\nuncommitted line\n')
@@ -272,7 +280,75 @@ describe('compare runs across models', () => {
   })
 })
 
+describe('compare permissions', () => {
+  it('a run that must ask waits in its column, named by its model, and resumes when answered there', async () => {
+    const outside = tempDir()
+    const { h, sessionId } = await setup((model, body) =>
+      lastIsToolResult(body)
+        ? textReply(`Answer from ${model}.`)
+        : model === 'model-a'
+          ? callsReply(toolCall('w1', 'write', { path: join(outside, 'a.txt'), content: 'outside' }))
+          : callsReply(toolCall('w1', 'write', { path: `${model}.txt`, content: `by ${model}\n` }))
+    )
+    const { compare } = await call(h, compareStart, {
+      sessionId,
+      prompt: PROMPT,
+      models: models('model-a', 'model-b')
+    })
+    await until(() => h.presenters.compare.get(compare.compareId).runs[0].status === 'waiting', {
+      timeoutMs: 15_000
+    })
+    const waiting = h.presenters.compare.get(compare.compareId).runs[0]
+    expect(waiting.modelName).toBe('MODEL-A')
+    expect(waiting.interactions).toMatchObject([{ kind: 'permission', status: 'pending' }])
+    // The other run is not held up by it.
+    await settled(h, compare.compareId, ['waiting', 'completed'])
+    expect(existsSync(join(outside, 'a.txt'))).toBe(false)
+    const [interaction] = waiting.interactions
+    const answer = { kind: 'permission', decision: 'allow_once' }
+    // Another run's index cannot answer it.
+    await expect(
+      call(h, compareRespond, {
+        compareId: compare.compareId,
+        index: 1,
+        messageId: interaction.messageId,
+        interactionId: interaction.id,
+        response: answer
+      })
+    ).rejects.toBeTruthy()
+    await call(h, compareRespond, {
+      compareId: compare.compareId,
+      index: 0,
+      messageId: interaction.messageId,
+      interactionId: interaction.id,
+      response: answer
+    })
+    await settled(h, compare.compareId, ['completed', 'completed'])
+    expect(readFileSync(join(outside, 'a.txt'), 'utf8')).toBe('outside')
+  })
+})
+
 describe('compare leftovers', () => {
+  it('an app closed mid-comparison discards the runs’ forks and removes their worktrees at the next start', async () => {
+    const { h, sessionId } = await setup(() => ({
+      steps: [{ type: 'text', text: 'working' }, { type: 'stall' }]
+    }))
+    const { compare } = await call(h, compareStart, {
+      sessionId,
+      prompt: PROMPT,
+      models: models('model-a', 'model-b')
+    })
+    await settled(h, compare.compareId, ['running', 'running'])
+    expect(worktrees(h.workspace)).toHaveLength(3)
+    await h.restart()
+    await h.presenters.compare.ready
+    expect(worktrees(h.workspace)).toHaveLength(1)
+    expect(readdirSync(join(h.dataDir, 'scratch')).filter((n) => n.startsWith('compare-'))).toEqual([])
+    expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(2)
+    expect(tapeEvents(h, sessionId, FORK_MERGE)).toHaveLength(0)
+    expect(h.presenters.compare.list(sessionId)).toEqual([])
+  })
+
   it('removes the worktrees and copies a killed host left behind when the app starts', async () => {
     const dataDir = tempDir()
     const repo = tempDir()

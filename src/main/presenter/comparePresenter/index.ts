@@ -80,6 +80,8 @@ export interface ComparePresenterDeps {
   /** The chat loop the runs take their turns on. */
   chat: CompareChatPort
   events: EventSink
+  /** Fork tapes of compare runs still open (a closed or killed app's runs): discarded at start. */
+  openForks?: () => string[]
   /** Where run folders go (inside the scratch root, so they are workspaces) and their baselines (outside). */
   scratchRoot: string
   baselinesRoot: string
@@ -92,9 +94,14 @@ interface LiveRun {
   view: CompareRunView
   folder: RunFolder | null
   patch: string
+  /** The patch was read when the run settled (a run without it cannot be kept). */
+  patchRead: boolean
   /** The run's turn and folder are ready (or failed); stop waits for it. */
   started: Promise<void>
+  /** Settling has begun (no second settle). */
   settled: boolean
+  /** Settled and its view final (status, files). */
+  finished: boolean
   lastRefresh: number
 }
 
@@ -130,12 +137,24 @@ export class ComparePresenter {
     this.now = deps.now ?? Date.now
     this.newId = deps.newId ?? (() => randomUUID().replaceAll('-', '').slice(0, 12))
     this.log = deps.log ?? (() => {})
+    this.discardLeftoverForks()
     this.ready = sweepLeftovers(deps.scratchRoot, deps.baselinesRoot).then(
       (removed) => {
         for (const path of removed) this.log(`Removed a comparison folder a closed app left behind: ${path}`)
       },
       (error: unknown) => this.log(`compare: leftovers not swept: ${String(error)}`)
     )
+  }
+
+  /** Runs of an app that closed before one was kept are never kept: their forks are discarded. */
+  private discardLeftoverForks(): void {
+    for (const tapeId of this.deps.openForks?.() ?? []) {
+      try {
+        this.deps.tape.discard(tapeId, 'The app closed before a run was kept', {})
+      } catch (error) {
+        this.log(`compare: leftover fork ${tapeId} not discarded: ${String(error)}`)
+      }
+    }
   }
 
   async start(input: StartCompareInput): Promise<CompareView> {
@@ -194,8 +213,10 @@ export class ComparePresenter {
         },
         folder: null,
         patch: '',
+        patchRead: false,
         started: Promise.resolve(),
         settled: false,
+        finished: false,
         lastRefresh: 0
       }
       return run
@@ -225,6 +246,7 @@ export class ComparePresenter {
       await Promise.race([this.waitSettled(run), delay(10_000)])
     }
     if (!run.settled) await this.settle(live, run, 'cancelled', 'Stopped.')
+    else await this.waitSettled(run)
     return this.view(live)
   }
 
@@ -266,11 +288,13 @@ export class ComparePresenter {
       throw new AppError('session_busy', 'The chat is busy; keep the run when its turn has ended')
     live.busy = true
     try {
-      if (kept.folder) {
-        const changes = await folderChanges(kept.folder)
-        kept.patch = changes.patch
-        await applyToFolder(kept.folder, changes.patch, live.folder)
-      }
+      // Exactly the changes the column showed (read when the run settled), not what its folder holds now.
+      if (kept.folder && !kept.patchRead)
+        throw new AppError(
+          'compare_changes_unknown',
+          'This run’s changes could not be read; it cannot be kept'
+        )
+      if (kept.folder) await applyToFolder(kept.folder, kept.patch, live.folder)
       this.mergeKept(live, kept)
       live.view = { ...live.view, status: 'kept', keptIndex: index }
       await this.closeOthers(live, `Not kept: the user kept ${kept.view.modelName}`, kept)
@@ -423,6 +447,7 @@ export class ComparePresenter {
       try {
         const changes = await folderChanges(run.folder)
         run.patch = changes.patch
+        run.patchRead = true
         const diff = changes.patch.length > MAX_DIFF_VIEW_CHARS
         run.view = {
           ...run.view,
@@ -435,13 +460,14 @@ export class ComparePresenter {
       }
     }
     run.view = { ...run.view, status, error, interactions: [], endedAt }
+    run.finished = true
     this.changed(live)
     for (const waiter of settledWaiters.get(run) ?? []) waiter()
     settledWaiters.delete(run)
   }
 
   private waitSettled(run: LiveRun): Promise<void> {
-    if (run.settled) return Promise.resolve()
+    if (run.finished) return Promise.resolve()
     return new Promise((resolve) => {
       const list = settledWaiters.get(run) ?? []
       list.push(resolve)
@@ -511,6 +537,7 @@ export class ComparePresenter {
         await Promise.race([this.waitSettled(run), delay(5_000)])
       }
       if (!run.settled) await this.settle(live, run, 'cancelled', 'Stopped.')
+      else await this.waitSettled(run)
       if (!run.view.childSessionId) continue
       const child = this.deps.sessions.get(run.view.childSessionId)
       if (!child) continue
