@@ -85,6 +85,21 @@ describe('an answer’s [n] marks', () => {
     expect(byBlock.get('t2')?.get(2)).toMatchObject({ kind: 'knowledge', source: { path: '/docs/notes.md' } })
   })
 
+  it('in a text with its provider’s own cited pages, cite those pages (http(s) only) over earlier searches', () => {
+    const own = block('t', {
+      data: {
+        sources: [
+          { index: 1, title: 'Own', url: 'https://own.example/a', site: 'own.example', snippet: '' },
+          { index: 3, title: 'Bad', url: 'javascript:alert(1)', site: 'x', snippet: '' }
+        ]
+      }
+    } as Partial<MessageBlock>)
+    const byBlock = citationsByBlock([searchCall('c', 'knowledge_search', RESPONSE), own])
+    expect(byBlock.get('t')?.get(1)).toMatchObject({ kind: 'web', source: { url: 'https://own.example/a' } })
+    expect(byBlock.get('t')?.get(2)).toMatchObject({ kind: 'knowledge' })
+    expect(byBlock.get('t')?.has(3)).toBe(false)
+  })
+
   it('ignore a tool of another server under the name knowledge_search, and a failed search', () => {
     const builtin = searchCall('k', 'knowledge_search', RESPONSE, 'agent-knowledge')
     expect(citationsByBlock([builtin, block('t', {})]).has('t')).toBe(true)

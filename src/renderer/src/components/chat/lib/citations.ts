@@ -19,10 +19,19 @@ export function searchSourcesOf(block: MessageBlock): CitedSource[] {
   return []
 }
 
+/** The pages a provider's own web search cited for a text block (http(s) only). */
+function ownSourcesOf(block: MessageBlock): CitedSource[] {
+  if (block.kind !== 'content') return []
+  return (block.data?.sources ?? [])
+    .filter((s) => /^https?:\/\//i.test(s.url))
+    .map((s) => ({ kind: 'web', source: { index: s.index, title: s.title, site: s.site, url: s.url } }))
+}
+
 /**
  * For each block of an answer, the sources its [n] marks can cite: those of the search calls
  * before it, the latest call winning when two number a source the same (each search numbers
- * from 1). Keyed by block id; blocks before any search are left out.
+ * from 1), and a text block's own provider-cited pages over those. Keyed by block id; blocks
+ * before any search are left out.
  */
 export function citationsByBlock(blocks: readonly MessageBlock[]): Map<string, Map<number, CitedSource>> {
   const result = new Map<string, Map<number, CitedSource>>()
@@ -33,7 +42,10 @@ export function citationsByBlock(blocks: readonly MessageBlock[]): Map<string, M
       current = new Map(current)
       for (const cited of found) current.set(cited.source.index, cited)
     }
-    if (current.size) result.set(block.id, current)
+    const own = ownSourcesOf(block)
+    if (own.length)
+      result.set(block.id, new Map([...current, ...own.map((c) => [c.source.index, c] as const)]))
+    else if (current.size) result.set(block.id, current)
   }
   return result
 }
