@@ -273,6 +273,13 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).toBe(config)
   })
 
+  it("never runs longer than the call's own timeout_ms", async () => {
+    const { previews, target } = setup()
+    const preview = await previewDone(previews, { ...target('sleep 20'), timeoutMs: 300 })
+    expect(preview).toMatchObject({ timedOut: true, onApprove: 'run', runReason: 'timed_out' })
+    expect(preview.limits.timeMs).toBe(300)
+  })
+
   it('stops at its time limit and says so; approval then runs for real', async () => {
     const { previews, target } = setup({ timeMs: 500 })
     const call = target('echo started; sleep 20; echo never > late.txt')
@@ -349,6 +356,31 @@ describe.skipIf(!onLinux || withoutBwrap)('command preview (real bwrap)', NEEDS_
     expect((await previews.applyApproved(allowed))?.kind).toBe('applied')
     expect(readFileSync(join(world.project, 'b.txt'), 'utf8')).toBe('b\n')
     expect(existsSync(join(world.project, 'a.txt'))).toBe(false)
+  })
+
+  it('runs the line under a cap on processes (a fork bomb cannot take the machine before anyone approved it)', async () => {
+    const { previews, target } = setup()
+    const preview = await previewDone(previews, target('ulimit -u'))
+    expect(preview.stdout).toBe('4096\n')
+  })
+
+  it("previews in a chat's scratch folder inside the data folder, which stays hidden but for the copy", async () => {
+    const { world, previews, target } = setup()
+    const scratch = join(world.appData.scratchRoot, 'chat-1')
+    mkdirSync(scratch)
+    writeFileSync(join(scratch, 'notes.md'), 'draft\n')
+    const call = {
+      ...target('cat notes.md; ls ../..; cat ../../secrets.json; echo done > notes.md'),
+      cwd: scratch,
+      workspaceDir: scratch
+    }
+    const preview = await previewDone(previews, call)
+    expect(preview.stdout).toContain('draft')
+    expect(preview.stdout + preview.stderr).not.toContain('BEGIN FAKE PRIVATE KEY')
+    expect(summary(preview.files)).toEqual(['changed text notes.md'])
+    expect(readFileSync(join(scratch, 'notes.md'), 'utf8')).toBe('draft\n')
+    expect((await previews.applyApproved(call))?.kind).toBe('applied')
+    expect(readFileSync(join(scratch, 'notes.md'), 'utf8')).toBe('done\n')
   })
 
   it('makes no copy of a workspace over its size limit, and says why', async () => {

@@ -23,6 +23,8 @@ export interface PreviewTarget {
   workspaceDir: string
   /** A background command (a server, a watcher) has no end to preview. */
   background?: boolean
+  /** The call's own `timeout_ms`: a preview never runs longer than the command would. */
+  timeoutMs?: number
   /** Only `exec` calls are previewed (an ACP agent's terminal is not ours to re-run). */
   tool: string
   /**
@@ -195,7 +197,7 @@ export class CommandPreviews {
         bwrap: detected.program!,
         seccomp: detected.socketGuard === 'seccomp',
         scratchDir,
-        limits: this.limits,
+        limits: { ...this.limits, timeMs: Math.min(this.limits.timeMs, target.timeoutMs ?? Infinity) },
         signal: abort.signal
       })
       if (!target.writesProtected || !('preview' in run) || run.preview.status !== 'done') return run

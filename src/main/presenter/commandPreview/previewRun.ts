@@ -194,17 +194,22 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
   }
 }
 
+/** The preview's processes (the user's, counted system-wide by the kernel) are capped at this many. */
+const MAX_PROCESSES = 4096
+
 /** Where the wrapper inside writes how many processes the command left running (in the preview's own /run). */
 const LEFTOVER_FILE = 'deepchat-preview-leftovers'
 
 /**
- * The command's shell inside a small POSIX wrapper that, once the command has exited, counts the
+ * The command's shell inside a small POSIX wrapper that caps its processes and, once the command has exited, counts the
  * processes it left behind in the sandbox's process namespace (all but bwrap's reaper, pid 1, and
  * the wrapper). They die with the preview; on the host they would keep running (a server started
  * with `&`), so such a preview is not applied.
  */
 function countingLeftovers(shell: { file: string; args: string[] }): { file: string; args: string[] } {
   const script = [
+    // The model's line runs here before anyone approved it: a fork bomb must not take the machine.
+    `ulimit -p ${MAX_PROCESSES} 2>/dev/null || ulimit -u ${MAX_PROCESSES} 2>/dev/null`,
     '"$@"',
     'rc=$?',
     'n=0',

@@ -165,6 +165,7 @@ function pendingCommandCall(
     cwd: request.cwd ?? sessions.require(sessionId).workspaceDir,
     workspaceDir: sessions.require(sessionId).workspaceDir,
     background: params.background === true,
+    ...(typeof params.timeout_ms === 'number' ? { timeoutMs: params.timeout_ms } : {}),
     writesProtected: [
       ...(request.reasonCodes ?? []),
       ...(request.subCommands ?? []).flatMap((sub) => sub.reasonCodes ?? [])
