@@ -11,6 +11,7 @@ import { artifactPath, launchBrowser } from './helpers/browser'
 import {
   callsReply,
   type ChatHost,
+  lastUserText,
   openChat,
   seriousA11yViolations,
   sendFromInput,
@@ -24,6 +25,8 @@ let browser: Browser
 
 const MODELS = ['model-a', 'model-b', 'model-c']
 const PROMPT = 'Write your note into the folder.'
+const ASKING_PROMPT = 'Write outside the folder.'
+let outside = ''
 
 /**
  * The chat's own model answers plainly. Each compare model writes `<model>.txt`, then streams its
@@ -33,6 +36,15 @@ const PROMPT = 'Write your note into the folder.'
 function reply(body: OpenAiRequest): FakeResponse {
   if (body.model === 'fake-model') return textReply('Chat answer.')
   const model = body.model
+  if (lastUserText(body) === ASKING_PROMPT)
+    return body.messages.at(-1)?.role === 'tool'
+      ? textReply(`Asked and answered by ${model}.`)
+      : callsReply(
+          toolCall('w1', 'write', {
+            path: model === 'model-a' ? join(outside, 'from-a.txt') : `${model}-asked.txt`,
+            content: 'written'
+          })
+        )
   if (body.messages.at(-1)?.role !== 'tool')
     return callsReply(toolCall('w1', 'write', { path: `${model}.txt`, content: `by ${model}\n` }))
   const first = { type: 'text' as const, text: [`Part one from ${model}. `] }
@@ -97,6 +109,7 @@ beforeAll(async () => {
   writeFileSync(join(chat.workspace, 'README.md'), 'hello\n')
   gitIn(chat.workspace, 'add', '.')
   gitIn(chat.workspace, 'commit', '-q', '-m', 'start')
+  outside = chat.outsideDir()
   browser = await launchBrowser()
 })
 
@@ -202,6 +215,40 @@ describe('compare runs across models', () => {
     expect(wire).not.toContain('from model-a')
     expect(wire).not.toContain('from model-c')
     expect(sessionId).toBeTruthy()
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
+  it('shows a run’s permission request in its column, named by its model, and resumes it on Allow once', async () => {
+    const { page, errors } = await openChat(browser, chat.host)
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await sendFromInput(page, 'hello again')
+    await expect
+      .poll(() => page.getByTestId('assistant-message').last().textContent())
+      .toContain('Chat answer.')
+    await page.getByTestId('chat-input-text').fill(ASKING_PROMPT)
+    await page.getByTestId('compare-open').click()
+    for (const model of ['model-a', 'model-b']) await page.getByTestId(`compare-model-${model}`).check()
+    await page.getByTestId('compare-send').click()
+    const a = column(page, 'model-a')
+    const card = a.getByTestId('compare-interaction')
+    await card.waitFor({ timeout: 20_000 })
+    expect(await card.textContent()).toContain('MODEL A asks')
+    expect(await card.textContent()).toContain('from-a.txt')
+    expect(await column(page, 'model-b').getByTestId('compare-interaction').count()).toBe(0)
+    await expect
+      .poll(() => column(page, 'model-b').getAttribute('data-status'), { timeout: 20_000 })
+      .toBe('completed')
+    expect(existsSync(join(outside, 'from-a.txt'))).toBe(false)
+    await shoot(page, 'compare-asks-1280')
+    await card.getByTestId('compare-allow').click()
+    await expect.poll(() => a.getAttribute('data-status'), { timeout: 20_000 }).toBe('completed')
+    expect(await a.getByTestId('compare-answer').textContent()).toContain('Asked and answered by model-a.')
+    expect(readFileSync(join(outside, 'from-a.txt'), 'utf8')).toBe('written')
+    await page.getByTestId('compare-discard').click()
+    await page.getByTestId('compare-panel').waitFor({ state: 'detached' })
+    expect(existsSync(join(chat.workspace, 'model-b-asked.txt'))).toBe(false)
+    expect(runFolders()).toEqual([])
     expect(errors).toEqual([])
     await page.close()
   })
