@@ -1,7 +1,11 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { knowledgeCreate, knowledgeSetSessionBases } from '@shared/contracts/routes/knowledge.routes'
+import {
+  knowledgeCreate,
+  knowledgeSearch,
+  knowledgeSetSessionBases
+} from '@shared/contracts/routes/knowledge.routes'
 import { knowledgeSourcesOf } from '@shared/types/knowledge'
 import { KNOWLEDGE_FACTS, writeKnowledgeFolder } from '../../fixtures/knowledge'
 import { createKnowledgeHarness, type KnowledgeHarness } from './harness'
@@ -93,6 +97,25 @@ describe('knowledge_search', () => {
     expect(named.rawData.toolResult.error?.code).toBe('knowledge_base_not_attached')
     const byName = await k.h.call('knowledge_search', { query: 'lamp', base: 'harbour DOCS', top_k: 1 })
     expect(knowledgeSourcesOf(k.h.text(byName))[0].baseId).toBe(baseId)
+  })
+
+  it('with the embedding provider down, still answers from full text and says so; vectors alone fail clearly', async () => {
+    const { k, baseId } = await setup()
+    await k.router.call(knowledgeSetSessionBases, { sessionId: k.h.sessionId, baseIds: [baseId] })
+    await k.fake.close()
+    const result = await k.h.call('knowledge_search', { query: 'lighthouse lamp thirteenth March', top_k: 2 })
+    expect(result.rawData.isError).toBe(false)
+    const text = k.h.text(result)
+    expect(knowledgeSourcesOf(text)[0].path).toBe(join(k.docs, KNOWLEDGE_FACTS.pdf.file))
+    expect(text.split('\n')[1]).toMatch(
+      /^Note: Vector search was not available \(.*could not be reached.*\); these results come from full-text search only\.$/
+    )
+    const routed = await k.router.call(knowledgeSearch, { baseIds: [baseId], query: 'brass keys', topK: 1 })
+    expect(routed.warning).toMatch(/full-text search only/)
+    expect(routed.hits[0].path).toBe(join(k.docs, KNOWLEDGE_FACTS.docx.file))
+    await expect(
+      k.router.call(knowledgeSearch, { baseIds: [baseId], query: 'brass keys', topK: 1, mode: 'vector' })
+    ).rejects.toMatchObject({ code: 'embedding_unreachable' })
   })
 
   it('bounds top_k and refuses an empty query', async () => {

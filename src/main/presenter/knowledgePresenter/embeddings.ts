@@ -15,6 +15,9 @@ export interface EmbedOptions {
   signal?: AbortSignal
   /** Waits before a retry (tests pass a short one). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>
+  /** Retries of 429, 5xx and unreachable (default 5; a search's query: 1, someone is waiting). */
+  maxRetries?: number
+  timeoutMs?: number
 }
 
 /** Texts per request: what each API accepts in one call (Gemini: at most 100). */
@@ -56,8 +59,9 @@ export async function embedTexts(
   if (texts.length === 0) return []
   const request = wireRequest(target, texts)
   const sleep = options.sleep ?? abortableSleep
+  const maxRetries = options.maxRetries ?? MAX_RETRIES
   for (let attempt = 0; ; attempt++) {
-    const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS)
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS)
     const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
     let response: Response
     try {
@@ -69,7 +73,7 @@ export async function embedTexts(
       })
     } catch (error) {
       if (options.signal?.aborted) throw error
-      if (attempt < MAX_RETRIES && !timeout.aborted) {
+      if (attempt < maxRetries && !timeout.aborted) {
         await sleep(backoff(attempt), options.signal)
         continue
       }
@@ -81,7 +85,7 @@ export async function embedTexts(
     }
     if (response.ok) return parseVectors(target, await response.json().catch(() => null), texts.length)
     const detail = await errorDetail(response)
-    if ((response.status === 429 || response.status >= 500) && attempt < MAX_RETRIES) {
+    if ((response.status === 429 || response.status >= 500) && attempt < maxRetries) {
       await sleep(retryAfter(response) ?? backoff(attempt), options.signal)
       continue
     }

@@ -29,6 +29,9 @@ import { readSourceText } from './sourceText'
 import { KnowledgeStore, type BaseRow } from './store'
 import { SourceWatcher } from './watcher'
 
+/** A search's query embedding: someone is waiting, so one retry and a short deadline. */
+const QUERY_EMBEDDING = { maxRetries: 1, timeoutMs: 15_000 }
+
 /** Models worth suggesting per provider kind (any model id the provider serves may be typed). */
 const SUGGESTED_MODELS: Record<EmbeddingProviderKind, string[]> = {
   openai: ['text-embedding-3-small', 'text-embedding-3-large'],
@@ -66,7 +69,7 @@ export interface KnowledgeToolPort {
     sessionId: string,
     query: string,
     options: { baseId?: string; topK: number; signal?: AbortSignal }
-  ): Promise<KnowledgeHit[]>
+  ): Promise<{ hits: KnowledgeHit[]; warning?: string }>
 }
 
 /**
@@ -234,17 +237,27 @@ export class KnowledgePresenter {
     topK: number
     mode?: KnowledgeSearchMode
     signal?: AbortSignal
-  }): Promise<{ hits: KnowledgeHit[]; tookMs: number }> {
+  }): Promise<{ hits: KnowledgeHit[]; tookMs: number; warning?: string }> {
     const started = performance.now()
     const mode = input.mode ?? 'hybrid'
     const bases = [...new Set(input.baseIds)].map((id) => this.store.requireBase(id))
     const vectors = new Map<string, Float32Array | null>()
+    let warning: string | undefined
     if (mode !== 'fulltext')
       for (const base of bases) {
         const key = `${base.providerId}\n${base.modelId}`
         if (!base.dimensions || vectors.has(key)) continue
-        const [vector] = await this.embed(base, [input.query], input.signal ?? new AbortController().signal)
-        vectors.set(key, vector)
+        try {
+          const signal = input.signal ?? new AbortController().signal
+          const [vector] = await this.embed(base, [input.query], signal, QUERY_EMBEDDING)
+          vectors.set(key, vector)
+        } catch (error) {
+          // Hybrid search still has its full-text half: a provider that is down (Ollama not
+          // running, no network) costs the vector half, not the answer. Asked for vectors alone, it fails.
+          if (mode === 'vector' || input.signal?.aborted) throw error
+          vectors.set(key, null)
+          warning = `Vector search was not available (${error instanceof Error ? error.message : String(error)}); these results come from full-text search only.`
+        }
       }
     const ranked = bases.map((base) => ({
       base,
@@ -258,7 +271,7 @@ export class KnowledgePresenter {
       )
     }))
     const hits = topHits(this.store, ranked, input.query, input.topK)
-    return { hits, tookMs: performance.now() - started }
+    return { hits, tookMs: performance.now() - started, ...(warning ? { warning } : {}) }
   }
 
   /** The text at a cited place; only files indexed in that base are read. */
@@ -336,9 +349,14 @@ export class KnowledgePresenter {
             'knowledge_base_not_attached',
             `Knowledge base "${options.baseId}" is not attached to this chat`
           )
-        if (wanted.length === 0) return []
-        return (await this.search({ baseIds: wanted, query, topK: options.topK, signal: options.signal }))
-          .hits
+        if (wanted.length === 0) return { hits: [] }
+        const { hits, warning } = await this.search({
+          baseIds: wanted,
+          query,
+          topK: options.topK,
+          signal: options.signal
+        })
+        return { hits, ...(warning ? { warning } : {}) }
       }
     }
   }
@@ -419,7 +437,12 @@ export class KnowledgePresenter {
     return provider
   }
 
-  private async embed(base: BaseRow, texts: string[], signal: AbortSignal): Promise<Float32Array[]> {
+  private async embed(
+    base: BaseRow,
+    texts: string[],
+    signal: AbortSignal,
+    limits: { maxRetries?: number; timeoutMs?: number } = {}
+  ): Promise<Float32Array[]> {
     const provider = this.requireEmbeddingProvider(base.providerId)
     if (!provider.enabled) throw new AppError('embedding_provider_disabled', `${provider.name} is disabled`)
     const target: EmbeddingTarget = {
@@ -429,7 +452,7 @@ export class KnowledgePresenter {
       apiKey: await this.deps.providers.apiKey(provider.id),
       modelId: base.modelId
     }
-    return embedTexts(target, texts, { fetch: this.deps.fetch, signal })
+    return embedTexts(target, texts, { fetch: this.deps.fetch, signal, ...limits })
   }
 }
 

@@ -108,7 +108,12 @@ export const knowledgeSearch = defineRoute({
       mode: KnowledgeSearchMode.default('hybrid')
     })
     .strict(),
-  output: z.object({ hits: z.array(KnowledgeHit), tookMs: z.number() })
+  output: z.object({
+    hits: z.array(KnowledgeHit),
+    tookMs: z.number(),
+    /** Set when the vector half could not run (the provider is down): the hits are full-text only. */
+    warning: z.string().optional()
+  })
 })
 
 /**

@@ -64,9 +64,9 @@ export const knowledgeSearchTool = defineAgentTool({
         )
       baseId = match.id
     }
-    let hits
+    let answer
     try {
-      hits = await knowledge.search(ctx.sessionId, args.query, {
+      answer = await knowledge.search(ctx.sessionId, args.query, {
         baseId,
         topK: args.top_k,
         signal: ctx.signal
@@ -79,10 +79,11 @@ export const knowledgeSearchTool = defineAgentTool({
         error instanceof Error ? error.message : String(error)
       )
     }
+    const { hits, warning } = answer
     return {
       ok: true,
       summary: `${hits.length} excerpt${hits.length === 1 ? '' : 's'} for “${args.query}”`,
-      content: knowledgeResultText(args.query, hits),
+      content: knowledgeResultText(args.query, hits, warning),
       data: { kind: 'knowledge_sources', query: args.query, sources: numberedKnowledgeSources(hits) }
     }
   }
