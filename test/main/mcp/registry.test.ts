@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { OFFICIAL_MCP_REGISTRY_URL } from '@shared/types/mcpRegistry'
 import {
   mcpRegistryGetSettings,
@@ -12,6 +13,7 @@ import { createPresenters } from '../../../src/main/presenter'
 import { createNodePlatform } from '../../../src/main/platform/nodePlatform'
 import { createRouter } from '../../../src/main/routes'
 import { useTempDirs } from '../helpers/tempDir'
+import { RegistryCache } from '../../../src/main/presenter/mcpPresenter/registry/registryCache'
 
 const cleanups: Array<() => Promise<unknown> | unknown> = []
 afterEach(async () => {
@@ -230,5 +232,36 @@ describe('MCP registry: browsing', () => {
     await expect(router.call(mcpRegistryList, { limit: 5_000 })).rejects.toMatchObject({
       code: 'invalid_input'
     })
+  })
+
+  it('the cache keeps the newest pages within 20 pages and about 4 MB, whatever the registry sends', async () => {
+    const h = harness()
+    const cache = new RegistryCache(h.config)
+    const bigServer = (n: number) => ({
+      name: `io.github.acme/big-${n}`,
+      publisher: 'io.github.acme',
+      description: 'd'.repeat(1_000),
+      version: '1.0.0',
+      packages: [],
+      remotes: [],
+      refused: Array.from({ length: 60 }, () => ({ what: 'w'.repeat(300), reason: 'r'.repeat(500) }))
+    })
+    for (let page = 0; page < 30; page++)
+      cache.put({
+        registryUrl: 'https://r.example',
+        search: `q${page}`,
+        cursor: '',
+        fetchedAt: page,
+        servers: Array.from({ length: 8 }, (_, n) => bigServer(n)),
+        refused: []
+      })
+    const stored = h.config.getDocument('mcp.registry.cache', z.unknown(), null)
+    expect(JSON.stringify(stored).length).toBeLessThanOrEqual(4_100_000)
+    expect(cache.get('https://r.example', 'q29', '')?.fetchedAt).toBe(29)
+    expect(cache.get('https://r.example', 'q0', '')).toBeUndefined()
+    // Twenty pages of ~400 KB would be 8 MB: the size budget, not the count, dropped the older ones.
+    const kept = (stored as { pages: unknown[] }).pages.length
+    expect(kept).toBeGreaterThan(5)
+    expect(kept).toBeLessThan(20)
   })
 })

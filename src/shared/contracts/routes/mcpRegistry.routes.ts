@@ -48,7 +48,9 @@ export const mcpRegistryInstall = defineRoute({
       name: z.string().min(3).max(200),
       version: z.string().min(1).max(128),
       target: McpRegistryTarget,
-      values: z.record(z.string().max(200), z.string().max(4_000))
+      values: z
+        .record(z.string().max(200), z.string().max(4_000))
+        .refine((values) => Object.keys(values).length <= 200, 'at most 200 values')
     })
     .strict(),
   output: z.object({ server: McpServerView })

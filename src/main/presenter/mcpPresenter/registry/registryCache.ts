@@ -5,6 +5,8 @@ import type { ConfigPresenter } from '../../configPresenter'
 const CACHE_DOCUMENT = 'mcp.registry.cache'
 /** Pages kept (the newest win): enough for the first pages of the searches a user repeats. */
 const MAX_ENTRIES = 20
+/** The whole document stays under this (it is one settings row, read on every listing). */
+const MAX_TOTAL_CHARS = 4_000_000
 
 const CachedPage = z.object({
   registryUrl: z.string(),
@@ -29,12 +31,17 @@ export class RegistryCache {
   constructor(private readonly backend: CacheBackend) {}
 
   put(page: CachedPage): void {
-    const pages = this.read().filter((p) => !sameQuery(p, page))
-    pages.unshift(page)
-    this.backend.setDocument(CACHE_DOCUMENT, CacheDocument, {
-      version: 1,
-      pages: pages.slice(0, MAX_ENTRIES)
-    })
+    const pages = [page, ...this.read().filter((p) => !sameQuery(p, page))].slice(0, MAX_ENTRIES)
+    // Newest first while they fit the size budget; one that does not fit is dropped.
+    const kept: CachedPage[] = []
+    let total = 0
+    for (const candidate of pages) {
+      const size = JSON.stringify(candidate).length
+      if (total + size > MAX_TOTAL_CHARS) continue
+      total += size
+      kept.push(candidate)
+    }
+    this.backend.setDocument(CACHE_DOCUMENT, CacheDocument, { version: 1, pages: kept })
   }
 
   /** The page fetched for exactly this query, if any. */
