@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type { CommandPreview, PreviewLimits, PreviewRefusal } from '@shared/types/commandPreview'
 import type { AppDataBoundary } from '../permission/boundary'
@@ -194,8 +194,30 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
   }
 }
 
-/** The preview's processes (the user's, counted system-wide by the kernel) are capped at this many. */
-const MAX_PROCESSES = 4096
+/**
+ * Processes and threads the preview may add. The kernel counts the user's processes system-wide
+ * (a desktop runs thousands of threads), so the cap is what the user runs now plus this many.
+ */
+const EXTRA_PROCESSES = 2048
+
+/** Processes and threads of this user right now (Linux: /proc). */
+function userTaskCount(): number {
+  const uid = process.getuid?.()
+  let count = 0
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue
+      try {
+        if (statSync(`/proc/${name}`).uid === uid) count += readdirSync(`/proc/${name}/task`).length
+      } catch {
+        // ended meanwhile
+      }
+    }
+  } catch {
+    return 0
+  }
+  return count
+}
 
 /** Where the wrapper inside writes how many processes the command left running (in the preview's own /run). */
 const LEFTOVER_FILE = 'deepchat-preview-leftovers'
@@ -207,9 +229,10 @@ const LEFTOVER_FILE = 'deepchat-preview-leftovers'
  * with `&`), so such a preview is not applied.
  */
 function countingLeftovers(shell: { file: string; args: string[] }): { file: string; args: string[] } {
+  const maxProcesses = userTaskCount() + EXTRA_PROCESSES
   const script = [
     // The model's line runs here before anyone approved it: a fork bomb must not take the machine.
-    `ulimit -p ${MAX_PROCESSES} 2>/dev/null || ulimit -u ${MAX_PROCESSES} 2>/dev/null`,
+    `ulimit -p ${maxProcesses} 2>/dev/null || ulimit -u ${maxProcesses} 2>/dev/null`,
     '"$@"',
     'rc=$?',
     'n=0',
