@@ -107,6 +107,11 @@ async function settled(h: LoopHarness, compareId: string, statuses: string[]): P
   return view!
 }
 
+const runFolders = (h: LoopHarness) => {
+  const scratch = join(h.dataDir, 'scratch')
+  return existsSync(scratch) ? readdirSync(scratch).filter((n) => n.startsWith('compare-')) : []
+}
+
 const worktrees = (repo: string) =>
   gitIn(repo, 'worktree', 'list', '--porcelain')
     .split('\n')
@@ -280,6 +285,52 @@ describe('compare runs across models', () => {
   })
 })
 
+describe('compare folders', () => {
+  it('gives each run the same place inside its worktree when the chat folder is a subfolder of the repository', async () => {
+    const { h, sessionId } = await setup()
+    const sub = join(h.workspace, 'packages', 'app')
+    mkdirSync(sub, { recursive: true })
+    writeFileSync(join(sub, 'index.js'), 'export {}\n')
+    h.presenters.sessions.updateSettings(sessionId, { workspaceDir: sub })
+    const { compare } = await call(h, compareStart, {
+      sessionId,
+      prompt: PROMPT,
+      models: models('model-a', 'model-b')
+    })
+    const view = await settled(h, compare.compareId, ['completed', 'completed'])
+    for (const run of view.runs) {
+      const dir = h.presenters.sessions.require(run.childSessionId!).workspaceDir
+      expect(dir.endsWith(join('packages', 'app'))).toBe(true)
+      // The subfolder's untracked file came along.
+      expect(readFileSync(join(dir, 'index.js'), 'utf8')).toBe('export {}\n')
+      expect(run.files.map((f) => f.path)).toEqual([`${run.modelId}.txt`])
+    }
+    await call(h, compareKeep, { compareId: compare.compareId, index: 0 })
+    expect(readFileSync(join(sub, 'model-a.txt'), 'utf8')).toBe('by model-a\n')
+    expect(existsSync(join(h.workspace, 'model-a.txt'))).toBe(false)
+  })
+
+  it('refuses to copy a folder that is not a git repository past the entry cap, and says so on the run', async () => {
+    const { h, sessionId } = await setup()
+    const big = tempDir()
+    for (let d = 0; d < 21; d++) {
+      mkdirSync(join(big, `d${d}`))
+      for (let f = 0; f < 1000; f++) writeFileSync(join(big, `d${d}`, `f${f}`), '')
+    }
+    h.presenters.sessions.updateSettings(sessionId, { workspaceDir: big })
+    const { compare } = await call(h, compareStart, {
+      sessionId,
+      prompt: PROMPT,
+      models: models('model-a', 'model-b')
+    })
+    const view = await settled(h, compare.compareId, ['error', 'error'])
+    expect(view.runs[0].error).toMatch(/more than 20000 entries.*Make it a git repository/s)
+    expect(view.runs.every((r) => r.childSessionId === null)).toBe(true)
+    expect(runFolders(h)).toEqual([])
+    await call(h, compareDiscard, { compareId: compare.compareId })
+  })
+})
+
 describe('compare permissions', () => {
   it('a run that must ask waits in its column, named by its model, and resumes when answered there', async () => {
     const outside = tempDir()
@@ -343,7 +394,7 @@ describe('compare leftovers', () => {
     await h.restart()
     await h.presenters.compare.ready
     expect(worktrees(h.workspace)).toHaveLength(1)
-    expect(readdirSync(join(h.dataDir, 'scratch')).filter((n) => n.startsWith('compare-'))).toEqual([])
+    expect(runFolders(h)).toEqual([])
     expect(tapeEvents(h, sessionId, FORK_DISCARD)).toHaveLength(2)
     expect(tapeEvents(h, sessionId, FORK_MERGE)).toHaveLength(0)
     expect(h.presenters.compare.list(sessionId)).toEqual([])

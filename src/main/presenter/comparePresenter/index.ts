@@ -52,8 +52,12 @@ export interface ComparePresenterDeps {
     ): SessionRecord
     messages: {
       get(messageId: string): MessageRecord | undefined
-      appendUserMessage(sessionId: string, content: { text: string }): MessageRecord
-      createAssistantMessage(sessionId: string): MessageRecord
+      appendUserMessage(
+        sessionId: string,
+        content: { text: string },
+        placement: { parentId: string | null }
+      ): MessageRecord
+      createAssistantMessage(sessionId: string, placement: { parentId: string | null }): MessageRecord
       finalizeAssistantMessage(
         messageId: string,
         outcome: {
@@ -64,6 +68,12 @@ export interface ComparePresenterDeps {
       ): MessageRecord
     }
     interactions: { list(filter: { sessionId?: string; status?: 'pending' }): PendingInteraction[] }
+    branches: {
+      tail(sessionId: string): string | null
+      isBranched(sessionId: string): boolean
+      tree(sessionId: string): { childrenOf(id: string | null): unknown[] }
+      select(sessionId: string, messageId: string): unknown
+    }
   }
   tape: {
     appendEvent(
@@ -345,7 +355,9 @@ export class ComparePresenter {
       this.compares.delete(live.view.compareId)
       for (const run of live.runs) {
         if (run.view.childSessionId) this.children.delete(run.view.childSessionId)
-        void run.started.then(() => (run.folder ? removeRunFolder(run.folder) : undefined))
+        void run.started
+          .then(() => (run.folder ? removeRunFolder(run.folder) : undefined))
+          .catch((error: unknown) => this.log(`compare: folder not removed: ${String(error)}`))
       }
     }
   }
@@ -507,9 +519,14 @@ export class ComparePresenter {
     )
     this.deps.tape.merge(child.tapeId, { entryIds: [entry.entryId], meta: { ...meta, status: 'kept' } })
     const sessionId = live.view.sessionId
-    const user = this.deps.sessions.messages.appendUserMessage(sessionId, { text: live.view.prompt })
-    const pending = this.deps.sessions.messages.createAssistantMessage(sessionId)
-    const assistant = this.deps.sessions.messages.finalizeAssistantMessage(pending.id, {
+    // After the end of the branch the chat shows, as a prompt of its own would be (chosen if it makes a variant).
+    const { messages, branches } = this.deps.sessions
+    const parentId = branches.tail(sessionId)
+    const user = messages.appendUserMessage(sessionId, { text: live.view.prompt }, { parentId })
+    if (branches.isBranched(sessionId) && branches.tree(sessionId).childrenOf(parentId).length > 1)
+      branches.select(sessionId, user.id)
+    const pending = messages.createAssistantMessage(sessionId, { parentId: user.id })
+    const assistant = messages.finalizeAssistantMessage(pending.id, {
       status: 'sent',
       blocks: [
         { id: `compare-${live.view.compareId}`, kind: 'content', status: 'success', text: run.view.answer! }
@@ -555,7 +572,11 @@ export class ComparePresenter {
     }
     for (const run of live.runs) {
       if (run.view.childSessionId) this.children.delete(run.view.childSessionId)
-      if (run.folder) await removeRunFolder(run.folder)
+      // A folder that will not go is swept at the next start; the keep itself stands.
+      if (run.folder)
+        await removeRunFolder(run.folder).catch((error: unknown) =>
+          this.log(`compare: folder of run ${run.view.index} not removed: ${String(error)}`)
+        )
     }
   }
 
