@@ -108,6 +108,29 @@ describe('Settings › Knowledge', () => {
     expect(page.get('[data-testid="knowledge-create-save"]').attributes('disabled')).toBeDefined()
   })
 
+  it('suggests the provider’s own embedding models first, then the usual ones of its kind', async () => {
+    const b = await setUp()
+    await b.presenters.llmProviders.updateProvider('embed', {
+      models: [
+        { id: 'chat-large', name: 'chat-large' },
+        { id: 'house-embed-v2', name: 'house-embed-v2' }
+      ]
+    })
+    const page = await mountIt(KnowledgeSettings)
+    await useKnowledgeStore().loadEmbeddingProviders()
+    await page.get('[data-testid="knowledge-new"]').trigger('click')
+    await eventually(() =>
+      expect(
+        (page.get('[data-testid="knowledge-create-embedding-model"]').element as HTMLInputElement).value
+      ).toBe('house-embed-v2')
+    )
+    const listId = page.get('[data-testid="knowledge-create-embedding-model"]').attributes('list')
+    const options = [...document.querySelectorAll(`datalist[id="${listId}"] option`)].map((o) =>
+      o.getAttribute('value')
+    )
+    expect(options).toEqual(['house-embed-v2', 'text-embedding-3-small', 'BAAI/bge-m3'])
+  })
+
   it('changes the embedding model only through the re-embed dialog, after its warning', async () => {
     const b = await setUp()
     const page = await mountIt(KnowledgeSettings)
