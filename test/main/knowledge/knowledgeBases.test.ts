@@ -14,6 +14,7 @@ import {
 import { KNOWLEDGE_FACTS, writeKnowledgeFolder } from '../../fixtures/knowledge'
 import { makePdf, makeXlsx } from '../../fixtures/documents'
 import { createKnowledgeHarness, type KnowledgeHarness } from './harness'
+import { scanFolder } from '../../../src/main/presenter/knowledgePresenter/fileScan'
 
 const harnesses: KnowledgeHarness[] = []
 afterEach(async () => {
@@ -177,6 +178,9 @@ describe('knowledge bases: indexing a folder of real documents', () => {
     expect(embedded).toContain('real readme')
     for (const never of ['git internals', 'dependency code', 'built output', 'log line', 'outside secret'])
       expect(embedded).not.toContain(never)
+    // The watcher follows the folders the scan walked: never .git, node_modules, ignored or linked ones.
+    const { folders } = await scanFolder(root, { maxFileBytes: 1024, excluded: [] })
+    expect(folders).toEqual([root])
   })
 
   it('a damaged file fails alone and is listed; the other files are indexed', async () => {

@@ -31,6 +31,8 @@ export interface ScanResult {
   files: FoundFile[]
   /** Files seen and left out on purpose (too big), for the base's errors. */
   tooLarge: FoundFile[]
+  /** The folders walked (what a watcher needs to see). */
+  folders: string[]
   truncated: boolean
 }
 
@@ -47,7 +49,7 @@ export interface ScanOptions {
  * followed (a link can lead anywhere; only what is really inside the folder is read).
  */
 export async function scanFolder(root: string, options: ScanOptions): Promise<ScanResult> {
-  const result: ScanResult = { files: [], tooLarge: [], truncated: false }
+  const result: ScanResult = { files: [], tooLarge: [], folders: [], truncated: false }
   const excluded = options.excluded.map(realPathOr)
   const walk = async (dir: string, rules: { base: string; matcher: Ignore }[]): Promise<void> => {
     if (result.truncated || options.signal?.aborted) return
@@ -58,6 +60,7 @@ export async function scanFolder(root: string, options: ScanOptions): Promise<Sc
     } catch {
       return // unreadable folder: nothing from it
     }
+    result.folders.push(dir)
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     const own = await gitignoreIn(dir)
     const active = own ? [...rules, { base: dir, matcher: own }] : rules

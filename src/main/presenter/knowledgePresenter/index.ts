@@ -93,6 +93,7 @@ export class KnowledgePresenter {
       batchSize: (base) => BATCH_SIZE[this.providerKind(base.providerId) ?? 'openai'],
       progress: (progress) => deps.events.emit(knowledgeProgressChanged, { progress }),
       changed: (baseId, reason) => deps.events.emit(knowledgeBaseChanged, { baseId, reason }),
+      scanned: (baseId, walked) => this.watch(baseId, walked),
       excluded: () => deps.excludedFolders,
       maxFileBytes: deps.maxFileBytes,
       now: this.now,
@@ -103,7 +104,6 @@ export class KnowledgePresenter {
   /** On open: every base catches up with its files (changed, added, removed) and is watched. */
   start(): void {
     for (const base of this.store.bases()) {
-      this.watchBase(base.id)
       this.indexer.enqueue(base.id)
     }
   }
@@ -147,7 +147,6 @@ export class KnowledgePresenter {
       return created
     })
     this.deps.events.emit(knowledgeBaseChanged, { baseId: base.id, reason: 'created' })
-    this.watchBase(base.id)
     this.indexer.enqueue(base.id)
     return this.get(base.id)
   }
@@ -164,7 +163,6 @@ export class KnowledgePresenter {
     const sources = this.redeem(tokens, clientId)
     this.store.addSources(baseId, sources, this.now())
     this.deps.events.emit(knowledgeBaseChanged, { baseId, reason: 'updated' })
-    this.watchBase(baseId)
     this.indexer.enqueue(baseId)
     return this.get(baseId)
   }
@@ -179,8 +177,8 @@ export class KnowledgePresenter {
     }
     this.store.removeSource(this.store.requireBase(baseId), sourceId)
     this.deps.events.emit(knowledgeBaseChanged, { baseId, reason: 'updated' })
-    this.watchBase(baseId)
-    if (busy) this.indexer.enqueue(baseId)
+    // The next scan re-aims the watcher at what remains.
+    this.indexer.enqueue(baseId)
     return this.get(baseId)
   }
 
@@ -408,15 +406,14 @@ export class KnowledgePresenter {
     })
   }
 
-  private watchBase(baseId: string): void {
+  /** A base's watcher follows what its last scan walked; until the first scan it has none. */
+  private watch(baseId: string, walked: { folders: string[]; files: string[] }): void {
     this.watchers.get(baseId)?.close()
     this.watchers.delete(baseId)
-    if (this.deps.watch === false) return
-    const sources = this.store.sources(baseId)
-    if (sources.length === 0) return
+    if (this.deps.watch === false || !this.store.base(baseId)) return
     this.watchers.set(
       baseId,
-      new SourceWatcher(sources, () => this.indexer.enqueue(baseId), this.deps.watchDebounceMs, this.deps.log)
+      new SourceWatcher(walked, () => this.indexer.enqueue(baseId), this.deps.watchDebounceMs, this.deps.log)
     )
   }
 

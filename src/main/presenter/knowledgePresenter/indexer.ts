@@ -19,6 +19,8 @@ export interface IndexerDeps {
   batchSize(base: BaseRow): number
   progress(progress: KnowledgeProgress): void
   changed(baseId: string, reason: 'updated' | 'indexed'): void
+  /** What the scan walked: the folders of folder sources and the file sources (for the watcher). */
+  scanned?(baseId: string, walked: { folders: string[]; files: string[] }): void
   /** Folders never read (the app's data folder). */
   excluded: () => readonly string[]
   maxFileBytes?: number
@@ -204,6 +206,7 @@ export class KnowledgeIndexer {
     const { store } = this.deps
     const maxFileBytes = this.deps.maxFileBytes ?? KNOWLEDGE_LIMITS.maxFileBytes
     const candidates: Candidate[] = []
+    const walked = { folders: [] as string[], files: [] as string[] }
     for (const source of store.sources(base.id)) {
       signal.throwIfAborted()
       const known = new Map(store.files(base.id, source.id).map((f) => [f.path, f]))
@@ -219,12 +222,14 @@ export class KnowledgeIndexer {
           })
           found = result.files
           tooLarge = result.tooLarge
+          walked.folders.push(...result.folders)
           if (result.truncated)
             this.deps.log?.(
               `knowledge: ${source.path} has more files than a source may hold; the rest were left out`
             )
         }
       } else {
+        walked.files.push(source.path)
         const file = await statFile(source.path)
         if (file) (file.size > maxFileBytes ? tooLarge : found).push(file)
       }
@@ -248,6 +253,7 @@ export class KnowledgeIndexer {
       }
       for (const [path, row] of known) if (!seen.has(path)) store.deleteFile(base, row.id)
     }
+    this.deps.scanned?.(base.id, walked)
     return candidates
   }
 
