@@ -174,6 +174,9 @@ describe('MCP registry in the browser, through the headless host', () => {
 
     await page.getByTestId('mcp-registry-install-package-0').click()
     await page.getByTestId('mcp-registry-form').waitFor()
+    expect(await page.getByTestId('mcp-registry-form-what').textContent()).toContain(
+      `npx -y ${ECHO_PACKAGE_NAME}@1.0.0`
+    )
     const secret = page.getByTestId('mcp-registry-value-env:FIXTURE_GREETING')
     expect(await secret.getAttribute('type')).toBe('password')
     await secret.fill('hello from the e2e form')
