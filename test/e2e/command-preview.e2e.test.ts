@@ -120,6 +120,14 @@ describe('a command previewed before approval', () => {
     await expect
       .poll(() => page.getByTestId('assistant-message').last().textContent(), { timeout: 15_000 })
       .toContain('Applied from preview')
+    // The call's own block says which happened, in the words the model got.
+    const block = page.locator('[data-testid="tool-call"][data-tool="exec"]').last()
+    await block.getByTestId('tool-call-toggle').click()
+    const terminal = block.getByTestId('tool-terminal')
+    await expect.poll(() => terminal.textContent()).toContain('Applied from preview')
+    expect(await terminal.textContent()).toContain('cleaned')
+    await block.scrollIntoViewIfNeeded()
+    await page.screenshot({ path: artifactPath('command-preview-applied-light.png') })
     expect(existsSync(join(chat.workspace, 'build'))).toBe(false)
     expect(readFileSync(join(chat.workspace, 'version.txt'), 'utf8')).toBe('version 1.0.1\n')
     expect(errors).toEqual([])

@@ -141,7 +141,7 @@ function appliedFromPreview(
 ): AgentToolResult {
   const output = [preview.stdout.trimEnd(), preview.stderr.trimEnd()].filter(Boolean).join('\n')
   const lines = [
-    `Applied from preview: the command ran in the sandbox on a copy of the workspace before the user approved it, and its changes (${preview.files.length + preview.filesOmitted}) were applied to the workspace; it did not run again.`,
+    `Applied from preview: the ${preview.files.length + preview.filesOmitted} changes its sandboxed run made on a copy of the workspace were applied after approval; it did not run again.`,
     output,
     preview.outputDropped ? `[… ${preview.outputDropped} further characters not shown]` : '',
     `Exit code: ${preview.exitCode ?? 'none'}`
