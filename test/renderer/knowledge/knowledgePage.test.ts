@@ -190,6 +190,38 @@ describe('Settings › Knowledge', () => {
   })
 })
 
+describe('Try a search', () => {
+  it('finds the fact’s page, and with the embedding provider down says the hits are full-text only', async () => {
+    const b = await setUp()
+    const page = await mountIt(KnowledgeSettings)
+    await useKnowledgeStore().loadEmbeddingProviders()
+    await createThroughPage(page)
+    const search = async () => {
+      await page.get('[data-testid="knowledge-try-query"]').setValue('heron lighthouse lamp')
+      await page.get('[data-testid="knowledge-try"] form').trigger('submit')
+    }
+    await search()
+    await eventually(() =>
+      expect(page.get('[data-testid="knowledge-try-hit-link"]').text()).toBe(
+        `${KNOWLEDGE_FACTS.pdf.file} · page 2`
+      )
+    )
+    expect(page.find('[data-testid="knowledge-try-warning"]').exists()).toBe(false)
+
+    // Nothing listens there: the query cannot be embedded.
+    await b.presenters.llmProviders.updateProvider('embed', { baseUrl: 'http://127.0.0.1:9/v1' })
+    await search()
+    await eventually(
+      () =>
+        expect(page.get('[data-testid="knowledge-try-warning"]').text()).toContain('full-text search only'),
+      20_000
+    )
+    expect(page.get('[data-testid="knowledge-try-hit-link"]').text()).toBe(
+      `${KNOWLEDGE_FACTS.pdf.file} · page 2`
+    )
+  }, 30_000)
+})
+
 describe('a chat’s knowledge chips', () => {
   it('show the bases the chat searches, follow changes from elsewhere, and ✕ detaches one', async () => {
     const b = await setUp()

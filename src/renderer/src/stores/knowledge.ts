@@ -139,9 +139,19 @@ export const useKnowledgeStore = defineStore('knowledge', () => {
     progress.value = pruneProgress(progress.value, bases.value)
   }
 
-  async function search(baseIds: string[], query: string, topK?: number): Promise<KnowledgeHit[]> {
-    return (await useBridge().call(knowledgeSearch, { baseIds: [...baseIds], query, topK, mode: 'hybrid' }))
-      .hits
+  /** The hits, and a warning when only the full-text half could run (the embedding provider is down). */
+  async function search(
+    baseIds: string[],
+    query: string,
+    topK?: number
+  ): Promise<{ hits: KnowledgeHit[]; warning: string | null }> {
+    const result = await useBridge().call(knowledgeSearch, {
+      baseIds: [...baseIds],
+      query,
+      topK,
+      mode: 'hybrid'
+    })
+    return { hits: result.hits, warning: result.warning ?? null }
   }
 
   function readSource(

@@ -73,7 +73,9 @@ export default {
     tryAllBases: 'All bases',
     tryQuery: 'Search for',
     trySearch: 'Search',
-    tryFound: 'Nothing found ({ms} ms). | 1 result ({ms} ms). | {n} results ({ms} ms).'
+    tryFound: 'Nothing found ({ms} ms). | 1 result ({ms} ms). | {n} results ({ms} ms).',
+    tryFullTextOnly:
+      'The embedding model could not be reached, so these results come from full-text search only ({reason}).'
   },
   knowledge: {
     location: {

@@ -73,7 +73,8 @@ export default {
     tryAllBases: '全部知识库',
     tryQuery: '搜索内容',
     trySearch: '搜索',
-    tryFound: '没有找到（{ms} 毫秒）。 | 1 条结果（{ms} 毫秒）。 | {n} 条结果（{ms} 毫秒）。'
+    tryFound: '没有找到（{ms} 毫秒）。 | 1 条结果（{ms} 毫秒）。 | {n} 条结果（{ms} 毫秒）。',
+    tryFullTextOnly: '无法连接嵌入模型，以下结果仅来自全文检索（{reason}）。'
   },
   knowledge: {
     location: {
