@@ -1,4 +1,5 @@
 import {
+  accessSync,
   closeSync,
   constants,
   chmodSync,
@@ -177,6 +178,10 @@ const depth = (path: string) => path.split('/').length
  * the workspace did not change since the copy was made.
  */
 export function applyChanges(workspace: string, copy: string, changes: PlannedChange[]): void {
+  // Every new file must be readable before anything is touched: a half-applied preview followed
+  // by a real run would do neither.
+  for (const c of changes)
+    if (c.change !== 'deleted' && c.entry.type === 'file') accessSync(join(copy, c.path), constants.R_OK)
   const deleted = changes.filter((c) => c.change === 'deleted').sort((a, b) => depth(b.path) - depth(a.path))
   for (const c of deleted) {
     const target = join(workspace, c.path)

@@ -149,7 +149,7 @@ export async function runPreview(input: PreviewRunInput): Promise<PreviewRun | C
     }
   }
   const outcome = await spawnBounded(input.bwrap, args, env, filters, limits, input.signal, overSize)
-  const after = walkTree(copyDir, { skip: new Set(skip) })
+  const after = walkTree(copyDir, { skip: new Set(skip), repair: true })
   const changes = plannedChanges(ws, copyDir, fingerprint, copiedWithout(copied, skip), after)
   const described = describeChanges(ws, copyDir, changes)
   const refused = [

@@ -42,16 +42,25 @@ export class TreeTooLargeError extends Error {
  */
 export function walkTree(
   root: string,
-  options: { skip?: ReadonlySet<string>; limits?: { files: number; bytes: number } } = {}
+  options: {
+    skip?: ReadonlySet<string>
+    limits?: { files: number; bytes: number }
+    /**
+     * A folder of ours (the preview's copy) made unreadable by the command gets its owner's
+     * permissions back so it can be listed: its entries must not look deleted.
+     */
+    repair?: boolean
+  } = {}
 ): Tree {
   const tree: Tree = new Map()
   const queue: string[] = ['']
   let bytes = 0
   while (queue.length) {
     const rel = queue.shift()!
+    const dir = rel ? join(root, rel) : root
     let names: string[]
     try {
-      names = readdirSync(rel ? join(root, rel) : root)
+      names = listFolder(dir, options.repair === true)
     } catch {
       continue
     }
@@ -73,6 +82,16 @@ export function walkTree(
     }
   }
   return tree
+}
+
+function listFolder(dir: string, repair: boolean): string[] {
+  try {
+    return readdirSync(dir)
+  } catch (error) {
+    if (!repair || (error as NodeJS.ErrnoException).code !== 'EACCES') throw error
+    chmodSync(dir, (lstatSync(dir).mode & 0o7777) | 0o700)
+    return readdirSync(dir)
+  }
 }
 
 function entryOf(root: string, path: string, stats: BigIntStats): TreeEntry {
