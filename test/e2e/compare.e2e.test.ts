@@ -30,8 +30,8 @@ let outside = ''
 
 /**
  * The chat's own model answers plainly. Each compare model writes `<model>.txt`, then streams its
- * answer in two parts with a pause between (so the three columns are seen streaming together);
- * model-c never finishes (it is stopped from its column).
+ * answer in two parts with a 6 s pause between, so the three columns are seen streaming together
+ * even on a loaded machine; model-c never finishes (it is stopped from its column).
  */
 function reply(body: OpenAiRequest): FakeResponse {
   if (body.model === 'fake-model') return textReply('Chat answer.')
@@ -52,7 +52,7 @@ function reply(body: OpenAiRequest): FakeResponse {
   return {
     steps: [
       first,
-      { type: 'delay' as const, ms: 2_500 },
+      { type: 'delay' as const, ms: 6_000 },
       { type: 'text' as const, text: [`Answer from ${model}.`] }
     ]
   }
