@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { CommandPreview, PreviewFileChange } from '@shared/types/commandPreview'
 import { CommandPreviews, type PreviewTarget } from '../../../src/main/presenter/commandPreview'
 import { walkTree } from '../../../src/main/presenter/commandPreview/workspaceTree'
+import { applyChanges, PartlyAppliedError } from '../../../src/main/presenter/commandPreview/changes'
 import { CommandPermissionService } from '../../../src/main/presenter/permission/commandPermissionService'
 import { FilePermissionService } from '../../../src/main/presenter/permission/filePermissionService'
 import { PermissionPresenter, PermissionRuleStore } from '../../../src/main/presenter/permission'
@@ -525,3 +526,36 @@ describe.skipIf(!onLinux || withoutBwrap)(
     })
   }
 )
+
+describe('applying a preview', () => {
+  function trees() {
+    const root = realpathSync(tempDir())
+    const ws = join(root, 'ws')
+    const copy = join(root, 'copy')
+    mkdirSync(ws)
+    mkdirSync(join(copy, 'sub'), { recursive: true })
+    writeFileSync(join(ws, 'old.txt'), 'old\n')
+    writeFileSync(join(copy, 'sub', 'new.txt'), 'new\n')
+    const entry = (path: string, root: string) => ({ path, entry: walkTree(root).get(path)! })
+    return {
+      ws,
+      copy,
+      deleted: { ...entry('old.txt', ws), change: 'deleted' as const },
+      created: { ...entry('sub/new.txt', copy), change: 'created' as const }
+    }
+  }
+
+  it('touches nothing when a new file of the copy cannot be read', () => {
+    const { ws, copy, deleted, created } = trees()
+    const missing = { ...created, path: 'sub/gone.txt' }
+    expect(() => applyChanges(ws, copy, [deleted, missing])).toThrow(/ENOENT/)
+    expect(readFileSync(join(ws, 'old.txt'), 'utf8')).toBe('old\n')
+  })
+
+  it('says when it failed partway, so the command is not run on top of half its changes', () => {
+    const { ws, copy, deleted, created } = trees()
+    // The folder `sub` is not among the changes, so writing into it fails after the delete.
+    expect(() => applyChanges(ws, copy, [deleted, created])).toThrow(PartlyAppliedError)
+    expect(existsSync(join(ws, 'old.txt'))).toBe(false)
+  })
+})

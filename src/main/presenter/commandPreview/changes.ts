@@ -182,6 +182,22 @@ export function applyChanges(workspace: string, copy: string, changes: PlannedCh
   // by a real run would do neither.
   for (const c of changes)
     if (c.change !== 'deleted' && c.entry.type === 'file') accessSync(join(copy, c.path), constants.R_OK)
+  try {
+    applyInOrder(workspace, copy, changes)
+  } catch (error) {
+    throw new PartlyAppliedError(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/** Apply failed after it had begun changing the workspace. */
+export class PartlyAppliedError extends Error {
+  constructor(detail: string) {
+    super(detail)
+    this.name = 'PartlyAppliedError'
+  }
+}
+
+function applyInOrder(workspace: string, copy: string, changes: PlannedChange[]): void {
   const deleted = changes.filter((c) => c.change === 'deleted').sort((a, b) => depth(b.path) - depth(a.path))
   for (const c of deleted) {
     const target = join(workspace, c.path)

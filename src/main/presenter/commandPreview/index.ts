@@ -7,7 +7,7 @@ import { childEnvironment } from '../permission/childEnvironment'
 import { realPathOf } from '../permission/paths'
 import { detectSandbox, type DetectedSandbox } from '../sandbox/detect'
 import { userShell } from '../toolPresenter/agentTools/userShell'
-import { applyChanges } from './changes'
+import { applyChanges, PartlyAppliedError } from './changes'
 import { DEFAULT_PREVIEW_LIMITS, runPreview, type PreviewRun } from './previewRun'
 import { firstDifference, walkTree } from './workspaceTree'
 
@@ -38,6 +38,8 @@ export interface PreviewTarget {
 export type ApprovedPreview =
   | { kind: 'applied'; preview: Extract<CommandPreview, { status: 'done' }> }
   | { kind: 'run'; reason: PreviewRunReason | 'unavailable'; detail?: string }
+  /** Applying failed after it had begun: running the command as well could do things twice. */
+  | { kind: 'failed'; detail: string }
 
 export interface CommandPreviewOptions {
   /** Where previews keep their copies; emptied when the app starts. */
@@ -143,7 +145,9 @@ export class CommandPreviews {
       applyChanges(workspace, finished.copyDir, finished.changes)
       return { kind: 'applied', preview }
     } catch (error) {
-      this.options.log?.(`command preview: ${error instanceof Error ? error.message : String(error)}`)
+      const detail = error instanceof Error ? error.message : String(error)
+      this.options.log?.(`command preview: ${detail}`)
+      if (error instanceof PartlyAppliedError) return { kind: 'failed', detail }
       return { kind: 'run', reason: 'unavailable', detail: 'failed' }
     } finally {
       rmSync(entry.scratchDir, { recursive: true, force: true })

@@ -111,6 +111,11 @@ export const execTool = defineAgentTool({
             })
           : null
       if (previewed?.kind === 'applied') result = appliedFromPreview(args.command, previewed.preview)
+      else if (previewed?.kind === 'failed')
+        throw new ToolError(
+          'preview_apply_failed',
+          `Applying the previewed changes failed partway (${previewed.detail}); the command was not run again, so nothing happens twice. The workspace may hold part of the changes: look before retrying.`
+        )
       else result = await runCommand(args, ctx, cwd, plan)
       if (previewed?.kind === 'run') result = withPreviewNote(result, previewed)
     } finally {
