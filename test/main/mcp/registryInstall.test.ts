@@ -84,7 +84,7 @@ async function remoteServer(): Promise<{ url: string; seen: IncomingHttpHeaders[
   await new Promise<void>((done) => http.listen(0, '127.0.0.1', done))
   cleanups.push(
     () =>
-      new Promise((done) => {
+      new Promise<void>((done) => {
         http.closeAllConnections()
         http.close(() => done())
       })
