@@ -66,7 +66,7 @@ async function setup(
 ): Promise<Setup> {
   const llm = await startFakeLlm({
     kind: wire,
-    script: typeof steps === 'function' ? steps : () => ({ steps })
+    script: typeof steps === 'function' ? steps : () => ({ steps: steps as ScriptStep[] })
   })
   cleanups.push(() => llm.close())
   const presenters = createPresenters(createNodePlatform({ dataDir: tempDir(), log: () => {} }), {

@@ -161,7 +161,7 @@ describe('a command card with its preview', () => {
     expect(wrapper.get('[data-testid="command-preview-on-approve"]').text()).toBe(
       'Approving runs the command for real: the preview could not do everything it tried.'
     )
-    expect(wrapper.get('[data-testid="command-preview-no-changes"]').exists()).toBe(true)
+    expect(wrapper.find('[data-testid="command-preview-no-changes"]').exists()).toBe(true)
   })
 
   it('says why there is no preview, in Chinese too', async () => {

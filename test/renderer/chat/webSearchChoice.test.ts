@@ -23,7 +23,7 @@ afterEach(async () => {
 
 function mountWith<P extends Record<string, unknown>>(component: unknown, props: P) {
   const wrapper = mount(component as never, {
-    props,
+    props: props as never,
     global: { plugins: [createAppI18n('en-US')] },
     attachTo: document.body
   })
