@@ -2,7 +2,7 @@ import { createApp, watch } from 'vue'
 import { createPinia } from 'pinia'
 import App from './App.vue'
 import { createAppRouter } from './router'
-import { createWindowI18n, switchLanguage } from './i18n/windowI18n'
+import { createWindowI18n, loadSettingsMessages, switchLanguage } from './i18n/windowI18n'
 import { useSettingsStore } from './stores/settings'
 import { useBridge } from './api/bridge'
 import './style.css'
@@ -15,7 +15,13 @@ async function start(): Promise<void> {
   const app = createApp(App)
   const pinia = createPinia()
   const i18n = createWindowI18n()
-  app.use(pinia).use(i18n).use(createAppRouter())
+  const router = createAppRouter()
+  // A settings page opens with its strings in place (a failed load still opens it).
+  router.beforeEach(async (to) => {
+    if (to.path.startsWith('/settings'))
+      await loadSettingsMessages(i18n).catch((e: unknown) => console.warn('settings strings', e))
+  })
+  app.use(pinia).use(i18n).use(router)
 
   const settings = useSettingsStore(pinia)
   await settings.load()

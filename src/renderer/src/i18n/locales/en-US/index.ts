@@ -1,54 +1,5 @@
-import common from './common'
-import chat from './chat'
-import settings from './settings'
-import settingsCommon from './settingsCommon'
-import providers from './providers'
-import mcp from './mcp'
-import mcpToolPins from './mcpToolPins'
-import mcpRegistry from './mcpRegistry'
-import permissions from './permissions'
-import agentTools from './agentTools'
-import desktop from './desktop'
-import approvals from './approvals'
-import commandPreview from './commandPreview'
-import layout from './layout'
-import checkpoints from './checkpoints'
-import image from './image'
-import web from './web'
-import knowledge from './knowledge'
-import memory from './memory'
-import skills from './skills'
-import acp from './acp'
-import composer from './composer'
-import messages from './messages'
-import chatWindow from './chatWindow'
-import compare from './compare'
+import core from './index.core'
+import settingsPages from './index.settings'
 
-// One file per domain; each domain adds its import here. Top-level keys must not collide.
-export default {
-  ...common,
-  ...chat,
-  ...settings,
-  ...settingsCommon,
-  ...providers,
-  ...mcp,
-  ...mcpToolPins,
-  ...mcpRegistry,
-  ...permissions,
-  ...agentTools,
-  ...desktop,
-  ...approvals,
-  ...commandPreview,
-  ...layout,
-  ...checkpoints,
-  ...image,
-  ...web,
-  ...knowledge,
-  ...memory,
-  ...skills,
-  ...acp,
-  ...composer,
-  ...messages,
-  ...chatWindow,
-  ...compare
-}
+// Every en-US message: the window's first-load part and the settings pages' part.
+export default { ...core, ...settingsPages }

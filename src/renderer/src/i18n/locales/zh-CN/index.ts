@@ -14,6 +14,9 @@ import commandPreview from './commandPreview'
 import layout from './layout'
 import checkpoints from './checkpoints'
 import image from './image'
+import knowledgeSettings from './knowledgeSettings'
+import webSettings from './webSettings'
+import agentsSettings from './agentsSettings'
 import web from './web'
 import knowledge from './knowledge'
 import memory from './memory'
@@ -41,6 +44,9 @@ export default {
   ...layout,
   ...checkpoints,
   ...image,
+  ...knowledgeSettings,
+  ...webSettings,
+  ...agentsSettings,
   ...web,
   ...knowledge,
   ...memory,
