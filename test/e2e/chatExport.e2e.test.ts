@@ -60,6 +60,9 @@ async function shownMessages(): Promise<string[]> {
     .locator('[data-testid="assistant-message"]')
     .nth(TURNS.length - 1)
     .waitFor()
+  // Answers show their markdown source until the renderer is loaded: read them rendered.
+  await list.locator('[data-testid="assistant-message"] .md-code').first().waitFor()
+  await list.locator('[data-testid="assistant-message"] strong').first().waitFor()
   return list
     .locator('[data-message-id]')
     .evaluateAll((rows) => rows.map((r) => (r.textContent ?? '').trim()))
