@@ -44,7 +44,12 @@ export const SubagentMeta = z.object({
   displayName: z.string().min(1),
   runId: z.string().optional(),
   taskId: z.string().optional(),
-  forkId: z.string().optional()
+  forkId: z.string().optional(),
+  /**
+   * What the child's model sees before its first prompt: `handoff` (default, a subagent) only
+   * that prompt; `inherited` (a compare run) the parent chat's messages up to the fork too.
+   */
+  history: z.enum(['handoff', 'inherited']).optional()
 })
 export type SubagentMeta = z.infer<typeof SubagentMeta>
 

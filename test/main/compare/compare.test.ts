@@ -183,6 +183,17 @@ describe('compare runs across models', () => {
     expect(JSON.stringify(shown)).toContain('Answer from model-b.')
   })
 
+  it("gives each run the chat so far: the earlier turns are in every model's first request", async () => {
+    const { h, sessionId } = await setup()
+    const { compare } = await call(h, compareStart, { sessionId, prompt: PROMPT, models: models(...MODELS) })
+    await settled(h, compare.compareId, ['completed', 'completed', 'completed'])
+    for (const model of MODELS) {
+      const first = h.bodies().find((b) => b.model === model)!
+      expect(userTexts(first)).toEqual(['hello', PROMPT])
+      expect(JSON.stringify(first.messages)).toContain('Chat answer.')
+    }
+  })
+
   it('stops one run while the others finish, and the stopped one cannot be kept', async () => {
     const { h, sessionId } = await setup((model, body) =>
       model === 'model-b'

@@ -40,6 +40,8 @@ export interface ContextInput {
   currentUser: MessageRecord | null
   assistantMessageId: string
   currentBlocks: readonly MessageBlock[]
+  /** A fork's view: the parent's messages before the fork are history too (a compare run). */
+  inheritForkHistory?: boolean
   /** Provider overflow: summarise all earlier history regardless of the estimate. */
   force?: boolean
   anchorName?: string
@@ -151,7 +153,8 @@ function load(deps: ContextDeps, input: ContextInput, userOptions: UserMessageOp
     (r) =>
       r.messageId !== input.currentUser?.id &&
       r.messageId !== input.assistantMessageId &&
-      r.orderSeq < userSeq &&
+      // Each tape numbers its own messages: the parent's (all before the fork) count only when inherited.
+      (r.tapeId === input.tapeId ? r.orderSeq < userSeq : !!input.inheritForkHistory) &&
       (r.role === 'user' || ['sent', 'error', 'cancelled'].includes(r.status))
   )
   const summaryText = history.summary?.text || null

@@ -250,6 +250,7 @@ export class ChatRun {
         currentUser: spec.userMessage,
         assistantMessageId: spec.messageId,
         currentBlocks: this.acc.blocks,
+        inheritForkHistory: spec.session.subagentMeta?.history === 'inherited',
         force,
         anchorName: force ? OVERFLOW_ANCHOR : undefined,
         signal: spec.signal

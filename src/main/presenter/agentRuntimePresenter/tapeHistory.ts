@@ -10,6 +10,8 @@ export const OVERFLOW_ANCHOR = 'auto_handoff/context_overflow'
 
 export interface HistoryRecord {
   messageId: string
+  /** The tape the message was recorded on: a fork's view holds its parent's messages too. */
+  tapeId: string
   orderSeq: number
   role: 'user' | 'assistant'
   status: string
@@ -88,6 +90,7 @@ function toRecord(entry: TapeEntry, firstEntryId: number | undefined): HistoryRe
   }
   return {
     messageId: fact.messageId,
+    tapeId: entry.tapeId,
     orderSeq: fact.orderSeq,
     role: fact.role,
     status: fact.status,

@@ -378,7 +378,9 @@ export class ComparePresenter {
           slotId: COMPARE_SLOT,
           displayName: run.view.modelName,
           runId: live.view.compareId,
-          taskId: `run-${run.view.index + 1}`
+          taskId: `run-${run.view.index + 1}`,
+          // A run answers in the chat: its model gets the chat so far, not only the prompt.
+          history: 'inherited'
         },
         title: `Compare · ${run.view.modelName}`.slice(0, 200)
       })
