@@ -62,6 +62,12 @@ function mountCard(answer: Promise<CommandPreview>, tool = 'exec', locale: 'en-U
   return { wrapper, asked }
 }
 
+/** The card's preview panel loads with the first command card: waits for it, then for its answer. */
+async function panelShown(wrapper: ReturnType<typeof mountCard>['wrapper']): Promise<void> {
+  await vi.waitFor(() => expect(wrapper.find('[data-testid="command-preview"]').exists()).toBe(true))
+  await flushPromises()
+}
+
 const done: CommandPreview = {
   status: 'done',
   exitCode: 0,
@@ -109,7 +115,7 @@ describe('a command card with its preview', () => {
   it('shows at once with "previewing…", then fills in the files, output, exit code, limits and what approving does', async () => {
     let resolve!: (p: CommandPreview) => void
     const { wrapper, asked } = mountCard(new Promise((r) => (resolve = r)))
-    await flushPromises()
+    await panelShown(wrapper)
     expect(asked).toHaveBeenCalledOnce()
     expect(wrapper.get('[data-testid="permission-command"]').text()).toContain('rm -rf build')
     expect(wrapper.get('[data-testid="command-preview"]').attributes('data-status')).toBe('previewing')
@@ -152,7 +158,7 @@ describe('a command card with its preview', () => {
         runReason: 'refused'
       })
     )
-    await flushPromises()
+    await panelShown(wrapper)
     const refused = wrapper.get('[data-testid="command-preview-refused"]').text()
     expect(refused).toContain('network')
     expect(refused).toContain('Failed to connect')
@@ -170,7 +176,7 @@ describe('a command card with its preview', () => {
       'exec',
       'zh-CN'
     )
-    await flushPromises()
+    await panelShown(wrapper)
     expect(wrapper.get('[data-testid="command-preview-unavailable"]').text()).toBe(
       '无预览：工作区超出了预览的大小限制。批准将真正运行该命令。'
     )
