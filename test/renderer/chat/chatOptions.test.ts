@@ -58,6 +58,19 @@ describe("a chat's options", () => {
     expect((await openWindow()).draft).toMatchObject({ modelId: 'beta', permissionMode: 'accept_edits' })
   })
 
+  it("give a new chat Settings' default mode even when it is sent while the page still reads the defaults", async () => {
+    const presenters = await withProvider()
+    presenters.config.updateSettings({ defaultPermissionMode: 'full_access' })
+    setActivePinia(createPinia())
+    const options = useChatOptionsStore()
+    const loading = options.loadDefaults()
+    // Sent at once, as a fast user (or a slow machine) does: the defaults are not chosen yet.
+    expect(options.draft.permissionMode).toBe('default')
+    const newSession = await options.takeNewSessionWhenReady()
+    expect(newSession.permissionMode).toBe('full_access')
+    await loading
+  })
+
   it("show an open chat its own settings and change the chat's, never the new chat's draft", async () => {
     const presenters = await withProvider()
     const session = presenters.sessions.create({ title: 'A', providerId: 'p', modelId: 'beta' })

@@ -63,10 +63,15 @@ export const useChatOptionsStore = defineStore('chatOptions', () => {
     saveDraftOptions(draft.value)
   }
 
+  let defaultsChosen: Promise<void> | undefined
+
   /** Reads providers and settings, then picks the new chat's model, mode and folder. */
-  async function loadDefaults(): Promise<void> {
-    await Promise.all([providers.load(), settings.settings ? null : settings.load()])
-    if (!providers.error) chooseDraftModel()
+  function loadDefaults(): Promise<void> {
+    defaultsChosen = (async () => {
+      await Promise.all([providers.load(), settings.settings ? null : settings.load()])
+      if (!providers.error) chooseDraftModel()
+    })()
+    return defaultsChosen
   }
 
   function chooseDraftModel(): void {
@@ -119,6 +124,16 @@ export const useChatOptionsStore = defineStore('chatOptions', () => {
     })
   }
 
+  /**
+   * What the next send creates a new chat with, once Settings' defaults are chosen: a send made
+   * while the page still read them created the chat in the draft's placeholder mode ('default'
+   * where the user's default is another).
+   */
+  async function takeNewSessionWhenReady(): Promise<NewSessionOptions> {
+    await defaultsChosen?.catch(() => undefined)
+    return takeNewSession()
+  }
+
   /** What the next send creates a new chat with; a folder's pick token is spent by it. */
   function takeNewSession(): NewSessionOptions {
     const o = draft.value
@@ -142,6 +157,7 @@ export const useChatOptionsStore = defineStore('chatOptions', () => {
     setDraft,
     update,
     chooseAssistant,
-    takeNewSession
+    takeNewSession,
+    takeNewSessionWhenReady
   }
 })
