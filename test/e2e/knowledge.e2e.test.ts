@@ -158,11 +158,28 @@ describe('knowledge bases', () => {
     await shoot(page, 'knowledge-settings-800-light')
     // A full re-index (every chunk embedded again) is slow enough to see the bar at work.
     await look(page, 'dark', 'en-US')
+    // Every phase the bar shows, recorded as it changes: a short run can pass a poll by.
+    await page.evaluate(() => {
+      const phases: string[] = []
+      ;(window as unknown as { __phases: string[] }).__phases = phases
+      new MutationObserver(() => {
+        const phase = document.querySelector('[data-testid="knowledge-progress"]')?.getAttribute('data-phase')
+        if (phase && phases.at(-1) !== phase) phases.push(phase)
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-phase']
+      })
+    })
     await chat.bridge.call(knowledgeReindex, { baseId, full: true })
-    const progress = card.getByTestId('knowledge-progress')
-    await expect.poll(() => progress.getAttribute('data-phase')).toMatch(/^(scanning|reading|embedding)$/)
     await page.screenshot({ path: artifactPath('knowledge-settings-indexing-800-dark.png') })
     await card.locator('[data-testid="knowledge-progress"][data-phase="done"]').waitFor({ timeout: 30_000 })
+    const phases = await page.evaluate(() => (window as unknown as { __phases: string[] }).__phases)
+    expect(
+      phases.some((phase) => /^(scanning|reading|embedding)$/.test(phase)),
+      phases.join(' > ')
+    ).toBe(true)
     await expect.poll(() => card.getAttribute('data-status')).toBe('idle')
     await shoot(page, 'knowledge-settings-800-dark')
     // The form for a new base fits too.
@@ -196,7 +213,8 @@ describe('knowledge bases', () => {
     await shoot(page, 'knowledge-chat-chips-1280-light')
 
     await sendFromInput(page, QUESTION)
-    const answer = page.getByTestId('assistant-message').last()
+    // The question's own answer (until it shows, the last one is still the answer to "Hi").
+    const answer = page.getByTestId('assistant-message').nth(1)
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 20_000 }).toBe('sent')
     // The tool's result went back to the model with the cited page's text.
     expect(lastUserText(chat.llm.requests[1].body)).toBe(QUESTION)
