@@ -80,7 +80,11 @@ export async function startChildHost(dataDir: string, options: SpawnOptions = {}
   const output: string[] = []
   child.stderr?.on('data', (chunk) => output.push(String(chunk)))
   const url = await new Promise<string>((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`host did not start:\n${output.join('')}`)), 20_000)
+    // A host that did not start in time is killed: a slow start must not leave it running.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`host did not start:\n${output.join('')}`))
+    }, 20_000)
     child.once('exit', (code) => reject(new Error(`host exited with ${code}:\n${output.join('')}`)))
     createInterface({ input: child.stdout! }).on('line', (line) => {
       output.push(line)
