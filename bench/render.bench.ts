@@ -1,8 +1,10 @@
 // Chat rendering in Chromium against the built headless host, measured as a user feels it:
 //  1. typing: a key every 50 ms, sent without waiting for the page to take the one before (a
 //     stalled page then delays every key typed meanwhile, as it does for a person), while a
-//     100,000-token reply streams from a fake provider at its full speed, and again at a paced
-//     speed. Each key press's input-to-paint latency is the browser's Event Timing duration
+//     100,000-token reply streams from a fake provider at its full speed (three such replies in a
+//     row, so the p95 is not one reply's second-slowest key), and again at a paced speed. The
+//     fake provider prepares its bytes on a first request made beforehand in a chat not on
+//     screen: a real provider does that work on its own machine, not on the user's. Each key press's input-to-paint latency is the browser's Event Timing duration
 //     (as INP measures it: the key's timestamp, so time queued behind other work counts, until
 //     the next paint after its handlers; presses under its 16 ms threshold count as 16 ms).
 //     Baseline: the same typing in the same chat with no stream.
@@ -36,6 +38,8 @@ const REPLY_TOKENS = 100_000
 const PACED_TOKENS_PER_CHUNK = 20
 const PACED_DELAY_MS = 8
 const KEY_EVERY_MS = 50
+const FULL_SPEED_REPLIES = 3
+const REPLY_TIMEOUT_MS = 180_000
 const BASELINE_TYPING_MS = 6_000
 const SESSION_MESSAGES = 2_000
 const SMALL_SESSION_MESSAGES = 10
@@ -287,26 +291,50 @@ async function streamReply(
       const messages = document.querySelectorAll('[data-testid="assistant-message"]')
       return {
         deltas: (window as unknown as PageProbe).__deltas,
+        answer: messages[messages.length - 1]?.getAttribute('data-message-id') ?? null,
         status: messages[messages.length - 1]?.getAttribute('data-status') ?? null
       }
     })
-  const base = (await read()).deltas
+  const { deltas: base, answer: answerBefore } = await read()
   const started = performance.now()
   // Sent from outside the composer, which holds the keys being typed.
   await invoke(hostUrl, 'chat.sendMessage', { sessionId: currentSession, text: 'Write a long answer' })
   const samples: Array<{ deltas: number; seconds: number }> = []
   for (;;) {
-    const [{ deltas, status }, seconds] = await Promise.all([read(), threadSeconds(cdp)])
+    const [{ deltas, answer, status }, seconds] = await Promise.all([read(), threadSeconds(cdp)])
     samples.push({ deltas: deltas - base, seconds })
-    if ((status === 'sent' || status === 'error') && deltas > base) {
+    if ((status === 'sent' || status === 'error') && deltas > base && answer !== answerBefore) {
       if (status === 'error') throw new Error('the reply failed')
       break
     }
+    if (performance.now() - started > REPLY_TIMEOUT_MS)
+      throw new Error(
+        `the reply did not settle in ${REPLY_TIMEOUT_MS / 1000} s (status ${status}, ${deltas - base} deltas)`
+      )
     await new Promise((r) => setTimeout(r, 100))
   }
   // Keys keep coming while the finished reply settles (its final snapshot is applied).
   await new Promise((r) => setTimeout(r, 1000))
   return { samples, seconds: (performance.now() - started) / 1000 }
+}
+
+/** Sends the reply to a new chat the page does not show and waits until it is stored. */
+async function replyOffscreen(url: string): Promise<void> {
+  const { session } = (await invoke(url, 'sessions.create', { session: { title: 'Off screen' } })) as {
+    session: { id: string }
+  }
+  const started = performance.now()
+  await invoke(url, 'chat.sendMessage', { sessionId: session.id, text: 'Write a long answer' })
+  for (;;) {
+    const { messages } = (await invoke(url, 'chat.getMessages', { sessionId: session.id, limit: 2 })) as {
+      messages: Array<{ role: string; status: string }>
+    }
+    const status = messages.find((m) => m.role === 'assistant')?.status
+    if (status === 'error') throw new Error('the off-screen reply failed')
+    if (status === 'sent') return
+    if (performance.now() - started > REPLY_TIMEOUT_MS) throw new Error('the off-screen reply did not settle')
+    await new Promise((r) => setTimeout(r, 100))
+  }
 }
 
 let hostUrl = ''
@@ -413,7 +441,8 @@ async function main(): Promise<void> {
         name: 'Fake',
         baseUrl: llm.baseUrl,
         apiKey: 'sk-bench-0123456789',
-        models: [{ id: 'fake-model', name: 'Fake model' }],
+        // Room for the four long replies the typing chat holds, so no turn is compacted first.
+        models: [{ id: 'fake-model', name: 'Fake model', contextLength: 1_000_000 }],
         maxRetries: 0
       }
     })
@@ -441,6 +470,11 @@ async function main(): Promise<void> {
     steps.paced = warm
 
     if (process.env.RENDER_BENCH_ONLY === 'open') return void (await measureOpening(page, seeded))
+    // The fake provider serialises a script's bytes on its first request; a real provider does
+    // that on its own machine, so the full-speed reply is requested once beforehand, in a chat
+    // that is not open. (It also warms the host's stream path, as any earlier reply would.)
+    paced = false
+    await replyOffscreen(host.url)
     const baseline = await typeDuring(page, cdp, () => new Promise((r) => setTimeout(r, BASELINE_TYPING_MS)))
     describe('baseline (no stream)', baseline)
 
@@ -457,13 +491,18 @@ async function main(): Promise<void> {
         path: trace,
         categories: (process.env.RENDER_BENCH_TRACE_CATEGORIES ?? 'devtools.timeline,toplevel').split(',')
       })
+    // A full-speed reply lasts about two seconds (some 35 keys), so one p95 would be its second
+    // slowest key: the user types through FULL_SPEED_REPLIES of them, one after another.
     const full = await typeDuring(page, cdp, async () => {
-      fullSeconds = (await streamReply(page, cdp)).seconds
+      for (let i = 0; i < FULL_SPEED_REPLIES; i++) fullSeconds += (await streamReply(page, cdp)).seconds
     })
     if (profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile))
     if (trace) await browser.stopTracing()
     await checkRendered(page)
-    describe(`full speed (${REPLY_TOKENS} tokens in ${fullSeconds.toFixed(1)} s)`, full)
+    describe(
+      `full speed (${FULL_SPEED_REPLIES} replies of ${REPLY_TOKENS} tokens in ${fullSeconds.toFixed(1)} s)`,
+      full
+    )
 
     if (process.env.RENDER_BENCH_ONLY === 'full') return
     await cdp.send('HeapProfiler.collectGarbage')
