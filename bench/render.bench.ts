@@ -281,10 +281,14 @@ async function threadSeconds(cdp: CDPSession): Promise<number> {
   return metrics.find((m) => m.name === 'ThreadTime')?.value ?? 0
 }
 
-/** Sends a message and waits until the reply has settled; samples CPU per delta batch meanwhile. */
+/**
+ * Sends a message and waits until the reply has settled; with `cdp`, samples the renderer's CPU
+ * per delta batch meanwhile (the growth gate; not while timing keys at full speed, where the
+ * metrics call would add work the app does not do).
+ */
 async function streamReply(
   page: Page,
-  cdp: CDPSession
+  cdp?: CDPSession
 ): Promise<{ samples: Array<{ deltas: number; seconds: number }>; seconds: number }> {
   const read = () =>
     page.evaluate(() => {
@@ -301,7 +305,7 @@ async function streamReply(
   await invoke(hostUrl, 'chat.sendMessage', { sessionId: currentSession, text: 'Write a long answer' })
   const samples: Array<{ deltas: number; seconds: number }> = []
   for (;;) {
-    const [{ deltas, answer, status }, seconds] = await Promise.all([read(), threadSeconds(cdp)])
+    const [{ deltas, answer, status }, seconds] = await Promise.all([read(), cdp ? threadSeconds(cdp) : 0])
     samples.push({ deltas: deltas - base, seconds })
     if ((status === 'sent' || status === 'error') && deltas > base && answer !== answerBefore) {
       if (status === 'error') throw new Error('the reply failed')
@@ -466,7 +470,7 @@ async function main(): Promise<void> {
     paced = true
     const warm = steps.paced
     steps.paced = [{ type: 'text', text: ['Ready.'] }]
-    await streamReply(page, cdp)
+    await streamReply(page)
     steps.paced = warm
 
     if (process.env.RENDER_BENCH_ONLY === 'open') return void (await measureOpening(page, seeded))
@@ -494,7 +498,7 @@ async function main(): Promise<void> {
     // A full-speed reply lasts about two seconds (some 35 keys), so one p95 would be its second
     // slowest key: the user types through FULL_SPEED_REPLIES of them, one after another.
     const full = await typeDuring(page, cdp, async () => {
-      for (let i = 0; i < FULL_SPEED_REPLIES; i++) fullSeconds += (await streamReply(page, cdp)).seconds
+      for (let i = 0; i < FULL_SPEED_REPLIES; i++) fullSeconds += (await streamReply(page)).seconds
     })
     if (profile) writeFileSync(profile, JSON.stringify((await cdp.send('Profiler.stop')).profile))
     if (trace) await browser.stopTracing()
