@@ -88,7 +88,7 @@ describe('an ACP agent as the chat’s model, in Chromium through the headless h
     expect(await answer.textContent()).toContain('All done.')
     expect(readFileSync(target, 'utf8')).toBe('hello from the agent\n')
     const diff = answer.getByTestId('acp-tool-diff')
-    expect(await diff.textContent()).toContain('+hello from the agent')
+    await expect.poll(() => diff.textContent()).toContain('+hello from the agent')
     const plan = answer.getByTestId('plan-block')
     expect(await plan.locator('[data-status="completed"]').count()).toBe(1)
     expect(await plan.textContent()).toContain('Report back')

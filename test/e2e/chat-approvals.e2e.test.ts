@@ -186,9 +186,11 @@ describe('approvals as cards in the chat', () => {
     const edit = page.getByTestId('permission-card')
     await edit.waitFor({ timeout: 15_000 })
     expect(await edit.getByTestId('file-preview').getAttribute('data-view')).toBe('edit')
-    const editDiff = await edit.getByTestId('tool-diff').textContent()
-    expect(editDiff).toContain('version = 1')
-    expect(editDiff).toContain('version = 100')
+    // The diff view loads just after the chat: its text comes a moment after the card.
+    const editDiff = edit.getByTestId('tool-diff')
+    await expect.poll(() => editDiff.textContent()).toContain('version = 100')
+    // The old line removed, the new one added (each line starts with its - or + mark).
+    expect(await editDiff.textContent()).toBe('-version = 1+version = 100')
     await page.screenshot({ path: artifactPath('approval-edit-preview.png') })
     expect(await seriousA11yViolations(page)).toEqual([])
     await edit.getByTestId('permission-deny').click()

@@ -200,7 +200,8 @@ describe('chat window against the served host and a fake provider', () => {
     const tool = answer.getByTestId('tool-call')
     expect(await tool.getAttribute('data-status')).toBe('success')
     await tool.getByTestId('tool-call-toggle').click()
-    expect(await tool.getByTestId('tool-diff').textContent()).toContain('hello from the model')
+    // The diff view loads just after the chat: its text can come a moment after the toggle.
+    await expect.poll(() => tool.getByTestId('tool-diff').textContent()).toContain('hello from the model')
     expect(await answer.getByTestId('markdown').last().textContent()).toContain('Tool answered:')
     const written = openAiBody(chat.llm.generationRequests().at(-1)!.body)
     const toolMessage = written.messages.find((m) => m.role === 'tool')
