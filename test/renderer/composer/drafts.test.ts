@@ -154,6 +154,26 @@ describe('drafts per chat', () => {
     await eventually(() => expect(win.composer.text).toBe('kept for A'))
   })
 
+  it('never replaces a stored draft it could not read, and stores what the user then types', async () => {
+    bridge = useRealBridge()
+    const [a, b] = twoChats(bridge.presenters)
+    const drafts = bridge.presenters.drafts
+    drafts.save(a, { text: 'kept for A', attachments: [] })
+    const win = await openWindow(bridge.presenters, b)
+    const read = drafts.get.bind(drafts)
+    drafts.get = () => {
+      throw new Error('disk I/O error')
+    }
+    await win.composer.switchDraft(a)
+    drafts.get = read
+    expect(win.composer.text).toBe('')
+    await win.composer.flushDraft()
+    expect(drafts.get(a)?.text).toBe('kept for A')
+    await win.textarea().setValue('new words for A')
+    await win.composer.flushDraft()
+    expect(drafts.get(a)?.text).toBe('new words for A')
+  })
+
   it('keeps and stores the text of a send that failed', async () => {
     bridge = useRealBridge()
     const [a] = twoChats(bridge.presenters)

@@ -60,6 +60,11 @@ export const useComposerStore = defineStore('composer', () => {
   const parked = new Map<string | null, ParkedDraft>()
   /** Scopes whose stored draft has been read: only those are written (an empty composer mid-load is no draft). */
   const loadedScopes = new Set<string | null>()
+  /**
+   * Scopes whose stored draft could not be read: an empty composer there is not written, or it
+   * would replace the draft the back end still holds; what the user types is.
+   */
+  const unreadScopes = new Set<string | null>()
   const saveChains = new Map<string | null, Promise<unknown>>()
   let saveTimer: ReturnType<typeof setTimeout> | undefined
   /** Scopes whose text is being sent: it is not written as a draft (it would outlive the send). */
@@ -263,7 +268,12 @@ export const useComposerStore = defineStore('composer', () => {
     const scope = draftScope.value
     if (scope === undefined || !loadedScopes.has(scope) || sendingScopes.has(scope))
       return saveChains.get(scope ?? null) ?? Promise.resolve()
-    return persist(scope, current())
+    const draft = current()
+    if (unreadScopes.has(scope)) {
+      if (!draft.text && draft.attachments.length === 0) return saveChains.get(scope) ?? Promise.resolve()
+      unreadScopes.delete(scope)
+    }
+    return persist(scope, draft)
   }
 
   function scheduleSave(): void {
@@ -297,10 +307,12 @@ export const useComposerStore = defineStore('composer', () => {
     // loaded) is not the whole draft: the stored one is still read, and what was typed stays.
     if (kept && loadedScopes.has(sessionId)) return
     const token = ++loadToken
-    // Unreadable: start empty, and what is typed now is kept.
-    const stored = await readDraft(sessionId).catch(() => null)
+    // Unreadable: start empty, and what is typed now is kept (see `unreadScopes`).
+    const stored = await readDraft(sessionId).catch(() => undefined)
     if (token !== loadToken || draftScope.value !== sessionId) return
     loadedScopes.add(sessionId)
+    if (stored === undefined) unreadScopes.add(sessionId)
+    else unreadScopes.delete(sessionId)
     if (stored) {
       // What the user typed while it loaded stays in front of nothing: it is simply kept.
       if (!text.value) text.value = stored.text
@@ -336,6 +348,7 @@ export const useComposerStore = defineStore('composer', () => {
 
   /** After a send: that chat's draft is gone (the composer may show another chat by now). */
   function clearDraft(sessionId: string | null): void {
+    unreadScopes.delete(sessionId)
     if (draftScope.value === sessionId) {
       clearTimeout(saveTimer)
       text.value = ''
