@@ -15,6 +15,8 @@ describe('the chat list order', () => {
     bridge = useRealBridge()
     const { sessions, events } = bridge.presenters
     const older = sessions.create({ title: 'older chat' })
+    // Created in the same millisecond the two would tie: the clock ticks first.
+    for (const at = Date.now(); Date.now() === at;);
     const newer = sessions.create({ title: 'newer chat' })
     setActivePinia(createPinia())
     const store = useSessionsStore()
