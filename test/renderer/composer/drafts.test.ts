@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { flushPromises, mount } from '@vue/test-utils'
 import { createPinia, setActivePinia } from 'pinia'
 import ChatInput, { type ComposerMessage } from '@renderer/components/chat/input/ChatInput.vue'
@@ -7,6 +7,9 @@ import { useChatStore } from '@renderer/stores/chat'
 import { useComposerStore } from '@renderer/stores/composer'
 import { eventually } from '../settings/helpers'
 import { useRealBridge } from '../helpers/realBridge'
+import { BridgeClient, setBridgeForTesting, useBridge } from '@renderer/api/bridge'
+import type { RouteResult } from '@shared/contracts/envelope'
+import type { BridgeTransport } from '@renderer/api/transports'
 import type { Presenters } from '../../../src/main/presenter'
 
 let bridge: ReturnType<typeof useRealBridge> | undefined
@@ -15,7 +18,47 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) step()
   await bridge?.dispose()
   bridge = undefined
+  localStorage.clear()
 })
+
+type Invoke = BridgeTransport['invoke']
+
+/** Puts `route` between the window and the back end; the returned function takes it away. */
+function intercept(route: (name: string, input: unknown, pass: Invoke) => Promise<RouteResult>): () => void {
+  const real = useBridge()
+  const pass: Invoke = (name, input) => real.transport.invoke(name, input)
+  setBridgeForTesting(
+    new BridgeClient({
+      kind: real.transport.kind,
+      invoke: (name, input) => route(name, input, pass),
+      on: (listener) => real.transport.on(listener)
+    })
+  )
+  return () => setBridgeForTesting(real)
+}
+
+/** Draft writes from here on leave the window but never reach the back end (a page torn down mid-send). */
+function loseDraftWrites(): () => void {
+  return intercept((name, input, pass) =>
+    name === 'drafts.save' ? new Promise<RouteResult>(() => {}) : pass(name, input)
+  )
+}
+
+/** Reads of stored drafts wait until `release()` (a busy back end). */
+function holdDraftReads(): { release(): void } {
+  let open!: () => void
+  const gate = new Promise<void>((resolve) => (open = resolve))
+  const restore = intercept(async (name, input, pass) => {
+    if (name === 'drafts.get') await gate
+    return pass(name, input)
+  })
+  return {
+    release() {
+      open()
+      restore()
+    }
+  }
+}
 
 /** The composer as the chat page has it: one window (a Pinia) whose open chat changes. */
 type Send = (message: ComposerMessage) => Promise<boolean>
@@ -191,5 +234,100 @@ describe('drafts per chat', () => {
       await win.composer.flushDraft()
       expect(bridge!.presenters.drafts.get(a)?.text).toBe('not sent')
     })
+  })
+
+  it('brings back a draft whose last write was lost with the page, and stores it', async () => {
+    bridge = useRealBridge()
+    const [a] = twoChats(bridge.presenters)
+    const first = await openWindow(bridge.presenters, a)
+    await flushPromises() // A's stored draft (none) has been read
+    const restore = loseDraftWrites()
+    await first.textarea().setValue('typed just before the reload')
+    void first.composer.flushDraft() // the page-hide write, lost with the page
+    cleanup.splice(0).forEach((step) => step())
+    await flushPromises() // the writes went out on the lossy connection
+    restore()
+    expect(bridge.presenters.drafts.get(a)).toBeNull()
+
+    const second = await openWindow(bridge.presenters, a)
+    await eventually(() => expect(second.textarea().element.value).toBe('typed just before the reload'))
+    expect(bridge.presenters.drafts.get(a)?.text).toBe('typed just before the reload')
+    expect(Object.keys(localStorage).filter((key) => key.startsWith('deepchat.draft'))).toEqual([])
+  })
+
+  it("sends a lost write of another chat at the next load, but never over a newer page's draft", async () => {
+    bridge = useRealBridge()
+    const [a, b] = twoChats(bridge.presenters)
+    const extra = bridge.presenters.sessions.create({ title: 'C' }).id
+    const { drafts, sessions } = bridge.presenters
+    const first = await openWindow(bridge.presenters, a)
+    await flushPromises()
+    const restore = loseDraftWrites()
+    await first.textarea().setValue('old words for A')
+    await first.switchTo(b)
+    await first.textarea().setValue('lost words for B')
+    await first.switchTo(extra)
+    await first.textarea().setValue('words for a chat deleted later')
+    void first.composer.flushDraft()
+    cleanup.splice(0).forEach((step) => step())
+    await flushPromises() // the writes went out on the lossy connection
+    restore()
+    // Meanwhile another window stored a newer draft of A, and C was deleted.
+    drafts.save(a, { text: 'newer, from another window', attachments: [], typedAt: Date.now() + 60_000 })
+    sessions.purge(extra)
+
+    const second = await openWindow(bridge.presenters, a)
+    await eventually(() => expect(second.textarea().element.value).toBe('newer, from another window'))
+    await eventually(() => expect(drafts.get(b)?.text).toBe('lost words for B'))
+    await eventually(() =>
+      expect(Object.keys(localStorage).filter((key) => key.startsWith('deepchat.draft'))).toEqual([])
+    )
+  })
+
+  it('ignores a kept write it cannot read, and a storage that refuses writes', async () => {
+    bridge = useRealBridge()
+    const [a, b] = twoChats(bridge.presenters)
+    bridge.presenters.drafts.save(a, { text: 'stored for A', attachments: [] })
+    localStorage.setItem(`deepchat.draft.unconfirmed:${a}`, '{"sessionId": 42, "text"')
+    localStorage.setItem(`deepchat.draft.unconfirmed:${b}`, JSON.stringify({ sessionId: b, text: 1 }))
+    const win = await openWindow(bridge.presenters, a)
+    await eventually(() => expect(win.textarea().element.value).toBe('stored for A'))
+    await eventually(() =>
+      expect(Object.keys(localStorage).filter((key) => key.startsWith('deepchat.draft'))).toEqual([])
+    )
+    const full = vi.spyOn(localStorage, 'setItem').mockImplementation(() => {
+      throw new DOMException('quota exceeded', 'QuotaExceededError')
+    })
+    cleanup.push(() => full.mockRestore())
+    expect(() => localStorage.setItem('probe', 'x')).toThrow('quota exceeded')
+    await win.textarea().setValue('still stored without the window storage')
+    await win.composer.flushDraft()
+    expect(bridge.presenters.drafts.get(a)?.text).toBe('still stored without the window storage')
+  })
+
+  it('keeps what was typed before the stored draft arrived, with the stored files, across a reload', async () => {
+    bridge = useRealBridge()
+    const [a] = twoChats(bridge.presenters)
+    const before = await openWindow(bridge.presenters, a)
+    await flushPromises()
+    await before.textarea().setValue('stored words')
+    await before.composer.addFiles([new File(['secret notes'], 'notes.txt', { type: 'text/plain' })])
+    await eventually(() => expect(before.composer.ready).toHaveLength(1))
+    await before.composer.flushDraft()
+    cleanup.splice(0).forEach((step) => step())
+
+    const reads = holdDraftReads()
+    const first = await openWindow(bridge.presenters, a)
+    await first.textarea().setValue('typed while it loaded')
+    await first.composer.flushDraft() // the page goes away before A's draft arrived
+    cleanup.splice(0).forEach((step) => step())
+    reads.release()
+
+    const second = await openWindow(bridge.presenters, a)
+    await eventually(() => expect(second.textarea().element.value).toBe('typed while it loaded'))
+    await eventually(() => expect(second.composer.ready.map((x) => x.name)).toEqual(['notes.txt']))
+    const stored = bridge.presenters.drafts.get(a)
+    expect(stored?.text).toBe('typed while it loaded')
+    expect(stored?.attachments.map((x) => x.name)).toEqual(['notes.txt'])
   })
 })

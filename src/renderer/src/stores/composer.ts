@@ -8,14 +8,15 @@ import {
   attachmentsPickFiles,
   attachmentsUploadChunk
 } from '@shared/contracts/routes/attachments.routes'
-import { draftsGet, draftsSave } from '@shared/contracts/routes/drafts.routes'
+import { draftsGet, draftsSave, type ComposerDraft } from '@shared/contracts/routes/drafts.routes'
 import { libraryExpandMcpPrompt } from '@shared/contracts/routes/library.routes'
 import { mcpListPrompts, mcpListResources } from '@shared/contracts/routes/mcp.routes'
 import { ATTACHMENT_LIMITS, type AttachmentInput, type AttachmentView } from '@shared/types/attachments'
 import type { McpPromptView, McpResourceTemplateView, McpResourceView } from '@shared/types/mcp'
-import { useBridge } from '@renderer/api/bridge'
+import { BridgeError, useBridge } from '@renderer/api/bridge'
 import { errorText } from '@renderer/lib/errorText'
 import { toBase64 } from './lib/base64'
+import { createDraftMirror, type DraftWrite, type UnconfirmedDraft } from './lib/draftMirror'
 
 /** One file on the message being written: uploading, ready to send, or refused (with why). */
 export interface ComposerAttachment {
@@ -33,6 +34,20 @@ export interface ComposerAttachment {
 }
 
 let nextKey = 1
+
+/** What was typed before the stored draft was read, over it: as the composer shows the two once it arrives. */
+function joinStored(typed: DraftWrite, stored: ComposerDraft | null): DraftWrite {
+  const files = [...typed.attachments]
+  for (const view of stored?.attachments ?? [])
+    if (!files.some((file) => file.sha256 === view.sha256))
+      files.push({ sha256: view.sha256, name: view.name })
+  return {
+    ...typed,
+    text: typed.text || (stored?.text ?? ''),
+    attachments: files.slice(0, ATTACHMENT_LIMITS.maxFiles),
+    assistantId: typed.assistantId ?? stored?.assistantId ?? null
+  }
+}
 
 /** One chat's draft while another chat is open (uploads in flight carry on in it). */
 interface ParkedDraft {
@@ -66,6 +81,9 @@ export const useComposerStore = defineStore('composer', () => {
    */
   const unreadScopes = new Set<string | null>()
   const saveChains = new Map<string | null, Promise<unknown>>()
+  /** Writes the back end has not confirmed: the next page sends them again (see `DraftMirror`). */
+  const mirror = createDraftMirror()
+  let replayedOthers = false
   let saveTimer: ReturnType<typeof setTimeout> | undefined
   /** Scopes whose text is being sent: it is not written as a draft (it would outlive the send). */
   const sendingScopes = new Set<string | null>()
@@ -242,14 +260,39 @@ export const useComposerStore = defineStore('composer', () => {
 
   /** Writes one scope's draft; writes of a scope go out in order, so the last one wins. */
   function persist(scope: string | null, draft: ParkedDraft): Promise<unknown> {
-    const body = { sessionId: scope, ...snapshot(draft), typedAt: Date.now() }
-    const previous = saveChains.get(scope) ?? Promise.resolve()
+    return send({ sessionId: scope, ...snapshot(draft), typedAt: Date.now() })
+  }
+
+  function send(write: DraftWrite): Promise<unknown> {
+    // Kept in the window first: a write lost with the page (a reload) is sent by the next one.
+    mirror.remember(write)
+    const previous = saveChains.get(write.sessionId) ?? Promise.resolve()
     const next = previous
-      .then(() => useBridge().call(draftsSave, body))
-      // A chat deleted meanwhile, or the connection down: the draft stays in the window.
-      .catch(() => undefined)
-    saveChains.set(scope, next)
+      .then(() => useBridge().call(draftsSave, write))
+      .then(
+        () => mirror.settle(write.sessionId, write.typedAt),
+        // With the connection down the draft stays in the window, and in the mirror for the next page.
+        (error: unknown) => settleIfGone(error, write)
+      )
+    saveChains.set(write.sessionId, next)
     return next
+  }
+
+  /** A chat deleted meanwhile has no draft to keep. */
+  function settleIfGone(error: unknown, write: DraftWrite): void {
+    if (error instanceof BridgeError && error.code === 'session_not_found')
+      mirror.settle(write.sessionId, write.typedAt)
+  }
+
+  /** Sends a write an earlier page could not; one typed before its read joins the stored draft first. */
+  async function replay({ write, beforeRead }: UnconfirmedDraft): Promise<unknown> {
+    if (!beforeRead) return send(write)
+    try {
+      const { draft: stored } = await useBridge().call(draftsGet, { sessionId: write.sessionId })
+      return await send(joinStored(write, stored))
+    } catch (error) {
+      settleIfGone(error, write)
+    }
   }
 
   function persistParked(scope: string | null): void {
@@ -266,9 +309,16 @@ export const useComposerStore = defineStore('composer', () => {
     clearTimeout(saveTimer)
     saveTimer = undefined
     const scope = draftScope.value
-    if (scope === undefined || !loadedScopes.has(scope) || sendingScopes.has(scope))
+    if (scope === undefined || sendingScopes.has(scope))
       return saveChains.get(scope ?? null) ?? Promise.resolve()
     const draft = current()
+    if (!loadedScopes.has(scope)) {
+      // Typed before the stored draft arrived: sent now it would drop the stored files, so it is
+      // kept for the page that reads the stored draft next (this one or, after a reload, the next).
+      const typed = { sessionId: scope, ...snapshot(draft), typedAt: Date.now() }
+      if (typed.text || typed.attachments.length > 0) mirror.remember(typed, true)
+      return saveChains.get(scope) ?? Promise.resolve()
+    }
     if (unreadScopes.has(scope)) {
       if (!draft.text && draft.attachments.length === 0) return saveChains.get(scope) ?? Promise.resolve()
       unreadScopes.delete(scope)
@@ -311,8 +361,12 @@ export const useComposerStore = defineStore('composer', () => {
     const stored = await readDraft(sessionId).catch(() => undefined)
     if (token !== loadToken || draftScope.value !== sessionId) return
     loadedScopes.add(sessionId)
-    if (stored === undefined) unreadScopes.add(sessionId)
-    else unreadScopes.delete(sessionId)
+    if (stored === undefined) {
+      unreadScopes.add(sessionId)
+      // The back end is out of reach: the text this window wrote last is still the newest known.
+      const unsent = mirror.unconfirmed(sessionId)
+      if (unsent && !text.value) text.value = unsent.write.text
+    } else unreadScopes.delete(sessionId)
     if (stored) {
       // What the user typed while it loaded stays in front of nothing: it is simply kept.
       if (!text.value) text.value = stored.text
@@ -323,7 +377,14 @@ export const useComposerStore = defineStore('composer', () => {
     scheduleSave()
   }
 
+  /** The stored draft, after this window's unconfirmed writes have been sent again. */
   async function readDraft(sessionId: string | null) {
+    if (!replayedOthers) {
+      replayedOthers = true
+      for (const kept of mirror.allUnconfirmed()) if (kept.write.sessionId !== sessionId) void replay(kept)
+    }
+    const unconfirmed = mirror.unconfirmed(sessionId)
+    if (unconfirmed) await replay(unconfirmed)
     return (await useBridge().call(draftsGet, { sessionId })).draft
   }
 
