@@ -71,6 +71,29 @@ describe("a chat's options", () => {
     await loading
   })
 
+  it('keeps an ACP agent the user picked while the page still read the defaults, and after a reload', async () => {
+    const presenters = await withProvider()
+    await presenters.acp.addCustomAgent({
+      id: 'fake',
+      name: 'Fake agent',
+      command: process.execPath,
+      args: []
+    })
+    setActivePinia(createPinia())
+    const options = useChatOptionsStore()
+    const loading = options.loadDefaults()
+    // Picked from the Agents group before the providers' list arrived.
+    await options.update({ providerId: 'acp', modelId: 'fake' })
+    await loading
+    expect(options.draft).toMatchObject({ providerId: 'acp', modelId: 'fake' })
+    expect((await options.takeNewSessionWhenReady()).modelId).toBe('fake')
+    expect((await openWindow()).draft).toMatchObject({ providerId: 'acp', modelId: 'fake' })
+
+    // An agent turned off gives way to the default model.
+    await presenters.acp.setEnabled('fake', false)
+    expect((await openWindow()).draft).toMatchObject({ providerId: 'p', modelId: 'alpha' })
+  })
+
   it("show an open chat its own settings and change the chat's, never the new chat's draft", async () => {
     const presenters = await withProvider()
     const session = presenters.sessions.create({ title: 'A', providerId: 'p', modelId: 'beta' })

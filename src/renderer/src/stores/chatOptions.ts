@@ -3,6 +3,8 @@ import { computed, ref } from 'vue'
 import type { SessionSettingsPatch } from '@shared/contracts/routes/sessions.routes'
 import type { Assistant } from '@shared/types/library'
 import { loadDraftOptions, requestedWorkspace, saveDraftOptions, type ChatOptions } from './lib/chatOptions'
+import { ACP_PROVIDER_ID } from '@shared/types/acp'
+import { useAcpStore } from './acp'
 import { useChatStore, type NewSessionOptions } from './chat'
 import { useProvidersStore } from './providers'
 import { useSessionsStore } from './sessions'
@@ -19,6 +21,7 @@ export const useChatOptionsStore = defineStore('chatOptions', () => {
   const sessions = useSessionsStore()
   const providers = useProvidersStore()
   const settings = useSettingsStore()
+  const acp = useAcpStore()
   const draft = ref<ChatOptions>({
     providerId: null,
     modelId: null,
@@ -68,7 +71,12 @@ export const useChatOptionsStore = defineStore('chatOptions', () => {
   /** Reads providers and settings, then picks the new chat's model, mode and folder. */
   function loadDefaults(): Promise<void> {
     defaultsChosen = (async () => {
-      await Promise.all([providers.load(), settings.settings ? null : settings.load()])
+      // Agents too: a kept or just-picked agent is one of the models a chat can start with.
+      await Promise.all([
+        providers.load(),
+        settings.settings ? null : settings.load(),
+        acp.ensureLoaded().catch(() => undefined)
+      ])
       if (!providers.error) chooseDraftModel()
     })()
     return defaultsChosen
@@ -85,9 +93,12 @@ export const useChatOptionsStore = defineStore('chatOptions', () => {
       workspaceDir:
         draft.value.workspaceDir || kept.workspaceDir || settings.settings?.defaultWorkspaceDir || ''
     }
-    const enabled = providers.providers.flatMap((p) =>
-      p.enabled ? p.models.filter((m) => m.enabled).map((m) => `${p.id}/${m.id}`) : []
-    )
+    const enabled = [
+      ...providers.providers.flatMap((p) =>
+        p.enabled ? p.models.filter((m) => m.enabled).map((m) => `${p.id}/${m.id}`) : []
+      ),
+      ...acp.enabledAgents.map((agent) => `${ACP_PROVIDER_ID}/${agent.id}`)
+    ]
     if (!enabled.includes(`${next.providerId}/${next.modelId}`))
       next = { ...next, providerId: defaultModel?.providerId ?? null, modelId: defaultModel?.modelId ?? null }
     if (!next.modelId) {
