@@ -73,7 +73,10 @@ export const useComposerStore = defineStore('composer', () => {
   /** Whose draft is in the composer: a chat id, null for the new-chat page, undefined before the first. */
   const draftScope = ref<string | null | undefined>(undefined)
   const parked = new Map<string | null, ParkedDraft>()
-  /** Scopes whose stored draft has been read: only those are written (an empty composer mid-load is no draft). */
+  /**
+   * Scopes whose stored draft has been read: only those are sent (an empty composer mid-load is no
+   * draft); text typed before the read is kept in the mirror until the read (see `flushDraft`).
+   */
   const loadedScopes = new Set<string | null>()
   /**
    * Scopes whose stored draft could not be read: an empty composer there is not written, or it
